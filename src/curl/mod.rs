@@ -1,0 +1,1 @@
+//! curl commands to plugins and back.

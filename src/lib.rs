@@ -1,0 +1,33 @@
+//! httptool turns HTTP/REST APIs into tools a language model can call.
+//!
+//! An agent developer declares an API once (a base URL, static headers, and endpoints with
+//! their parameters); httptool turns each endpoint into a tool specification the model reads
+//! (name, description, JSON Schema) and an executor that takes the model's call, builds a
+//! request the model cannot steer elsewhere, sends it, and returns a result the model can act
+//! on, errors included.
+//!
+//! The default build has no dependencies: the JSON parser and writer, URL handling and the
+//! HTTP/1.1 client are the crate's own, and the crate forbids `unsafe` code.
+//!
+//! # Layers
+//!
+//! Each module uses only the modules listed below it:
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`curl`] | curl commands to plugins and back |
+//! | [`plugin`] | declared HTTP endpoints become tools |
+//! | [`tool`] | tool specs, calls, outputs, the registry and provider formats |
+//! | [`http`] | requests, responses and the HTTP/1.1 client |
+//! | [`url`] | URL parsing, percent-encoding and query strings |
+//! | [`json`] | the JSON value, parser and writer |
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod curl;
+pub mod http;
+pub mod json;
+pub mod plugin;
+pub mod tool;
+pub mod url;

@@ -1,0 +1,1 @@
+//! HTTP plugins: declared endpoints become callable tools.
