@@ -1,0 +1,418 @@
+//! The one error type of the curl reader.
+
+use std::fmt;
+
+/// Why a curl command could not be read, with where it happened.
+///
+/// Positions are byte offsets into the text given to [`parse`](super::parse) (for shell
+/// syntax) and argument indexes (for curl options), counting the program name `curl` as
+/// argument 0, the way `argv` does. Messages name options, positions and shell syntax, never
+/// a header value, a URL, a body or a credential.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The text holds no command: only blanks and comments.
+    Empty,
+    /// A quote was opened and never closed.
+    UnterminatedQuote {
+        /// Which kind of quote.
+        quote: Quote,
+        /// Byte offset of the opening quote.
+        offset: usize,
+        /// Index of the argument the quote belongs to.
+        arg_index: usize,
+    },
+    /// A NUL byte, written literally or produced by an escape such as `$'\0'`.
+    NulByte {
+        /// Byte offset of the NUL byte or of the escape.
+        offset: usize,
+        /// Index of the argument it belongs to.
+        arg_index: usize,
+    },
+    /// A `\u` or `\U` escape in `$'...'` that names no Unicode scalar value.
+    InvalidEscape {
+        /// Byte offset of the backslash.
+        offset: usize,
+        /// Index of the argument it belongs to.
+        arg_index: usize,
+    },
+    /// Shell syntax beyond one simple command: pipes, lists, redirections, substitutions,
+    /// globs, brace and tilde expansion, other shells' line continuations.
+    UnsupportedShell {
+        /// What was found, such as "a pipe `|`".
+        found: &'static str,
+        /// What to do about it.
+        hint: &'static str,
+        /// Byte offset where it starts.
+        offset: usize,
+        /// Index of the argument it belongs to.
+        arg_index: usize,
+    },
+    /// A `$NAME`, `${NAME}` or special parameter that the shell would expand.
+    Variable {
+        /// The variable's name as written (at most 64 characters).
+        name: String,
+        /// Byte offset of the `$`.
+        offset: usize,
+        /// Index of the argument it belongs to.
+        arg_index: usize,
+    },
+    /// A second command on a later line: the newline before it was not escaped.
+    SecondCommand {
+        /// Byte offset where the second command starts.
+        offset: usize,
+        /// Its line number, counting from 1.
+        line: usize,
+    },
+    /// The command does not start with `curl`, `curl.exe` or a path to one of them.
+    NotCurl,
+    /// An argument that must be text (an option, a URL, a header) is not valid UTF-8.
+    InvalidUtf8 {
+        /// Index of the argument.
+        arg_index: usize,
+    },
+    /// An option curl does not have.
+    UnknownOption {
+        /// The option as written, without any `=value` (shortened when long).
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+        /// The one known option that starts with what was written, if there is exactly one.
+        suggestion: Option<&'static str>,
+    },
+    /// An option that takes a value ends the command.
+    MissingValue {
+        /// The option, such as `-H/--header`.
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+    },
+    /// `--option=value` for an option that takes no value.
+    UnexpectedValue {
+        /// The option.
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+    },
+    /// `--no-option` for an option that is not a switch.
+    NotBoolean {
+        /// The option.
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+    },
+    /// An option's value does not have the form the option needs.
+    InvalidValue {
+        /// The option, or `URL` for a URL argument.
+        option: String,
+        /// Index of the argument holding the option.
+        arg_index: usize,
+        /// What the value should look like.
+        expected: &'static str,
+    },
+    /// Two options that curl refuses to combine (`-d` with `-F`, `-I` with `-d`, ...).
+    Conflict {
+        /// The later option.
+        option: String,
+        /// Its argument index.
+        arg_index: usize,
+        /// The earlier option.
+        previous: String,
+        /// Its argument index.
+        previous_index: usize,
+    },
+    /// A curl option httptool does not carry out, and cannot leave out without changing
+    /// the request.
+    Unsupported {
+        /// The option.
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+        /// Why, and what to write instead.
+        reason: &'static str,
+    },
+    /// The command names no URL.
+    NoUrl,
+    /// The command names more than one URL.
+    SeveralUrls {
+        /// Index of the argument holding the first URL.
+        first_index: usize,
+        /// Index of the argument holding the second URL.
+        second_index: usize,
+    },
+    /// The URL's scheme (written, or guessed from the host as curl does) is neither http
+    /// nor https.
+    UnsupportedScheme {
+        /// The scheme, lowercased.
+        scheme: String,
+        /// Index of the argument holding the URL.
+        arg_index: usize,
+    },
+}
+
+/// The kinds of [`Error`], for callers that match without the details.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// See [`Error::Empty`].
+    Empty,
+    /// See [`Error::UnterminatedQuote`].
+    UnterminatedQuote,
+    /// See [`Error::NulByte`].
+    NulByte,
+    /// See [`Error::InvalidEscape`].
+    InvalidEscape,
+    /// See [`Error::UnsupportedShell`].
+    UnsupportedShell,
+    /// See [`Error::Variable`].
+    Variable,
+    /// See [`Error::SecondCommand`].
+    SecondCommand,
+    /// See [`Error::NotCurl`].
+    NotCurl,
+    /// See [`Error::InvalidUtf8`].
+    InvalidUtf8,
+    /// See [`Error::UnknownOption`].
+    UnknownOption,
+    /// See [`Error::MissingValue`].
+    MissingValue,
+    /// See [`Error::UnexpectedValue`].
+    UnexpectedValue,
+    /// See [`Error::NotBoolean`].
+    NotBoolean,
+    /// See [`Error::InvalidValue`].
+    InvalidValue,
+    /// See [`Error::Conflict`].
+    Conflict,
+    /// See [`Error::Unsupported`].
+    Unsupported,
+    /// See [`Error::NoUrl`].
+    NoUrl,
+    /// See [`Error::SeveralUrls`].
+    SeveralUrls,
+    /// See [`Error::UnsupportedScheme`].
+    UnsupportedScheme,
+}
+
+/// The three quoting forms that can be left open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quote {
+    /// `'...'`
+    Single,
+    /// `"..."` (and `$"..."`)
+    Double,
+    /// `$'...'`
+    AnsiC,
+}
+
+impl Error {
+    /// The kind of error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Empty => ErrorKind::Empty,
+            Error::UnterminatedQuote { .. } => ErrorKind::UnterminatedQuote,
+            Error::NulByte { .. } => ErrorKind::NulByte,
+            Error::InvalidEscape { .. } => ErrorKind::InvalidEscape,
+            Error::UnsupportedShell { .. } => ErrorKind::UnsupportedShell,
+            Error::Variable { .. } => ErrorKind::Variable,
+            Error::SecondCommand { .. } => ErrorKind::SecondCommand,
+            Error::NotCurl => ErrorKind::NotCurl,
+            Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
+            Error::UnknownOption { .. } => ErrorKind::UnknownOption,
+            Error::MissingValue { .. } => ErrorKind::MissingValue,
+            Error::UnexpectedValue { .. } => ErrorKind::UnexpectedValue,
+            Error::NotBoolean { .. } => ErrorKind::NotBoolean,
+            Error::InvalidValue { .. } => ErrorKind::InvalidValue,
+            Error::Conflict { .. } => ErrorKind::Conflict,
+            Error::Unsupported { .. } => ErrorKind::Unsupported,
+            Error::NoUrl => ErrorKind::NoUrl,
+            Error::SeveralUrls { .. } => ErrorKind::SeveralUrls,
+            Error::UnsupportedScheme { .. } => ErrorKind::UnsupportedScheme,
+        }
+    }
+
+    /// The index of the argument at fault (`curl` itself is argument 0), when there is one.
+    ///
+    /// For [`Error::Conflict`] and [`Error::SeveralUrls`] this is the later argument.
+    pub fn arg_index(&self) -> Option<usize> {
+        match *self {
+            Error::UnterminatedQuote { arg_index, .. }
+            | Error::NulByte { arg_index, .. }
+            | Error::InvalidEscape { arg_index, .. }
+            | Error::UnsupportedShell { arg_index, .. }
+            | Error::Variable { arg_index, .. }
+            | Error::InvalidUtf8 { arg_index }
+            | Error::UnknownOption { arg_index, .. }
+            | Error::MissingValue { arg_index, .. }
+            | Error::UnexpectedValue { arg_index, .. }
+            | Error::NotBoolean { arg_index, .. }
+            | Error::InvalidValue { arg_index, .. }
+            | Error::Conflict { arg_index, .. }
+            | Error::Unsupported { arg_index, .. }
+            | Error::UnsupportedScheme { arg_index, .. } => Some(arg_index),
+            Error::SeveralUrls { second_index, .. } => Some(second_index),
+            Error::Empty | Error::SecondCommand { .. } | Error::NotCurl | Error::NoUrl => None,
+        }
+    }
+
+    /// The byte offset in the parsed text, for errors found while reading shell syntax.
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            Error::UnterminatedQuote { offset, .. }
+            | Error::NulByte { offset, .. }
+            | Error::InvalidEscape { offset, .. }
+            | Error::UnsupportedShell { offset, .. }
+            | Error::Variable { offset, .. }
+            | Error::SecondCommand { offset, .. } => Some(offset),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Quote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Quote::Single => "single quote",
+            Quote::Double => "double quote",
+            Quote::AnsiC => "$'...' string",
+        })
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Empty => f.write_str(
+                "the command is empty; give a curl command such as `curl https://example.com`",
+            ),
+            Error::UnterminatedQuote {
+                quote,
+                offset,
+                arg_index,
+            } => write!(
+                f,
+                "unterminated {} opened at byte {} (argument {}); close it",
+                quote, offset, arg_index
+            ),
+            Error::NulByte { offset, arg_index } => write!(
+                f,
+                "a NUL byte at byte {} (argument {}): a command-line argument cannot hold one",
+                offset, arg_index
+            ),
+            Error::InvalidEscape { offset, arg_index } => write!(
+                f,
+                "invalid escape at byte {} (argument {}): \\u and \\U must name a unicode \
+                 scalar value",
+                offset, arg_index
+            ),
+            Error::UnsupportedShell {
+                found,
+                hint,
+                offset,
+                arg_index,
+            } => write!(
+                f,
+                "unsupported shell syntax at byte {} (argument {}): {}; {}",
+                offset, arg_index, found, hint
+            ),
+            Error::Variable {
+                name,
+                offset,
+                arg_index,
+            } => write!(
+                f,
+                "shell variable ${} at byte {} (argument {}) is not expanded; write its value \
+                 instead, or single-quote it to send it as written",
+                name, offset, arg_index
+            ),
+            Error::SecondCommand { offset, line } => write!(
+                f,
+                "a second command starts on line {} (byte {}); httptool reads one curl \
+                 command: end each continued line with a backslash",
+                line, offset
+            ),
+            Error::NotCurl => f.write_str(
+                "the command does not start with `curl` (or a path to curl or curl.exe)",
+            ),
+            Error::InvalidUtf8 { arg_index } => write!(
+                f,
+                "argument {} is not valid UTF-8; only data and form values may hold other bytes",
+                arg_index
+            ),
+            Error::UnknownOption {
+                option,
+                arg_index,
+                suggestion,
+            } => {
+                write!(
+                    f,
+                    "unknown curl option {} at argument {}",
+                    option, arg_index
+                )?;
+                match suggestion {
+                    Some(name) => write!(f, "; did you mean --{}?", name),
+                    None => Ok(()),
+                }
+            }
+            Error::MissingValue { option, arg_index } => {
+                write!(f, "{} at argument {} needs a value", option, arg_index)
+            }
+            Error::UnexpectedValue { option, arg_index } => write!(
+                f,
+                "{} at argument {} takes no value; remove the `=...`",
+                option, arg_index
+            ),
+            Error::NotBoolean { option, arg_index } => write!(
+                f,
+                "{} at argument {} is not a switch and cannot be turned off with --no-",
+                option, arg_index
+            ),
+            Error::InvalidValue {
+                option,
+                arg_index,
+                expected,
+            } => write!(
+                f,
+                "invalid value for {} at argument {}: expected {}",
+                option, arg_index, expected
+            ),
+            Error::Conflict {
+                option,
+                arg_index,
+                previous,
+                previous_index,
+            } => write!(
+                f,
+                "{} at argument {} cannot be combined with {} at argument {}: curl sends one \
+                 kind of request body or method per command",
+                option, arg_index, previous, previous_index
+            ),
+            Error::Unsupported {
+                option,
+                arg_index,
+                reason,
+            } => write!(
+                f,
+                "{} at argument {} is not supported: {}",
+                option, arg_index, reason
+            ),
+            Error::NoUrl => f.write_str("the command has no URL; add one, as curl needs"),
+            Error::SeveralUrls {
+                first_index,
+                second_index,
+            } => write!(
+                f,
+                "several URLs (arguments {} and {}): httptool reads one request per command; \
+                 keep one URL",
+                first_index, second_index
+            ),
+            Error::UnsupportedScheme { scheme, arg_index } => write!(
+                f,
+                "unsupported URL scheme `{}` at argument {}: httptool sends http and https only",
+                scheme, arg_index
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
