@@ -832,7 +832,9 @@ fn guessed_scheme(url: &str) -> &'static str {
         ("pop3.", "pop3"),
     ];
     for (prefix, scheme) in guesses {
-        if url.len() >= prefix.len() && url[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        // Compare bytes: the URL may hold a multi-byte character where the prefix ends.
+        let head = url.as_bytes().get(..prefix.len());
+        if head.map_or(false, |head| head.eq_ignore_ascii_case(prefix.as_bytes())) {
             return scheme;
         }
     }
@@ -864,6 +866,7 @@ fn is_token(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curl::ErrorKind;
 
     macro_rules! seconds_cases {
         ($($name:ident: $text:expr => $expected:expr;)*) => {
@@ -898,27 +901,28 @@ mod tests {
             $(
                 #[test]
                 fn $name() {
-                    let got = with_scheme($url.to_owned(), 1, $default).map_err(|e| e.to_string());
-                    assert_eq!(got, $expected.map(str::to_owned).map_err(str::to_owned));
+                    let got = with_scheme($url.to_owned(), 1, $default).map_err(|e| e.kind());
+                    assert_eq!(got, $expected.map(str::to_owned));
                 }
             )*
         };
     }
 
     scheme_cases! {
-        http_kept: "http://x.test/", None => Ok::<_, &str>("http://x.test/");
-        https_any_case_kept: "HTTPS://x.test/", None => Ok::<_, &str>("HTTPS://x.test/");
-        scheme_less_is_http: "x.test/a", None => Ok::<_, &str>("http://x.test/a");
-        scheme_less_with_port: "localhost:8080/a", None => Ok::<_, &str>("http://localhost:8080/a");
+        http_kept: "http://x.test/", None => Ok::<_, ErrorKind>("http://x.test/");
+        https_any_case_kept: "HTTPS://x.test/", None => Ok::<_, ErrorKind>("HTTPS://x.test/");
+        scheme_less_is_http: "x.test/a", None => Ok::<_, ErrorKind>("http://x.test/a");
+        scheme_less_with_port: "localhost:8080/a", None => Ok::<_, ErrorKind>("http://localhost:8080/a");
         scheme_in_query_is_not_a_scheme: "x.test/?u=http://y", None
-            => Ok::<_, &str>("http://x.test/?u=http://y");
-        proto_default_https: "x.test", Some("https") => Ok::<_, &str>("https://x.test");
-        ftp_refused: "ftp://x.test/", None
-            => Err::<&str, _>("unsupported URL scheme `ftp` at argument 1: httptool sends http and https only");
-        ftp_host_guessed: "ftp.x.test/", None
-            => Err::<&str, _>("unsupported URL scheme `ftp` at argument 1: httptool sends http and https only");
+            => Ok::<_, ErrorKind>("http://x.test/?u=http://y");
+        proto_default_https: "x.test", Some("https") => Ok::<_, ErrorKind>("https://x.test");
+        ftp_refused: "ftp://x.test/", None => Err::<&str, _>(ErrorKind::UnsupportedScheme);
+        ftp_host_guessed: "ftp.x.test/", None => Err::<&str, _>(ErrorKind::UnsupportedScheme);
         proto_default_overrides_guess: "ftp.x.test/", Some("https")
-            => Ok::<_, &str>("https://ftp.x.test/");
+            => Ok::<_, ErrorKind>("https://ftp.x.test/");
+        // Regression: the guess sliced the URL inside a multi-byte character and panicked.
+        multibyte_char_at_guess_prefix_end: "@@xré", None => Ok::<_, ErrorKind>("http://@@xré");
+        short_multibyte_url: "é", None => Ok::<_, ErrorKind>("http://é");
     }
 
     #[test]
