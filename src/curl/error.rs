@@ -396,7 +396,7 @@ impl fmt::Display for Error {
                 "{} at argument {} is not supported: {}",
                 option, arg_index, reason
             ),
-            Error::NoUrl => f.write_str("the command has no URL; add one, as curl needs"),
+            Error::NoUrl => f.write_str("the command has no URL; add the URL to request"),
             Error::SeveralUrls {
                 first_index,
                 second_index,

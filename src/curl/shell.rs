@@ -805,7 +805,13 @@ mod tests {
     #[test]
     fn second_command_names_its_line() {
         let err = split("curl \\\n x\n\n curl y");
-        assert_eq!(err, Err(Error::SecondCommand { offset: 12, line: 4 }));
+        assert_eq!(
+            err,
+            Err(Error::SecondCommand {
+                offset: 12,
+                line: 4
+            })
+        );
     }
 
     #[test]
