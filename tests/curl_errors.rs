@@ -146,6 +146,9 @@ messages! {
     invalid_form: "curl -F x y" => (InvalidValue, Some(1), None,
         "invalid value for -F/--form at argument 1: expected name=content, name=@file or \
          name=<file");
+    invalid_form_line: "curl -F $'a=x;type=t\\nX: y' x" => (InvalidValue, Some(1), None,
+        "invalid value for -F/--form at argument 1: expected names, types, file names and part \
+         headers on one line (no CR or LF)");
     empty_url: "curl ''" => (InvalidValue, Some(1), None,
         "invalid value for URL at argument 1: expected a URL such as https://example.com/path");
 }

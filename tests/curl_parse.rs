@@ -690,7 +690,7 @@ fn options_not_carried_over_leave_a_note_each_and_keep_their_value() {
         [1, 2, 3, 4, 6, 8, 10, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29]
     );
     for note in cmd.notes() {
-        assert!(note.message().contains("not carried over"), "{}", note);
+        assert!(note.message().starts_with('-'), "{}", note);
     }
 }
 
@@ -699,8 +699,7 @@ fn note_names_the_option_and_its_argument() {
     let cmd = parse("curl -s --http2 x.test");
     assert_eq!(
         cmd.notes()[0].to_string(),
-        "argument 2: --http2 is not carried over: httptool speaks HTTP/1.1; the protocol \
-         version is not carried over"
+        "argument 2: --http2: httptool speaks HTTP/1.1; the protocol version is not carried over"
     );
 }
 

@@ -28,6 +28,8 @@ pub(crate) enum FormError {
     NoEquals,
     /// A name, file name, type or header that is not UTF-8.
     NotText,
+    /// A name, file name, type or header with CR or LF: they become multipart header lines.
+    LineBreak,
 }
 
 const PARAMS: &[&str] = &["type=", "filename=", "headers=", "encoder="];
@@ -76,7 +78,20 @@ pub(crate) fn parse(arg: &[u8], arg_index: usize) -> Result<Parsed, FormError> {
         }
     };
     params(rest, &mut parsed)?;
+    check_lines(&parsed.part)?;
     Ok(parsed)
+}
+
+/// Refuses CR and LF in what becomes a multipart header line.
+fn check_lines(part: &FormPart) -> Result<(), FormError> {
+    let optional = [part.content_type.as_ref(), part.filename.as_ref()];
+    let mut texts = std::iter::once(&part.name)
+        .chain(optional.into_iter().flatten())
+        .chain(part.headers.iter());
+    if texts.any(|text| text.contains(['\r', '\n'])) {
+        return Err(FormError::LineBreak);
+    }
+    Ok(())
 }
 
 /// Reads a `--form-string` value: `name=value`, taken literally.
@@ -85,7 +100,7 @@ pub(crate) fn parse_string(arg: &[u8], arg_index: usize) -> Result<FormPart, For
         .iter()
         .position(|&b| b == b'=')
         .ok_or(FormError::NoEquals)?;
-    Ok(FormPart {
+    let part = FormPart {
         name: text(&arg[..eq])?,
         value: FormValue::Text(arg[eq + 1..].to_vec()),
         content_type: None,
@@ -93,7 +108,9 @@ pub(crate) fn parse_string(arg: &[u8], arg_index: usize) -> Result<FormPart, For
         headers: Vec::new(),
         encoder: None,
         arg_index,
-    })
+    };
+    check_lines(&part)?;
+    Ok(part)
 }
 
 fn text(bytes: &[u8]) -> Result<String, FormError> {
@@ -159,10 +176,10 @@ fn quoted(input: &[u8]) -> Option<(Vec<u8>, &[u8])> {
     let mut word = Vec::new();
     let mut at = 0;
     while let Some(&byte) = input.get(at) {
-        match byte {
-            b'"' => return Some((word, &input[at + 1..])),
-            b'\\' if matches!(input.get(at + 1), Some(b'"' | b'\\')) => {
-                word.push(input[at + 1]);
+        match (byte, input.get(at + 1)) {
+            (b'"', _) => return Some((word, &input[at + 1..])),
+            (b'\\', Some(&next)) if next == b'"' || next == b'\\' => {
+                word.push(next);
                 at += 2;
             }
             _ => {
@@ -375,6 +392,22 @@ mod tests {
         assert_eq!(parse(b"\xff=x", 1).err(), Some(FormError::NotText));
         assert_eq!(parse(b"a=@\xff", 1).err(), Some(FormError::NotText));
         assert_eq!(parse_string(b"noeq", 1).err(), Some(FormError::NoEquals));
+        assert_eq!(parse(b"a\nb=x", 1).err(), Some(FormError::LineBreak));
+        assert_eq!(
+            parse(b"a=x;type=t\r\nX: y", 1).err(),
+            Some(FormError::LineBreak)
+        );
+        assert_eq!(
+            parse(b"a=@f;filename=\"a\nb\"", 1).err(),
+            Some(FormError::LineBreak)
+        );
+        assert_eq!(
+            parse(b"a=x;headers=\"X: 1\r\n\"", 1).err(),
+            Some(FormError::LineBreak)
+        );
+        assert_eq!(parse_string(b"a\r=x", 1).err(), Some(FormError::LineBreak));
+        // A text value may hold line breaks: it is the part's body.
+        assert!(parse(b"a=x\ny", 1).is_ok());
     }
 
     #[test]

@@ -124,7 +124,7 @@ const TLS: &str = "TLS settings are not carried over; httptool checks certificat
 const CLIENT_CERT: &str =
     "client certificates are not supported; a server that needs one will refuse the request";
 const PROXY: &str = "proxy settings other than -x/--proxy are not carried over";
-const OTHER_PROTOCOL: &str = "applies to protocols other than HTTP";
+const OTHER_PROTOCOL: &str = "applies to protocols other than HTTP; left out";
 const TRANSFER: &str = "transfer tuning (rates, sizes, timeouts) is not carried over";
 const RETRY: &str = "retries are not carried over; httptool retries by its own policy";
 const WRITE_OUT: &str = "the output format is not carried over; httptool returns the response";

@@ -97,10 +97,10 @@ pub(crate) fn read_args<S: AsRef<[u8]>>(args: &[S]) -> Result<CurlCommand, Error
         } else if arg == b"--" {
             options_done = true;
             1
-        } else if arg.starts_with(b"--") {
-            reader.long(args, index)?
+        } else if let Some(long) = arg.strip_prefix(b"--") {
+            reader.long(long, args, index)?
         } else {
-            reader.short(args, index)?
+            reader.short(arg, args, index)?
         };
     }
     reader.finish()
@@ -122,9 +122,13 @@ fn shown(prefix: &str, name: &[u8]) -> String {
 }
 
 impl Reader {
-    /// Reads the long option at `args[index]`; returns how many arguments it used.
-    fn long<S: AsRef<[u8]>>(&mut self, args: &[S], index: usize) -> Result<usize, Error> {
-        let body = &args[index].as_ref()[2..];
+    /// Reads the long option `--body` at `args[index]`; returns how many arguments it used.
+    fn long<S: AsRef<[u8]>>(
+        &mut self,
+        body: &[u8],
+        args: &[S],
+        index: usize,
+    ) -> Result<usize, Error> {
         let (name, inline) = match body.iter().position(|&b| b == b'=') {
             Some(eq) => (&body[..eq], Some(&body[eq + 1..])),
             None => (body, None),
@@ -156,9 +160,14 @@ impl Reader {
         Ok(2)
     }
 
-    /// Reads the short options bundled at `args[index]`; returns how many arguments they used.
-    fn short<S: AsRef<[u8]>>(&mut self, args: &[S], index: usize) -> Result<usize, Error> {
-        let arg = args[index].as_ref();
+    /// Reads the short options bundled in `arg`, which is `args[index]`; returns how many
+    /// arguments they used.
+    fn short<S: AsRef<[u8]>>(
+        &mut self,
+        arg: &[u8],
+        args: &[S],
+        index: usize,
+    ) -> Result<usize, Error> {
         if arg.len() == 1 {
             return Err(Error::UnknownOption {
                 option: "-".to_owned(),
@@ -273,10 +282,7 @@ impl Reader {
             Action::Upload => self.upload(spec, value, at)?,
             Action::ProtoDefault => self.proto_default = Some(value.text()?.to_ascii_lowercase()),
             Action::Ignore => {}
-            Action::Note(message) => self.note(
-                at,
-                format!("{} is not carried over: {}", spec.name(), message),
-            ),
+            Action::Note(message) => self.note(at, format!("{}: {}", spec.name(), message)),
             Action::Refuse(reason) => {
                 return Err(Error::Unsupported {
                     option: spec.name(),
@@ -702,6 +708,11 @@ fn form_error(err: FormError, spec: &Spec, value: Value, at: usize) -> Error {
         FormError::NotText => Error::InvalidUtf8 {
             arg_index: value.index,
         },
+        FormError::LineBreak => invalid(
+            spec,
+            at,
+            "names, types, file names and part headers on one line (no CR or LF)",
+        ),
     }
 }
 

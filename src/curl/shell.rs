@@ -270,8 +270,8 @@ impl<'a> Lexer<'a> {
 
     fn double_quoted_backslash(&mut self, open: usize) -> Result<(), Error> {
         match (self.peek(1), self.peek(2)) {
-            (Some(b'\\' | b'"' | b'$' | b'`'), _) => {
-                self.current.push(self.src[self.pos + 1]);
+            (Some(escaped @ (b'\\' | b'"' | b'$' | b'`')), _) => {
+                self.current.push(escaped);
                 self.pos += 2;
             }
             (Some(b'\n'), _) => self.pos += 2,
