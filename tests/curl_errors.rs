@@ -211,8 +211,7 @@ fn errors_are_std_errors() {
         Err(err) => Box::new(err),
         Ok(_) => panic!("parsed"),
     };
-    assert_eq!(
-        err.to_string(),
-        "the command has no URL; add the URL to request"
-    );
+    assert!(err.source().is_none());
+    let kind = err.downcast_ref::<curl::Error>().map(curl::Error::kind);
+    assert_eq!(kind, Some(ErrorKind::NoUrl));
 }
