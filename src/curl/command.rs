@@ -25,8 +25,9 @@ use super::secret::{is_secret_name, mask_cookie, mask_url, MASK};
 ///   instead (after `&`, or after `?` when the URL has no query; a fragment is dropped)
 ///   and there is no body. [`form`](Self::form) parts make a `multipart/form-data` body.
 ///   Data and form parts never occur together (curl refuses it, and so does `parse`).
-/// - **Headers**: curl sends `Content-Type: application/x-www-form-urlencoded` with data
-///   and a `multipart/form-data` type with form parts, unless a header sets one.
+/// - **Headers**: curl sends `Content-Type: application/x-www-form-urlencoded` with a data
+///   body (not with `-G`, which leaves no body) and a `multipart/form-data` type with form
+///   parts, unless a header sets one.
 ///   `--json` adds `Content-Type` and `Accept` as `application/json` unless given; these
 ///   two are already in [`headers`](Self::headers). An explicit header wins over what
 ///   `-A`, `-e`, `-b`, `-u`, `--oauth2-bearer` and `--compressed` would send, and
