@@ -1,0 +1,249 @@
+//! "Did you mean ...?": the closest accepted name to one a model got wrong.
+//!
+//! The registry uses it for unknown tools and the plugin layer for unknown parameters, so a
+//! model reads the same kind of hint in both places.
+
+use std::fmt::Write;
+
+/// How many accepted names [`unknown_name_message`] lists before it says how many it left out.
+pub const MAX_LISTED_NAMES: usize = 20;
+
+/// Names longer than this (in chars) get no suggestion: no accepted name is that long, and the
+/// distance costs time proportional to the product of the two lengths.
+const MAX_COMPARED_CHARS: usize = 128;
+
+/// How many chars of a model-supplied name an error message repeats.
+const MAX_QUOTED_CHARS: usize = 64;
+
+/// Returns the candidate closest to `target`, or `None` when none is close enough.
+///
+/// Closeness is the optimal-string-alignment distance (Levenshtein plus transposition of two
+/// adjacent characters), ignoring ASCII case. A candidate qualifies when its distance is at
+/// most a third of the longer of the two names (rounded down), so `ctiy` finds `city`
+/// (distance 1) but `xy` finds nothing in `city`. On a tie the earliest candidate wins, so
+/// the answer is deterministic.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::closest;
+///
+/// assert_eq!(closest("get_wether", ["get_time", "get_weather"]), Some("get_weather"));
+/// assert_eq!(closest("ctiy", ["city", "days"]), Some("city"));
+/// assert_eq!(closest("zzz", ["city", "days"]), None);
+/// ```
+pub fn closest<'a, I>(target: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let target: Vec<char> = target.chars().map(|c| c.to_ascii_lowercase()).collect();
+    if target.is_empty() || target.len() > MAX_COMPARED_CHARS {
+        return None;
+    }
+    let mut best: Option<(usize, &'a str)> = None;
+    let mut candidate_chars = Vec::new();
+    for candidate in candidates {
+        candidate_chars.clear();
+        candidate_chars.extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
+        let limit = target.len().max(candidate_chars.len()) / 3;
+        // A length difference is a lower bound of the distance: skip without computing it.
+        if target.len().abs_diff(candidate_chars.len()) > limit {
+            continue;
+        }
+        let distance = osa_distance(&target, &candidate_chars);
+        let better = best.map_or(true, |(best_distance, _)| distance < best_distance);
+        if distance <= limit && better {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, name)| name)
+}
+
+/// The message for a name that is not accepted, with a suggestion and the accepted names.
+///
+/// `what` names the kind of thing (`"tool"`, `"parameter"`). The message quotes at most 64
+/// characters of `name` with control characters escaped, and lists at most
+/// [`MAX_LISTED_NAMES`] accepted names, in the order given.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::unknown_name_message;
+///
+/// assert_eq!(
+///     unknown_name_message("parameter", "ctiy", ["city", "days"]),
+///     "unknown parameter 'ctiy'; did you mean 'city'? accepted: city, days"
+/// );
+/// ```
+pub fn unknown_name_message<'a, I>(what: &str, name: &str, accepted: I) -> String
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let accepted = accepted.into_iter();
+    let mut message = format!("unknown {} {}", what, quote(name));
+    if let Some(suggestion) = closest(name, accepted.clone()) {
+        let _ = write!(message, "; did you mean {}?", quote(suggestion));
+    } else {
+        message.push(';');
+    }
+    message.push_str(" accepted: ");
+    let mut count = 0usize;
+    for accepted_name in accepted {
+        if count < MAX_LISTED_NAMES {
+            if count > 0 {
+                message.push_str(", ");
+            }
+            message.push_str(accepted_name);
+        }
+        count += 1;
+    }
+    if count == 0 {
+        message.push_str("none");
+    } else if count > MAX_LISTED_NAMES {
+        let _ = write!(message, " (and {} more)", count - MAX_LISTED_NAMES);
+    }
+    message
+}
+
+/// Quotes a name for an error message: single quotes, at most 64 chars, control characters
+/// escaped, so a model's odd input cannot make a message huge or break a log line.
+pub(crate) fn quote(name: &str) -> String {
+    let mut quoted = String::with_capacity(name.len().min(MAX_QUOTED_CHARS) + 2);
+    quoted.push('\'');
+    for (index, c) in name.chars().enumerate() {
+        if index == MAX_QUOTED_CHARS {
+            quoted.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            quoted.extend(c.escape_default());
+        } else {
+            quoted.push(c);
+        }
+    }
+    quoted.push('\'');
+    quoted
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and transpositions
+/// of adjacent characters, each costing one (a transposed pair is not edited again).
+fn osa_distance(a: &[char], b: &[char]) -> usize {
+    // Three rows of the classic table: two rows back is needed for transpositions.
+    let mut two_back: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current: Vec<usize> = vec![0; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            let mut best = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            if i > 0 && j > 0 && a[i - 1] == cb && ca == b[j - 1] {
+                best = best.min(two_back[j - 1] + 1);
+            }
+            current[j + 1] = best;
+        }
+        std::mem::swap(&mut two_back, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn distance(a: &str, b: &str) -> usize {
+        let a: Vec<char> = a.chars().collect();
+        let b: Vec<char> = b.chars().collect();
+        osa_distance(&a, &b)
+    }
+
+    macro_rules! distance_cases {
+        ($($name:ident: $a:expr, $b:expr => $expected:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                assert_eq!(distance($a, $b), $expected);
+                assert_eq!(distance($b, $a), $expected, "distance is symmetric");
+            }
+        )*};
+    }
+
+    distance_cases! {
+        distance_equal: "city", "city" => 0;
+        distance_empty_to_word: "", "days" => 4;
+        distance_one_substitution: "get_wexther", "get_weather" => 1;
+        distance_one_insertion: "get_wether", "get_weather" => 1;
+        distance_transposition_counts_once: "ctiy", "city" => 1;
+        distance_two_transpositions: "ab_cd", "ba_dc" => 2;
+        distance_non_ascii_counts_chars: "straße", "strasse" => 2;
+        distance_completely_different: "abc", "xyz" => 3;
+    }
+
+    macro_rules! closest_cases {
+        ($($name:ident: $target:expr, $candidates:expr => $expected:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let candidates: &[&str] = &$candidates;
+                assert_eq!(closest($target, candidates.iter().copied()), $expected);
+            }
+        )*};
+    }
+
+    closest_cases! {
+        closest_typo: "get_wether", ["get_time", "get_weather"] => Some("get_weather");
+        closest_transposed: "ctiy", ["city", "days"] => Some("city");
+        closest_case_only_difference: "GETWEATHER", ["getWeather"] => Some("getWeather");
+        closest_too_far: "zzz", ["city", "days"] => None;
+        closest_short_names_need_case_match: "dy", ["days"] => None;
+        closest_tie_keeps_first: "cat", ["bat", "hat"] => Some("bat");
+        closest_prefers_smaller_distance: "get_weathr", ["get_weathers", "get_weather"] => Some("get_weather");
+        closest_no_candidates: "city", [] => None;
+        closest_empty_target: "", ["a"] => None;
+    }
+
+    #[test]
+    fn closest_skips_overlong_target() {
+        let long = "a".repeat(MAX_COMPARED_CHARS + 1);
+        assert_eq!(closest(&long, [long.as_str()]), None);
+    }
+
+    #[test]
+    fn message_with_suggestion_and_list() {
+        assert_eq!(
+            unknown_name_message("parameter", "ctiy", ["city", "days"]),
+            "unknown parameter 'ctiy'; did you mean 'city'? accepted: city, days"
+        );
+    }
+
+    #[test]
+    fn message_without_suggestion() {
+        assert_eq!(
+            unknown_name_message("tool", "zzz", ["get_weather"]),
+            "unknown tool 'zzz'; accepted: get_weather"
+        );
+    }
+
+    #[test]
+    fn message_with_nothing_accepted() {
+        assert_eq!(
+            unknown_name_message("parameter", "x", []),
+            "unknown parameter 'x'; accepted: none"
+        );
+    }
+
+    #[test]
+    fn message_lists_at_most_the_cap() {
+        let names: Vec<String> = (0..25).map(|i| format!("tool_{:02}", i)).collect();
+        let message = unknown_name_message("tool", "zzzzzzzz", names.iter().map(|s| s.as_str()));
+        assert!(message.ends_with("tool_19 (and 5 more)"), "{}", message);
+        assert!(!message.contains("tool_20"));
+    }
+
+    #[test]
+    fn quote_escapes_control_characters_and_caps_length() {
+        assert_eq!(quote("a\nb"), "'a\\nb'");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long), format!("'{}...'", "x".repeat(64)));
+    }
+}
