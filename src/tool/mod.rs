@@ -55,6 +55,7 @@ mod call;
 mod context;
 mod error;
 mod output;
+mod provider;
 mod registry;
 mod spec;
 mod suggest;
@@ -63,6 +64,7 @@ pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES}
 pub use context::CallContext;
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
+pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolSpec, MAX_NAME_LEN};
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};
