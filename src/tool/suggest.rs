@@ -42,6 +42,7 @@ where
     }
     let mut best: Option<(usize, &'a str)> = None;
     let mut candidate_chars = Vec::new();
+    let mut rows = Rows::default();
     for candidate in candidates {
         candidate_chars.clear();
         candidate_chars.extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
@@ -50,9 +51,13 @@ where
         if target.len().abs_diff(candidate_chars.len()) > limit {
             continue;
         }
-        let distance = osa_distance(&target, &candidate_chars);
-        let better = best.map_or(true, |(best_distance, _)| distance < best_distance);
-        if distance <= limit && better {
+        // Only a strictly smaller distance can replace the best so far: ties keep the first.
+        let limit = match best {
+            Some((0, _)) => break,
+            Some((best_distance, _)) => limit.min(best_distance - 1),
+            None => limit,
+        };
+        if let Some(distance) = osa_distance(&target, &candidate_chars, limit, &mut rows) {
             best = Some((distance, candidate));
         }
     }
@@ -126,15 +131,35 @@ pub(crate) fn quote(name: &str) -> String {
     quoted
 }
 
+/// The three rows of the distance table, kept between candidates so comparing against many
+/// names does not allocate for each.
+#[derive(Default)]
+struct Rows {
+    two_back: Vec<usize>,
+    previous: Vec<usize>,
+    current: Vec<usize>,
+}
+
 /// Optimal string alignment distance: insertions, deletions, substitutions and transpositions
 /// of adjacent characters, each costing one (a transposed pair is not edited again).
-fn osa_distance(a: &[char], b: &[char]) -> usize {
-    // Three rows of the classic table: two rows back is needed for transpositions.
-    let mut two_back: Vec<usize> = vec![0; b.len() + 1];
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current: Vec<usize> = vec![0; b.len() + 1];
+///
+/// Returns `None` as soon as the distance is sure to exceed `limit`.
+fn osa_distance(a: &[char], b: &[char], limit: usize, rows: &mut Rows) -> Option<usize> {
+    let Rows {
+        two_back,
+        previous,
+        current,
+    } = rows;
+    two_back.clear();
+    two_back.resize(b.len() + 1, 0);
+    previous.clear();
+    previous.extend(0..=b.len());
+    current.clear();
+    current.resize(b.len() + 1, 0);
+    let mut previous_min = 0;
     for (i, &ca) in a.iter().enumerate() {
         current[0] = i + 1;
+        let mut row_min = current[0];
         for (j, &cb) in b.iter().enumerate() {
             let substitution = previous[j] + usize::from(ca != cb);
             let mut best = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
@@ -142,11 +167,23 @@ fn osa_distance(a: &[char], b: &[char]) -> usize {
                 best = best.min(two_back[j - 1] + 1);
             }
             current[j + 1] = best;
+            row_min = row_min.min(best);
         }
-        std::mem::swap(&mut two_back, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
+        // Every later cell is at least the smallest of this row or the one before (a
+        // transposition reaches back two rows), so stop once both exceed the limit.
+        if row_min > limit && previous_min > limit {
+            return None;
+        }
+        previous_min = row_min;
+        std::mem::swap(two_back, previous);
+        std::mem::swap(previous, current);
     }
-    previous[b.len()]
+    let distance = previous[b.len()];
+    if distance <= limit {
+        Some(distance)
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -156,7 +193,7 @@ mod tests {
     fn distance(a: &str, b: &str) -> usize {
         let a: Vec<char> = a.chars().collect();
         let b: Vec<char> = b.chars().collect();
-        osa_distance(&a, &b)
+        osa_distance(&a, &b, usize::MAX, &mut Rows::default()).unwrap()
     }
 
     macro_rules! distance_cases {
@@ -200,6 +237,16 @@ mod tests {
         closest_prefers_smaller_distance: "get_weathr", ["get_weathers", "get_weather"] => Some("get_weather");
         closest_no_candidates: "city", [] => None;
         closest_empty_target: "", ["a"] => None;
+    }
+
+    #[test]
+    fn distance_stops_early_past_the_limit() {
+        let a: Vec<char> = "abcdefgh".chars().collect();
+        let b: Vec<char> = "zyxwvuts".chars().collect();
+        assert_eq!(osa_distance(&a, &b, 2, &mut Rows::default()), None);
+        assert_eq!(osa_distance(&a, &a, 0, &mut Rows::default()), Some(0));
+        let c: Vec<char> = "abdcefgh".chars().collect();
+        assert_eq!(osa_distance(&a, &c, 1, &mut Rows::default()), Some(1));
     }
 
     #[test]
