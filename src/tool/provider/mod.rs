@@ -27,13 +27,9 @@ impl<'a> At<'a> {
 
     /// The member `key` below this place.
     pub(crate) fn key(&self, key: &str) -> At<'a> {
-        let mut pointer = self.pointer.clone();
-        pointer.push('/');
-        // RFC 6901, section 3: `~` is written `~0` and `/` is written `~1`.
-        pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
         At {
             what: self.what,
-            pointer,
+            pointer: pointer_join(&self.pointer, key),
         }
     }
 
@@ -89,6 +85,22 @@ impl<'a> At<'a> {
     }
 }
 
+/// `pointer` followed by the reference token `token`.
+pub(crate) fn pointer_join(pointer: &str, token: &str) -> String {
+    let mut joined = String::with_capacity(pointer.len() + token.len() + 1);
+    joined.push_str(pointer);
+    joined.push('/');
+    // RFC 6901, section 3: `~` is written `~0` and `/` is written `~1`.
+    for c in token.chars() {
+        match c {
+            '~' => joined.push_str("~0"),
+            '/' => joined.push_str("~1"),
+            c => joined.push(c),
+        }
+    }
+    joined
+}
+
 /// The array member `key` of `object`: absent or `null` reads as empty.
 pub(crate) fn optional_array<'v>(
     at: &At<'_>,
@@ -108,4 +120,15 @@ pub(crate) fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
         map.insert(key, value);
     }
     Json::Object(map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(pointer_join("", "a/b~c"), "/a~1b~0c");
+        assert_eq!(pointer_join("/x", "0"), "/x/0");
+    }
 }

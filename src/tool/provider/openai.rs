@@ -31,7 +31,7 @@
 //!
 //! OpenAI's limits on size (properties, nesting, enum values) are not checked here.
 
-use super::{object, optional_array, At};
+use super::{object, optional_array, pointer_join, At};
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 use crate::tool::error::{Error, ErrorKind};
 use crate::tool::{ToolCall, ToolOutput, ToolSpec};
@@ -253,7 +253,7 @@ fn strict_node(node: &Json, pointer: &str, depth: usize) -> Result<Json, Error> 
     let mut default = None;
     for (key, value) in schema {
         let key = key.as_str();
-        let here = || format!("{}/{}", pointer, key);
+        let here = || pointer_join(pointer, key);
         if STRICT_REFUSED.contains(&key) {
             return Err(strict_error(
                 pointer,
@@ -300,7 +300,7 @@ fn strict_node(node: &Json, pointer: &str, depth: usize) -> Result<Json, Error> 
                     .ok_or_else(|| strict_error(pointer, format!("'{}' must be an object", key)))?;
                 let mut converted = Map::with_capacity(defs.len());
                 for (name, def) in defs {
-                    let at = format!("{}/{}", here(), name);
+                    let at = pointer_join(&here(), name);
                     converted.insert(name.as_str(), strict_node(def, &at, depth + 2)?);
                 }
                 out.insert(key, Json::Object(converted));
@@ -380,7 +380,7 @@ fn close_object(schema: &Map, out: &mut Map, pointer: &str, depth: usize) -> Res
     let mut converted = Map::with_capacity(properties.len());
     let mut names = Vec::with_capacity(properties.len());
     for (name, property) in properties {
-        let at = format!("{}/properties/{}", pointer, name);
+        let at = pointer_join(&pointer_join(pointer, "properties"), name);
         let mut property = strict_node(property, &at, depth + 2)?;
         if !required.contains(&name.as_str()) {
             property = make_nullable(property);
