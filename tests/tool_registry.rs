@@ -349,9 +349,9 @@ fn tools_receive_arguments_by_value() {
             &self.0
         }
         fn call(&self, mut arguments: Map, _: &CallContext) -> ToolOutput {
-            match arguments.remove("city") {
-                Some(Json::String(city)) => ToolOutput::success(city),
-                _ => ToolOutput::error(ErrorKind::MissingParameter, "missing 'city'"),
+            match arguments.remove("city").and_then(Json::into_string) {
+                Some(city) => ToolOutput::success(city),
+                None => ToolOutput::error(ErrorKind::MissingParameter, "missing 'city'"),
             }
         }
     }

@@ -156,14 +156,15 @@ pub fn parse_arguments(text: &str, max_bytes: usize) -> Result<Map, Error> {
             max_bytes
         )));
     }
-    match parse_strict(text, "")? {
-        Json::String(inner) => match parse_strict(&inner, "a JSON string whose content is ")? {
-            Json::Object(map) => Ok(map),
-            other => Err(not_an_object(&other)),
-        },
-        Json::Object(map) => Ok(map),
-        other => Err(not_an_object(&other)),
-    }
+    let outer = parse_strict(text, "")?;
+    let value = if outer.is_string() {
+        let inner = outer.into_string().unwrap_or_default();
+        parse_strict(&inner, "a JSON string whose content is ")?
+    } else {
+        outer
+    };
+    let type_name = value.type_name();
+    value.into_object().ok_or_else(|| not_an_object(type_name))
 }
 
 /// Parses arguments text strictly; empty text and `null` read as `{}`.
@@ -183,10 +184,10 @@ fn parse_strict(text: &str, what: &str) -> Result<Json, Error> {
         })
 }
 
-fn not_an_object(value: &Json) -> Error {
+fn not_an_object(type_name: &str) -> Error {
     invalid(format!(
         "arguments must be a JSON object, got {}; send one JSON object such as {{\"name\": \"value\"}}",
-        value.type_name()
+        type_name
     ))
 }
 

@@ -27,8 +27,7 @@ use crate::json::Map;
 /// # Examples
 ///
 /// ```
-/// use httptool::json;
-/// use httptool::json::Map;
+/// use httptool::json::{Json, Map};
 /// use httptool::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
 ///
 /// struct Echo(ToolSpec);
@@ -38,9 +37,10 @@ use crate::json::Map;
 ///         &self.0
 ///     }
 ///     fn call(&self, mut arguments: Map, _context: &CallContext) -> ToolOutput {
-///         match arguments.remove("text") {
-///             Some(json::Json::String(text)) => ToolOutput::success(text),
-///             _ => ToolOutput::error(ErrorKind::MissingParameter, "missing parameter 'text'"),
+///         // `Json` implements `Drop`, so take strings out with `into_string`.
+///         match arguments.remove("text").and_then(Json::into_string) {
+///             Some(text) => ToolOutput::success(text),
+///             None => ToolOutput::error(ErrorKind::MissingParameter, "missing parameter 'text'"),
 ///         }
 ///     }
 /// }

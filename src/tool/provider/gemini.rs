@@ -341,7 +341,7 @@ fn merge_any_of(branches: &Json, out: &mut Map, nullable: &mut bool, depth: usiz
         }
     }
     if converted.len() == 1 && !out.contains_key("type") {
-        if let Some(Json::Object(single)) = converted.pop() {
+        if let Some(single) = converted.pop().and_then(Json::into_object) {
             for (key, value) in single {
                 if !out.contains_key(&key) {
                     out.insert(key, value);

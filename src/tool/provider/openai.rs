@@ -405,10 +405,10 @@ fn has_type(schema: &Map, wanted: &str) -> bool {
 /// Lets a schema accept `null` as well, the way strict mode expresses an optional property.
 fn make_nullable(schema: Json) -> Json {
     let null = Json::from("null");
-    let mut map = match schema {
-        Json::Object(map) => map,
-        other => return other,
-    };
+    if !schema.is_object() {
+        return schema;
+    }
+    let mut map = schema.into_object().unwrap_or_default();
     if map.contains_key("const") || !(map.contains_key("type") || map.contains_key("anyOf")) {
         // A `const`, a `$ref` or a schema without a type: wrap it.
         let mut null_schema = Map::with_capacity(1);
