@@ -135,6 +135,19 @@ fn boxed_and_shared_tools_register() {
 }
 
 #[test]
+fn a_clone_shares_tools_and_grows_on_its_own() {
+    let base = registry_with(&["get_weather"]);
+    let mut per_user = base.clone();
+    per_user.add_fn(weather_spec("user_tool"), weather).unwrap();
+    assert_eq!(base.len(), 1);
+    assert_eq!(per_user.len(), 2);
+    assert!(Arc::ptr_eq(
+        base.get("get_weather").unwrap(),
+        per_user.get("get_weather").unwrap()
+    ));
+}
+
+#[test]
 fn unknown_tool_suggests_the_closest_name() {
     let registry = registry_with(&["get_weather", "get_time"]);
     let out = registry.call(&ToolCall::new("c1", "get_wether", "{}"));

@@ -156,7 +156,8 @@ impl<F> fmt::Debug for FnTool<F> {
 ///   object or are over [`max_argument_bytes`](ToolRegistry::max_argument_bytes), and the
 ///   tool's own failures all come back as `is_error` outputs.
 /// - `ToolRegistry` is `Send + Sync` and calls take `&self`: share one behind an `Arc` and
-///   call it from many threads without a lock.
+///   call it from many threads without a lock. `Clone` is cheap (tools are shared, not
+///   copied), so an agent can extend a base registry per user.
 ///
 /// # Examples
 ///
@@ -186,6 +187,7 @@ impl<F> fmt::Debug for FnTool<F> {
 /// );
 /// # Ok::<(), httptool::tool::Error>(())
 /// ```
+#[derive(Clone)]
 pub struct ToolRegistry {
     tools: Vec<Arc<dyn Tool>>,
     index: HashMap<String, usize>,

@@ -129,12 +129,55 @@ fn gemini_type(name: &str) -> Option<&'static str> {
         .map(|&(_, gemini)| gemini)
 }
 
+/// A schema being converted: the output, whether it accepts `null`, and sentences to add to
+/// its description.
+struct Converted {
+    out: Map,
+    nullable: bool,
+    notes: Vec<String>,
+}
+
 fn convert(node: &Json, depth: usize) -> Json {
     let source = match node.as_object() {
         Some(source) if depth <= DEFAULT_MAX_DEPTH => source,
         _ => return Json::Object(Map::new()),
     };
-    let mut nullable = source.get("nullable") == Some(&Json::Bool(true));
+    let (types, nullable) = types_of(source);
+    if types.len() > 1 {
+        return split_types(source, &types, nullable, depth);
+    }
+    let kind = types.first().copied().or_else(|| infer_type(source));
+    let mut node = Converted {
+        out: Map::with_capacity(source.len()),
+        nullable,
+        notes: Vec::new(),
+    };
+    if let Some(kind) = kind {
+        node.out.insert("type", kind);
+    }
+    for (key, value) in source {
+        node.keyword(key, value, kind, depth);
+    }
+    if kind == Some("OBJECT") {
+        if let Some(required) = required_names(source, &node.out) {
+            node.out.insert("required", required);
+        }
+    }
+    if let Some(branches) = source.get("anyOf").or_else(|| source.get("oneOf")) {
+        merge_any_of(branches, &mut node.out, &mut node.nullable, depth);
+    }
+    if node.nullable {
+        node.out.insert("nullable", true);
+    }
+    for note in &node.notes {
+        note_in_description(&mut node.out, note);
+    }
+    Json::Object(node.out)
+}
+
+/// The Gemini types a schema names, without `NULL` when there are others, and whether it
+/// accepts `null` (a `"null"` type, or OpenAPI's `"nullable": true`).
+fn types_of(source: &Map) -> (Vec<&'static str>, bool) {
     let mut types: Vec<&'static str> = Vec::new();
     match source.get("type") {
         Some(Json::String(name)) => types.extend(gemini_type(name)),
@@ -146,74 +189,47 @@ fn convert(node: &Json, depth: usize) -> Json {
         ),
         _ => {}
     }
+    let mut nullable = source.get("nullable") == Some(&Json::Bool(true));
     if types.contains(&"NULL") && types.len() > 1 {
         nullable = true;
         types.retain(|&t| t != "NULL");
     }
-    if types.len() > 1 {
-        return split_types(source, &types, nullable, depth);
-    }
-    let kind = types.first().copied().or_else(|| infer_type(source));
-    let mut out = Map::with_capacity(source.len());
-    if let Some(kind) = kind {
-        out.insert("type", kind);
-    }
-    let mut notes: Vec<String> = Vec::new();
-    for (key, value) in source {
-        let key = key.as_str();
-        match (key, kind) {
-            ("title", _) | ("description", _) | ("default", _) | ("example", _) => {
-                out.insert(key, value.clone());
+    (types, nullable)
+}
+
+impl Converted {
+    /// Copies, converts or drops one keyword, for a schema of type `kind`.
+    fn keyword(&mut self, key: &str, value: &Json, kind: Option<&str>, depth: usize) {
+        match key {
+            "enum" => convert_enum(value, kind, self),
+            "const" => convert_enum(&Json::Array(vec![value.clone()]), kind, self),
+            "properties" if kind == Some("OBJECT") => {
+                self.out.insert(key, convert_properties(value, depth));
             }
-            ("format", Some(kind)) if format_allowed(kind, value) => {
-                out.insert(key, value.clone());
+            "items" if kind == Some("ARRAY") && value.is_object() => {
+                self.out.insert(key, convert(value, depth + 1));
             }
-            ("enum", _) => convert_enum(value, kind, &mut out, &mut nullable, &mut notes),
-            ("const", _) => {
-                let values = Json::Array(vec![value.clone()]);
-                convert_enum(&values, kind, &mut out, &mut nullable, &mut notes);
+            "format" if kind.map_or(false, |kind| format_allowed(kind, value)) => {
+                self.out.insert(key, value.clone());
             }
-            ("properties", Some("OBJECT")) => {
-                out.insert(key, convert_properties(value, depth));
-            }
-            ("minProperties", Some("OBJECT")) | ("maxProperties", Some("OBJECT")) => {
-                out.insert(key, value.clone());
-            }
-            ("items", Some("ARRAY")) if value.is_object() => {
-                out.insert(key, convert(value, depth + 1));
-            }
-            ("minItems", Some("ARRAY")) | ("maxItems", Some("ARRAY")) => {
-                out.insert(key, value.clone());
-            }
-            ("minLength", Some("STRING"))
-            | ("maxLength", Some("STRING"))
-            | ("pattern", Some("STRING")) => {
-                out.insert(key, value.clone());
-            }
-            ("minimum", Some("NUMBER"))
-            | ("maximum", Some("NUMBER"))
-            | ("minimum", Some("INTEGER"))
-            | ("maximum", Some("INTEGER")) => {
-                out.insert(key, value.clone());
+            _ if kept_as_is(key, kind) => {
+                self.out.insert(key, value.clone());
             }
             _ => {}
         }
     }
-    if kind == Some("OBJECT") {
-        if let Some(required) = required_names(source, &out) {
-            out.insert("required", required);
-        }
+}
+
+/// Keywords Gemini takes unchanged: anywhere, or only on the types they apply to.
+fn kept_as_is(key: &str, kind: Option<&str>) -> bool {
+    match key {
+        "title" | "description" | "default" | "example" => true,
+        "minProperties" | "maxProperties" => kind == Some("OBJECT"),
+        "minItems" | "maxItems" => kind == Some("ARRAY"),
+        "minLength" | "maxLength" | "pattern" => kind == Some("STRING"),
+        "minimum" | "maximum" => matches!(kind, Some("NUMBER") | Some("INTEGER")),
+        _ => false,
     }
-    if let Some(branches) = source.get("anyOf").or_else(|| source.get("oneOf")) {
-        merge_any_of(branches, &mut out, &mut nullable, depth);
-    }
-    if nullable {
-        out.insert("nullable", true);
-    }
-    for note in notes {
-        note_in_description(&mut out, &note);
-    }
-    Json::Object(out)
 }
 
 /// A schema without `type`: an object if it has properties, an array if it has items.
@@ -267,29 +283,27 @@ fn format_allowed(kind: &str, format: &Json) -> bool {
 
 /// String values stay an enum; `null` makes the schema nullable; other values are listed in
 /// the description, since Gemini enums hold strings only.
-fn convert_enum(
-    values: &Json,
-    kind: Option<&str>,
-    out: &mut Map,
-    nullable: &mut bool,
-    notes: &mut Vec<String>,
-) {
+fn convert_enum(values: &Json, kind: Option<&str>, node: &mut Converted) {
     let values = match values.as_array() {
         Some(values) => values,
         None => return,
     };
     if values.iter().any(Json::is_null) {
-        *nullable = true;
+        node.nullable = true;
     }
     let values: Vec<&Json> = values.iter().filter(|v| !v.is_null()).collect();
-    let all_strings = values.iter().all(|v| v.is_string());
-    if all_strings && !values.is_empty() && matches!(kind, None | Some("STRING")) {
-        out.insert("type", "STRING");
-        out.insert("format", "enum");
-        out.insert("enum", values.into_iter().cloned().collect::<Vec<Json>>());
-    } else if !values.is_empty() {
+    if values.is_empty() {
+        return;
+    }
+    if values.iter().all(|v| v.is_string()) && matches!(kind, None | Some("STRING")) {
+        node.out.insert("type", "STRING");
+        node.out.insert("format", "enum");
+        let strings: Vec<Json> = values.into_iter().cloned().collect();
+        node.out.insert("enum", strings);
+    } else {
         let listed: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        notes.push(format!("Allowed values: {}.", listed.join(", ")));
+        node.notes
+            .push(format!("Allowed values: {}.", listed.join(", ")));
     }
 }
 

@@ -212,15 +212,19 @@ pub fn strict_schema(schema: &Json) -> Result<Json, Error> {
     strict_node(schema, "", 1)
 }
 
-fn strict_error(pointer: &str, message: String) -> Error {
-    let place = if pointer.is_empty() {
+/// A JSON Pointer for messages: the root has an empty pointer.
+fn place(pointer: &str) -> &str {
+    if pointer.is_empty() {
         "the root"
     } else {
         pointer
-    };
+    }
+}
+
+fn strict_error(pointer: &str, message: String) -> Error {
     Error::new(
         ErrorKind::StrictUnsupported,
-        format!("openai strict mode: {} (at {})", message, place),
+        format!("openai strict mode: {} (at {})", message, place(pointer)),
     )
 }
 
@@ -231,84 +235,19 @@ fn strict_node(node: &Json, pointer: &str, depth: usize) -> Result<Json, Error> 
             format!("schema nests deeper than {} levels", DEFAULT_MAX_DEPTH),
         ));
     }
-    let schema = match node.as_object() {
-        Some(schema) => schema,
-        None => {
-            let place = if pointer.is_empty() {
-                "the root"
-            } else {
-                pointer
-            };
-            return Err(Error::new(
-                ErrorKind::InvalidSchema,
-                format!(
-                    "a subschema must be an object, got {} at {}",
-                    node.type_name(),
-                    place
-                ),
-            ));
-        }
-    };
+    let schema = node.as_object().ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidSchema,
+            format!(
+                "a subschema must be an object, got {} at {}",
+                node.type_name(),
+                place(pointer)
+            ),
+        )
+    })?;
     let mut out = Map::with_capacity(schema.len() + 2);
-    let mut default = None;
     for (key, value) in schema {
-        let key = key.as_str();
-        let here = || pointer_join(pointer, key);
-        if STRICT_REFUSED.contains(&key) {
-            return Err(strict_error(
-                pointer,
-                format!(
-                    "'{}' is not supported; send this tool without strict mode",
-                    key
-                ),
-            ));
-        }
-        match key {
-            _ if STRICT_KEPT.contains(&key) => {
-                out.insert(key, value.clone());
-            }
-            "format"
-                if value
-                    .as_str()
-                    .map_or(false, |f| STRICT_FORMATS.contains(&f)) =>
-            {
-                out.insert(key, value.clone());
-            }
-            "default" => default = Some(value),
-            "properties" | "required" | "additionalProperties" => {}
-            "items" => {
-                if value.is_array() {
-                    return Err(strict_error(
-                        pointer,
-                        String::from("tuple 'items' (an array of schemas) is not supported"),
-                    ));
-                }
-                out.insert(key, strict_node(value, &here(), depth + 1)?);
-            }
-            "anyOf" | "oneOf" => {
-                if out.contains_key("anyOf") {
-                    return Err(strict_error(
-                        pointer,
-                        String::from("'anyOf' and 'oneOf' together are not supported"),
-                    ));
-                }
-                out.insert("anyOf", strict_list(value, &here(), depth)?);
-            }
-            "$defs" | "definitions" => {
-                let defs = value
-                    .as_object()
-                    .ok_or_else(|| strict_error(pointer, format!("'{}' must be an object", key)))?;
-                let mut converted = Map::with_capacity(defs.len());
-                for (name, def) in defs {
-                    let at = pointer_join(&here(), name);
-                    converted.insert(name.as_str(), strict_node(def, &at, depth + 2)?);
-                }
-                out.insert(key, Json::Object(converted));
-            }
-            // Everything else only narrows or annotates values (minLength, examples, ...):
-            // strict mode does not take it and the tool checks values anyway.
-            _ => {}
-        }
+        strict_keyword(key, value, pointer, depth, &mut out)?;
     }
     if has_type(schema, "object") || schema.contains_key("properties") {
         close_object(schema, &mut out, pointer, depth)?;
@@ -319,10 +258,77 @@ fn strict_node(node: &Json, pointer: &str, depth: usize) -> Result<Json, Error> 
             String::from("an array needs 'items'"),
         ));
     }
-    if let Some(default) = default {
+    if let Some(default) = schema.get("default") {
         note_in_description(&mut out, &format!("Default: {}.", default));
     }
     Ok(Json::Object(out))
+}
+
+/// Copies, converts, drops or refuses one keyword of a schema object.
+fn strict_keyword(
+    key: &str,
+    value: &Json,
+    pointer: &str,
+    depth: usize,
+    out: &mut Map,
+) -> Result<(), Error> {
+    if STRICT_REFUSED.contains(&key) {
+        return Err(strict_error(
+            pointer,
+            format!(
+                "'{}' is not supported; send this tool without strict mode",
+                key
+            ),
+        ));
+    }
+    let here = || pointer_join(pointer, key);
+    match key {
+        _ if STRICT_KEPT.contains(&key) => {
+            out.insert(key, value.clone());
+        }
+        "format"
+            if value
+                .as_str()
+                .map_or(false, |f| STRICT_FORMATS.contains(&f)) =>
+        {
+            out.insert(key, value.clone());
+        }
+        "items" if value.is_array() => {
+            return Err(strict_error(
+                pointer,
+                String::from("tuple 'items' (an array of schemas) is not supported"),
+            ));
+        }
+        "items" => {
+            out.insert(key, strict_node(value, &here(), depth + 1)?);
+        }
+        "anyOf" | "oneOf" if out.contains_key("anyOf") => {
+            return Err(strict_error(
+                pointer,
+                String::from("'anyOf' and 'oneOf' together are not supported"),
+            ));
+        }
+        "anyOf" | "oneOf" => {
+            out.insert("anyOf", strict_list(value, &here(), depth)?);
+        }
+        "$defs" | "definitions" => {
+            let defs = value
+                .as_object()
+                .ok_or_else(|| strict_error(pointer, format!("'{}' must be an object", key)))?;
+            let mut converted = Map::with_capacity(defs.len());
+            for (name, def) in defs {
+                let at = pointer_join(&here(), name);
+                converted.insert(name.as_str(), strict_node(def, &at, depth + 2)?);
+            }
+            out.insert(key, Json::Object(converted));
+        }
+        // `properties`, `required` and `additionalProperties` are rewritten by
+        // `close_object`; `default` becomes a note in the description. Everything else only
+        // narrows or annotates values (minLength, examples, ...): strict mode does not take
+        // it, and the tool checks values anyway.
+        _ => {}
+    }
+    Ok(())
 }
 
 fn strict_list(value: &Json, pointer: &str, depth: usize) -> Result<Json, Error> {
@@ -339,48 +345,45 @@ fn strict_list(value: &Json, pointer: &str, depth: usize) -> Result<Json, Error>
 
 /// Every property required, optional ones nullable, no additional properties.
 fn close_object(schema: &Map, out: &mut Map, pointer: &str, depth: usize) -> Result<(), Error> {
-    let closed = schema
-        .get("additionalProperties")
-        .map_or(true, |v| v == &Json::Bool(false));
-    let properties =
-        match schema.get("properties") {
-            Some(Json::Object(properties)) if closed => properties,
-            Some(Json::Object(_)) | None if !closed => return Err(strict_error(
+    let additional = schema.get("additionalProperties");
+    if additional.map_or(false, |v| v != &Json::Bool(false)) {
+        return Err(strict_error(
+            pointer,
+            String::from(
+                "'additionalProperties' other than false (a free-form map) is not supported",
+            ),
+        ));
+    }
+    let empty = Map::new();
+    let properties = match schema.get("properties") {
+        Some(Json::Object(properties)) => properties,
+        // `{"type": "object", "additionalProperties": false}`: the empty object.
+        None if additional.is_some() => &empty,
+        None => {
+            return Err(strict_error(
                 pointer,
                 String::from(
-                    "'additionalProperties' other than false (a free-form map) is not supported",
+                    "an object without 'properties' (a free-form object) is not supported",
                 ),
-            )),
-            None => {
-                if schema.contains_key("additionalProperties") {
-                    out.insert("properties", Map::new());
-                    out.insert("required", Json::Array(Vec::new()));
-                    out.insert("additionalProperties", false);
-                    return Ok(());
-                }
-                return Err(strict_error(
-                    pointer,
-                    String::from(
-                        "an object without 'properties' (a free-form object) is not supported",
-                    ),
-                ));
-            }
-            Some(other) => {
-                return Err(strict_error(
-                    pointer,
-                    format!("'properties' must be an object, got {}", other.type_name()),
-                ))
-            }
-        };
+            ))
+        }
+        Some(other) => {
+            return Err(strict_error(
+                pointer,
+                format!("'properties' must be an object, got {}", other.type_name()),
+            ))
+        }
+    };
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Json::as_array)
         .map(|names| names.iter().filter_map(Json::as_str).collect())
         .unwrap_or_default();
+    let properties_pointer = pointer_join(pointer, "properties");
     let mut converted = Map::with_capacity(properties.len());
     let mut names = Vec::with_capacity(properties.len());
     for (name, property) in properties {
-        let at = pointer_join(&pointer_join(pointer, "properties"), name);
+        let at = pointer_join(&properties_pointer, name);
         let mut property = strict_node(property, &at, depth + 2)?;
         if !required.contains(&name.as_str()) {
             property = make_nullable(property);
