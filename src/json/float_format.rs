@@ -8,136 +8,197 @@
 
 use super::pow5::{floor_log2_pow10, pow5};
 
-/// "00" to "99", so two digits are written per division.
-const DIGIT_PAIRS: &[u8; 200] = b"\
-0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
+/// The size of the buffers numbers are formatted into: the longest text (24 bytes for a
+/// double, 20 for an integer) plus 8 bytes that the 8-byte stores may scribble past the end.
+pub(crate) const BUF_LEN: usize = 40;
 
-/// Room for any u64 (20 digits) or any formatted double (at most 24 bytes).
-pub(crate) const BUF_LEN: usize = 32;
+/// Powers of ten that fit u64.
+const POW10: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
 
-/// Writes the decimal digits of `n` to the end of `buf`; returns the index of the first one.
-fn digits_into(mut n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
-    let mut i = BUF_LEN;
-    while n >= 100 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
-        i -= 2;
-        buf[i] = DIGIT_PAIRS[pair];
-        buf[i + 1] = DIGIT_PAIRS[pair + 1];
+/// `(d / 10^k, d % 10^k)` for `d < 2^57` (every shortest-digits value: at most 17 digits)
+/// and `k <= 17`, by multiplying with a rounded-up reciprocal: a hardware division costs
+/// several times more on common CPUs.
+///
+/// With `S = 57 + bits(10^k)` and `M = ceil(2^S / 10^k) < 2^58`, the error of `d * M / 2^S`
+/// against `d / 10^k` is below `d * 10^k / 2^S / 10^k < 2^57 / 2^S * 10^k / 10^k`... that is,
+/// below `1 / 10^k`, too small to change the floor (checked exhaustively at the boundaries by
+/// a test).
+fn div_pow10(d: u64, k: usize) -> (u64, u64) {
+    let (m, shift) = RECIPROCALS[k];
+    let q = ((u128::from(d) * u128::from(m)) >> shift) as u64;
+    (q, d - q * POW10[k])
+}
+
+/// `(ceil(2^S / 10^k), S)` for `k` in 0..=17, `S = 57 + bits(10^k)`.
+const RECIPROCALS: [(u64, u32); 18] = {
+    let mut table = [(0u64, 0u32); 18];
+    let mut k = 0;
+    while k < 18 {
+        let p = POW10[k];
+        let shift = 57 + (64 - p.leading_zeros());
+        table[k] = (((1u128 << shift) / p as u128) as u64 + 1, shift);
+        k += 1;
     }
-    if n >= 10 {
-        let pair = n as usize * 2;
-        i -= 2;
-        buf[i] = DIGIT_PAIRS[pair];
-        buf[i + 1] = DIGIT_PAIRS[pair + 1];
-    } else {
-        i -= 1;
-        buf[i] = b'0' + n as u8;
+    table
+};
+
+/// The number of decimal digits of `n` (1 for 0).
+fn digit_count(n: u64) -> usize {
+    // log10(2) ~ 1233 / 4096 gives the count or one less.
+    let bits = 64 - n.leading_zeros() as usize;
+    let guess = (bits * 1233) >> 12;
+    let count = guess + usize::from(n >= POW10[guess]);
+    count.max(1)
+}
+
+/// The eight decimal digits of `v < 10^8` as ASCII in a u64, most significant digit in the
+/// lowest byte (first in memory), computed in parallel lanes (SWAR) instead of eight
+/// divisions.
+fn eight_digits(v: u32) -> u64 {
+    // Two 4-digit halves in 32-bit lanes, the first half in the low lane.
+    let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
+    // Each lane t < 10^4 into t / 100 and t % 100, in 16-bit lanes: t / 100 = t * 5243 >> 19.
+    let hundreds = ((x * 5243) >> 19) & 0x0000_007F_0000_007F;
+    let x = hundreds | (x - hundreds * 100) << 16;
+    // Each lane t < 100 into t / 10 and t % 10, in 8-bit lanes: t / 10 = t * 103 >> 10.
+    let tens = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    let x = tens | (x - tens * 10) << 8;
+    x | 0x3030_3030_3030_3030
+}
+
+/// Stores 8 bytes at `pos` (one instruction; the caller keeps `pos + 8 <= BUF_LEN`).
+fn store8(buf: &mut [u8; BUF_LEN], pos: usize, word: u64) {
+    if let Some(dst) = buf.get_mut(pos..pos + 8) {
+        dst.copy_from_slice(&word.to_le_bytes());
     }
-    i
+}
+
+/// Writes the lowest `count` decimal digits of `n` (with leading zeros if `n` is shorter)
+/// at `pos`, left to right in 8-byte stores that may write garbage up to 8 bytes past the
+/// digits (the next store or the caller's length covers it). Returns the end position.
+fn put_digits(buf: &mut [u8; BUF_LEN], pos: usize, n: u64, count: usize) -> usize {
+    const E8: u64 = 100_000_000;
+    let head = |buf: &mut [u8; BUF_LEN], v: u64, k: usize| {
+        // Drop the 8 - k leading digits: shift them out of the low bytes.
+        store8(buf, pos, eight_digits(v as u32) >> (8 * (8 - k)));
+    };
+    match count {
+        0..=8 => head(buf, n % E8, count),
+        9..=16 => {
+            head(buf, n / E8 % E8, count - 8);
+            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
+        }
+        _ => {
+            head(buf, n / E8 / E8, count - 16);
+            store8(buf, pos + count - 16, eight_digits((n / E8 % E8) as u32));
+            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
+        }
+    }
+    pos + count
 }
 
 /// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
-fn push_ascii(out: &mut String, bytes: &[u8]) {
+pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
     // The bytes are ASCII by construction, so this never takes the error branch.
     if let Ok(s) = std::str::from_utf8(bytes) {
         out.push_str(s);
     }
 }
 
-/// Appends `n` in decimal.
-pub(crate) fn write_u64(out: &mut String, n: u64) {
-    let mut buf = [0u8; BUF_LEN];
-    let start = digits_into(n, &mut buf);
-    push_ascii(out, &buf[start..]);
+/// Formats `n` in decimal into `buf`; returns the length.
+pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
+    put_digits(buf, 0, n, digit_count(n))
 }
 
-/// Appends `n` in decimal.
-pub(crate) fn write_i64(out: &mut String, n: i64) {
-    let mut buf = [0u8; BUF_LEN];
-    let mut start = digits_into(n.unsigned_abs(), &mut buf);
-    if n < 0 {
-        start -= 1;
-        buf[start] = b'-';
-    }
-    push_ascii(out, &buf[start..]);
+/// Formats `n` in decimal into `buf`; returns the length.
+pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
+    let magnitude = n.unsigned_abs();
+    let sign = usize::from(n < 0);
+    buf[0] = b'-';
+    put_digits(buf, sign, magnitude, digit_count(magnitude))
 }
 
-/// Appends a finite `f` in its shortest round-trip form: `0.1`, `1.0`, `-0.0`, `1e300`,
-/// `1.5e-7`, `123456.789`. Plain notation is used when the decimal point falls within
-/// 16 digits to the left or 5 to the right of the first digit; otherwise exponent notation.
-/// A whole number keeps `.0`, so the text reads back as a float.
-pub(crate) fn write_f64(out: &mut String, f: f64) {
-    let mut buf = [0u8; BUF_LEN];
-    let len = format_f64(f, &mut buf);
-    push_ascii(out, &buf[..len]);
-}
-
-/// Formats a finite `f` into `buf`, returning the length.
-fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
-    let mut len = 0;
-    if f.is_sign_negative() {
-        buf[0] = b'-';
-        len = 1;
-    }
+/// Formats a finite `f` into `buf` in its shortest round-trip form, returning the length:
+/// `0.1`, `1.0`, `-0.0`, `1e300`, `1.5e-7`, `123456.789`. Plain notation is used when the
+/// decimal point falls within 16 digits to the left or 5 to the right of the first digit;
+/// otherwise exponent notation. A whole number keeps `.0`, so the text reads back as a float.
+pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
+    buf[0] = b'-';
+    let pos = usize::from(f.is_sign_negative());
     if f == 0.0 {
-        buf[len..len + 3].copy_from_slice(b"0.0");
-        return len + 3;
+        buf[pos..pos + 3].copy_from_slice(b"0.0");
+        return pos + 3;
     }
     let (mut digits, mut exp) = shortest(f.abs());
     while digits % 10 == 0 {
         digits /= 10;
         exp += 1;
     }
-    let mut tmp = [0u8; BUF_LEN];
-    let start = digits_into(digits, &mut tmp);
-    let d = &tmp[start..];
-    let n = d.len() as i32;
+    let n = digit_count(digits);
     // value = 0.d1d2...dn * 10^point
-    let point = n + exp;
-    let mut put = |bytes: &[u8]| {
-        buf[len..len + bytes.len()].copy_from_slice(bytes);
-        len += bytes.len();
-    };
+    let point = n as i32 + exp;
     if 0 < point && point <= 16 {
         let p = point as usize;
-        if p >= d.len() {
-            put(d);
-            for _ in d.len()..p {
-                put(b"0");
-            }
-            put(b".0");
-        } else {
-            put(&d[..p]);
-            put(b".");
-            put(&d[p..]);
+        if p >= n {
+            // Whole: the digits, zeros up to the point, ".0".
+            let end = put_digits(buf, pos, digits, n);
+            buf[end..end + 16].copy_from_slice(&[b'0'; 16]);
+            buf[pos + p..pos + p + 2].copy_from_slice(b".0");
+            return pos + p + 2;
         }
-    } else if -5 < point && point <= 0 {
-        put(b"0.");
-        for _ in point..0 {
-            put(b"0");
-        }
-        put(d);
-    } else {
-        put(&d[..1]);
-        if d.len() > 1 {
-            put(b".");
-            put(&d[1..]);
-        }
-        put(b"e");
-        let e = point - 1;
-        if e < 0 {
-            put(b"-");
-        }
-        let mut ebuf = [0u8; BUF_LEN];
-        let estart = digits_into(u64::from(e.unsigned_abs()), &mut ebuf);
-        put(&ebuf[estart..]);
+        let (whole, fraction) = div_pow10(digits, n - p);
+        let end = put_digits(buf, pos, whole, p);
+        buf[end] = b'.';
+        return put_digits(buf, end + 1, fraction, n - p);
     }
-    len
+    if -5 < point && point <= 0 {
+        // "0." and up to four zeros, then the digits.
+        buf[pos..pos + 8].copy_from_slice(b"0.000000");
+        return put_digits(buf, pos + 2 + point.unsigned_abs() as usize, digits, n);
+    }
+    // d1[.d2...dn]e[-]x
+    let (first, rest) = div_pow10(digits, n - 1);
+    buf[pos] = b'0' + first as u8;
+    let mut end = pos + 1;
+    if n > 1 {
+        buf[end] = b'.';
+        end = put_digits(buf, end + 1, rest, n - 1);
+    }
+    buf[end] = b'e';
+    buf[end + 1] = b'-';
+    let e = point - 1;
+    end += 1 + usize::from(e < 0);
+    let e = u64::from(e.unsigned_abs());
+    put_digits(buf, end, e, digit_count(e))
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_u64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_i64(out: &mut String, n: i64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_i64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).
+pub(crate) fn write_f64(out: &mut String, f: f64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_f64(f, &mut buf);
+    push_ascii(out, &buf[..len]);
 }
 
 /// The shortest `(digits, exponent)` with `digits * 10^exponent` rounding to `f`, the closest
@@ -351,13 +412,48 @@ mod tests {
     }
 
     #[test]
+    fn reciprocal_division_is_exact() {
+        let mut rng = Rng(42);
+        for k in 0..18 {
+            let p = 10u64.pow(k as u32);
+            let limit = 1u64 << 57;
+            // Around every multiple boundary near the top of the range, and at random.
+            let mut cases: Vec<u64> = (0..2000).map(|_| rng.next() % limit).collect();
+            for m in [1, 2, 3, limit / p - 1, limit / p] {
+                let base = m.saturating_mul(p);
+                cases.extend(
+                    [base.saturating_sub(1), base, base + 1]
+                        .iter()
+                        .filter(|&&d| d < limit),
+                );
+            }
+            cases.push(limit - 1);
+            for d in cases {
+                assert_eq!(div_pow10(d, k), (d / p, d % p), "{d} / 10^{k}");
+            }
+        }
+    }
+
+    #[test]
     fn integers() {
-        for &n in &[0u64, 9, 10, 99, 100, 12345, u64::MAX] {
+        let mut cases = vec![0u64, 9, 10, 99, 100, 12345, u64::MAX];
+        cases.extend((0..20).map(|e| 10u64.pow(e)));
+        cases.extend((1..20).map(|e| 10u64.pow(e) - 1));
+        for n in cases {
             let mut s = String::new();
             write_u64(&mut s, n);
             assert_eq!(s, n.to_string());
         }
-        for &n in &[0i64, -1, -10, 42, i64::MIN, i64::MAX] {
+        for n in [
+            0i64,
+            -1,
+            -10,
+            42,
+            i64::MIN,
+            i64::MAX,
+            -100_000_000,
+            123_456_789,
+        ] {
             let mut s = String::new();
             write_i64(&mut s, n);
             assert_eq!(s, n.to_string());

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::float_format::{write_f64, write_i64, write_u64};
+use super::float_format::{
+    format_f64, format_i64, format_u64, write_f64, write_i64, write_u64, BUF_LEN,
+};
 use super::Error;
 
 /// A JSON number that round-trips through parsing and writing.
@@ -123,6 +125,17 @@ impl Number {
             N::PosInt(_) | N::NegInt(_) => true,
             N::Float(f) => f.fract() == 0.0,
             N::Text(t) => text_is_integer(t),
+        }
+    }
+
+    /// Formats the number into `buf` and returns the length, except for numbers kept as
+    /// text (`None`: their length is unbounded), which [`write_to`](Number::write_to) writes.
+    pub(crate) fn format_ascii(&self, buf: &mut [u8; BUF_LEN]) -> Option<usize> {
+        match &self.n {
+            N::PosInt(u) => Some(format_u64(*u, buf)),
+            N::NegInt(i) => Some(format_i64(*i, buf)),
+            N::Float(f) => Some(format_f64(*f, buf)),
+            N::Text(_) => None,
         }
     }
 

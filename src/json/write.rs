@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::{Json, Map};
+use super::float_format::{push_ascii, BUF_LEN};
+use super::{Json, Map, Number};
 
 /// Where the writer's text goes: a `String`, or a `Formatter` fed in chunks that stay in cache.
 trait Sink {
@@ -47,10 +48,10 @@ impl Sink for FormatterSink<'_, '_> {
 /// Writes `value` as compact JSON to a formatter (`Display`, and `Debug` without `#`).
 pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut sink = FormatterSink {
-        buf: String::with_capacity(CHUNK + 1024),
+        buf: String::with_capacity(CHUNK + STAGE),
         f,
     };
-    write_tree::<false, _>(Root::Value(value), &mut sink)?;
+    Writer::new(&mut sink).write_tree::<false>(Root::Value(value))?;
     sink.f.write_str(&sink.buf)
 }
 
@@ -58,9 +59,9 @@ pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut out = String::new();
     if f.alternate() {
-        write_tree::<true, _>(Root::Map(map), &mut out)?;
+        Writer::new(&mut out).write_tree::<true>(Root::Map(map))?;
     } else {
-        write_tree::<false, _>(Root::Map(map), &mut out)?;
+        Writer::new(&mut out).write_tree::<false>(Root::Map(map))?;
     }
     f.write_str(&out)
 }
@@ -68,12 +69,12 @@ pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 /// Appends `value` as compact JSON.
 pub(crate) fn write_compact(value: &Json, out: &mut String) {
     // A String sink never fails.
-    let _ = write_tree::<false, _>(Root::Value(value), out);
+    let _ = Writer::new(out).write_tree::<false>(Root::Value(value));
 }
 
 /// Appends `value` as pretty JSON (two-space indent).
 pub(crate) fn write_pretty(value: &Json, out: &mut String) {
-    let _ = write_tree::<true, _>(Root::Value(value), out);
+    let _ = Writer::new(out).write_tree::<true>(Root::Value(value));
 }
 
 enum Root<'a> {
@@ -87,137 +88,224 @@ enum Frame<'a> {
     Object(std::slice::Iter<'a, (String, Json)>),
 }
 
-fn write_tree<const PRETTY: bool, S: Sink>(root: Root<'_>, sink: &mut S) -> fmt::Result {
-    let mut stack: Vec<Frame<'_>> = Vec::new();
-    let mut value = match root {
-        Root::Value(v) => v,
-        Root::Map(m) => match open_object::<PRETTY>(m.entries(), &mut stack, sink.buf()) {
-            Some(first) => first,
-            None => return Ok(()),
-        },
-    };
-    loop {
-        let out = sink.buf();
-        let first_child = match value {
-            Json::Array(a) => open_array::<PRETTY>(a, &mut stack, out),
-            Json::Object(m) => open_object::<PRETTY>(m.entries(), &mut stack, out),
-            scalar => {
-                write_scalar(scalar, out);
+/// Size of the staging area for ASCII output.
+const STAGE: usize = 512;
+
+/// Writes JSON text to a sink.
+///
+/// Numbers are formatted straight into a staging array of ASCII bytes, and the punctuation
+/// that follows them joins it; the array moves to the `String` (one UTF-8 check for many
+/// numbers, which is what makes number-heavy output fast without `unsafe`) when it fills up
+/// or before a string is written.
+struct Writer<'s, S: Sink> {
+    sink: &'s mut S,
+    stage: [u8; STAGE],
+    staged: usize,
+}
+
+impl<'s, S: Sink> Writer<'s, S> {
+    fn new(sink: &'s mut S) -> Writer<'s, S> {
+        Writer {
+            sink,
+            stage: [0; STAGE],
+            staged: 0,
+        }
+    }
+
+    /// Moves the staged bytes to the sink's string.
+    fn flush(&mut self) {
+        if self.staged > 0 {
+            push_ascii(
+                self.sink.buf(),
+                self.stage.get(..self.staged).unwrap_or_default(),
+            );
+            self.staged = 0;
+        }
+    }
+
+    /// Appends ASCII punctuation: staged if something is staged (to keep the order),
+    /// straight to the string otherwise.
+    fn ascii(&mut self, text: &'static str) {
+        let end = self.staged + text.len();
+        if self.staged == 0 {
+            self.sink.buf().push_str(text);
+        } else if let Some(dst) = self.stage.get_mut(self.staged..end) {
+            dst.copy_from_slice(text.as_bytes());
+            self.staged = end;
+        } else {
+            self.flush();
+            self.sink.buf().push_str(text);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if self.staged == 0 || self.staged >= STAGE {
+            self.flush();
+            self.sink.buf().push(char::from(b));
+        } else {
+            self.stage[self.staged] = b;
+            self.staged += 1;
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        self.flush();
+        write_str(self.sink.buf(), s);
+    }
+
+    fn number(&mut self, n: &Number) {
+        if self.staged + BUF_LEN > STAGE {
+            self.flush();
+        }
+        let staged = self.staged;
+        let slot = self
+            .stage
+            .get_mut(staged..staged + BUF_LEN)
+            .and_then(|slot| <&mut [u8; BUF_LEN]>::try_from(slot).ok());
+        match slot.and_then(|slot| n.format_ascii(slot)) {
+            Some(len) => self.staged += len,
+            None => {
+                self.flush();
+                n.write_to(self.sink.buf());
+            }
+        }
+    }
+
+    fn scalar(&mut self, value: &Json) {
+        match value {
+            Json::Null => self.ascii("null"),
+            Json::Bool(true) => self.ascii("true"),
+            Json::Bool(false) => self.ascii("false"),
+            Json::Number(n) => self.number(n),
+            Json::String(s) => self.string(s),
+            // Containers are opened by the caller; an empty one never reaches here.
+            Json::Array(_) => self.ascii("[]"),
+            Json::Object(_) => self.ascii("{}"),
+        }
+    }
+
+    fn write_tree<const PRETTY: bool>(mut self, root: Root<'_>) -> fmt::Result {
+        let mut stack: Vec<Frame<'_>> = Vec::new();
+        let mut value = match root {
+            Root::Value(v) => v,
+            Root::Map(m) => match self.open_object::<PRETTY>(m.entries(), &mut stack) {
+                Some(first) => first,
+                None => return Ok(()),
+            },
+        };
+        loop {
+            let first_child = match value {
+                Json::Array(a) => self.open_array::<PRETTY>(a, &mut stack),
+                Json::Object(m) => self.open_object::<PRETTY>(m.entries(), &mut stack),
+                scalar => {
+                    self.scalar(scalar);
+                    None
+                }
+            };
+            if let Some(child) = first_child {
+                value = child;
+                continue;
+            }
+            if self.staged == 0 {
+                self.sink.checkpoint()?;
+            }
+            // The value is complete: move to the next sibling, closing finished containers.
+            value = loop {
+                let depth = stack.len();
+                match stack.last_mut() {
+                    None => {
+                        self.flush();
+                        return Ok(());
+                    }
+                    Some(Frame::Array(children)) => match children.next() {
+                        Some(next) => {
+                            self.byte(b',');
+                            self.newline::<PRETTY>(depth);
+                            break next;
+                        }
+                        None => {
+                            stack.pop();
+                            self.newline::<PRETTY>(depth - 1);
+                            self.byte(b']');
+                        }
+                    },
+                    Some(Frame::Object(members)) => match members.next() {
+                        Some((key, next)) => {
+                            self.byte(b',');
+                            self.newline::<PRETTY>(depth);
+                            self.key::<PRETTY>(key);
+                            break next;
+                        }
+                        None => {
+                            stack.pop();
+                            self.newline::<PRETTY>(depth - 1);
+                            self.byte(b'}');
+                        }
+                    },
+                }
+            };
+        }
+    }
+
+    /// Writes `[` and returns the first element, or writes `[]`.
+    fn open_array<'a, const PRETTY: bool>(
+        &mut self,
+        elements: &'a [Json],
+        stack: &mut Vec<Frame<'a>>,
+    ) -> Option<&'a Json> {
+        match elements.split_first() {
+            None => {
+                self.ascii("[]");
                 None
             }
-        };
-        if let Some(child) = first_child {
-            value = child;
-            continue;
-        }
-        sink.checkpoint()?;
-        // The value is complete: move to the next sibling, closing finished containers.
-        value = loop {
-            let depth = stack.len();
-            let out = sink.buf();
-            match stack.last_mut() {
-                None => return Ok(()),
-                Some(Frame::Array(children)) => match children.next() {
-                    Some(next) => {
-                        out.push(',');
-                        newline::<PRETTY>(out, depth);
-                        break next;
-                    }
-                    None => {
-                        stack.pop();
-                        newline::<PRETTY>(out, depth - 1);
-                        out.push(']');
-                    }
-                },
-                Some(Frame::Object(members)) => match members.next() {
-                    Some((key, next)) => {
-                        out.push(',');
-                        newline::<PRETTY>(out, depth);
-                        write_key::<PRETTY>(key, out);
-                        break next;
-                    }
-                    None => {
-                        stack.pop();
-                        newline::<PRETTY>(out, depth - 1);
-                        out.push('}');
-                    }
-                },
+            Some((first, rest)) => {
+                self.byte(b'[');
+                stack.push(Frame::Array(rest.iter()));
+                self.newline::<PRETTY>(stack.len());
+                Some(first)
             }
-        };
-    }
-}
-
-/// Writes `[` and returns the first element, or writes `[]`.
-fn open_array<'a, const PRETTY: bool>(
-    elements: &'a [Json],
-    stack: &mut Vec<Frame<'a>>,
-    out: &mut String,
-) -> Option<&'a Json> {
-    match elements.split_first() {
-        None => {
-            out.push_str("[]");
-            None
-        }
-        Some((first, rest)) => {
-            out.push('[');
-            stack.push(Frame::Array(rest.iter()));
-            newline::<PRETTY>(out, stack.len());
-            Some(first)
         }
     }
-}
 
-/// Writes `{` and the first key and returns its value, or writes `{}`.
-fn open_object<'a, const PRETTY: bool>(
-    members: &'a [(String, Json)],
-    stack: &mut Vec<Frame<'a>>,
-    out: &mut String,
-) -> Option<&'a Json> {
-    match members.split_first() {
-        None => {
-            out.push_str("{}");
-            None
+    /// Writes `{` and the first key and returns its value, or writes `{}`.
+    fn open_object<'a, const PRETTY: bool>(
+        &mut self,
+        members: &'a [(String, Json)],
+        stack: &mut Vec<Frame<'a>>,
+    ) -> Option<&'a Json> {
+        match members.split_first() {
+            None => {
+                self.ascii("{}");
+                None
+            }
+            Some(((key, first), rest)) => {
+                self.byte(b'{');
+                stack.push(Frame::Object(rest.iter()));
+                self.newline::<PRETTY>(stack.len());
+                self.key::<PRETTY>(key);
+                Some(first)
+            }
         }
-        Some(((key, first), rest)) => {
-            out.push('{');
-            stack.push(Frame::Object(rest.iter()));
-            newline::<PRETTY>(out, stack.len());
-            write_key::<PRETTY>(key, out);
-            Some(first)
+    }
+
+    fn key<const PRETTY: bool>(&mut self, key: &str) {
+        self.string(key);
+        self.sink.buf().push_str(if PRETTY { ": " } else { ":" });
+    }
+
+    /// In pretty mode, a line break and two spaces per level.
+    fn newline<const PRETTY: bool>(&mut self, depth: usize) {
+        const SPACES: &str = "                                                                ";
+        if !PRETTY {
+            return;
         }
-    }
-}
-
-fn write_key<const PRETTY: bool>(key: &str, out: &mut String) {
-    write_str(out, key);
-    out.push_str(if PRETTY { ": " } else { ":" });
-}
-
-/// In pretty mode, a line break and two spaces per level.
-fn newline<const PRETTY: bool>(out: &mut String, depth: usize) {
-    const SPACES: &str = "                                                                ";
-    if !PRETTY {
-        return;
-    }
-    out.push('\n');
-    let mut n = depth * 2;
-    while n > 0 {
-        let step = n.min(SPACES.len());
-        out.push_str(&SPACES[..step]);
-        n -= step;
-    }
-}
-
-fn write_scalar(value: &Json, out: &mut String) {
-    match value {
-        Json::Null => out.push_str("null"),
-        Json::Bool(true) => out.push_str("true"),
-        Json::Bool(false) => out.push_str("false"),
-        Json::Number(n) => n.write_to(out),
-        Json::String(s) => write_str(out, s),
-        // Containers are opened by the caller; an empty one never reaches here.
-        Json::Array(_) => out.push_str("[]"),
-        Json::Object(_) => out.push_str("{}"),
+        self.byte(b'\n');
+        let mut n = depth * 2;
+        while n > 0 {
+            let step = n.min(SPACES.len());
+            self.ascii(SPACES.get(..step).unwrap_or_default());
+            n -= step;
+        }
     }
 }
 
