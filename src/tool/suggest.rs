@@ -44,19 +44,24 @@ where
     let mut candidate_chars = Vec::new();
     let mut rows = Rows::default();
     for candidate in candidates {
-        candidate_chars.clear();
-        candidate_chars.extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
-        let limit = target.len().max(candidate_chars.len()) / 3;
-        // A length difference is a lower bound of the distance: skip without computing it.
-        if target.len().abs_diff(candidate_chars.len()) > limit {
-            continue;
-        }
+        let candidate_len = if candidate.is_ascii() {
+            candidate.len()
+        } else {
+            candidate.chars().count()
+        };
+        let limit = target.len().max(candidate_len) / 3;
         // Only a strictly smaller distance can replace the best so far: ties keep the first.
         let limit = match best {
             Some((0, _)) => break,
             Some((best_distance, _)) => limit.min(best_distance - 1),
             None => limit,
         };
+        // A length difference is a lower bound of the distance: skip without computing it.
+        if target.len().abs_diff(candidate_len) > limit {
+            continue;
+        }
+        candidate_chars.clear();
+        candidate_chars.extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
         if let Some(distance) = osa_distance(&target, &candidate_chars, limit, &mut rows) {
             best = Some((distance, candidate));
         }
@@ -235,6 +240,7 @@ mod tests {
         closest_short_names_need_case_match: "dy", ["days"] => None;
         closest_tie_keeps_first: "cat", ["bat", "hat"] => Some("bat");
         closest_prefers_smaller_distance: "get_weathr", ["get_weathers", "get_weather"] => Some("get_weather");
+        closest_non_ascii_candidate: "strase", ["straße"] => Some("straße");
         closest_no_candidates: "city", [] => None;
         closest_empty_target: "", ["a"] => None;
     }
