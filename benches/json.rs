@@ -1,1 +1,177 @@
-fn main() {}
+//! JSON throughput and memory: parse and write twitter.json, canada.json and citm_catalog.json
+//! (`../shared/data/json-bench/`) and print medians in MB/s (10^6 bytes per second), plus the
+//! heap bytes a parsed value holds.
+//!
+//! ```sh
+//! cargo bench --bench json                 # all three files
+//! cargo bench --bench json -- canada 2     # files whose name contains "canada", 2 s a measure
+//! ```
+//!
+//! Conventions follow serde-rs/json-benchmark and `../shared/peers` (which compares with
+//! serde_json in one process): parse MB/s = input bytes / parse time (dropping the value is
+//! not timed); write MB/s = output bytes / time to produce the `String`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use httptool::json::{self, Json};
+
+/// Counts live heap bytes so the bench can report what a parsed value holds. Benchmark code
+/// only (the library itself forbids `unsafe`): a global allocator cannot be written without
+/// it. Counting is switched on only around the memory measurement, so timings pay one
+/// relaxed load per allocation.
+struct CountingAllocator;
+
+static COUNTING: AtomicBool = AtomicBool::new(false);
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static LIVE_ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+fn count_alloc(size: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        LIVE_BYTES.fetch_add(size, Ordering::Relaxed);
+        LIVE_ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn count_dealloc(size: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        LIVE_BYTES.fetch_sub(size, Ordering::Relaxed);
+        LIVE_ALLOCATIONS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: every method forwards to the system allocator unchanged and only updates counters.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            count_alloc(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            count_alloc(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        count_dealloc(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
+            LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+            LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+const FILES: &[&str] = &["twitter.json", "canada.json", "citm_catalog.json"];
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let filter = args.first().cloned().unwrap_or_default();
+    let seconds: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/json-bench");
+    println!(
+        "# size_of::<Json>() = {} bytes; {seconds} s a measure",
+        std::mem::size_of::<Json>()
+    );
+    for name in FILES.iter().filter(|n| n.contains(filter.as_str())) {
+        let path = dir.join(name);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                println!("# skipped {name}: cannot read {}: {e}", path.display());
+                continue;
+            }
+        };
+        bench_file(name, &text, Duration::from_secs_f64(seconds));
+    }
+}
+
+fn bench_file(name: &str, text: &str, budget: Duration) {
+    let value = match json::parse(text) {
+        Ok(value) => value,
+        Err(e) => {
+            println!("# skipped {name}: {e}");
+            return;
+        }
+    };
+    let compact = value.to_string();
+    let pretty = value.to_pretty();
+    assert_eq!(
+        json::parse(&compact).as_ref(),
+        Ok(&value),
+        "{name} round-trips"
+    );
+
+    let parse = median_mbps(text.len(), budget, || {
+        json::parse(text).map_or(0, |v| v.as_object().map_or(1, |m| m.len()))
+    });
+    let write = median_mbps(compact.len(), budget, || value.to_string().len());
+    let write_pretty = median_mbps(pretty.len(), budget, || value.to_pretty().len());
+    println!("{name:<18} parse        {parse:>8.1} MB/s");
+    println!("{name:<18} write        {write:>8.1} MB/s");
+    println!("{name:<18} write pretty {write_pretty:>8.1} MB/s");
+
+    let (held, allocations) = heap_held(|| json::parse(text));
+    println!(
+        "{name:<18} memory       {held} heap bytes in {allocations} allocations for {} bytes of text ({:.2}x)",
+        text.len(),
+        held as f64 / text.len() as f64
+    );
+}
+
+/// Median throughput of `run` over samples of about 10 ms, for `budget` in total.
+fn median_mbps(bytes: usize, budget: Duration, mut run: impl FnMut() -> usize) -> f64 {
+    // Warm up, and size a sample so it lasts about 10 ms.
+    let start = Instant::now();
+    let mut sink = run();
+    let once = start.elapsed().max(Duration::from_micros(1));
+    let per_sample = (Duration::from_millis(10).as_nanos() / once.as_nanos()).max(1) as usize;
+    let mut rates = Vec::new();
+    let start = Instant::now();
+    while start.elapsed() < budget || rates.len() < 5 {
+        let t = Instant::now();
+        for _ in 0..per_sample {
+            sink = sink.wrapping_add(run());
+        }
+        let secs = t.elapsed().as_secs_f64();
+        rates.push((bytes * per_sample) as f64 / secs / 1e6);
+    }
+    // Using the results keeps the optimizer from dropping the work.
+    if sink == usize::MAX {
+        println!("#");
+    }
+    rates.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    rates[rates.len() / 2]
+}
+
+/// Heap bytes (and allocations) still held by the value `make` returns.
+fn heap_held<T>(make: impl FnOnce() -> T) -> (usize, usize) {
+    LIVE_BYTES.store(0, Ordering::SeqCst);
+    LIVE_ALLOCATIONS.store(0, Ordering::SeqCst);
+    COUNTING.store(true, Ordering::SeqCst);
+    let value = make();
+    let held = LIVE_BYTES.load(Ordering::SeqCst);
+    let allocations = LIVE_ALLOCATIONS.load(Ordering::SeqCst);
+    COUNTING.store(false, Ordering::SeqCst);
+    drop(value);
+    (held, allocations)
+}

@@ -1,1 +1,263 @@
-fn main() {}
+//! Benchmarks of the tool layer: registry dispatch and spec rendering.
+//!
+//! `cargo bench --bench tool` runs everything; `cargo bench --bench tool -- dispatch` runs the
+//! measurements whose name contains `dispatch`. Each measurement is one function below and
+//! prints one line: its name, the median time per operation over several samples, and the
+//! spread (lowest and highest sample). The plugin layer adds its measurements the same way.
+
+use std::time::Instant;
+
+use httptool::json;
+use httptool::json::{Json, Map};
+use httptool::tool::{
+    anthropic, gemini, mcp, openai, CallContext, ToolCall, ToolOutput, ToolRegistry, ToolSpec,
+};
+
+/// The arguments of the peers' tool-call benchmark.
+const ARGUMENTS: &str = r#"{"city":"Hangzhou","days":3}"#;
+
+/// How many different tools the dispatch benchmarks call in turn, spread over the registry,
+/// so a large registry is not measured on one hot cache line.
+const DISPATCH_TARGETS: usize = 64;
+
+/// A measurement: its printed name and the function that runs it.
+type Measurement = (&'static str, fn() -> Sample);
+
+fn main() {
+    let filter: Option<String> = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
+    let measurements: &[Measurement] = &[
+        ("tool/dispatch/10_tools", || dispatch(10)),
+        ("tool/dispatch/1000_tools", || dispatch(1_000)),
+        ("tool/dispatch/100000_tools", || dispatch(100_000)),
+        (
+            "tool/dispatch_unknown_tool/1000_tools",
+            dispatch_unknown_tool,
+        ),
+        ("tool/render_1000/openai_chat", render_openai_chat),
+        (
+            "tool/render_1000/openai_chat_strict",
+            render_openai_chat_strict,
+        ),
+        ("tool/render_1000/openai_responses", render_openai_responses),
+        (
+            "tool/render_1000/openai_responses_strict",
+            render_openai_responses_strict,
+        ),
+        ("tool/render_1000/anthropic", render_anthropic),
+        ("tool/render_1000/gemini", render_gemini),
+        ("tool/render_1000/mcp", render_mcp),
+        (
+            "tool/render_1000/openai_chat_to_string",
+            render_openai_chat_to_string,
+        ),
+    ];
+    let mut dispatch_medians = Vec::new();
+    for (name, measure) in measurements {
+        if filter
+            .as_ref()
+            .map_or(false, |f| !name.contains(f.as_str()))
+        {
+            continue;
+        }
+        let sample = measure();
+        println!(
+            "{:<44} median {:>12} {}  (min {}, max {}; {} samples; sink {})",
+            name,
+            format_ns(sample.median_ns),
+            sample.unit,
+            format_ns(sample.min_ns),
+            format_ns(sample.max_ns),
+            sample.samples,
+            sample.sink % 10
+        );
+        if name.starts_with("tool/dispatch/") {
+            dispatch_medians.push((*name, sample.median_ns));
+        }
+    }
+    if let (Some(first), Some(last)) = (dispatch_medians.first(), dispatch_medians.last()) {
+        if dispatch_medians.len() > 1 {
+            println!(
+                "scaling: dispatch {} / {} = {:.2}",
+                last.0,
+                first.0,
+                last.1 / first.1
+            );
+        }
+    }
+}
+
+/// The result of one measurement, per operation.
+struct Sample {
+    median_ns: f64,
+    min_ns: f64,
+    max_ns: f64,
+    samples: usize,
+    unit: &'static str,
+    /// Folded from every result, printed, so the optimizer cannot drop the work.
+    sink: usize,
+}
+
+/// Times `operation` in samples of `per_sample` runs until about `budget_ms` has passed (at
+/// least 5 samples), after one warm-up sample.
+fn measure<F: FnMut() -> usize>(
+    unit: &'static str,
+    per_sample: usize,
+    budget_ms: u128,
+    mut operation: F,
+) -> Sample {
+    let mut sink = 0usize;
+    for _ in 0..per_sample {
+        sink = sink.wrapping_add(operation());
+    }
+    let mut times = Vec::new();
+    let started = Instant::now();
+    while times.len() < 5 || (started.elapsed().as_millis() < budget_ms && times.len() < 1_000) {
+        let sample_start = Instant::now();
+        for _ in 0..per_sample {
+            sink = sink.wrapping_add(operation());
+        }
+        times.push(sample_start.elapsed().as_nanos() as f64 / per_sample as f64);
+    }
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    Sample {
+        median_ns: times[times.len() / 2],
+        min_ns: times[0],
+        max_ns: times[times.len() - 1],
+        samples: times.len(),
+        unit,
+        sink,
+    }
+}
+
+fn format_ns(ns: f64) -> String {
+    if ns >= 1_000_000.0 {
+        format!("{:.2} ms", ns / 1_000_000.0)
+    } else if ns >= 1_000.0 {
+        format!("{:.2} us", ns / 1_000.0)
+    } else {
+        format!("{:.0} ns", ns)
+    }
+}
+
+/// A spec like one the plugin layer renders: two parameters, one optional with a default.
+fn weather_spec(name: &str) -> ToolSpec {
+    ToolSpec::new(
+        name,
+        "Current weather for a city",
+        json!({
+            "type": "object",
+            "properties": {
+                "city": { "type": "string", "description": "City name" },
+                "days": { "type": "integer", "description": "Days of forecast", "default": 1 },
+                "unit": { "type": "string", "enum": ["metric", "imperial"] }
+            },
+            "required": ["city"],
+            "additionalProperties": false
+        }),
+    )
+    .expect("a valid spec")
+}
+
+fn tool_name(index: usize) -> String {
+    format!("get_weather_{}", index)
+}
+
+/// A tool that reads its arguments the way a real one would, and answers with static text.
+fn weather(args: Map, _: &CallContext) -> ToolOutput {
+    let days = args.get("days").and_then(Json::as_i64).unwrap_or(1);
+    ToolOutput::success(if days > 1 { "sunny for days" } else { "sunny" })
+}
+
+fn registry_of(tools: usize) -> ToolRegistry {
+    let spec = weather_spec("template");
+    let mut registry = ToolRegistry::new();
+    for index in 0..tools {
+        let spec = ToolSpec::new(
+            tool_name(index),
+            spec.description(),
+            spec.parameters().clone(),
+        )
+        .expect("a valid spec");
+        registry.add_fn(spec, weather).expect("unique names");
+    }
+    registry
+}
+
+/// Calls spread evenly over the registry.
+fn calls_for(tools: usize) -> Vec<ToolCall> {
+    let targets = DISPATCH_TARGETS.min(tools);
+    (0..targets)
+        .map(|i| ToolCall::new("call_1", tool_name(i * tools / targets), ARGUMENTS))
+        .collect()
+}
+
+/// One call through a registry of `tools` tools: name lookup, argument parsing, the tool
+/// itself (trivial), output capping.
+fn dispatch(tools: usize) -> Sample {
+    let registry = registry_of(tools);
+    let calls = calls_for(tools);
+    let mut next = 0;
+    measure("per call", 2_000, 1_500, || {
+        next = (next + 1) % calls.len();
+        let output = registry.call(&calls[next]);
+        assert!(!output.is_error(), "{}", output.text());
+        output.text().len()
+    })
+}
+
+/// A call to a name the registry does not hold: the error path scans every name for a
+/// suggestion, so it grows with the registry (reported for information).
+fn dispatch_unknown_tool() -> Sample {
+    let registry = registry_of(1_000);
+    let call = ToolCall::new("call_1", "get_wether_5", ARGUMENTS);
+    measure("per call", 20, 1_000, || registry.call(&call).text().len())
+}
+
+fn specs_1000() -> Vec<ToolSpec> {
+    (0..1_000).map(|i| weather_spec(&tool_name(i))).collect()
+}
+
+/// Renders 1,000 specs with `render`; the time is per 1,000 specs.
+fn render_all(render: fn(&ToolSpec) -> Json) -> Sample {
+    let specs = specs_1000();
+    measure("per 1000 specs", 3, 1_500, || {
+        specs.iter().map(render).filter(Json::is_object).count()
+    })
+}
+
+fn render_openai_chat() -> Sample {
+    render_all(openai::chat_tool)
+}
+
+fn render_openai_chat_strict() -> Sample {
+    render_all(|spec| openai::chat_tool_strict(spec).expect("strict-compatible"))
+}
+
+fn render_openai_responses() -> Sample {
+    render_all(openai::responses_tool)
+}
+
+fn render_openai_responses_strict() -> Sample {
+    render_all(|spec| openai::responses_tool_strict(spec).expect("strict-compatible"))
+}
+
+fn render_anthropic() -> Sample {
+    render_all(anthropic::tool)
+}
+
+fn render_gemini() -> Sample {
+    render_all(gemini::function_declaration)
+}
+
+fn render_mcp() -> Sample {
+    render_all(mcp::tool)
+}
+
+/// Renders 1,000 chat tools and writes the `tools` array as compact JSON, as a request does.
+fn render_openai_chat_to_string() -> Sample {
+    let specs = specs_1000();
+    measure("per 1000 specs", 3, 1_500, || {
+        let tools: Vec<Json> = specs.iter().map(openai::chat_tool).collect();
+        Json::Array(tools).to_string().len()
+    })
+}

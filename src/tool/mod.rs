@@ -1,1 +1,70 @@
-//! Tools: specs, calls, outputs, the `Tool` trait, the registry and the provider formats.
+//! Tools: specs, calls, outputs, the [`Tool`] trait, the [`ToolRegistry`] and the provider
+//! formats.
+//!
+//! A tool is anything a model can call: a plain Rust function, or (in the plugin layer) an
+//! HTTP endpoint. The registry is where an agent keeps its tools and dispatches the model's
+//! calls; it never panics and always hands back an output the model can read.
+//!
+//! | item | what it is |
+//! | --- | --- |
+//! | [`ToolSpec`] | name, description and JSON Schema of the arguments |
+//! | [`ToolCall`] | a call the model asked for: id, tool name, arguments |
+//! | [`ToolOutput`] | text for the model, an error kind, structured JSON, HTTP status |
+//! | [`CallContext`] | per-call values from the host that the model never sees |
+//! | [`Tool`], [`FnTool`] | the trait, and closures as tools |
+//! | [`ToolRegistry`] | the table of tools and the dispatcher |
+//! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
+//! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`parse_arguments`] | rules shared with the plugin layer |
+//!
+//! # Examples
+//!
+//! One tool, a model's call in OpenAI's shape, and the answer in the same shape:
+//!
+//! ```
+//! use httptool::json;
+//! use httptool::json::Map;
+//! use httptool::tool::{openai, CallContext, ToolRegistry, ToolSpec};
+//!
+//! let mut registry = ToolRegistry::new();
+//! let spec = ToolSpec::new(
+//!     "get_weather",
+//!     "Current weather for a city",
+//!     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+//! )?;
+//! registry.add_fn(spec, |args: Map, _: &CallContext| {
+//!     format!("sunny in {}", args.get("city").and_then(|c| c.as_str()).unwrap_or("?"))
+//! })?;
+//!
+//! // The `tools` array of the request.
+//! let tools: Vec<json::Json> = registry.iter_specs().map(openai::chat_tool).collect();
+//! assert_eq!(tools.len(), 1);
+//!
+//! // The model answers with a call; run it and write the tool message back.
+//! let response = json::parse(r#"{"choices": [{"message": {"role": "assistant",
+//!     "tool_calls": [{"id": "call_1", "type": "function",
+//!         "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]}"#)?;
+//! for call in openai::chat_calls(&response)? {
+//!     let output = registry.call(&call);
+//!     let message = openai::chat_result(&call, &output);
+//!     assert_eq!(message["content"], json!("sunny in Paris"));
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod call;
+mod context;
+mod error;
+mod output;
+mod provider;
+mod registry;
+mod spec;
+mod suggest;
+
+pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
+pub use context::CallContext;
+pub use error::{Error, ErrorKind};
+pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
+pub use provider::{anthropic, gemini, mcp, openai};
+pub use registry::{FnTool, Tool, ToolRegistry};
+pub use spec::{validate_name, ToolSpec, MAX_NAME_LEN};
+pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};

@@ -1,0 +1,462 @@
+//! Binary to decimal: integers, and finite doubles in their shortest round-trip form.
+//!
+//! The shortest digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render
+//! doubles", 2020): scale the rounding interval of the double by a 128-bit upper approximation
+//! of a power of ten, then pick the shortest decimal inside the interval, the closest one when
+//! several are equally short. A test compares the digits with the standard library's `{:e}`
+//! (also shortest and closest) on many random bit patterns.
+
+use super::pow5::{floor_log2_pow10, pow5};
+
+/// The size of the buffers numbers are formatted into: the longest text (24 bytes for a
+/// double, 20 for an integer) plus 8 bytes that the 8-byte stores may scribble past the end.
+pub(crate) const BUF_LEN: usize = 40;
+
+/// Powers of ten that fit u64.
+const POW10: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// `(d / 10^k, d % 10^k)` for `d < 2^57` (every shortest-digits value: at most 17 digits)
+/// and `k <= 17`, by multiplying with a rounded-up reciprocal: a hardware division costs
+/// several times more on common CPUs.
+///
+/// With `S = 57 + bits(10^k)` and `M = ceil(2^S / 10^k) < 2^58`, the error of `d * M / 2^S`
+/// against `d / 10^k` is below `d * 10^k / 2^S / 10^k < 2^57 / 2^S * 10^k / 10^k`... that is,
+/// below `1 / 10^k`, too small to change the floor (checked exhaustively at the boundaries by
+/// a test).
+fn div_pow10(d: u64, k: usize) -> (u64, u64) {
+    let (m, shift) = RECIPROCALS[k];
+    let q = ((u128::from(d) * u128::from(m)) >> shift) as u64;
+    (q, d - q * POW10[k])
+}
+
+/// `(ceil(2^S / 10^k), S)` for `k` in 0..=17, `S = 57 + bits(10^k)`.
+const RECIPROCALS: [(u64, u32); 18] = {
+    let mut table = [(0u64, 0u32); 18];
+    let mut k = 0;
+    while k < 18 {
+        let p = POW10[k];
+        let shift = 57 + (64 - p.leading_zeros());
+        table[k] = (((1u128 << shift) / p as u128) as u64 + 1, shift);
+        k += 1;
+    }
+    table
+};
+
+/// The number of decimal digits of `n` (1 for 0).
+fn digit_count(n: u64) -> usize {
+    // log10(2) ~ 1233 / 4096 gives the count or one less.
+    let bits = 64 - n.leading_zeros() as usize;
+    let guess = (bits * 1233) >> 12;
+    let count = guess + usize::from(n >= POW10[guess]);
+    count.max(1)
+}
+
+/// The eight decimal digits of `v < 10^8` as ASCII in a u64, most significant digit in the
+/// lowest byte (first in memory), computed in parallel lanes (SWAR) instead of eight
+/// divisions.
+fn eight_digits(v: u32) -> u64 {
+    // Two 4-digit halves in 32-bit lanes, the first half in the low lane.
+    let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
+    // Each lane t < 10^4 into t / 100 and t % 100, in 16-bit lanes: t / 100 = t * 5243 >> 19.
+    let hundreds = ((x * 5243) >> 19) & 0x0000_007F_0000_007F;
+    let x = hundreds | (x - hundreds * 100) << 16;
+    // Each lane t < 100 into t / 10 and t % 10, in 8-bit lanes: t / 10 = t * 103 >> 10.
+    let tens = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    let x = tens | (x - tens * 10) << 8;
+    x | 0x3030_3030_3030_3030
+}
+
+/// Stores 8 bytes at `pos` (one instruction; the caller keeps `pos + 8 <= BUF_LEN`).
+fn store8(buf: &mut [u8; BUF_LEN], pos: usize, word: u64) {
+    if let Some(dst) = buf.get_mut(pos..pos + 8) {
+        dst.copy_from_slice(&word.to_le_bytes());
+    }
+}
+
+/// Writes the lowest `count` decimal digits of `n` (with leading zeros if `n` is shorter)
+/// at `pos`, left to right in 8-byte stores that may write garbage up to 8 bytes past the
+/// digits (the next store or the caller's length covers it). Returns the end position.
+fn put_digits(buf: &mut [u8; BUF_LEN], pos: usize, n: u64, count: usize) -> usize {
+    const E8: u64 = 100_000_000;
+    let head = |buf: &mut [u8; BUF_LEN], v: u64, k: usize| {
+        // Drop the 8 - k leading digits: shift them out of the low bytes.
+        store8(buf, pos, eight_digits(v as u32) >> (8 * (8 - k)));
+    };
+    match count {
+        0..=8 => head(buf, n % E8, count),
+        9..=16 => {
+            head(buf, n / E8 % E8, count - 8);
+            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
+        }
+        _ => {
+            head(buf, n / E8 / E8, count - 16);
+            store8(buf, pos + count - 16, eight_digits((n / E8 % E8) as u32));
+            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
+        }
+    }
+    pos + count
+}
+
+/// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
+pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
+    // The bytes are ASCII by construction, so this never takes the error branch.
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        out.push_str(s);
+    }
+}
+
+/// Formats `n` in decimal into `buf`; returns the length.
+pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
+    put_digits(buf, 0, n, digit_count(n))
+}
+
+/// Formats `n` in decimal into `buf`; returns the length.
+pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
+    let magnitude = n.unsigned_abs();
+    let sign = usize::from(n < 0);
+    buf[0] = b'-';
+    put_digits(buf, sign, magnitude, digit_count(magnitude))
+}
+
+/// Formats a finite `f` into `buf` in its shortest round-trip form, returning the length:
+/// `0.1`, `1.0`, `-0.0`, `1e300`, `1.5e-7`, `123456.789`. Plain notation is used when the
+/// decimal point falls within 16 digits to the left or 5 to the right of the first digit;
+/// otherwise exponent notation. A whole number keeps `.0`, so the text reads back as a float.
+pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
+    buf[0] = b'-';
+    let pos = usize::from(f.is_sign_negative());
+    if f == 0.0 {
+        buf[pos..pos + 3].copy_from_slice(b"0.0");
+        return pos + 3;
+    }
+    let (mut digits, mut exp) = shortest(f.abs());
+    while digits % 10 == 0 {
+        digits /= 10;
+        exp += 1;
+    }
+    let n = digit_count(digits);
+    // value = 0.d1d2...dn * 10^point
+    let point = n as i32 + exp;
+    if 0 < point && point <= 16 {
+        let p = point as usize;
+        if p >= n {
+            // Whole: the digits, zeros up to the point, ".0".
+            let end = put_digits(buf, pos, digits, n);
+            buf[end..end + 16].copy_from_slice(&[b'0'; 16]);
+            buf[pos + p..pos + p + 2].copy_from_slice(b".0");
+            return pos + p + 2;
+        }
+        let (whole, fraction) = div_pow10(digits, n - p);
+        let end = put_digits(buf, pos, whole, p);
+        buf[end] = b'.';
+        return put_digits(buf, end + 1, fraction, n - p);
+    }
+    if -5 < point && point <= 0 {
+        // "0." and up to four zeros, then the digits.
+        buf[pos..pos + 8].copy_from_slice(b"0.000000");
+        return put_digits(buf, pos + 2 + point.unsigned_abs() as usize, digits, n);
+    }
+    // d1[.d2...dn]e[-]x
+    let (first, rest) = div_pow10(digits, n - 1);
+    buf[pos] = b'0' + first as u8;
+    let mut end = pos + 1;
+    if n > 1 {
+        buf[end] = b'.';
+        end = put_digits(buf, end + 1, rest, n - 1);
+    }
+    buf[end] = b'e';
+    buf[end + 1] = b'-';
+    let e = point - 1;
+    end += 1 + usize::from(e < 0);
+    let e = u64::from(e.unsigned_abs());
+    put_digits(buf, end, e, digit_count(e))
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_u64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_i64(out: &mut String, n: i64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_i64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).
+pub(crate) fn write_f64(out: &mut String, f: f64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_f64(f, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// The shortest `(digits, exponent)` with `digits * 10^exponent` rounding to `f`, the closest
+/// to `f` among equally short candidates. `f` must be finite and positive.
+pub(crate) fn shortest(f: f64) -> (u64, i32) {
+    let bits = f.to_bits();
+    let fraction = bits & ((1 << 52) - 1);
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    let (c, q) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | 1 << 52, biased - 1075)
+    };
+    // Whole numbers below 2^53 are their own shortest form.
+    if biased != 0 && (-52..=0).contains(&q) && c.trailing_zeros() >= q.unsigned_abs() {
+        return (c >> q.unsigned_abs(), 0);
+    }
+
+    // The rounding interval [cbl, cbr] around cb, in units of 2^(q-2).
+    let even = c & 1 == 0;
+    let closer_below = fraction == 0 && biased > 1;
+    let cb = 4 * c;
+    let cbl = cb - 2 + u64::from(closer_below);
+    let cbr = cb + 2;
+
+    // k = floor(log10(2^q)), or floor(log10(3/4 * 2^q)) when the lower bound is closer.
+    let k = (q * 1_262_611 - if closer_below { 524_031 } else { 0 }) >> 22;
+    let h = q + floor_log2_pow10(-k) + 1;
+    // 10^-k rounded up: the truncated table entry plus one unit.
+    let (hi, lo) = pow5(-k).unwrap_or((u64::MAX, u64::MAX));
+    let (lo, carry) = lo.overflowing_add(1);
+    let g = (hi + u64::from(carry), lo);
+
+    let vbl = round_to_odd(g, cbl << h);
+    let vb = round_to_odd(g, cb << h);
+    let vbr = round_to_odd(g, cbr << h);
+    let lower = vbl + u64::from(!even);
+    let upper = vbr - u64::from(!even);
+
+    // One digit fewer, if an endpoint of that coarser grid lies in the interval.
+    let s = vb / 4;
+    if s >= 10 {
+        let sp = s / 10;
+        let up_inside = lower <= 40 * sp;
+        let wp_inside = 40 * sp + 40 <= upper;
+        if up_inside != wp_inside {
+            return (sp + u64::from(wp_inside), k + 1);
+        }
+    }
+    let u_inside = lower <= 4 * s;
+    let w_inside = 4 * s + 4 <= upper;
+    if u_inside != w_inside {
+        return (s + u64::from(w_inside), k);
+    }
+    // Both or neither neighbour is inside: take the closer one, ties to even.
+    let mid = 4 * s + 2;
+    let round_up = vb > mid || (vb == mid && s & 1 == 1);
+    (s + u64::from(round_up), k)
+}
+
+/// The top 64 bits of `g * cp / 2^64`, with the lowest bit set when bits were dropped (so the
+/// result can be compared exactly with interval bounds).
+fn round_to_odd(g: (u64, u64), cp: u64) -> u64 {
+    let x = ((u128::from(g.1) * u128::from(cp)) >> 64) as u64;
+    let y = u128::from(g.0) * u128::from(cp);
+    let (z, carry) = (y as u64).overflowing_add(x);
+    let y1 = ((y >> 64) as u64) + u64::from(carry);
+    // g overestimates 10^-k by under one unit, which adds less than one unit to z: a fraction
+    // of 0 or 1 means the exact product was a whole number.
+    y1 | u64::from(z > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+    }
+
+    fn fmt(f: f64) -> String {
+        let mut s = String::new();
+        write_f64(&mut s, f);
+        s
+    }
+
+    /// std's `{:e}` gives the shortest, closest digits too: compare digits and exponent.
+    fn check_shortest(f: f64) {
+        let (digits, exp) = shortest(f);
+        let mut d = digits;
+        let mut e = exp;
+        while d % 10 == 0 {
+            d /= 10;
+            e += 1;
+        }
+        let ours = d.to_string();
+        let theirs = format!("{f:e}");
+        let (mantissa, texp) = theirs.split_once('e').unwrap();
+        let tdigits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+        let texp: i32 = texp.parse().unwrap();
+        let ours_sci_exp = e + ours.len() as i32 - 1;
+        if ours != tdigits && ours.len() == tdigits.len() && ours_sci_exp == texp {
+            // Two candidates equally close to f: std rounds the tie up, Schubfach to even.
+            // Accept only a true tie: f's exact expansion ends in the digit 5 between them.
+            let (a, b) = if ours < tdigits {
+                (&ours, &tdigits)
+            } else {
+                (&tdigits, &ours)
+            };
+            let exact = format!("{f:.60e}");
+            let exact: String = exact.split('e').next().unwrap().replace('.', "");
+            let exact = exact.trim_end_matches('0');
+            assert_eq!(
+                b.parse::<u64>().unwrap() - a.parse::<u64>().unwrap(),
+                1,
+                "{f:e}"
+            );
+            assert_eq!(exact, format!("{a}5"), "not a tie: {f:e}");
+            return;
+        }
+        assert_eq!(
+            (ours.as_str(), ours_sci_exp),
+            (tdigits.as_str(), texp),
+            "{f:e}"
+        );
+    }
+
+    #[test]
+    fn shortest_matches_std_on_random_bit_patterns() {
+        let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+        for _ in 0..200_000 {
+            let f = f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF);
+            if f.is_finite() && f != 0.0 {
+                check_shortest(f);
+                assert_eq!(fmt(f).parse::<f64>().unwrap(), f);
+            }
+        }
+    }
+
+    #[test]
+    fn shortest_matches_std_on_edge_cases() {
+        let mut cases = vec![
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            f64::EPSILON,
+            5e-324,
+            1e-323,
+            f64::from_bits(0x000F_FFFF_FFFF_FFFF), // the largest subnormal
+            0.1,
+            0.3,
+            1.0 / 3.0,
+            9007199254740993.0,
+            123456789012345680000.0,
+        ];
+        // Powers of two (the closer lower bound), powers of ten, and their neighbours.
+        for e in -1074..=1023 {
+            cases.push(2f64.powi(e));
+        }
+        for e in -323..=308 {
+            cases.push(format!("1e{e}").parse().unwrap());
+        }
+        for bits in 1..2000u64 {
+            cases.push(f64::from_bits(bits));
+            cases.push(f64::from_bits(0x7FEF_FFFF_FFFF_FFFF - bits));
+        }
+        for f in cases {
+            let bits = f.to_bits();
+            for g in [
+                f,
+                f64::from_bits(bits + 1),
+                f64::from_bits(bits.saturating_sub(1)),
+            ] {
+                if g.is_finite() && g > 0.0 {
+                    check_shortest(g);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layout() {
+        let table: &[(f64, &str)] = &[
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (-1.5, "-1.5"),
+            (0.1, "0.1"),
+            (1e300, "1e300"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (0.00001, "0.00001"),
+            (0.000001, "1e-6"),
+            (1e15, "1000000000000000.0"),
+            (1e16, "1e16"),
+            (123456.789, "123456.789"),
+            (-65.613_616_999_999_98, "-65.61361699999998"),
+            (f64::MAX, "1.7976931348623157e308"),
+            (5e-324, "5e-324"),
+            (9007199254740992.0, "9007199254740992.0"),
+            (1.2345678901234568e20, "1.2345678901234568e20"),
+        ];
+        for &(f, text) in table {
+            assert_eq!(fmt(f), text, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        let mut rng = Rng(42);
+        for k in 0..18 {
+            let p = 10u64.pow(k as u32);
+            let limit = 1u64 << 57;
+            // Around every multiple boundary near the top of the range, and at random.
+            let mut cases: Vec<u64> = (0..2000).map(|_| rng.next() % limit).collect();
+            for m in [1, 2, 3, limit / p - 1, limit / p] {
+                let base = m.saturating_mul(p);
+                cases.extend(
+                    [base.saturating_sub(1), base, base + 1]
+                        .iter()
+                        .filter(|&&d| d < limit),
+                );
+            }
+            cases.push(limit - 1);
+            for d in cases {
+                assert_eq!(div_pow10(d, k), (d / p, d % p), "{d} / 10^{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn integers() {
+        let mut cases = vec![0u64, 9, 10, 99, 100, 12345, u64::MAX];
+        cases.extend((0..20).map(|e| 10u64.pow(e)));
+        cases.extend((1..20).map(|e| 10u64.pow(e) - 1));
+        for n in cases {
+            let mut s = String::new();
+            write_u64(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        for n in [
+            0i64,
+            -1,
+            -10,
+            42,
+            i64::MIN,
+            i64::MAX,
+            -100_000_000,
+            123_456_789,
+        ] {
+            let mut s = String::new();
+            write_i64(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+    }
+}

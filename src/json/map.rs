@@ -1,0 +1,340 @@
+//! The JSON object: string keys to values, in insertion order.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::iter::FromIterator;
+use std::ops::Index;
+
+use super::Json;
+
+/// Objects above this size compare through a temporary hash index instead of linear lookups.
+const EQ_INDEX_THRESHOLD: usize = 16;
+
+/// A JSON object: unique string keys mapped to values, kept in insertion order.
+///
+/// It is a vector of entries: iteration follows insertion order, memory is one allocation of
+/// exactly the parsed size, and lookups ([`get`](Map::get), [`insert`](Map::insert),
+/// [`remove`](Map::remove)) scan the keys, which is the fastest choice for the objects APIs
+/// exchange (up to a few dozen keys). Code that looks up many keys in an object with
+/// thousands should build its own index once.
+///
+/// Keys are unique: [`insert`](Map::insert) replaces an existing key's value in place, and the
+/// parser keeps the last value of a duplicate key at the position of its first occurrence
+/// (or refuses duplicates, see [`ParseOptions::reject_duplicate_keys`](super::ParseOptions::reject_duplicate_keys)).
+///
+/// Two maps are equal when they hold the same keys with equal values, in any order.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json::{Json, Map};
+///
+/// let mut map = Map::new();
+/// map.insert("city", "Hangzhou");
+/// map.insert("days", 3);
+/// assert_eq!(map.get("days").and_then(Json::as_i64), Some(3));
+/// assert_eq!(map.keys().collect::<Vec<_>>(), ["city", "days"]);
+/// assert_eq!(Json::from(map).to_string(), r#"{"city":"Hangzhou","days":3}"#);
+/// ```
+#[derive(Clone, Default)]
+pub struct Map {
+    entries: Vec<(String, Json)>,
+}
+
+impl Map {
+    /// An empty map.
+    pub fn new() -> Map {
+        Map {
+            entries: Vec::new(),
+        }
+    }
+
+    /// An empty map with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
+    /// Wraps entries whose keys are known to be unique (the parser's output).
+    pub(crate) fn from_unique_entries(entries: Vec<(String, Json)>) -> Map {
+        Map { entries }
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| k == key)
+    }
+
+    /// The value for `key`.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The value for `key`, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        self.entries
+            .iter_mut()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+
+    /// Whether the map has `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// Sets `key` to `value`. An existing key keeps its position and its old value is
+    /// returned; a new key goes at the end.
+    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Json>) -> Option<Json> {
+        let key = key.into();
+        let value = value.into();
+        match self.position(&key) {
+            Some(i) => self
+                .entries
+                .get_mut(i)
+                .map(|entry| std::mem::replace(&mut entry.1, value)),
+            None => {
+                self.entries.push((key, value));
+                None
+            }
+        }
+    }
+
+    /// Removes `key` and returns its value; the other entries keep their order.
+    pub fn remove(&mut self, key: &str) -> Option<Json> {
+        let i = self.position(key)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// The entries in order.
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            inner: self.entries.iter(),
+        }
+    }
+
+    /// The entries in order, with values to change.
+    pub fn iter_mut(&mut self) -> IterMut<'_> {
+        IterMut {
+            inner: self.entries.iter_mut(),
+        }
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> Keys<'_> {
+        Keys {
+            inner: self.entries.iter(),
+        }
+    }
+
+    /// The values in order.
+    pub fn values(&self) -> Values<'_> {
+        Values {
+            inner: self.entries.iter(),
+        }
+    }
+
+    /// The values in order, to change them.
+    pub fn values_mut(&mut self) -> ValuesMut<'_> {
+        ValuesMut {
+            inner: self.entries.iter_mut(),
+        }
+    }
+
+    /// The entries as a slice (for the crate's writer, equality and drop).
+    pub(crate) fn entries(&self) -> &[(String, Json)] {
+        &self.entries
+    }
+}
+
+impl PartialEq for Map {
+    /// Same keys with equal values, in any order.
+    fn eq(&self, other: &Map) -> bool {
+        let mut pairs = Vec::new();
+        self.eq_pairs(other, &mut pairs) && pairs.into_iter().all(|(a, b)| a == b)
+    }
+}
+
+impl Map {
+    /// Checks that both maps have the same keys and pushes the value pairs to compare, so
+    /// the caller decides how to compare nested values (without recursion).
+    pub(crate) fn eq_pairs<'a>(
+        &'a self,
+        other: &'a Map,
+        pairs: &mut Vec<(&'a Json, &'a Json)>,
+    ) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        if self.len() <= EQ_INDEX_THRESHOLD {
+            for (k, v) in &self.entries {
+                match other.get(k) {
+                    Some(w) => pairs.push((v, w)),
+                    None => return false,
+                }
+            }
+            return true;
+        }
+        // Large objects: an index keeps this linear rather than quadratic.
+        let index: HashMap<&str, &Json> =
+            other.entries.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        for (k, v) in &self.entries {
+            match index.get(k.as_str()) {
+                Some(w) => pairs.push((v, *w)),
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+impl fmt::Debug for Map {
+    /// Writes the map as compact JSON (pretty with `{:#?}`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        super::write::debug_map(self, f)
+    }
+}
+
+impl Index<&str> for Map {
+    type Output = Json;
+
+    /// The value for `key`, or [`Json::Null`] when there is none (never panics).
+    fn index(&self, key: &str) -> &Json {
+        self.get(key).unwrap_or(&super::value::NULL)
+    }
+}
+
+impl<K: Into<String>, V: Into<Json>> FromIterator<(K, V)> for Map {
+    /// Collects entries; a repeated key keeps its first position and its last value.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Map {
+        let mut map = Map::new();
+        map.extend(iter);
+        map
+    }
+}
+
+impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Map {
+    /// Inserts each entry as [`insert`](Map::insert) does.
+    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        for (k, v) in iter {
+            self.insert(k, v);
+        }
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Json);
+    type IntoIter = IntoIter;
+
+    fn into_iter(self) -> IntoIter {
+        IntoIter {
+            inner: self.entries.into_iter(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a String, &'a Json);
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Map {
+    type Item = (&'a String, &'a mut Json);
+    type IntoIter = IterMut<'a>;
+
+    fn into_iter(self) -> IterMut<'a> {
+        self.iter_mut()
+    }
+}
+
+macro_rules! iterator {
+    ($(#[$doc:meta])* $name:ident<$a:lifetime>, $inner:ty, $item:ty, |$e:ident| $map:expr) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub struct $name<$a> {
+            inner: $inner,
+        }
+
+        impl<$a> Iterator for $name<$a> {
+            type Item = $item;
+
+            fn next(&mut self) -> Option<$item> {
+                self.inner.next().map(|$e| $map)
+            }
+
+            fn size_hint(&self) -> (usize, Option<usize>) {
+                self.inner.size_hint()
+            }
+        }
+
+        impl<$a> DoubleEndedIterator for $name<$a> {
+            fn next_back(&mut self) -> Option<$item> {
+                self.inner.next_back().map(|$e| $map)
+            }
+        }
+
+        impl<$a> ExactSizeIterator for $name<$a> {}
+    };
+}
+
+iterator!(
+    /// The entries of a [`Map`] in order, from [`Map::iter`].
+    Iter<'a>, std::slice::Iter<'a, (String, Json)>, (&'a String, &'a Json), |e| (&e.0, &e.1)
+);
+iterator!(
+    /// The entries of a [`Map`] in order with mutable values, from [`Map::iter_mut`].
+    IterMut<'a>, std::slice::IterMut<'a, (String, Json)>, (&'a String, &'a mut Json),
+    |e| (&e.0, &mut e.1)
+);
+iterator!(
+    /// The keys of a [`Map`] in order, from [`Map::keys`].
+    Keys<'a>, std::slice::Iter<'a, (String, Json)>, &'a String, |e| &e.0
+);
+iterator!(
+    /// The values of a [`Map`] in order, from [`Map::values`].
+    Values<'a>, std::slice::Iter<'a, (String, Json)>, &'a Json, |e| &e.1
+);
+iterator!(
+    /// The values of a [`Map`] in order, to change, from [`Map::values_mut`].
+    ValuesMut<'a>, std::slice::IterMut<'a, (String, Json)>, &'a mut Json, |e| &mut e.1
+);
+
+/// The entries of a [`Map`] in order, by value, from `Map::into_iter`.
+#[derive(Debug)]
+pub struct IntoIter {
+    inner: std::vec::IntoIter<(String, Json)>,
+}
+
+impl Iterator for IntoIter {
+    type Item = (String, Json);
+
+    fn next(&mut self) -> Option<(String, Json)> {
+        self.inner.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for IntoIter {
+    fn next_back(&mut self) -> Option<(String, Json)> {
+        self.inner.next_back()
+    }
+}
+
+impl ExactSizeIterator for IntoIter {}

@@ -1,0 +1,752 @@
+//! The strict RFC 8259 parser, driven by an explicit stack (no recursion on depth).
+
+use std::collections::hash_map::{Entry, HashMap, RandomState};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+use super::error::{Error, Reason};
+use super::float_parse::decimal_to_f64;
+use super::{Json, Map, Number, DEFAULT_MAX_DEPTH};
+
+/// How to parse: the nesting limit and what to do with duplicate keys.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json::{ErrorKind, ParseOptions};
+///
+/// // Tool arguments from a model: a duplicate key is an error, since the caller cannot know
+/// // which value the model meant.
+/// let strict = ParseOptions::new().reject_duplicate_keys(true);
+/// let err = strict.parse(r#"{"city": "Paris", "city": "Rome"}"#).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::DuplicateKey);
+/// assert_eq!(err.to_string(), "duplicate object key at 1:19");
+///
+/// // A deeper limit for trusted documents.
+/// let deep = "[".repeat(200) + &"]".repeat(200);
+/// assert!(httptool::json::parse(&deep).is_err());
+/// assert!(ParseOptions::new().max_depth(200).parse(&deep).is_ok());
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct ParseOptions {
+    max_depth: usize,
+    reject_duplicate_keys: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+            reject_duplicate_keys: false,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// The defaults: nesting limit [`DEFAULT_MAX_DEPTH`], duplicate keys allowed (last wins).
+    pub fn new() -> ParseOptions {
+        ParseOptions::default()
+    }
+
+    /// The deepest nesting of arrays and objects accepted: `[[1]]` has depth 2 and a scalar
+    /// depth 0. Deeper input fails with [`ErrorKind::Depth`](super::ErrorKind::Depth).
+    /// Defaults to [`DEFAULT_MAX_DEPTH`] (128).
+    ///
+    /// Nothing recurses on depth (parsing, writing, comparing, cloning, dropping), so a high
+    /// limit costs only heap memory (a few dozen bytes a level while parsing).
+    pub fn max_depth(mut self, depth: usize) -> ParseOptions {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Whether a key repeated within one object is an error
+    /// ([`ErrorKind::DuplicateKey`](super::ErrorKind::DuplicateKey), positioned at the second
+    /// occurrence). Defaults to `false`: the last value wins, at the position of the first
+    /// occurrence. RFC 8259 section 4 leaves duplicates undefined; use `true` for tool
+    /// arguments from a model.
+    pub fn reject_duplicate_keys(mut self, yes: bool) -> ParseOptions {
+        self.reject_duplicate_keys = yes;
+        self
+    }
+
+    /// Parses `text` as one JSON value, surrounded by optional whitespace.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] at the first problem: anything RFC 8259 does not allow (including a
+    /// leading byte order mark and data after the value), nesting deeper than
+    /// [`max_depth`](ParseOptions::max_depth), unpaired surrogates in `\u` escapes, and
+    /// duplicate keys if [`reject_duplicate_keys`](ParseOptions::reject_duplicate_keys) is on.
+    ///
+    /// # Security
+    ///
+    /// Safe on untrusted input: it never panics, never recurses on nesting, and takes linear
+    /// time (duplicate-key detection included). Memory is proportional to the input (about
+    /// the input size again for typical documents); limit the input size before parsing.
+    pub fn parse(&self, text: &str) -> Result<Json, Error> {
+        Parser::new(text, self).parse_document()
+    }
+
+    /// Parses UTF-8 bytes as [`parse`](ParseOptions::parse) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`](ParseOptions::parse), and [`ErrorKind::Utf8`](super::ErrorKind::Utf8)
+    /// when the bytes are not valid UTF-8 (RFC 8259 section 8.1), positioned at the first
+    /// invalid byte. A UTF-8 byte order mark is refused like in text.
+    pub fn parse_bytes(&self, bytes: &[u8]) -> Result<Json, Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.parse(text),
+            Err(e) => {
+                let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
+                let prefix = std::str::from_utf8(valid).unwrap_or_default();
+                if prefix.starts_with('\u{FEFF}') {
+                    return Err(Error::new(Reason::ByteOrderMark, prefix, 0));
+                }
+                Err(Error::new(Reason::InvalidUtf8, prefix, prefix.len()))
+            }
+        }
+    }
+}
+
+/// Reads exactly one JSON number (for `Number::from_str`).
+pub(crate) fn parse_number_text(text: &str) -> Result<Number, Error> {
+    let options = ParseOptions::new();
+    let mut parser = Parser::new(text, &options);
+    match parser.peek() {
+        Some(b'-' | b'0'..=b'9') => {}
+        _ => return Err(Error::new(Reason::ExpectedNumber, text, 0)),
+    }
+    let number = parser.parse_number()?;
+    if parser.pos < text.len() {
+        return Err(Error::new(Reason::TrailingCharacters, text, parser.pos));
+    }
+    Ok(number)
+}
+
+/// An open array or object.
+struct Frame {
+    is_object: bool,
+    /// Where its elements (in `values`) or members (in `members`) start.
+    start: usize,
+    /// For an object: the index in `members` that receives the current member's value.
+    slot: usize,
+}
+
+/// Objects with more members than this find duplicates through a SipHash index; smaller ones
+/// through a Bloom filter and, on a hit, a scan.
+const INDEX_THRESHOLD: usize = 128;
+
+/// Duplicate-key detection for one open object, linear in its size whatever the keys.
+struct KeySet {
+    /// A 1024-bit Bloom filter of the keys so far (one cheap hash per key).
+    bloom: [u64; 16],
+    /// Above [`INDEX_THRESHOLD`] members: keyed SipHash of each key to its member index.
+    index: Option<HashMap<u64, usize, BuildHasherDefault<PassThrough>>>,
+}
+
+/// The index's keys are already SipHash values, so its own hasher passes them through.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    max_depth: usize,
+    reject_duplicate_keys: bool,
+    /// Elements of the open arrays, innermost last.
+    values: Vec<Json>,
+    /// Members of the open objects, innermost last.
+    members: Vec<(String, Json)>,
+    frames: Vec<Frame>,
+    /// One per open object, innermost last.
+    key_sets: Vec<KeySet>,
+    /// For strings with escapes.
+    scratch: String,
+    sip: Option<RandomState>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(text: &'a str, options: &ParseOptions) -> Parser<'a> {
+        Parser {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            max_depth: options.max_depth,
+            reject_duplicate_keys: options.reject_duplicate_keys,
+            values: Vec::new(),
+            members: Vec::new(),
+            frames: Vec::new(),
+            key_sets: Vec::new(),
+            scratch: String::new(),
+            sip: None,
+        }
+    }
+
+    fn error(&self, reason: Reason, offset: usize) -> Error {
+        Error::new(reason, self.text, offset)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// RFC 8259 section 2: `ws = *( %x20 / %x09 / %x0A / %x0D )`.
+    fn skip_whitespace(&mut self) {
+        let bytes = self.bytes;
+        let mut i = self.pos;
+        // Pretty-printed input indents with runs of spaces: take eight at a time.
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            if chunk != b"        " {
+                break;
+            }
+            i += 8;
+        }
+        while let Some(&b) = bytes.get(i) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            i += 1;
+        }
+        self.pos = i;
+    }
+
+    /// `JSON-text = ws value ws`, with no byte order mark in front (RFC 8259 section 8.1).
+    fn parse_document(mut self) -> Result<Json, Error> {
+        if self.text.starts_with('\u{FEFF}') {
+            return Err(self.error(Reason::ByteOrderMark, 0));
+        }
+        self.skip_whitespace();
+        let value = self.parse_value_tree()?;
+        self.skip_whitespace();
+        if self.pos < self.bytes.len() {
+            return Err(self.error(Reason::TrailingCharacters, self.pos));
+        }
+        Ok(value)
+    }
+
+    /// Parses one value starting at `pos` (whitespace skipped), containers included.
+    fn parse_value_tree(&mut self) -> Result<Json, Error> {
+        loop {
+            // Parse a scalar, or open a container and go on with its first child.
+            let mut value = match self.peek() {
+                Some(b'[') => {
+                    if self.open_array()? {
+                        continue;
+                    }
+                    Json::Array(Vec::new())
+                }
+                Some(b'{') => {
+                    if self.open_object()? {
+                        continue;
+                    }
+                    Json::Object(Map::new())
+                }
+                Some(b'"') => Json::String(self.parse_string()?),
+                Some(b'-' | b'0'..=b'9') => Json::Number(self.parse_number()?),
+                Some(b't') => {
+                    self.parse_literal(b"true", Reason::ExpectedTrue, Json::Bool(true))?
+                }
+                Some(b'f') => {
+                    self.parse_literal(b"false", Reason::ExpectedFalse, Json::Bool(false))?
+                }
+                Some(b'n') => self.parse_literal(b"null", Reason::ExpectedNull, Json::Null)?,
+                _ => return Err(self.error(Reason::ExpectedValue, self.pos)),
+            };
+            // The value is complete: hand it to its container, then find the next value,
+            // closing containers that end here.
+            loop {
+                let (is_object, slot) = match self.frames.last() {
+                    None => return Ok(value),
+                    Some(frame) => (frame.is_object, frame.slot),
+                };
+                if is_object {
+                    if let Some(member) = self.members.get_mut(slot) {
+                        member.1 = value;
+                    }
+                } else {
+                    self.values.push(value);
+                }
+                self.skip_whitespace();
+                match (self.peek(), is_object) {
+                    (Some(b','), false) => {
+                        self.pos += 1;
+                        self.skip_whitespace();
+                        break;
+                    }
+                    (Some(b','), true) => {
+                        self.pos += 1;
+                        self.skip_whitespace();
+                        self.parse_member_key()?;
+                        break;
+                    }
+                    (Some(b']'), false) => {
+                        self.pos += 1;
+                        value = self.close_array();
+                    }
+                    (Some(b'}'), true) => {
+                        self.pos += 1;
+                        value = self.close_object();
+                    }
+                    (_, false) => return Err(self.error(Reason::ExpectedArrayCommaOrEnd, self.pos)),
+                    (_, true) => return Err(self.error(Reason::ExpectedObjectCommaOrEnd, self.pos)),
+                }
+            }
+        }
+    }
+
+    fn check_depth(&self) -> Result<(), Error> {
+        if self.frames.len() >= self.max_depth {
+            return Err(self
+                .error(Reason::TooDeep, self.pos)
+                .with_limit(self.max_depth));
+        }
+        Ok(())
+    }
+
+    /// At `[`: opens the array. Returns `false` for `[]` (consumed), `true` when a first
+    /// element follows (at `pos`).
+    fn open_array(&mut self) -> Result<bool, Error> {
+        self.check_depth()?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(false);
+        }
+        self.frames.push(Frame {
+            is_object: false,
+            start: self.values.len(),
+            slot: 0,
+        });
+        Ok(true)
+    }
+
+    /// At `{`: opens the object and reads its first key. Returns `false` for `{}`.
+    fn open_object(&mut self) -> Result<bool, Error> {
+        self.check_depth()?;
+        self.pos += 1;
+        self.skip_whitespace();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(false);
+        }
+        self.frames.push(Frame {
+            is_object: true,
+            start: self.members.len(),
+            slot: 0,
+        });
+        self.key_sets.push(KeySet {
+            bloom: [0; 16],
+            index: None,
+        });
+        self.parse_member_key()?;
+        Ok(true)
+    }
+
+    fn close_array(&mut self) -> Json {
+        let start = self.frames.pop().map_or(0, |f| f.start);
+        // Collecting a drain allocates exactly the element count.
+        Json::Array(self.values.drain(start..).collect())
+    }
+
+    fn close_object(&mut self) -> Json {
+        let start = self.frames.pop().map_or(0, |f| f.start);
+        self.key_sets.pop();
+        Json::Object(Map::from_unique_entries(
+            self.members.drain(start..).collect(),
+        ))
+    }
+
+    /// `member = string name-separator value`: reads the key and the `:`, and sets the
+    /// innermost frame's slot for the value.
+    fn parse_member_key(&mut self) -> Result<(), Error> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error(Reason::ExpectedKey, self.pos));
+        }
+        let key_offset = self.pos;
+        let key = self.parse_string()?;
+        let slot = match self.find_duplicate(&key) {
+            Some(_) if self.reject_duplicate_keys => {
+                return Err(self.error(Reason::DuplicateKey, key_offset));
+            }
+            // Last value wins, at the first occurrence's position.
+            Some(existing) => existing,
+            None => {
+                self.members.push((key, Json::Null));
+                self.members.len() - 1
+            }
+        };
+        if let Some(frame) = self.frames.last_mut() {
+            frame.slot = slot;
+        }
+        self.skip_whitespace();
+        if self.peek() != Some(b':') {
+            return Err(self.error(Reason::ExpectedColon, self.pos));
+        }
+        self.pos += 1;
+        self.skip_whitespace();
+        Ok(())
+    }
+
+    /// The index in `members` of an earlier member of the innermost object named `key`,
+    /// recording `key` (as the next member) when there is none.
+    fn find_duplicate(&mut self, key: &str) -> Option<usize> {
+        let start = self.frames.last().map_or(0, |f| f.start);
+        let count = self.members.len() - start;
+        let next_index = self.members.len();
+        let sip = self.sip.get_or_insert_with(RandomState::new).clone();
+        let members = &self.members;
+        let set = self.key_sets.last_mut()?;
+        let scan = || {
+            members
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .position(|(k, _)| k == key)
+                .map(|i| start + i)
+        };
+        if set.index.is_none() && count >= INDEX_THRESHOLD {
+            let mut index = HashMap::default();
+            for (i, (k, _)) in members.iter().enumerate().skip(start) {
+                index.insert(sip_hash(&sip, k), i);
+            }
+            set.index = Some(index);
+        }
+        if let Some(index) = &mut set.index {
+            return match index.entry(sip_hash(&sip, key)) {
+                Entry::Vacant(e) => {
+                    e.insert(next_index);
+                    None
+                }
+                Entry::Occupied(e) => {
+                    let i = *e.get();
+                    match members.get(i) {
+                        Some((k, _)) if k == key => Some(i),
+                        // A 64-bit hash collision between different keys: look properly.
+                        _ => scan(),
+                    }
+                }
+            };
+        }
+        let h = quick_hash(key.as_bytes());
+        let (word, bit) = (h >> 6, 1u64 << (h & 63));
+        let seen = set.bloom.get_mut(word)?;
+        if *seen & bit == 0 {
+            *seen |= bit;
+            return None;
+        }
+        scan()
+    }
+
+    /// At `"`: reads a string (RFC 8259 section 7).
+    fn parse_string(&mut self) -> Result<String, Error> {
+        let start = self.pos + 1;
+        let end = skip_unescaped(self.bytes, start);
+        match self.bytes.get(end) {
+            Some(b'"') => {
+                self.pos = end + 1;
+                Ok(self.text.get(start..end).unwrap_or_default().to_owned())
+            }
+            Some(b'\\') => self.parse_escaped_string(start, end),
+            Some(_) => Err(self.error(Reason::ControlCharacter, end)),
+            None => Err(self.error(Reason::UnclosedString, end)),
+        }
+    }
+
+    /// The slow path of [`parse_string`]: `start` is the first content byte, `i` the first
+    /// backslash.
+    fn parse_escaped_string(&mut self, start: usize, mut i: usize) -> Result<String, Error> {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        out.push_str(self.text.get(start..i).unwrap_or_default());
+        loop {
+            match self.bytes.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => i = self.unescape(i, &mut out)?,
+                Some(_) => return Err(self.error(Reason::ControlCharacter, i)),
+                None => return Err(self.error(Reason::UnclosedString, i)),
+            }
+            let end = skip_unescaped(self.bytes, i);
+            out.push_str(self.text.get(i..end).unwrap_or_default());
+            i = end;
+        }
+        self.pos = i + 1;
+        // A copy of exactly the string's size; the scratch buffer is kept for the next one.
+        let s = out.as_str().to_owned();
+        self.scratch = out;
+        Ok(s)
+    }
+
+    /// At the `\` at `i`: appends the escaped character and returns the index after the
+    /// escape.
+    fn unescape(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+        let c = match self.bytes.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => return self.unescape_unicode(i, out),
+            Some(_) => return Err(self.error(Reason::InvalidEscape, i)),
+            None => return Err(self.error(Reason::UnclosedString, i + 1)),
+        };
+        out.push(c);
+        Ok(i + 2)
+    }
+
+    /// At `\u` at `i`: one code point, or a UTF-16 surrogate pair written as two escapes.
+    fn unescape_unicode(&self, i: usize, out: &mut String) -> Result<usize, Error> {
+        let first = self.hex4(i)?;
+        let (code, next) = match first {
+            0xD800..=0xDBFF => {
+                // A high surrogate must be followed by `\u` and a low surrogate.
+                match self.bytes.get(i + 6..i + 8) {
+                    Some(b"\\u") => {}
+                    Some(_) => return Err(self.error(Reason::UnpairedSurrogate, i)),
+                    None if self.bytes.len() <= i + 6 => {
+                        return Err(self.error(Reason::UnclosedString, self.bytes.len()))
+                    }
+                    None => return Err(self.error(Reason::UnpairedSurrogate, i)),
+                }
+                let second = self.hex4(i + 6)?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return Err(self.error(Reason::UnpairedSurrogate, i));
+                }
+                (
+                    0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00),
+                    i + 12,
+                )
+            }
+            0xDC00..=0xDFFF => return Err(self.error(Reason::UnpairedSurrogate, i)),
+            _ => (first, i + 6),
+        };
+        match char::from_u32(code) {
+            Some(c) => out.push(c),
+            None => return Err(self.error(Reason::UnpairedSurrogate, i)),
+        }
+        Ok(next)
+    }
+
+    /// The four hex digits after the `\u` at `i`.
+    fn hex4(&self, i: usize) -> Result<u32, Error> {
+        let mut code = 0;
+        for k in i + 2..i + 6 {
+            let digit = match self.bytes.get(k) {
+                Some(&b) => char::from(b).to_digit(16),
+                None => return Err(self.error(Reason::UnclosedString, self.bytes.len())),
+            };
+            match digit {
+                Some(d) => code = code * 16 + d,
+                None => return Err(self.error(Reason::ShortUnicodeEscape, i)),
+            }
+        }
+        Ok(code)
+    }
+
+    /// `true`, `false` or `null` at `pos`.
+    fn parse_literal(&mut self, word: &[u8], reason: Reason, value: Json) -> Result<Json, Error> {
+        let end = self.pos + word.len();
+        if self.bytes.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            return Ok(value);
+        }
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        if rest.len() < word.len() && word.starts_with(rest) {
+            return Err(Error::new_eof(reason, self.text, self.pos));
+        }
+        Err(self.error(reason, self.pos))
+    }
+
+    /// A number at `pos` (RFC 8259 section 6):
+    /// `[ minus ] int [ frac ] [ exp ]`, `int = zero / ( digit1-9 *DIGIT )`,
+    /// `frac = "." 1*DIGIT`, `exp = ("e" / "E") [ "-" / "+" ] 1*DIGIT`.
+    fn parse_number(&mut self) -> Result<Number, Error> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let mut i = start;
+        let negative = bytes.get(i) == Some(&b'-');
+        i += usize::from(negative);
+
+        // Significant digits accumulate in `w` (exact while `digits <= 19`).
+        let mut w: u64 = 0;
+        let mut digits = 0usize;
+        match bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if let Some(b'0'..=b'9') = bytes.get(i) {
+                    return Err(self.error(Reason::LeadingZero, i));
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while let Some(&d) = bytes.get(i) {
+                    if !d.is_ascii_digit() {
+                        break;
+                    }
+                    w = w.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+                    digits += 1;
+                    i += 1;
+                }
+            }
+            _ => return Err(self.error(Reason::DigitAfterMinus, i)),
+        }
+
+        let mut is_float = false;
+        let mut fraction_digits: i64 = 0;
+        if bytes.get(i) == Some(&b'.') {
+            is_float = true;
+            i += 1;
+            let fraction_start = i;
+            while let Some(&d) = bytes.get(i) {
+                if !d.is_ascii_digit() {
+                    break;
+                }
+                // Leading zeros of a fraction ("0.001") shift the exponent but are not
+                // significant digits.
+                if w != 0 || d != b'0' {
+                    w = w.wrapping_mul(10).wrapping_add(u64::from(d - b'0'));
+                    digits += 1;
+                }
+                fraction_digits += 1;
+                i += 1;
+            }
+            if i == fraction_start {
+                return Err(self.error(Reason::DigitAfterPoint, i));
+            }
+        }
+
+        let mut exponent: i64 = 0;
+        if let Some(b'e' | b'E') = bytes.get(i) {
+            is_float = true;
+            i += 1;
+            let negative_exponent = bytes.get(i) == Some(&b'-');
+            if let Some(b'-' | b'+') = bytes.get(i) {
+                i += 1;
+            }
+            let exponent_start = i;
+            while let Some(&d) = bytes.get(i) {
+                if !d.is_ascii_digit() {
+                    break;
+                }
+                // Beyond a million the value is 0 or infinite anyway: stop growing.
+                if exponent < 1_000_000 {
+                    exponent = exponent * 10 + i64::from(d - b'0');
+                }
+                i += 1;
+            }
+            if i == exponent_start {
+                return Err(self.error(Reason::DigitInExponent, i));
+            }
+            if negative_exponent {
+                exponent = -exponent;
+            }
+        }
+        self.pos = i;
+        let text = self.text.get(start..i).unwrap_or_default();
+
+        if !is_float {
+            return Ok(integer(negative, w, digits, text));
+        }
+        let q = (exponent - fraction_digits).clamp(-1_000_000, 1_000_000) as i32;
+        let magnitude = match digits {
+            0..=19 => decimal_to_f64(w, q),
+            _ => None,
+        };
+        // Whatever the fast paths cannot decide exactly, std's correctly rounded parser does
+        // (the text is valid JSON, which Rust's float syntax accepts).
+        let value = match magnitude {
+            Some(m) if negative => -m,
+            Some(m) => m,
+            None => text.parse::<f64>().unwrap_or(f64::INFINITY),
+        };
+        // Out of f64's range (overflow, or a non-zero value that underflows to zero): keep
+        // the text so nothing is lost.
+        if value.is_infinite() || (value == 0.0 && digits > 0) {
+            return Ok(Number::from_text(text));
+        }
+        Ok(Number::from_finite(value))
+    }
+}
+
+/// An integer written without fraction or exponent: exact when it fits, its text otherwise.
+fn integer(negative: bool, w: u64, digits: usize, text: &str) -> Number {
+    let exact = match digits {
+        0..=19 => Some(w),
+        // 20 digits may still fit u64.
+        20 => text.trim_start_matches('-').parse::<u64>().ok(),
+        _ => None,
+    };
+    exact
+        .and_then(|w| Number::from_parts(negative, w))
+        .unwrap_or_else(|| Number::from_text(text))
+}
+
+fn sip_hash(state: &RandomState, key: &str) -> u64 {
+    let mut h = state.build_hasher();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+/// A cheap 10-bit hash for the Bloom filter (length, first and last eight bytes). Not
+/// collision resistant, which is why large objects switch to SipHash.
+fn quick_hash(key: &[u8]) -> usize {
+    let load = |part: &[u8]| {
+        part.iter()
+            .take(8)
+            .enumerate()
+            .fold(0u64, |acc, (i, &b)| acc | u64::from(b) << (8 * i))
+    };
+    let head = load(key);
+    let tail = load(key.get(key.len().saturating_sub(8)..).unwrap_or_default());
+    let h = (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> 54) as usize
+}
+
+/// The index of the first byte at or after `i` that ends a run of plain string content:
+/// `"`, `\`, a control character, or the end. Eight bytes at a time while none does.
+fn skip_unescaped(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let special = has_zero(x ^ (ONES * u64::from(b'"')))
+            | has_zero(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+        if special != 0 {
+            // The lowest flagged byte is the first special one (flags above a true hit may
+            // be spurious, never below it).
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}

@@ -1,0 +1,490 @@
+//! The writer: compact and pretty JSON, from an explicit stack (no recursion on depth).
+
+use std::fmt;
+
+use super::float_format::{push_ascii, BUF_LEN};
+use super::{Json, Map, Number};
+
+/// Where the writer's text goes: a `String`, or a `Formatter` fed in chunks that stay in cache.
+trait Sink {
+    fn buf(&mut self) -> &mut String;
+    /// Called between values: a sink may hand over what it has so far.
+    fn checkpoint(&mut self) -> fmt::Result;
+}
+
+impl Sink for String {
+    fn buf(&mut self) -> &mut String {
+        self
+    }
+
+    fn checkpoint(&mut self) -> fmt::Result {
+        Ok(())
+    }
+}
+
+/// Chunks of this size go to the formatter: small enough to stay in the L1/L2 cache, large
+/// enough that the formatter's per-call cost does not show.
+const CHUNK: usize = 16 * 1024;
+
+struct FormatterSink<'a, 'b> {
+    buf: String,
+    f: &'a mut fmt::Formatter<'b>,
+}
+
+impl Sink for FormatterSink<'_, '_> {
+    fn buf(&mut self) -> &mut String {
+        &mut self.buf
+    }
+
+    fn checkpoint(&mut self) -> fmt::Result {
+        if self.buf.len() >= CHUNK {
+            self.f.write_str(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Writes `value` as compact JSON to a formatter (`Display`, and `Debug` without `#`).
+pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut sink = FormatterSink {
+        buf: String::with_capacity(CHUNK + STAGE),
+        f,
+    };
+    Writer::new(&mut sink).write_tree::<false>(Root::Value(value))?;
+    sink.f.write_str(&sink.buf)
+}
+
+/// `Debug` for a map: compact JSON, or pretty JSON with `{:#?}`.
+pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut out = String::new();
+    if f.alternate() {
+        Writer::new(&mut out).write_tree::<true>(Root::Map(map))?;
+    } else {
+        Writer::new(&mut out).write_tree::<false>(Root::Map(map))?;
+    }
+    f.write_str(&out)
+}
+
+/// Appends `value` as compact JSON.
+pub(crate) fn write_compact(value: &Json, out: &mut String) {
+    // A String sink never fails.
+    let _ = Writer::new(out).write_tree::<false>(Root::Value(value));
+}
+
+/// Appends `value` as pretty JSON (two-space indent).
+pub(crate) fn write_pretty(value: &Json, out: &mut String) {
+    let _ = Writer::new(out).write_tree::<true>(Root::Value(value));
+}
+
+enum Root<'a> {
+    Value(&'a Json),
+    Map(&'a Map),
+}
+
+/// An open array or object: the children not yet written.
+enum Frame<'a> {
+    Array(std::slice::Iter<'a, Json>),
+    Object(std::slice::Iter<'a, (String, Json)>),
+}
+
+/// Size of the staging area for ASCII output.
+const STAGE: usize = 512;
+
+/// Writes JSON text to a sink.
+///
+/// Numbers are formatted straight into a staging array of ASCII bytes, and the punctuation
+/// that follows them joins it; the array moves to the `String` (one UTF-8 check for many
+/// numbers, which is what makes number-heavy output fast without `unsafe`) when it fills up
+/// or before a string is written.
+struct Writer<'s, S: Sink> {
+    sink: &'s mut S,
+    stage: [u8; STAGE],
+    staged: usize,
+}
+
+impl<'s, S: Sink> Writer<'s, S> {
+    fn new(sink: &'s mut S) -> Writer<'s, S> {
+        Writer {
+            sink,
+            stage: [0; STAGE],
+            staged: 0,
+        }
+    }
+
+    /// Moves the staged bytes to the sink's string.
+    fn flush(&mut self) {
+        if self.staged > 0 {
+            push_ascii(
+                self.sink.buf(),
+                self.stage.get(..self.staged).unwrap_or_default(),
+            );
+            self.staged = 0;
+        }
+    }
+
+    /// Appends ASCII punctuation: staged if something is staged (to keep the order),
+    /// straight to the string otherwise.
+    fn ascii(&mut self, text: &'static str) {
+        let end = self.staged + text.len();
+        if self.staged == 0 {
+            self.sink.buf().push_str(text);
+        } else if let Some(dst) = self.stage.get_mut(self.staged..end) {
+            dst.copy_from_slice(text.as_bytes());
+            self.staged = end;
+        } else {
+            self.flush();
+            self.sink.buf().push_str(text);
+        }
+    }
+
+    fn byte(&mut self, b: u8) {
+        if self.staged == 0 || self.staged >= STAGE {
+            self.flush();
+            self.sink.buf().push(char::from(b));
+        } else {
+            self.stage[self.staged] = b;
+            self.staged += 1;
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        self.flush();
+        write_str(self.sink.buf(), s);
+    }
+
+    fn number(&mut self, n: &Number) {
+        if self.staged + BUF_LEN > STAGE {
+            self.flush();
+        }
+        let staged = self.staged;
+        let slot = self
+            .stage
+            .get_mut(staged..staged + BUF_LEN)
+            .and_then(|slot| <&mut [u8; BUF_LEN]>::try_from(slot).ok());
+        match slot.and_then(|slot| n.format_ascii(slot)) {
+            Some(len) => self.staged += len,
+            None => {
+                self.flush();
+                n.write_to(self.sink.buf());
+            }
+        }
+    }
+
+    fn scalar(&mut self, value: &Json) {
+        match value {
+            Json::Null => self.ascii("null"),
+            Json::Bool(true) => self.ascii("true"),
+            Json::Bool(false) => self.ascii("false"),
+            Json::Number(n) => self.number(n),
+            Json::String(s) => self.string(s),
+            // Containers are opened by the caller; an empty one never reaches here.
+            Json::Array(_) => self.ascii("[]"),
+            Json::Object(_) => self.ascii("{}"),
+        }
+    }
+
+    fn write_tree<const PRETTY: bool>(mut self, root: Root<'_>) -> fmt::Result {
+        let mut stack: Vec<Frame<'_>> = Vec::new();
+        let mut value = match root {
+            Root::Value(v) => v,
+            Root::Map(m) => match self.open_object::<PRETTY>(m.entries(), &mut stack) {
+                Some(first) => first,
+                None => return Ok(()),
+            },
+        };
+        loop {
+            let first_child = match value {
+                Json::Array(a) => self.open_array::<PRETTY>(a, &mut stack),
+                Json::Object(m) => self.open_object::<PRETTY>(m.entries(), &mut stack),
+                scalar => {
+                    self.scalar(scalar);
+                    None
+                }
+            };
+            if let Some(child) = first_child {
+                value = child;
+                continue;
+            }
+            if self.staged == 0 {
+                self.sink.checkpoint()?;
+            }
+            // The value is complete: move to the next sibling, closing finished containers.
+            value = loop {
+                let depth = stack.len();
+                match stack.last_mut() {
+                    None => {
+                        self.flush();
+                        return Ok(());
+                    }
+                    Some(Frame::Array(children)) => match children.next() {
+                        Some(next) => {
+                            self.byte(b',');
+                            self.newline::<PRETTY>(depth);
+                            break next;
+                        }
+                        None => {
+                            stack.pop();
+                            self.newline::<PRETTY>(depth - 1);
+                            self.byte(b']');
+                        }
+                    },
+                    Some(Frame::Object(members)) => match members.next() {
+                        Some((key, next)) => {
+                            self.byte(b',');
+                            self.newline::<PRETTY>(depth);
+                            self.key::<PRETTY>(key);
+                            break next;
+                        }
+                        None => {
+                            stack.pop();
+                            self.newline::<PRETTY>(depth - 1);
+                            self.byte(b'}');
+                        }
+                    },
+                }
+            };
+        }
+    }
+
+    /// Writes `[` and returns the first element, or writes `[]`.
+    fn open_array<'a, const PRETTY: bool>(
+        &mut self,
+        elements: &'a [Json],
+        stack: &mut Vec<Frame<'a>>,
+    ) -> Option<&'a Json> {
+        match elements.split_first() {
+            None => {
+                self.ascii("[]");
+                None
+            }
+            Some((first, rest)) => {
+                self.byte(b'[');
+                stack.push(Frame::Array(rest.iter()));
+                self.newline::<PRETTY>(stack.len());
+                Some(first)
+            }
+        }
+    }
+
+    /// Writes `{` and the first key and returns its value, or writes `{}`.
+    fn open_object<'a, const PRETTY: bool>(
+        &mut self,
+        members: &'a [(String, Json)],
+        stack: &mut Vec<Frame<'a>>,
+    ) -> Option<&'a Json> {
+        match members.split_first() {
+            None => {
+                self.ascii("{}");
+                None
+            }
+            Some(((key, first), rest)) => {
+                self.byte(b'{');
+                stack.push(Frame::Object(rest.iter()));
+                self.newline::<PRETTY>(stack.len());
+                self.key::<PRETTY>(key);
+                Some(first)
+            }
+        }
+    }
+
+    fn key<const PRETTY: bool>(&mut self, key: &str) {
+        self.string(key);
+        self.sink.buf().push_str(if PRETTY { ": " } else { ":" });
+    }
+
+    /// In pretty mode, a line break and two spaces per level.
+    fn newline<const PRETTY: bool>(&mut self, depth: usize) {
+        const SPACES: &str = "                                                                ";
+        if !PRETTY {
+            return;
+        }
+        self.byte(b'\n');
+        let mut n = depth * 2;
+        while n > 0 {
+            let step = n.min(SPACES.len());
+            self.ascii(SPACES.get(..step).unwrap_or_default());
+            n -= step;
+        }
+    }
+}
+
+/// Appends `s` as a quoted, escaped JSON string (for code that writes JSON fragments fast).
+///
+/// RFC 8259 section 7: `"` and `\` are escaped, and so are the control characters U+0000 to
+/// U+001F, as `\b \f \n \r \t` where a short form exists and `\u00XX` (lowercase hex)
+/// otherwise. U+2028 and U+2029 are written `\u2028` and `\u2029` so the output can also be
+/// embedded in JavaScript source safely. `/` is not escaped (URLs stay readable), and every
+/// other character is written as UTF-8, unescaped.
+///
+/// # Examples
+///
+/// ```
+/// let mut out = String::from("{\"q\":");
+/// httptool::json::write_str(&mut out, "a \"b\"\n/é");
+/// out.push('}');
+/// assert_eq!(out, "{\"q\":\"a \\\"b\\\"\\n/é\"}");
+/// ```
+pub fn write_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut run_start = 0;
+    let mut i = 0;
+    loop {
+        i = skip_plain(bytes, i);
+        let b = match bytes.get(i) {
+            Some(&b) => b,
+            None => break,
+        };
+        let escape: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\t' => "\\t",
+            b'\r' => "\\r",
+            0x08 => "\\b",
+            0x0C => "\\f",
+            0x00..=0x1F => "",
+            // 0xE2: U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+            _ => match bytes.get(i + 1..i + 3) {
+                Some([0x80, 0xA8]) => "\\u2028",
+                Some([0x80, 0xA9]) => "\\u2029",
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            },
+        };
+        out.push_str(s.get(run_start..i).unwrap_or_default());
+        if escape.is_empty() {
+            push_control_escape(out, b);
+            i += 1;
+        } else {
+            out.push_str(escape);
+            i += if b == 0xE2 { 3 } else { 1 };
+        }
+        run_start = i;
+    }
+    out.push_str(s.get(run_start..).unwrap_or_default());
+    out.push('"');
+}
+
+fn push_control_escape(out: &mut String, b: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("\\u00");
+    out.push(char::from(HEX[usize::from(b >> 4)]));
+    out.push(char::from(HEX[usize::from(b & 0xF)]));
+}
+
+/// Whether the byte needs a look when writing a string: `"`, `\`, a control character, or
+/// 0xE2 (which may start U+2028 or U+2029).
+const fn needs_look(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20 || b == 0xE2
+}
+
+const LOOK: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = needs_look(i as u8);
+        i += 1;
+    }
+    table
+};
+
+/// The index of the first byte at or after `i` that needs a look (or `bytes.len()`).
+/// Eight bytes at a time while none does (SWAR: bit tricks on a u64).
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte is zero in x iff the high bit of (x - 1) & !x is set there (exact as an "any").
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let special = has_zero(x ^ (ONES * u64::from(b'"')))
+            | has_zero(x ^ (ONES * u64::from(b'\\')))
+            | has_zero(x ^ (ONES * 0xE2))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+        if special != 0 {
+            // The lowest flagged byte is the first one needing a look (spurious flags only
+            // appear above a true one).
+            return i + (special.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if LOOK[usize::from(b)] {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quoted(s: &str) -> String {
+        let mut out = String::new();
+        write_str(&mut out, s);
+        out
+    }
+
+    #[test]
+    fn string_escapes() {
+        let table: &[(&str, &str, &str)] = &[
+            ("plain", "abc", r#""abc""#),
+            ("quote", "a\"b", r#""a\"b""#),
+            ("backslash", "a\\b", r#""a\\b""#),
+            ("slash kept", "a/b", r#""a/b""#),
+            ("short forms", "\n\t\r\u{8}\u{c}", r#""\n\t\r\b\f""#),
+            (
+                "other controls",
+                "\u{0}\u{1f}\u{1}",
+                r#""\u0000\u001f\u0001""#,
+            ),
+            ("delete kept", "\u{7f}", "\"\u{7f}\""),
+            (
+                "line separator",
+                "a\u{2028}b\u{2029}",
+                r#""a\u2028b\u2029""#,
+            ),
+            (
+                "other E2 characters kept",
+                "\u{2026}\u{20ac}",
+                "\"\u{2026}\u{20ac}\"",
+            ),
+            ("unicode kept", "日本語 😀", "\"日本語 😀\""),
+            (
+                "long plain",
+                "abcdefghijklmnopqrstuvwxyz",
+                "\"abcdefghijklmnopqrstuvwxyz\"",
+            ),
+            (
+                "escape after a long run",
+                "abcdefghij\"",
+                r#""abcdefghij\"""#,
+            ),
+            ("E2 at the end", "abc\u{2028}", r#""abc\u2028""#),
+        ];
+        for &(name, input, expected) in table {
+            assert_eq!(quoted(input), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn every_byte_position_of_a_special_is_found() {
+        for len in 0..24 {
+            for pos in 0..len {
+                let mut s: Vec<u8> = vec![b'a'; len];
+                s[pos] = b'"';
+                let s = String::from_utf8(s).unwrap();
+                assert_eq!(quoted(&s), format!("\"{}\"", s.replace('"', "\\\"")));
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! `CallContext`: per-call values from the host that the model neither sees nor sets.
+
+use std::fmt;
+
+/// Values the host passes with one call and the model must neither see nor set: a user's
+/// token, a tenant id (DESIGN item 15).
+///
+/// Tools read them by key; the plugin layer fills auth slots and hidden parameters from them.
+/// An empty context allocates nothing, so [`ToolRegistry::call`](super::ToolRegistry::call)
+/// makes one for every call for free.
+///
+/// # Security
+///
+/// Values are treated as secrets: `Debug` prints the keys with every value as `***`, and no
+/// error message in this crate repeats a value. Keys are not secret. Setting a key twice
+/// keeps the last value.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::CallContext;
+///
+/// let context = CallContext::new()
+///     .with("user_token", "s3cr3t")
+///     .with("tenant", "acme");
+/// assert_eq!(context.get("tenant"), Some("acme"));
+/// assert_eq!(
+///     format!("{:?}", context),
+///     "CallContext { user_token: ***, tenant: *** }"
+/// );
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct CallContext {
+    // A few entries at most in practice: a vector beats a map here and keeps insertion order
+    // for `Debug`.
+    values: Vec<(String, String)>,
+}
+
+impl CallContext {
+    /// An empty context.
+    pub fn new() -> CallContext {
+        CallContext { values: Vec::new() }
+    }
+
+    /// Sets `key` to `value`, builder style.
+    #[must_use]
+    pub fn with(mut self, key: impl Into<String>, value: impl Into<String>) -> CallContext {
+        self.insert(key, value);
+        self
+    }
+
+    /// Sets `key` to `value` and returns the value it replaces, if any.
+    pub fn insert(&mut self, key: impl Into<String>, value: impl Into<String>) -> Option<String> {
+        let key = key.into();
+        let value = value.into();
+        match self.values.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, old)) => Some(std::mem::replace(old, value)),
+            None => {
+                self.values.push((key, value));
+                None
+            }
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.values
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether `key` is set.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Removes `key` and returns its value.
+    pub fn remove(&mut self, key: &str) -> Option<String> {
+        let index = self.values.iter().position(|(k, _)| k == key)?;
+        Some(self.values.remove(index).1)
+    }
+
+    /// The keys, in the order they were first set.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.values.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no value is set.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// Prints keys and `***` for every value.
+impl fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Redacted;
+        impl fmt::Debug for Redacted {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("***")
+            }
+        }
+        let mut debug = f.debug_struct("CallContext");
+        for (key, _) in &self.values {
+            debug.field(key, &Redacted);
+        }
+        debug.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_values() {
+        let context = CallContext::new().with("token", "hunter2");
+        let debug = format!("{:?} {:#?}", context, context);
+        assert!(!debug.contains("hunter2"), "{}", debug);
+        assert_eq!(format!("{:?}", CallContext::new()), "CallContext");
+    }
+
+    #[test]
+    fn insert_replaces_and_keeps_order() {
+        let mut context = CallContext::new().with("a", "1").with("b", "2");
+        assert_eq!(context.insert("a", "3"), Some(String::from("1")));
+        assert_eq!(context.keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(context.get("a"), Some("3"));
+        assert_eq!(context.remove("a"), Some(String::from("3")));
+        assert!(!context.contains_key("a"));
+        assert_eq!(context.len(), 1);
+    }
+}

@@ -1,0 +1,290 @@
+//! `ToolOutput`: what a call hands back to the model, and the cap on text a model reads.
+
+use std::fmt::{self, Write};
+
+use super::error::{Error, ErrorKind};
+use crate::json::Json;
+
+/// The most text, in bytes, handed to a model from one call. Defaults to 64 KiB.
+///
+/// The registry caps every output to this (see
+/// [`ToolRegistry::max_output_bytes`](super::ToolRegistry::max_output_bytes)), and tools
+/// that cap earlier use [`cap_text`] so the marker reads the same everywhere.
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 64 * 1024;
+
+const MARKER_START: &str = "\n... [truncated: ";
+const MARKER_END: &str = " more bytes]";
+
+/// Cuts `text` so it fits in `max_bytes`, ending it with a marker that says how much was left
+/// out, and returns the number of bytes left out (0 when the text already fit).
+///
+/// The cut falls on a char boundary, and the result, marker included, is at most
+/// `max_bytes` long. The marker reads `\n... [truncated: 12345 more bytes]`, where the count
+/// covers every byte of the original text that is not in the result. When `max_bytes` is
+/// smaller than the marker itself, only the marker is left.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::cap_text;
+///
+/// let mut text = "é".repeat(100); // 200 bytes
+/// let left_out = cap_text(&mut text, 64);
+/// assert!(text.len() <= 64);
+/// assert!(text.ends_with(&format!("[truncated: {} more bytes]", left_out)));
+///
+/// let mut short = String::from("fits");
+/// assert_eq!(cap_text(&mut short, 64), 0);
+/// assert_eq!(short, "fits");
+/// ```
+pub fn cap_text(text: &mut String, max_bytes: usize) -> usize {
+    if text.len() <= max_bytes {
+        return 0;
+    }
+    // The count left out has at most as many digits as the whole length, so reserving that
+    // many keeps the result within `max_bytes`.
+    let reserve = MARKER_START.len() + MARKER_END.len() + decimal_digits(text.len());
+    let mut keep = max_bytes.saturating_sub(reserve);
+    while !text.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let left_out = text.len() - keep;
+    text.truncate(keep);
+    text.push_str(MARKER_START);
+    let _ = write!(text, "{}", left_out);
+    text.push_str(MARKER_END);
+    left_out
+}
+
+fn decimal_digits(mut n: usize) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// The result of a call, as the model will read it, plus what Rust callers want to know.
+///
+/// `text` goes to the model whether the call succeeded or not: on failure it says what went
+/// wrong and how to call correctly. [`error_kind`](ToolOutput::error_kind) names the failure
+/// for code. A tool may attach structured JSON (a parsed response body; MCP sends it as
+/// `structuredContent`) and the HTTP status it saw.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::{ErrorKind, ToolOutput};
+///
+/// let ok = ToolOutput::json(json!({"temp": 21})).with_status(200);
+/// assert_eq!(ok.text(), r#"{"temp":21}"#);
+/// assert!(!ok.is_error());
+///
+/// let failed = ToolOutput::error(ErrorKind::HttpStatus, "the API answered 404 Not Found")
+///     .with_status(404);
+/// assert!(failed.is_error());
+/// assert_eq!(failed.error_kind(), Some(ErrorKind::HttpStatus));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    text: String,
+    error: Option<ErrorKind>,
+    structured: Option<Json>,
+    status: Option<u16>,
+}
+
+impl ToolOutput {
+    /// A successful result whose text the model reads.
+    pub fn success(text: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            text: text.into(),
+            error: None,
+            structured: None,
+            status: None,
+        }
+    }
+
+    /// A successful result holding JSON: the text is its compact form and the value is kept
+    /// as the structured result.
+    pub fn json(value: Json) -> ToolOutput {
+        ToolOutput::success(value.to_string()).with_structured(value)
+    }
+
+    /// A failed call: `message` is written for the model (what failed, how to call
+    /// correctly) and `kind` for code.
+    pub fn error(kind: ErrorKind, message: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            text: message.into(),
+            error: Some(kind),
+            structured: None,
+            status: None,
+        }
+    }
+
+    /// Records the HTTP status the call saw.
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> ToolOutput {
+        self.status = Some(status);
+        self
+    }
+
+    /// Attaches structured JSON, such as a parsed response body.
+    #[must_use]
+    pub fn with_structured(mut self, value: Json) -> ToolOutput {
+        self.structured = Some(value);
+        self
+    }
+
+    /// The text for the model.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text for the model, by value.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// Whether the call failed.
+    pub fn is_error(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Why the call failed, or `None` when it succeeded.
+    pub fn error_kind(&self) -> Option<ErrorKind> {
+        self.error
+    }
+
+    /// The structured result, if the tool attached one.
+    pub fn structured(&self) -> Option<&Json> {
+        self.structured.as_ref()
+    }
+
+    /// The HTTP status, if the call saw one.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// Caps the text with [`cap_text`] and returns the number of bytes left out.
+    ///
+    /// The structured result is left whole: it is for Rust callers and MCP clients, which
+    /// set their own limits.
+    pub fn cap_text(&mut self, max_bytes: usize) -> usize {
+        cap_text(&mut self.text, max_bytes)
+    }
+}
+
+impl From<Error> for ToolOutput {
+    fn from(err: Error) -> ToolOutput {
+        let kind = err.kind();
+        ToolOutput::error(kind, String::from(err.message()))
+    }
+}
+
+impl From<String> for ToolOutput {
+    fn from(text: String) -> ToolOutput {
+        ToolOutput::success(text)
+    }
+}
+
+impl From<&str> for ToolOutput {
+    fn from(text: &str) -> ToolOutput {
+        ToolOutput::success(text)
+    }
+}
+
+impl From<Json> for ToolOutput {
+    fn from(value: Json) -> ToolOutput {
+        ToolOutput::json(value)
+    }
+}
+
+/// `Ok` converts as its value does; `Err` becomes an [`ErrorKind::ToolFailed`] output whose
+/// text is the error's `Display`, so a closure tool can return `Result<String, String>` or
+/// use `?`.
+impl<T, E> From<Result<T, E>> for ToolOutput
+where
+    T: Into<ToolOutput>,
+    E: fmt::Display,
+{
+    fn from(result: Result<T, E>) -> ToolOutput {
+        match result {
+            Ok(value) => value.into(),
+            Err(err) => ToolOutput::error(ErrorKind::ToolFailed, err.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! cap_cases {
+        ($($name:ident: $text:expr, $max:expr => $expected:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let mut text = String::from($text);
+                let original_len = text.len();
+                let left_out = cap_text(&mut text, $max);
+                assert_eq!(text, $expected);
+                if left_out > 0 {
+                    let kept = text.find(MARKER_START).unwrap();
+                    assert_eq!(kept + left_out, original_len, "kept + left out = original");
+                }
+            }
+        )*};
+    }
+
+    cap_cases! {
+        cap_fits_exactly: "abcdef", 6 => "abcdef";
+        cap_empty: "", 0 => "";
+        cap_cuts_with_marker: "x".repeat(100), 40 => "xxxxxxxx\n... [truncated: 92 more bytes]";
+        cap_never_splits_a_char: "é".repeat(50), 40 => "éééé\n... [truncated: 92 more bytes]";
+        cap_smaller_than_marker: "x".repeat(100), 5 => "\n... [truncated: 100 more bytes]";
+    }
+
+    #[test]
+    fn cap_result_never_exceeds_the_limit() {
+        for len in [100usize, 1_000, 99_999, 100_000, 1_000_000] {
+            for max in [40usize, 41, 64, 1024, 65_536] {
+                let mut text = "aé".repeat(len / 3);
+                let original = text.len();
+                let left_out = cap_text(&mut text, max);
+                if original > max {
+                    assert!(text.len() <= max, "len {} max {}", original, max);
+                    assert!(left_out > 0);
+                } else {
+                    assert_eq!(left_out, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cap_just_over_and_under_the_default() {
+        let mut under = "x".repeat(DEFAULT_MAX_OUTPUT_BYTES);
+        assert_eq!(cap_text(&mut under, DEFAULT_MAX_OUTPUT_BYTES), 0);
+        let mut over = "x".repeat(DEFAULT_MAX_OUTPUT_BYTES + 1);
+        let left_out = cap_text(&mut over, DEFAULT_MAX_OUTPUT_BYTES);
+        assert!(over.len() <= DEFAULT_MAX_OUTPUT_BYTES);
+        assert!(over.ends_with(&format!("[truncated: {} more bytes]", left_out)));
+    }
+
+    #[test]
+    fn result_conversions() {
+        let ok: ToolOutput = Ok::<_, String>("done").into();
+        assert_eq!(ok, ToolOutput::success("done"));
+        let failed: ToolOutput = Err::<String, _>("city not found").into();
+        assert_eq!(failed.error_kind(), Some(ErrorKind::ToolFailed));
+        assert_eq!(failed.text(), "city not found");
+    }
+
+    #[test]
+    fn error_converts_with_kind_and_message() {
+        let output = ToolOutput::from(Error::new(ErrorKind::UnknownTool, "unknown tool 'x'"));
+        assert_eq!(output.error_kind(), Some(ErrorKind::UnknownTool));
+        assert_eq!(output.text(), "unknown tool 'x'");
+    }
+}

@@ -1,0 +1,338 @@
+//! `ToolSpec`: what a model reads about a tool, and the tool-name rule.
+
+use super::error::{Error, ErrorKind};
+use super::suggest::quote;
+use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
+
+/// The longest tool name, in bytes, that every provider accepts (DESIGN item 14).
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Checks that `name` is a tool name every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.
+///
+/// OpenAI, Anthropic and Gemini each accept a superset of this pattern (Gemini also takes
+/// `.` and `:`, MCP up to 128 characters), so a name that passes here works everywhere.
+///
+/// # Errors
+///
+/// [`ErrorKind::InvalidName`] when the name is empty, longer than [`MAX_NAME_LEN`] bytes, or
+/// holds a character outside `a-z`, `A-Z`, `0-9`, `_` and `-`; the message says which.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::validate_name;
+///
+/// assert!(validate_name("get_weather-v2").is_ok());
+/// let err = validate_name("get weather").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "tool name 'get weather' holds ' ' at byte 3; use only a-z, A-Z, 0-9, '_' and '-'"
+/// );
+/// ```
+pub fn validate_name(name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidName,
+            "tool name is empty; use 1 to 64 of a-z, A-Z, 0-9, '_' and '-'",
+        ));
+    }
+    if let Some((at, c)) = name
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidName,
+            format!(
+                "tool name {} holds {} at byte {}; use only a-z, A-Z, 0-9, '_' and '-'",
+                quote(name),
+                quote(c.encode_utf8(&mut [0; 4])),
+                at
+            ),
+        ));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(Error::new(
+            ErrorKind::InvalidName,
+            format!(
+                "tool name {} is {} bytes long, over the limit of {}",
+                quote(name),
+                name.len(),
+                MAX_NAME_LEN
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What a model reads about a tool: its name, a description and the JSON Schema of its
+/// arguments.
+///
+/// A `ToolSpec` is valid by construction: the name passes [`validate_name`] and the
+/// parameters are a JSON Schema object whose `type` is `"object"` (every provider requires an
+/// object at the root), nested no deeper than [`json::DEFAULT_MAX_DEPTH`](DEFAULT_MAX_DEPTH),
+/// so every renderer in [`openai`](super::openai), [`anthropic`](super::anthropic),
+/// [`gemini`](super::gemini) and [`mcp`](super::mcp) can rely on that.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::ToolSpec;
+///
+/// let spec = ToolSpec::new(
+///     "get_weather",
+///     "Current weather for a city",
+///     json!({
+///         "type": "object",
+///         "properties": { "city": { "type": "string" } },
+///         "required": ["city"],
+///         "additionalProperties": false
+///     }),
+/// )?;
+/// assert_eq!(spec.name(), "get_weather");
+/// # Ok::<(), httptool::tool::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolSpec {
+    name: String,
+    title: Option<String>,
+    description: String,
+    parameters: Json,
+}
+
+impl ToolSpec {
+    /// A spec from a name, a description for the model and the JSON Schema of the arguments.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidName`] for a name [`validate_name`] refuses;
+    /// [`ErrorKind::InvalidSchema`] when `parameters` is not a JSON object with
+    /// `"type": "object"`, when its `properties` is not an object or its `required` not an
+    /// array of strings, or when it nests deeper than
+    /// [`json::DEFAULT_MAX_DEPTH`](DEFAULT_MAX_DEPTH).
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Json,
+    ) -> Result<ToolSpec, Error> {
+        let name = name.into();
+        validate_name(&name)?;
+        check_parameters(&name, &parameters)?;
+        Ok(ToolSpec {
+            name,
+            title: None,
+            description: description.into(),
+            parameters,
+        })
+    }
+
+    /// A spec for a tool that takes no arguments: its schema is
+    /// `{"type": "object", "properties": {}, "additionalProperties": false}`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidName`] for a name [`validate_name`] refuses.
+    pub fn without_parameters(
+        name: impl Into<String>,
+        description: impl Into<String>,
+    ) -> Result<ToolSpec, Error> {
+        let mut schema = Map::with_capacity(3);
+        schema.insert("type", "object");
+        schema.insert("properties", Map::new());
+        schema.insert("additionalProperties", false);
+        ToolSpec::new(name, description, Json::Object(schema))
+    }
+
+    /// Sets a human-readable title (MCP's `title`; the other providers have no such field).
+    #[must_use]
+    pub fn with_title(mut self, title: impl Into<String>) -> ToolSpec {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The tool's name, unique in a registry.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The human-readable title, if one was set.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The description the model reads.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The JSON Schema of the arguments (an object schema).
+    pub fn parameters(&self) -> &Json {
+        &self.parameters
+    }
+}
+
+fn check_parameters(name: &str, parameters: &Json) -> Result<(), Error> {
+    let invalid = |what: &str| {
+        Err(Error::new(
+            ErrorKind::InvalidSchema,
+            format!("tool '{}': parameters {}", name, what),
+        ))
+    };
+    let schema = match parameters.as_object() {
+        Some(schema) => schema,
+        None => {
+            return invalid(&format!(
+                "must be a JSON Schema object, got {}",
+                parameters.type_name()
+            ))
+        }
+    };
+    if schema.get("type").and_then(Json::as_str) != Some("object") {
+        return invalid("must have \"type\": \"object\" at the root (providers require it)");
+    }
+    if let Some(properties) = schema.get("properties") {
+        if !properties.is_object() {
+            return invalid("have a \"properties\" that is not an object");
+        }
+    }
+    if let Some(required) = schema.get("required") {
+        let all_strings = required
+            .as_array()
+            .map_or(false, |names| names.iter().all(Json::is_string));
+        if !all_strings {
+            return invalid("have a \"required\" that is not an array of strings");
+        }
+    }
+    if depth_exceeds(parameters, DEFAULT_MAX_DEPTH) {
+        return invalid(&format!("nest deeper than {} levels", DEFAULT_MAX_DEPTH));
+    }
+    Ok(())
+}
+
+/// Whether `value` nests arrays and objects deeper than `max` (the root container is level
+/// 1). Walks with an explicit stack, so a deep value cannot overflow the call stack.
+pub(crate) fn depth_exceeds(value: &Json, max: usize) -> bool {
+    let mut stack: Vec<(&Json, usize)> = vec![(value, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Json::Array(_) | Json::Object(_) if depth > max => return true,
+            Json::Array(items) => stack.extend(items.iter().map(|item| (item, depth + 1))),
+            Json::Object(members) => stack.extend(members.values().map(|item| (item, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    macro_rules! name_cases {
+        ($($name:ident: $input:expr => $ok:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let result = validate_name($input);
+                assert_eq!(result.is_ok(), $ok, "{:?}", result);
+                if let Err(err) = result {
+                    assert_eq!(err.kind(), ErrorKind::InvalidName);
+                }
+            }
+        )*};
+    }
+
+    name_cases! {
+        name_simple: "get_weather" => true;
+        name_dash_and_digits: "get-weather-2" => true;
+        name_one_char: "a" => true;
+        name_at_limit: &"a".repeat(64) => true;
+        name_over_limit: &"a".repeat(65) => false;
+        name_empty: "" => false;
+        name_space: "get weather" => false;
+        name_dot: "weather.get" => false;
+        name_colon: "weather:get" => false;
+        name_non_ascii: "météo" => false;
+        name_newline: "a\nb" => false;
+    }
+
+    #[test]
+    fn name_messages() {
+        let message = |name: &str| validate_name(name).unwrap_err().to_string();
+        assert_eq!(
+            message(""),
+            "tool name is empty; use 1 to 64 of a-z, A-Z, 0-9, '_' and '-'"
+        );
+        assert_eq!(
+            message(&"a".repeat(65)),
+            format!(
+                "tool name '{}...' is 65 bytes long, over the limit of 64",
+                "a".repeat(64)
+            )
+        );
+        assert_eq!(
+            message("a\nb"),
+            "tool name 'a\\nb' holds '\\n' at byte 1; use only a-z, A-Z, 0-9, '_' and '-'"
+        );
+    }
+
+    #[test]
+    fn spec_requires_object_root() {
+        let err = ToolSpec::new("t", "", json!({"type": "string"})).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidSchema);
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters must have \"type\": \"object\" at the root (providers require it)"
+        );
+        let err = ToolSpec::new("t", "", json!([1])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters must be a JSON Schema object, got array"
+        );
+    }
+
+    #[test]
+    fn spec_checks_properties_and_required() {
+        let err = ToolSpec::new("t", "", json!({"type": "object", "properties": []})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters have a \"properties\" that is not an object"
+        );
+        let err = ToolSpec::new("t", "", json!({"type": "object", "required": [1]})).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters have a \"required\" that is not an array of strings"
+        );
+    }
+
+    fn nested(levels: usize) -> Json {
+        // `levels` objects in total: the root plus `levels - 1` nested under "p".
+        let mut value = json!({"type": "object"});
+        for _ in 1..levels {
+            value = json!({"type": "object", "p": value});
+        }
+        value
+    }
+
+    #[test]
+    fn spec_depth_limit_on_both_sides() {
+        assert!(ToolSpec::new("t", "", nested(DEFAULT_MAX_DEPTH)).is_ok());
+        let err = ToolSpec::new("t", "", nested(DEFAULT_MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidSchema);
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters nest deeper than 128 levels"
+        );
+    }
+
+    #[test]
+    fn spec_without_parameters_is_an_empty_closed_object() {
+        let spec = ToolSpec::without_parameters("ping", "Checks liveness").unwrap();
+        assert_eq!(
+            spec.parameters(),
+            &json!({"type": "object", "properties": {}, "additionalProperties": false})
+        );
+        assert_eq!(spec.title(), None);
+        assert_eq!(spec.with_title("Ping").title(), Some("Ping"));
+    }
+}

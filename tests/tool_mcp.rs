@@ -1,0 +1,188 @@
+//! MCP 2025-11-25 shapes: tools for `tools/list`, `tools/call`, `CallToolResult`.
+//!
+//! The payloads are written after the examples in the MCP specification's tools page.
+
+use httptool::json;
+use httptool::json::{Json, Map};
+use httptool::tool::{mcp, CallContext, ErrorKind, ToolOutput, ToolRegistry, ToolSpec};
+
+fn weather_spec() -> ToolSpec {
+    ToolSpec::new(
+        "get_weather",
+        "Get current weather information for a location",
+        json!({
+            "type": "object",
+            "properties": {
+                "location": { "type": "string", "description": "City name or zip code" }
+            },
+            "required": ["location"]
+        }),
+    )
+    .unwrap()
+    .with_title("Weather Information Provider")
+}
+
+#[test]
+fn tool_shape_with_and_without_title() {
+    assert_eq!(
+        mcp::tool(&weather_spec()),
+        json!({
+            "name": "get_weather",
+            "title": "Weather Information Provider",
+            "description": "Get current weather information for a location",
+            "inputSchema": weather_spec().parameters().clone()
+        })
+    );
+    let untitled = ToolSpec::without_parameters("ping", "Checks liveness").unwrap();
+    assert_eq!(
+        mcp::tool(&untitled),
+        json!({
+            "name": "ping",
+            "description": "Checks liveness",
+            "inputSchema": { "type": "object", "properties": {}, "additionalProperties": false }
+        })
+    );
+}
+
+#[test]
+fn list_tools_result_keeps_order() {
+    let specs = [
+        weather_spec(),
+        ToolSpec::without_parameters("ping", "").unwrap(),
+    ];
+    let result = mcp::list_tools_result(specs.iter());
+    assert_eq!(result["tools"][0]["name"], json!("get_weather"));
+    assert_eq!(result["tools"][1]["name"], json!("ping"));
+}
+
+const REQUEST: &str = r#"{
+  "jsonrpc": "2.0",
+  "id": 2,
+  "method": "tools/call",
+  "params": {
+    "name": "get_weather",
+    "arguments": { "location": "New York" }
+  }
+}"#;
+
+#[test]
+fn call_from_request_and_params() {
+    let request = json::parse(REQUEST).unwrap();
+    let call = mcp::call_from_request(&request).unwrap();
+    assert_eq!(call.id(), "2");
+    assert_eq!(call.name(), "get_weather");
+    assert_eq!(call.arguments_text(), r#"{"location":"New York"}"#);
+
+    let by_params = mcp::call_from_params("2", &request["params"]).unwrap();
+    assert_eq!(by_params, call);
+
+    let string_id = json!({ "jsonrpc": "2.0", "id": "abc", "method": "tools/call",
+        "params": { "name": "ping" } });
+    let call = mcp::call_from_request(&string_id).unwrap();
+    assert_eq!(call.id(), "abc");
+    assert_eq!(call.arguments_text(), "{}", "absent arguments read as none");
+}
+
+fn malformed_request(request: Json) -> String {
+    let err = mcp::call_from_request(&request).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::MalformedPayload);
+    err.to_string()
+}
+
+#[test]
+fn malformed_requests_name_the_place() {
+    assert_eq!(
+        malformed_request(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" })),
+        "mcp tools/call request: expected \"tools/call\" at /method, got string"
+    );
+    assert_eq!(
+        malformed_request(
+            json!({ "jsonrpc": "2.0", "id": null, "method": "tools/call", "params": {} })
+        ),
+        "mcp tools/call request: expected a string or a number at /id, got null"
+    );
+    assert_eq!(
+        malformed_request(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call" })),
+        "mcp tools/call request: expected an object at /params, got nothing"
+    );
+    assert_eq!(
+        malformed_request(json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": { "name": "f", "arguments": [1] } })),
+        "mcp tools/call request: expected an object at /params/arguments, got array"
+    );
+    let err = mcp::call_from_params("1", &json!({ "arguments": {} })).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "mcp tools/call params: expected a string at /name, got nothing"
+    );
+}
+
+#[test]
+fn call_tool_result_shapes() {
+    assert_eq!(
+        mcp::call_tool_result(&ToolOutput::success(
+            "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy"
+        )),
+        json!({
+            "content": [{ "type": "text",
+                "text": "Current weather in New York:\nTemperature: 72°F\nConditions: Partly cloudy" }],
+            "isError": false
+        })
+    );
+    let failed = ToolOutput::error(
+        ErrorKind::HttpStatus,
+        "Invalid departure date: must be in the future",
+    )
+    .with_status(400);
+    assert_eq!(
+        mcp::call_tool_result(&failed),
+        json!({
+            "content": [{ "type": "text", "text": "Invalid departure date: must be in the future" }],
+            "isError": true
+        })
+    );
+    let structured =
+        ToolOutput::json(json!({ "temperature": 22.5, "conditions": "Partly cloudy" }));
+    assert_eq!(
+        mcp::call_tool_result(&structured),
+        json!({
+            "content": [{ "type": "text", "text": "{\"temperature\":22.5,\"conditions\":\"Partly cloudy\"}" }],
+            "structuredContent": { "temperature": 22.5, "conditions": "Partly cloudy" },
+            "isError": false
+        })
+    );
+    let array = ToolOutput::json(json!([1, 2]));
+    assert!(
+        mcp::call_tool_result(&array)
+            .get("structuredContent")
+            .is_none(),
+        "structuredContent must be an object"
+    );
+}
+
+#[test]
+fn round_trip() {
+    let mut registry = ToolRegistry::new();
+    registry
+        .add_fn(weather_spec(), |args: Map, _: &CallContext| {
+            let location = args.get("location").and_then(Json::as_str).unwrap_or("?");
+            json!({ "location": location, "temperature": 72 })
+        })
+        .unwrap();
+    let listed = mcp::list_tools_result(registry.iter_specs());
+    assert_eq!(
+        listed["tools"][0]["inputSchema"]["required"],
+        json!(["location"])
+    );
+
+    let call = mcp::call_from_request(&json::parse(REQUEST).unwrap()).unwrap();
+    let result = mcp::call_tool_result(&registry.call_owned(call, &CallContext::new()));
+    assert_eq!(
+        result,
+        json!({
+            "content": [{ "type": "text", "text": "{\"location\":\"New York\",\"temperature\":72}" }],
+            "structuredContent": { "location": "New York", "temperature": 72 },
+            "isError": false
+        })
+    );
+}
