@@ -20,7 +20,7 @@
 //! | [`tool`] | tool specs, calls, outputs, the registry and provider formats |
 //! | [`http`] | requests, responses and the HTTP/1.1 client |
 //! | [`url`] | URL parsing, percent-encoding and query strings |
-//! | [`json`] | the JSON value, parser and writer |
+//! | [`json`](mod@json) | the JSON value, parser and writer |
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
