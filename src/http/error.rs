@@ -342,7 +342,7 @@ impl fmt::Display for Error {
             ),
             ErrorKind::ManagedHeader => write!(
                 f,
-                "header {detail} is written by the client from the url and body: remove it from the request"
+                "header {detail} is written by the client from the url and body: remove it from the request{at}"
             ),
             ErrorKind::InvalidProxy => write!(f, "invalid proxy setting: {detail}"),
             ErrorKind::ProxyNeedsAllowlist => write!(
@@ -350,8 +350,12 @@ impl fmt::Display for Error {
                 "the strict address policy needs a host allowlist when a proxy is used{at}: the proxy resolves names, so their addresses cannot be checked here"
             ),
             ErrorKind::TlsUnavailable => f.write_str(TLS_UNAVAILABLE).and_then(|_| write!(f, "{at}")),
-            ErrorKind::Resolve => write!(f, "could not resolve host {detail}{}", self.source_text()),
-            ErrorKind::Connect => write!(f, "could not connect to {detail}{}", self.source_text()),
+            ErrorKind::Resolve => {
+                write!(f, "could not resolve host {detail}{at}{}", self.source_text())
+            }
+            ErrorKind::Connect => {
+                write!(f, "could not connect to {detail}{at}{}", self.source_text())
+            }
             ErrorKind::AddressRefused(class) => write!(
                 f,
                 "{detail} is {} and the address policy refuses it{at}",
