@@ -94,7 +94,7 @@ pub(crate) fn connect(target: &Target<'_>, clock: &Clock) -> Result<(Stream, Soc
             Err(e) if is_timeout(&e) => last = Some(clock.timeout_error(which)),
             Err(e) => {
                 last = Some(Error::io(ErrorKind::Connect, e).with_detail(format!(
-                    "{} ({} addresses tried)",
+                    "{} (addresses tried: {})",
                     target.host_port(),
                     addrs.len()
                 )))
