@@ -56,6 +56,26 @@ pub(crate) fn exchange(
     })
 }
 
+/// Sends the `CONNECT` head in `conn.wbuf` and reads the head of the proxy's final answer
+/// (interim 1xx skipped) under the same limits as any response; returns its status. A 2xx
+/// has no body (RFC 9110 section 9.3.6): the tunnel starts right after the head. The body of
+/// a refusal is not read, since the connection is dropped.
+#[cfg(feature = "tls")]
+pub(crate) fn tunnel(conn: &mut Conn, limits: &Limits, clock: &Clock) -> Result<u16, Error> {
+    let head_bytes = std::mem::take(&mut conn.wbuf);
+    let written = conn.write_all(clock, &head_bytes, &[]);
+    conn.wbuf = head_bytes;
+    written?;
+    let mut used = 0;
+    loop {
+        let (head, len) = read_head(conn, limits, clock, used)?;
+        used += len;
+        if !(100..200).contains(&head.status) {
+            return Ok(head.status);
+        }
+    }
+}
+
 /// Reads one head; `used` is what earlier interim heads took of `max_head`.
 fn read_head(
     conn: &mut Conn,
