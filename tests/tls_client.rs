@@ -360,3 +360,40 @@ fn wait_until(done: impl Fn() -> bool) {
         thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn a_body_ending_with_the_connection_needs_close_notify() {
+    // RFC 9112 section 9.8: without close_notify the end of the body cannot be trusted.
+    let clean = TlsServer::start(LOCALHOST, |mut peer| {
+        if peer.read_request().is_some() {
+            peer.write(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nwhole");
+            peer.close();
+        }
+    });
+    let response = get(&trusting_test_root(), &clean.url("/")).unwrap();
+    assert_eq!(response.body(), b"whole");
+
+    let cut = TlsServer::start(LOCALHOST, |mut peer| {
+        if peer.read_request().is_some() {
+            peer.write(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nwho");
+            // Dropped without close_notify: only the TCP connection ends.
+        }
+    });
+    let err = get(&trusting_test_root(), &cut.url("/")).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        ErrorKind::IncompleteBody {
+            expected: None,
+            received: 3
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the connection ended uncleanly (a reset, or tls without close_notify) after 3 body \
+             bytes of a body that ends with the connection: it may be cut short \
+             (https://localhost:{}/)",
+            cut.port()
+        )
+    );
+}

@@ -257,9 +257,12 @@ pub enum ErrorKind {
     Malformed(Malformed),
     /// The connection closed (or was reset) before any byte of a response arrived.
     ConnectionClosed,
-    /// The connection closed before the whole body arrived: never a truncated success.
+    /// The connection closed before the whole body arrived: never a truncated success. A
+    /// body that ends with the connection is incomplete when the connection was reset, or,
+    /// over https, closed without TLS `close_notify` (RFC 9112 section 9.8).
     IncompleteBody {
-        /// The `Content-Length`, if the body had one (else it was chunked).
+        /// The `Content-Length`, if the body had one (else it was chunked, or ended with the
+        /// connection).
         expected: Option<u64>,
         /// Body bytes received.
         received: u64,
@@ -466,6 +469,10 @@ impl fmt::Display for Error {
                 Some(n) => write!(
                     f,
                     "the connection closed after {received} of {n} body bytes{at}"
+                ),
+                None if self.inner.detail.is_some() => write!(
+                    f,
+                    "the connection ended uncleanly ({detail}) after {received} body bytes of a body that ends with the connection: it may be cut short{at}"
                 ),
                 None => write!(
                     f,

@@ -259,7 +259,9 @@ fn read_to_close(conn: &mut Conn, max_body: usize, clock: &Clock) -> Result<Vec<
     loop {
         if take_buffered(conn, &mut body, usize::MAX) == 0 {
             let want = max_body.saturating_sub(body.filled).saturating_add(1);
-            if read_into(conn, &mut body, want, clock)? == 0 {
+            let received = body.filled;
+            let got = read_into(conn, &mut body, want, clock).map_err(|e| unclean(e, received))?;
+            if got == 0 {
                 return Ok(body.finish());
             }
         }
@@ -267,6 +269,19 @@ fn read_to_close(conn: &mut Conn, max_body: usize, clock: &Clock) -> Result<Vec<
             return Err(Error::limit(Limit::Body, max_body, body.filled as u64));
         }
     }
+}
+
+/// RFC 9112 section 9.8: only a clean close ends such a body. A reset, or a TLS connection
+/// closed without `close_notify` (which an attacker can forge), may have cut it short.
+fn unclean(e: Error, received: usize) -> Error {
+    if e.kind() != ErrorKind::ConnectionClosed {
+        return e;
+    }
+    Error::new(ErrorKind::IncompleteBody {
+        expected: None,
+        received: received as u64,
+    })
+    .with_detail("a reset, or tls without close_notify")
 }
 
 /// Makes sure a whole line is buffered; returns the length of the line without its ending,

@@ -372,3 +372,138 @@ fn handshake_error(e: rustls::Error) -> Error {
         _ => error,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustls::pki_types::UnixTime;
+    use rustls::{AlertDescription, PeerIncompatible};
+
+    fn at(secs: u64) -> UnixTime {
+        UnixTime::since_unix_epoch(Duration::from_secs(secs))
+    }
+
+    #[test]
+    fn handshake_errors_map_to_what_happened() {
+        use CertificateProblem as P;
+        let cert = |e: CertificateError| rustls::Error::InvalidCertificate(e);
+        let cases: Vec<(&str, rustls::Error, ErrorKind)> = vec![
+            (
+                "unknown issuer",
+                cert(CertificateError::UnknownIssuer),
+                ErrorKind::Certificate(P::UnknownIssuer),
+            ),
+            (
+                "name",
+                cert(CertificateError::NotValidForName),
+                ErrorKind::Certificate(P::HostnameMismatch),
+            ),
+            (
+                "expired",
+                cert(CertificateError::Expired),
+                ErrorKind::Certificate(P::Expired),
+            ),
+            (
+                "expired, with dates",
+                cert(CertificateError::ExpiredContext {
+                    time: at(2),
+                    not_after: at(1),
+                }),
+                ErrorKind::Certificate(P::Expired),
+            ),
+            (
+                "not yet valid",
+                cert(CertificateError::NotValidYet),
+                ErrorKind::Certificate(P::NotYetValid),
+            ),
+            (
+                "not yet valid, with dates",
+                cert(CertificateError::NotValidYetContext {
+                    time: at(1),
+                    not_before: at(2),
+                }),
+                ErrorKind::Certificate(P::NotYetValid),
+            ),
+            (
+                "bad signature",
+                cert(CertificateError::BadSignature),
+                ErrorKind::Certificate(P::Invalid),
+            ),
+            (
+                "no certificate",
+                rustls::Error::NoCertificatesPresented,
+                ErrorKind::Certificate(P::Invalid),
+            ),
+            (
+                "alert",
+                rustls::Error::AlertReceived(AlertDescription::HandshakeFailure),
+                ErrorKind::TlsHandshake,
+            ),
+            (
+                "nothing in common",
+                rustls::Error::PeerIncompatible(PeerIncompatible::NoCipherSuitesInCommon),
+                ErrorKind::TlsHandshake,
+            ),
+        ];
+        for (name, error, kind) in cases {
+            assert_eq!(handshake_error(error).kind(), kind, "{name}");
+        }
+    }
+
+    #[test]
+    fn handshake_messages() {
+        let cases = [
+            (
+                rustls::Error::InvalidCertificate(CertificateError::NotValidYet),
+                "certificate not yet valid: the server's certificate's validity period has not started (or this machine's clock is wrong)",
+            ),
+            (
+                rustls::Error::AlertReceived(AlertDescription::ProtocolVersion),
+                "tls handshake failed: the server sent the alert ProtocolVersion",
+            ),
+        ];
+        for (error, want) in cases {
+            assert_eq!(handshake_error(error).to_string(), want);
+        }
+        // The rest of this one is rustls's own words.
+        let invalid = rustls::Error::InvalidCertificate(CertificateError::BadSignature);
+        let message = handshake_error(invalid).to_string();
+        assert!(message.starts_with("invalid certificate: "), "{message}");
+    }
+
+    #[test]
+    fn names_checked_against_the_certificate() {
+        let ip = std::net::Ipv4Addr::new(127, 0, 0, 1);
+        assert_eq!(
+            server_name(Host::Ipv4(ip)).unwrap(),
+            ServerName::from(std::net::IpAddr::V4(ip))
+        );
+        let ip6 = std::net::Ipv6Addr::LOCALHOST;
+        assert_eq!(
+            server_name(Host::Ipv6(ip6)).unwrap(),
+            ServerName::from(std::net::IpAddr::V6(ip6))
+        );
+        let name = server_name(Host::Domain("api.example.com.")).unwrap();
+        assert_eq!(name.to_str(), "api.example.com");
+        let err = server_name(Host::Domain("a..b")).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::TlsHandshake);
+        assert_eq!(
+            err.to_string(),
+            "tls handshake failed: 'a..b' is not a dns name a certificate can be checked against"
+        );
+    }
+
+    #[test]
+    fn roots_from_pem_are_all_or_nothing() {
+        let ca = include_bytes!("../../tests/data/ca.pem");
+        let mut trust = Trust::default();
+        trust.add_pem(ca).unwrap();
+        let mut bad = ca.to_vec();
+        bad.extend_from_slice(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+        assert!(trust.add_pem(&bad).is_err());
+        assert_eq!(
+            format!("{trust:?}"),
+            "Trust { added_roots: 1, webpki_roots: true }"
+        );
+    }
+}
