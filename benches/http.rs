@@ -1,5 +1,8 @@
 //! Loopback keep-alive benchmark of the HTTP client: requests per second and p50/p99 latency
 //! for a ~60-byte JSON body, a 100 KB body and the same 100 KB body chunked (4 KiB chunks).
+//! With the `tls` feature, the same over https (`https.get.*`): a rustls server in this
+//! process presenting `tests/data/localhost.pem`, the client trusting the test root. One
+//! handshake, then every request on the same TLS connection.
 //!
 //! The server runs in this process (std only, a thread per connection, responses built once)
 //! so it is not the bottleneck. One client sends one request at a time, as a tool call does.
@@ -7,6 +10,7 @@
 //! ```sh
 //! cargo bench --bench http                 # about 10 seconds
 //! cargo bench --bench http -- --quick      # about 2 seconds
+//! cargo bench --bench http --features tls  # http, then https: about 20 seconds
 //! taskset -c 1 cargo bench --bench http    # steadier on a small VM: client and server on one CPU
 //! ```
 //!
@@ -16,6 +20,7 @@
 use httptool::http::{Client, Request, Transport};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -71,22 +76,29 @@ fn chunked(body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Serves keep-alive connections until the process ends.
-fn start_server(routes: Vec<(&'static str, Vec<u8>)>) -> SocketAddr {
+type Routes = Arc<Vec<(&'static str, Vec<u8>)>>;
+
+/// Serves keep-alive connections until the process ends; `wrap` turns each accepted socket
+/// into the stream served (itself, or a TLS stream).
+fn start_server<S, W>(routes: Routes, wrap: W) -> SocketAddr
+where
+    S: Read + Write,
+    W: Fn(TcpStream) -> S + Send + Sync + 'static,
+{
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("address");
-    let routes = std::sync::Arc::new(routes);
+    let wrap = Arc::new(wrap);
     thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let routes = routes.clone();
-            thread::spawn(move || serve(stream, &routes));
+            let (routes, wrap) = (routes.clone(), wrap.clone());
+            let _ = stream.set_nodelay(true);
+            thread::spawn(move || serve(wrap(stream), &routes));
         }
     });
     addr
 }
 
-fn serve(mut stream: TcpStream, routes: &[(&'static str, Vec<u8>)]) {
-    let _ = stream.set_nodelay(true);
+fn serve<S: Read + Write>(mut stream: S, routes: &[(&'static str, Vec<u8>)]) {
     let mut buf = vec![0u8; 16 * 1024];
     let mut filled = 0;
     loop {
@@ -113,7 +125,11 @@ fn serve(mut stream: TcpStream, routes: &[(&'static str, Vec<u8>)]) {
             Some(r) => r,
             None => b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
         };
-        if stream.write_all(reply).is_err() {
+        if stream
+            .write_all(reply)
+            .and_then(|_| stream.flush())
+            .is_err()
+        {
             return;
         }
         buf.copy_within(end..filled, 0);
@@ -134,39 +150,17 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
-fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
-    let (rounds, round) = if quick {
-        (3, Duration::from_millis(200))
-    } else {
-        (7, Duration::from_millis(1000))
-    };
-    let large = large_body();
-    let variants = [
-        Variant {
-            name: "small",
-            path: "/small",
-            body: SMALL.as_bytes().to_vec(),
-        },
-        Variant {
-            name: "large",
-            path: "/large",
-            body: large.clone(),
-        },
-        Variant {
-            name: "chunked",
-            path: "/chunked",
-            body: large.clone(),
-        },
-    ];
-    let addr = start_server(vec![
-        ("/small", with_length(SMALL.as_bytes())),
-        ("/large", with_length(&large)),
-        ("/chunked", chunked(&large)),
-    ]);
-    let client = Client::new();
-    for v in &variants {
-        let url = format!("http://{addr}{}?q=Hangzhou&days=3", v.path);
+/// Timed rounds of GETs for each variant; prints `<scheme>.get.<variant>.{rps,p50,p99}`.
+fn measure(
+    scheme: &str,
+    client: &Client,
+    base: &str,
+    variants: &[Variant],
+    timing: (usize, Duration),
+) {
+    let (rounds, round) = timing;
+    for v in variants {
+        let url = format!("{base}{}?q=Hangzhou&days=3", v.path);
         let get = || {
             let response = client
                 .send(&Request::get(&url).expect("url"))
@@ -195,16 +189,99 @@ fn main() {
         }
         latencies.sort();
         let us = |d: Duration| d.as_secs_f64() * 1e6;
-        println!("http.get.{}.rps {:.0} req/s", v.name, median(&mut rates));
-        println!(
-            "http.get.{}.p50 {:.1} us",
-            v.name,
-            us(percentile(&latencies, 50.0))
+        let name = format!("{scheme}.get.{}", v.name);
+        println!("{name}.rps {:.0} req/s", median(&mut rates));
+        println!("{name}.p50 {:.1} us", us(percentile(&latencies, 50.0)));
+        println!("{name}.p99 {:.1} us", us(percentile(&latencies, 99.0)));
+    }
+}
+
+/// The https side: a rustls server presenting the test certificate, and a client that
+/// trusts the test root only.
+#[cfg(feature = "tls")]
+mod tls {
+    use super::{start_server, Routes};
+    use httptool::http::{Client, Config};
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    use rustls::{ServerConfig, ServerConnection, StreamOwned};
+    use std::sync::Arc;
+
+    const CA: &[u8] = include_bytes!("../tests/data/ca.pem");
+    const CERT: &[u8] = include_bytes!("../tests/data/localhost.pem");
+    const KEY: &[u8] = include_bytes!("../tests/data/server.key");
+
+    /// Starts the server; returns the base URL and the client.
+    pub fn start(routes: Routes) -> (String, Client) {
+        let certs = CertificateDer::pem_slice_iter(CERT)
+            .collect::<Result<Vec<_>, _>>()
+            .expect("certificate");
+        let key = PrivateKeyDer::from_pem_slice(KEY).expect("key");
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = Arc::new(
+            ServerConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .expect("versions")
+                .with_no_client_auth()
+                .with_single_cert(certs, key)
+                .expect("certificate and key"),
         );
-        println!(
-            "http.get.{}.p99 {:.1} us",
-            v.name,
-            us(percentile(&latencies, 99.0))
+        let addr = start_server(routes, move |sock| {
+            let conn = ServerConnection::new(config.clone()).expect("server connection");
+            StreamOwned::new(conn, sock)
+        });
+        let client = Client::with_config(
+            Config::new()
+                .add_root_certificates_pem(CA)
+                .expect("test root")
+                .webpki_roots(false),
         );
+        (format!("https://localhost:{}", addr.port()), client)
+    }
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let (rounds, round) = if quick {
+        (3, Duration::from_millis(200))
+    } else {
+        (7, Duration::from_millis(1000))
+    };
+    let large = large_body();
+    let variants = [
+        Variant {
+            name: "small",
+            path: "/small",
+            body: SMALL.as_bytes().to_vec(),
+        },
+        Variant {
+            name: "large",
+            path: "/large",
+            body: large.clone(),
+        },
+        Variant {
+            name: "chunked",
+            path: "/chunked",
+            body: large.clone(),
+        },
+    ];
+    let routes: Routes = Arc::new(vec![
+        ("/small", with_length(SMALL.as_bytes())),
+        ("/large", with_length(&large)),
+        ("/chunked", chunked(&large)),
+    ]);
+    let timing = (rounds, round);
+    let addr = start_server(routes.clone(), |sock| sock);
+    measure(
+        "http",
+        &Client::new(),
+        &format!("http://{addr}"),
+        &variants,
+        timing,
+    );
+    #[cfg(feature = "tls")]
+    {
+        let (base, client) = tls::start(routes);
+        measure("https", &client, &base, &variants, timing);
     }
 }

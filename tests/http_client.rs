@@ -487,6 +487,7 @@ fn custom_transport_can_stand_in_for_the_client() {
     );
 }
 
+#[cfg(not(feature = "tls"))]
 #[test]
 fn https_without_tls_names_the_feature() {
     let err = Client::new()

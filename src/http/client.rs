@@ -10,6 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::config::{Config, Settings};
 use super::conn::{Clock, Conn, Origin};
 use super::error::{Error, ErrorKind, Limit};
+#[cfg(feature = "tls")]
+use super::exchange::tunnel;
 use super::exchange::{exchange, Reply};
 use super::headers::{always_sensitive, Headers};
 use super::method::Method;
@@ -19,6 +21,10 @@ use super::proxy::Proxy;
 use super::redirect::{self, Decision};
 use super::request::{Request, Secrets};
 use super::response::Response;
+#[cfg(feature = "tls")]
+use super::tls::Connector;
+#[cfg(feature = "tls")]
+use super::wire::write::write_connect;
 use super::wire::write::{check, write_head, RequestHead};
 use super::Transport;
 use crate::url::{Scheme, Url};
@@ -64,6 +70,9 @@ pub struct Client {
 struct Inner {
     config: Config,
     pool: Pool,
+    /// The TLS client side, built once from the config's roots.
+    #[cfg(feature = "tls")]
+    tls: Connector,
 }
 
 impl Default for Client {
@@ -95,7 +104,12 @@ impl Client {
             config.max_idle_age,
         );
         Client {
-            inner: Arc::new(Inner { config, pool }),
+            inner: Arc::new(Inner {
+                #[cfg(feature = "tls")]
+                tls: Connector::new(&config.trust),
+                config,
+                pool,
+            }),
         }
     }
 
@@ -110,7 +124,8 @@ impl Client {
     }
 
     /// The exact bytes this client would write for `request` (with its `User-Agent`, and in
-    /// absolute form through its proxy), without sending anything: for dry runs and exports.
+    /// absolute form through an http proxy; an https request's bytes are those sent inside
+    /// the TLS connection, tunnel or not), without sending anything: for dry runs and exports.
     /// With [`Secrets::Mask`], sensitive header values, proxy credentials and secret query
     /// values are `***`.
     ///
@@ -255,12 +270,13 @@ impl Client {
         clock: &Clock,
     ) -> Result<Response, Error> {
         let url: &Url = &hop.url;
-        if url.scheme() == Scheme::Https {
+        if cfg!(not(feature = "tls")) && url.scheme() == Scheme::Https {
             return Err(Error::new(ErrorKind::TlsUnavailable));
         }
         let proxy = self.inner.config.proxy.for_url(url);
         check_policy(settings, url, proxy.is_some())?;
-        let target = if proxy.is_some() {
+        let forward = forwarding(url, proxy);
+        let target = if forward.is_some() {
             url.as_str()
         } else {
             url.path_and_query()
@@ -276,7 +292,7 @@ impl Client {
             &hop.headers,
             hop.body.len(),
             &self.inner.config,
-            proxy,
+            forward,
         );
         check(&head)?;
         let reuse_ok = !wants_close(&hop.headers);
@@ -318,6 +334,10 @@ impl Client {
 
     /// A pooled connection to the origin (or the proxy) whose address the policy still
     /// accepts, or a new one (`fresh` asks for a new one).
+    ///
+    /// The pool's key is the origin the connection speaks HTTP with: an http proxy's own
+    /// address (it forwards to any origin), but an https URL's origin, tunnel or not (a
+    /// tunnel leads to one origin only).
     fn connection(
         &self,
         url: &Url,
@@ -330,26 +350,92 @@ impl Client {
             Some(p) => (p.url(), None),
             None => (url, Some(settings.address)),
         };
-        let (host, port) = (peer_url.host(), peer_url.port_or_default());
+        let key = if url.scheme() == Scheme::Https {
+            url
+        } else {
+            peer_url
+        };
         if !fresh {
-            if let Some(conn) = self
-                .inner
-                .pool
-                .take(peer_url.scheme(), peer_url.host_str(), port)
+            if let Some(conn) =
+                self.inner
+                    .pool
+                    .take(key.scheme(), key.host_str(), key.port_or_default())
             {
                 if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
                     return Ok(conn);
                 }
             }
         }
+        let (host, port) = (peer_url.host(), peer_url.port_or_default());
         let (stream, peer) = net::connect(&Target { host, port, policy }, clock)?;
         let origin = Origin {
-            scheme: peer_url.scheme(),
-            host: peer_url.host_str().to_string(),
-            port,
+            scheme: key.scheme(),
+            host: key.host_str().to_string(),
+            port: key.port_or_default(),
         };
-        Ok(Conn::new(stream, peer, origin))
+        let conn = Conn::new(stream, peer, origin);
+        if url.scheme() == Scheme::Https {
+            return self.secure(conn, url, proxy, settings, clock);
+        }
+        Ok(conn)
     }
+
+    /// Turns a new connection into TLS to `url`'s host: through a `CONNECT` tunnel when
+    /// `proxy` is set.
+    #[cfg(feature = "tls")]
+    fn secure(
+        &self,
+        mut conn: Conn,
+        url: &Url,
+        proxy: Option<&Proxy>,
+        settings: &Settings<'_>,
+        clock: &Clock,
+    ) -> Result<Conn, Error> {
+        if let Some(proxy) = proxy {
+            self.open_tunnel(&mut conn, url, proxy, settings, clock)?;
+        }
+        conn.into_tls(&self.inner.tls, url.host(), clock)
+    }
+
+    #[cfg(not(feature = "tls"))]
+    fn secure(
+        &self,
+        _conn: Conn,
+        _url: &Url,
+        _proxy: Option<&Proxy>,
+        _settings: &Settings<'_>,
+        _clock: &Clock,
+    ) -> Result<Conn, Error> {
+        Err(Error::new(ErrorKind::TlsUnavailable))
+    }
+
+    /// Asks the proxy for a tunnel to `url`'s host and port (RFC 9110 section 9.3.6): the
+    /// proxy learns the host and port, never the request.
+    #[cfg(feature = "tls")]
+    fn open_tunnel(
+        &self,
+        conn: &mut Conn,
+        url: &Url,
+        proxy: &Proxy,
+        settings: &Settings<'_>,
+        clock: &Clock,
+    ) -> Result<(), Error> {
+        let authority = format!("{}:{}", url.host_str(), url.port_or_default());
+        let agent = self.inner.config.user_agent.as_deref();
+        conn.wbuf.clear();
+        write_connect(&mut conn.wbuf, &authority, agent, proxy.authorization());
+        match tunnel(conn, &settings.limits, clock)? {
+            200..=299 => Ok(()),
+            status => Err(Error::new(ErrorKind::TunnelRefused { status }).with_detail(authority)),
+        }
+    }
+}
+
+/// The proxy a request is forwarded through in absolute form, with the proxy's credentials:
+/// an http URL's proxy. An https request goes through a tunnel, so its proxy sees neither
+/// the request nor (inside it) the credentials.
+fn forwarding<'p>(url: &Url, proxy: Option<&'p Proxy>) -> Option<&'p Proxy> {
+    proxy.filter(|_| url.scheme() == Scheme::Http)
 }
 
 /// The host allowlist, and what can be checked through a proxy.
@@ -438,7 +524,7 @@ pub(crate) fn render(
     secrets: Secrets,
 ) -> Result<Vec<u8>, Error> {
     let url = request.url();
-    let proxy = config.proxy.for_url(url);
+    let proxy = forwarding(url, config.proxy.for_url(url));
     let full = match secrets {
         Secrets::Reveal => Cow::Borrowed(url.as_str()),
         Secrets::Mask => Cow::Owned(url.redacted(request.secret_query_params())),

@@ -6,6 +6,8 @@ use super::address::AddressPolicy;
 use super::proxy::ProxyConfig;
 use super::redirect::RedirectPolicy;
 use super::retry::RetryPolicy;
+#[cfg(feature = "tls")]
+use super::{error::Error, tls::Trust};
 
 /// Connecting: resolving the host name, and each address tried. Defaults to 10 seconds.
 pub const DEFAULT_TIMEOUT_CONNECT: Duration = Duration::from_secs(10);
@@ -41,6 +43,9 @@ pub const DEFAULT_MAX_IDLE_TOTAL: usize = 32;
 pub const DEFAULT_MAX_IDLE_AGE: Duration = Duration::from_secs(15);
 /// The `User-Agent` sent when the request sets none. Defaults to `httptool/<version>`.
 pub const DEFAULT_USER_AGENT: &str = concat!("httptool/", env!("CARGO_PKG_VERSION"));
+/// Whether https trusts Mozilla's root certificates (from webpki-roots). Defaults to `true`.
+#[cfg(feature = "tls")]
+pub const DEFAULT_WEBPKI_ROOTS: bool = true;
 
 /// The size limits of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +103,8 @@ pub struct Config {
     pub(crate) max_idle_age: Duration,
     pub(crate) user_agent: Option<String>,
     pub(crate) proxy: ProxyConfig,
+    #[cfg(feature = "tls")]
+    pub(crate) trust: Trust,
 }
 
 impl Default for Config {
@@ -125,6 +132,8 @@ impl Default for Config {
             max_idle_age: DEFAULT_MAX_IDLE_AGE,
             user_agent: Some(DEFAULT_USER_AGENT.to_string()),
             proxy: ProxyConfig::default(),
+            #[cfg(feature = "tls")]
+            trust: Trust::default(),
         }
     }
 }
@@ -283,6 +292,59 @@ impl Config {
     #[must_use]
     pub fn proxy(mut self, proxy: ProxyConfig) -> Config {
         self.proxy = proxy;
+        self
+    }
+
+    /// Trusts the certificates in `pem` as roots for https, besides Mozilla's (see
+    /// [`webpki_roots`](Config::webpki_roots)): a company CA, or a development server's
+    /// self-signed certificate. Every `BEGIN CERTIFICATE` section is added; other sections
+    /// (a private key given by mistake) are skipped. May be called more than once. Defaults
+    /// to no added roots; the platform's certificate store is never read.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidRootCertificate`](super::ErrorKind::InvalidRootCertificate) when
+    /// `pem` is not valid PEM, holds no certificate, or holds one that cannot be parsed; then
+    /// nothing of it is added. The message never quotes the input.
+    ///
+    /// # Security
+    ///
+    /// A root vouches for every host name: add only a CA you would trust with all your https
+    /// traffic, or a self-signed certificate for the one server it belongs to.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// use httptool::http::{Client, Config};
+    ///
+    /// let pem = std::fs::read("/etc/ssl/company-ca.pem")?;
+    /// let client = Client::with_config(
+    ///     Config::new()
+    ///         .add_root_certificates_pem(&pem)?
+    ///         .webpki_roots(false), // internal services only: trust the company CA alone
+    /// );
+    /// # drop(client);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "tls")]
+    pub fn add_root_certificates_pem(mut self, pem: &[u8]) -> Result<Config, Error> {
+        self.trust.add_pem(pem)?;
+        Ok(self)
+    }
+
+    /// Whether https trusts Mozilla's root certificates, as shipped in webpki-roots. With
+    /// `false`, only the roots added with
+    /// [`add_root_certificates_pem`](Config::add_root_certificates_pem) are trusted (none
+    /// added: every https request fails with
+    /// [`CertificateProblem::UnknownIssuer`](super::CertificateProblem::UnknownIssuer)).
+    /// Defaults to [`DEFAULT_WEBPKI_ROOTS`] (`true`).
+    ///
+    /// There is no setting that turns certificate verification off: trust a test server by
+    /// adding its certificate as a root instead.
+    #[cfg(feature = "tls")]
+    #[must_use]
+    pub fn webpki_roots(mut self, enabled: bool) -> Config {
+        self.trust.set_webpki_roots(enabled);
         self
     }
 }

@@ -132,8 +132,25 @@ impl Conn {
         }
     }
 
-    pub fn is_stale(&self) -> bool {
+    pub fn is_stale(&mut self) -> bool {
         self.end > self.start || self.stream.is_stale()
+    }
+
+    /// The same connection, now speaking TLS to `host`. Nothing may be buffered: bytes that
+    /// arrived before the handshake (after a proxy's answer to `CONNECT`) are refused.
+    #[cfg(feature = "tls")]
+    pub fn into_tls(
+        self,
+        connector: &super::tls::Connector,
+        host: crate::url::Host<'_>,
+        clock: &Clock,
+    ) -> Result<Conn, Error> {
+        if self.end > self.start {
+            return Err(Error::new(ErrorKind::TlsHandshake)
+                .with_detail("the proxy sent bytes after its answer to CONNECT"));
+        }
+        let stream = self.stream.into_tls(connector, host, clock)?;
+        Ok(Conn::new(stream, self.peer, self.origin))
     }
 
     /// Bytes read and not yet consumed.

@@ -152,6 +152,45 @@ impl Malformed {
     }
 }
 
+/// Why the server's certificate was refused during the TLS handshake (the `tls` feature).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CertificateProblem {
+    /// The chain does not lead to a trusted root: a self-signed certificate, or one issued
+    /// by a private CA that was not added with `Config::add_root_certificates_pem`.
+    UnknownIssuer,
+    /// The certificate is not valid for the URL's host: no DNS name (for a name) or IP
+    /// address (for an address) among its subject alternative names matches.
+    HostnameMismatch,
+    /// The certificate's validity period has ended.
+    Expired,
+    /// The certificate's validity period has not started.
+    NotYetValid,
+    /// Any other reason: a bad signature, an encoding error, a wrong key usage, no
+    /// certificate at all. The error's source has rustls's words for it.
+    Invalid,
+}
+
+impl CertificateProblem {
+    fn describe(self) -> &'static str {
+        match self {
+            CertificateProblem::UnknownIssuer => {
+                "certificate not trusted: it is self-signed or its issuer is not a trusted root (add a private ca with `Config::add_root_certificates_pem`)"
+            }
+            CertificateProblem::HostnameMismatch => {
+                "certificate hostname mismatch: the server's certificate is not valid for the host in the url"
+            }
+            CertificateProblem::Expired => {
+                "certificate expired: the server's certificate is past its validity period (or this machine's clock is wrong)"
+            }
+            CertificateProblem::NotYetValid => {
+                "certificate not yet valid: the server's certificate's validity period has not started (or this machine's clock is wrong)"
+            }
+            CertificateProblem::Invalid => "invalid certificate",
+        }
+    }
+}
+
 /// What went wrong, for code to match on. [`Error`]'s `Display` says it in words.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,8 +211,22 @@ pub enum ErrorKind {
     /// The strict address policy was combined with a proxy but no host allowlist: through a
     /// proxy the addresses cannot be checked, so the host names must be.
     ProxyNeedsAllowlist,
-    /// An `https` URL, and this build has no TLS (the `tls` feature).
+    /// An `https` URL, and this build has no TLS (the `tls` feature). Never returned with it.
     TlsUnavailable,
+    /// Certificates given to `Config::add_root_certificates_pem` that cannot be used: not
+    /// PEM, no `CERTIFICATE` section, or a certificate that cannot be parsed.
+    InvalidRootCertificate,
+    /// The server's certificate was refused; the inner kind says why.
+    Certificate(CertificateProblem),
+    /// The TLS handshake failed for a reason other than the certificate: the server closed
+    /// the connection or sent an alert, no protocol version or cipher suite in common, a
+    /// host name that cannot be checked against a certificate.
+    TlsHandshake,
+    /// The proxy answered an https request's `CONNECT` with a status other than 2xx.
+    TunnelRefused {
+        /// The proxy's status code.
+        status: u16,
+    },
     /// The host name did not resolve.
     Resolve,
     /// No address of the host accepted a connection.
@@ -204,9 +257,12 @@ pub enum ErrorKind {
     Malformed(Malformed),
     /// The connection closed (or was reset) before any byte of a response arrived.
     ConnectionClosed,
-    /// The connection closed before the whole body arrived: never a truncated success.
+    /// The connection closed before the whole body arrived: never a truncated success. A
+    /// body that ends with the connection is incomplete when the connection was reset, or,
+    /// over https, closed without TLS `close_notify` (RFC 9112 section 9.8).
     IncompleteBody {
-        /// The `Content-Length`, if the body had one (else it was chunked).
+        /// The `Content-Length`, if the body had one (else it was chunked, or ended with the
+        /// connection).
         expected: Option<u64>,
         /// Body bytes received.
         received: u64,
@@ -350,6 +406,26 @@ impl fmt::Display for Error {
                 "the strict address policy needs a host allowlist when a proxy is used{at}: the proxy resolves names, so their addresses cannot be checked here"
             ),
             ErrorKind::TlsUnavailable => f.write_str(TLS_UNAVAILABLE).and_then(|_| write!(f, "{at}")),
+            ErrorKind::InvalidRootCertificate => write!(
+                f,
+                "invalid root certificate: {detail}{}",
+                self.source_text()
+            ),
+            ErrorKind::Certificate(problem) => {
+                write!(f, "{}{at}{}", problem.describe(), self.source_text())
+            }
+            ErrorKind::TlsHandshake => match self.inner.detail {
+                Some(_) => write!(f, "tls handshake failed: {detail}{at}{}", self.source_text()),
+                None => write!(f, "tls handshake failed{at}{}", self.source_text()),
+            },
+            ErrorKind::TunnelRefused { status: 407 } => write!(
+                f,
+                "the proxy refused to open a tunnel to {detail} with status 407: it wants credentials, or refused those given (set them in the proxy url or with `Proxy::basic_auth`){at}"
+            ),
+            ErrorKind::TunnelRefused { status } => write!(
+                f,
+                "the proxy refused to open a tunnel to {detail} with status {status}{at}"
+            ),
             ErrorKind::Resolve => {
                 write!(f, "could not resolve host {detail}{at}{}", self.source_text())
             }
@@ -394,6 +470,10 @@ impl fmt::Display for Error {
                     f,
                     "the connection closed after {received} of {n} body bytes{at}"
                 ),
+                None if self.inner.detail.is_some() => write!(
+                    f,
+                    "the connection ended uncleanly ({detail}) after {received} body bytes of a body that ends with the connection: it may be cut short{at}"
+                ),
                 None => write!(
                     f,
                     "the connection closed before the last chunk, after {received} body bytes{at}"
@@ -408,12 +488,8 @@ impl fmt::Display for Error {
     }
 }
 
-#[cfg(not(feature = "tls"))]
 const TLS_UNAVAILABLE: &str =
     "https needs tls, and httptool was built without its `tls` feature: enable the `tls` feature";
-#[cfg(feature = "tls")]
-const TLS_UNAVAILABLE: &str =
-    "https needs tls, and the `tls` feature of this httptool version does not implement it yet";
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

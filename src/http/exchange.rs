@@ -56,6 +56,26 @@ pub(crate) fn exchange(
     })
 }
 
+/// Sends the `CONNECT` head in `conn.wbuf` and reads the head of the proxy's final answer
+/// (interim 1xx skipped) under the same limits as any response; returns its status. A 2xx
+/// has no body (RFC 9110 section 9.3.6): the tunnel starts right after the head. The body of
+/// a refusal is not read, since the connection is dropped.
+#[cfg(feature = "tls")]
+pub(crate) fn tunnel(conn: &mut Conn, limits: &Limits, clock: &Clock) -> Result<u16, Error> {
+    let head_bytes = std::mem::take(&mut conn.wbuf);
+    let written = conn.write_all(clock, &head_bytes, &[]);
+    conn.wbuf = head_bytes;
+    written?;
+    let mut used = 0;
+    loop {
+        let (head, len) = read_head(conn, limits, clock, used)?;
+        used += len;
+        if !(100..200).contains(&head.status) {
+            return Ok(head.status);
+        }
+    }
+}
+
 /// Reads one head; `used` is what earlier interim heads took of `max_head`.
 fn read_head(
     conn: &mut Conn,
@@ -239,7 +259,9 @@ fn read_to_close(conn: &mut Conn, max_body: usize, clock: &Clock) -> Result<Vec<
     loop {
         if take_buffered(conn, &mut body, usize::MAX) == 0 {
             let want = max_body.saturating_sub(body.filled).saturating_add(1);
-            if read_into(conn, &mut body, want, clock)? == 0 {
+            let received = body.filled;
+            let got = read_into(conn, &mut body, want, clock).map_err(|e| unclean(e, received))?;
+            if got == 0 {
                 return Ok(body.finish());
             }
         }
@@ -247,6 +269,19 @@ fn read_to_close(conn: &mut Conn, max_body: usize, clock: &Clock) -> Result<Vec<
             return Err(Error::limit(Limit::Body, max_body, body.filled as u64));
         }
     }
+}
+
+/// RFC 9112 section 9.8: only a clean close ends such a body. A reset, or a TLS connection
+/// closed without `close_notify` (which an attacker can forge), may have cut it short.
+fn unclean(e: Error, received: usize) -> Error {
+    if e.kind() != ErrorKind::ConnectionClosed {
+        return e;
+    }
+    Error::new(ErrorKind::IncompleteBody {
+        expected: None,
+        received: received as u64,
+    })
+    .with_detail("a reset, or tls without close_notify")
 }
 
 /// Makes sure a whole line is buffered; returns the length of the line without its ending,

@@ -8,8 +8,11 @@
 //! (conflicting `Content-Length`s, `Transfer-Encoding` with `Content-Length`, unknown transfer
 //! codings, obsolete line folding) is an error and closes the connection.
 //!
-//! Without the `tls` feature an `https` URL is [`ErrorKind::TlsUnavailable`], whose message
-//! names the feature.
+//! `https` needs the `tls` feature (rustls with the ring provider, and Mozilla's roots from
+//! webpki-roots): certificates are always verified, against those roots and any added with
+//! `Config::add_root_certificates_pem`; through a proxy, https goes in a `CONNECT` tunnel.
+//! A refused certificate is [`ErrorKind::Certificate`], saying why. Without the feature an
+//! `https` URL is [`ErrorKind::TlsUnavailable`], whose message names the feature.
 //!
 //! A [`Transport`] is anything that turns a [`Request`] into a [`Response`]: the layers above
 //! take one, so an application can plug in its own (an async runtime's client, a test double).
@@ -22,6 +25,7 @@
 //! | `exchange.rs` | one request and response on a connection |
 //! | `conn.rs` | a connection's buffer, and the deadline |
 //! | `net.rs` | the only code that opens sockets: resolve, check, connect |
+//! | `tls.rs` | the only code that names rustls types: roots, handshake, the TLS stream |
 //! | `pool.rs` | idle connections |
 //! | `wire/` | message syntax, pure: response head, chunk lines, request head |
 //! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
@@ -54,12 +58,16 @@ mod redirect;
 mod request;
 mod response;
 mod retry;
+#[cfg(feature = "tls")]
+mod tls;
 mod wire;
 
 use std::sync::Arc;
 
 pub use self::address::{AddressClass, AddressPolicy};
 pub use self::client::Client;
+#[cfg(feature = "tls")]
+pub use self::config::DEFAULT_WEBPKI_ROOTS;
 pub use self::config::{
     Config, RequestOptions, DEFAULT_MAX_BODY, DEFAULT_MAX_CHUNK_LINE, DEFAULT_MAX_HEAD,
     DEFAULT_MAX_HEADERS, DEFAULT_MAX_IDLE_AGE, DEFAULT_MAX_IDLE_PER_ORIGIN, DEFAULT_MAX_IDLE_TOTAL,
@@ -67,7 +75,7 @@ pub use self::config::{
     DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT, DEFAULT_TIMEOUT_CALL, DEFAULT_TIMEOUT_CONNECT,
     DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
 };
-pub use self::error::{Error, ErrorKind, Limit, Malformed, Timeout};
+pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
 pub use self::headers::Headers;
 pub use self::method::Method;
 pub use self::proxy::{Proxy, ProxyConfig};

@@ -1,5 +1,5 @@
 //! The one file that opens sockets: name resolution, the address policy applied to the
-//! resolved addresses, connecting, and the stream type a TLS stream will join.
+//! resolved addresses, connecting, and the stream type, plain or TLS (`tls.rs`).
 
 use std::io::{self, IoSlice, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
@@ -10,45 +10,80 @@ use std::time::Duration;
 use super::address::AddressPolicy;
 use super::conn::Clock;
 use super::error::{Error, ErrorKind, Timeout};
+#[cfg(feature = "tls")]
+use super::tls::{Connector, TlsStream};
 use crate::url::Host;
 
-/// A connection's byte stream. The `tls` issue adds a TLS variant here; nothing outside this
-/// file names the socket type.
+/// A connection's byte stream; nothing outside this file names the socket type.
 #[derive(Debug)]
 pub(crate) enum Stream {
     Plain(TcpStream),
+    /// Boxed: a TLS connection's state is large, and connections move in and out of the pool.
+    #[cfg(feature = "tls")]
+    Tls(Box<TlsStream>),
 }
 
 impl Stream {
     pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Stream::Plain(s) => s.read(buf),
+            #[cfg(feature = "tls")]
+            Stream::Tls(s) => s.read(buf),
         }
     }
 
     pub fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
         match self {
             Stream::Plain(s) => s.write_vectored(bufs),
+            #[cfg(feature = "tls")]
+            Stream::Tls(s) => s.write_vectored(bufs),
         }
     }
 
     pub fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
         match self {
             Stream::Plain(s) => s.set_read_timeout(Some(timeout)),
+            #[cfg(feature = "tls")]
+            Stream::Tls(s) => s.set_read_timeout(timeout),
         }
     }
 
     pub fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
         match self {
             Stream::Plain(s) => s.set_write_timeout(Some(timeout)),
+            #[cfg(feature = "tls")]
+            Stream::Tls(s) => s.set_write_timeout(timeout),
+        }
+    }
+
+    /// Runs the TLS handshake for `host` on a plain stream (a new connection, or a proxy's
+    /// tunnel), within `timeout_connect`.
+    #[cfg(feature = "tls")]
+    pub fn into_tls(
+        self,
+        connector: &Connector,
+        host: Host<'_>,
+        clock: &Clock,
+    ) -> Result<Stream, Error> {
+        match self {
+            Stream::Plain(sock) => connector
+                .handshake(sock, host, clock)
+                .map(|tls| Stream::Tls(Box::new(tls))),
+            // Proxies are reached over plain http, so TLS is never layered twice.
+            Stream::Tls(_) => {
+                Err(Error::new(ErrorKind::TlsHandshake)
+                    .with_detail("tls inside tls is not supported"))
+            }
         }
     }
 
     /// Whether an idle connection can no longer carry a request: the server closed it (a
     /// non-blocking peek sees the end of the stream or an error) or sent bytes nobody asked
     /// for. Checked before a pooled connection is reused.
-    pub fn is_stale(&self) -> bool {
+    pub fn is_stale(&mut self) -> bool {
         match self {
+            #[cfg(feature = "tls")]
+            Stream::Tls(s) => s.is_stale(),
             Stream::Plain(s) => {
                 if s.set_nonblocking(true).is_err() {
                     return true;

@@ -50,6 +50,7 @@ impl Pool {
                     .rposition(|e| e.conn.origin.is(scheme, host, port))?;
                 idle.remove(pos)
             };
+            let mut found = found;
             if now.saturating_duration_since(found.since) < self.max_age && !found.conn.is_stale() {
                 return Some(found.conn);
             }

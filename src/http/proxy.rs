@@ -179,7 +179,8 @@ impl ProxyConfig {
         self
     }
 
-    /// The proxy for `https` URLs (used once CONNECT tunnels exist, with TLS).
+    /// The proxy for `https` URLs, asked for a `CONNECT` tunnel to the URL's host and port
+    /// (with the `tls` feature): it sees neither the request nor its headers.
     #[must_use]
     pub fn https(mut self, proxy: Option<Proxy>) -> ProxyConfig {
         self.https = proxy;

@@ -94,9 +94,66 @@ pub(crate) fn write_head(out: &mut Vec<u8>, head: &RequestHead<'_>, mask: bool) 
     out.extend_from_slice(b"\r\n");
 }
 
+/// Writes the `CONNECT` request asking a proxy for a tunnel to `authority`, `host:port` with
+/// the port always written: `Host` (RFC 9110 section 7.2), `User-Agent` when one is
+/// configured, and the proxy's credentials. Nothing of the request itself (its headers,
+/// its target) goes to the proxy.
+///
+/// RFC 9110 section 9.3.6; RFC 9112 section 3.2.3: `authority-form = uri-host ":" port`.
+#[cfg(feature = "tls")]
+pub(crate) fn write_connect(
+    out: &mut Vec<u8>,
+    authority: &str,
+    user_agent: Option<&str>,
+    proxy_authorization: Option<&str>,
+) {
+    out.extend_from_slice(b"CONNECT ");
+    out.extend_from_slice(authority.as_bytes());
+    out.extend_from_slice(b" HTTP/1.1\r\n");
+    field(out, "Host", authority);
+    if let Some(agent) = user_agent {
+        field(out, "User-Agent", agent);
+    }
+    if let Some(auth) = proxy_authorization {
+        field(out, "Proxy-Authorization", auth);
+    }
+    out.extend_from_slice(b"\r\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "tls")]
+    #[test]
+    fn connect_head() {
+        let cases: [(&str, Option<&str>, Option<&str>, &str); 3] = [
+            (
+                "localhost:8443",
+                None,
+                None,
+                "CONNECT localhost:8443 HTTP/1.1\r\nHost: localhost:8443\r\n\r\n",
+            ),
+            (
+                "[::1]:443",
+                Some("agent/1"),
+                None,
+                "CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\nUser-Agent: agent/1\r\n\r\n",
+            ),
+            (
+                "api.example.com:443",
+                None,
+                Some("Basic dTpw"),
+                "CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\
+                 Proxy-Authorization: Basic dTpw\r\n\r\n",
+            ),
+        ];
+        for (authority, agent, auth, want) in cases {
+            let mut out = Vec::new();
+            write_connect(&mut out, authority, agent, auth);
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{authority}");
+        }
+    }
 
     #[test]
     fn decimal() {
