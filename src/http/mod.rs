@@ -1,1 +1,112 @@
-//! HTTP/1.1: requests, responses, the `Transport` trait and the `Client`.
+//! HTTP/1.1: requests, responses, the [`Transport`] trait and the [`Client`] that implements it.
+//!
+//! The client speaks HTTP/1.1 (RFC 9110, RFC 9112) over keep-alive connections pooled per
+//! origin, writes each request in one system call, reads `Content-Length`, chunked and
+//! read-to-close bodies, and skips interim 1xx responses. Every size it reads is bounded
+//! (`max_*`) and every wait is bounded (`timeout_*`), with one deadline for the whole call;
+//! hitting a bound is an error naming it, never a truncated success. Malformed framing
+//! (conflicting `Content-Length`s, `Transfer-Encoding` with `Content-Length`, unknown transfer
+//! codings, obsolete line folding) is an error and closes the connection.
+//!
+//! Without the `tls` feature an `https` URL is [`ErrorKind::TlsUnavailable`], whose message
+//! names the feature.
+//!
+//! A [`Transport`] is anything that turns a [`Request`] into a [`Response`]: the layers above
+//! take one, so an application can plug in its own (an async runtime's client, a test double).
+//!
+//! # Layout
+//!
+//! | file | what it holds |
+//! | --- | --- |
+//! | `client.rs` | [`Client`]: hops, redirects, retries, the pool |
+//! | `exchange.rs` | one request and response on a connection |
+//! | `conn.rs` | a connection's buffer, and the deadline |
+//! | `net.rs` | the only code that opens sockets: resolve, check, connect |
+//! | `pool.rs` | idle connections |
+//! | `wire/` | message syntax, pure: response head, chunk lines, request head |
+//! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use httptool::http::{Client, Request, Transport};
+//!
+//! let client = Client::new();
+//! let request = Request::get("http://api.example.com/v1/weather?q=Hangzhou")?
+//!     .with_header("Accept", "application/json")?;
+//! let response = client.send(&request)?;
+//! println!("{} {}", response.status(), String::from_utf8_lossy(response.body()));
+//! # Ok::<(), httptool::http::Error>(())
+//! ```
+
+mod address;
+mod client;
+mod config;
+mod conn;
+mod error;
+mod exchange;
+mod headers;
+mod method;
+mod net;
+mod pool;
+mod proxy;
+mod redirect;
+mod request;
+mod response;
+mod retry;
+mod wire;
+
+use std::sync::Arc;
+
+pub use self::address::{AddressClass, AddressPolicy};
+pub use self::client::Client;
+pub use self::config::{
+    Config, RequestOptions, DEFAULT_MAX_BODY, DEFAULT_MAX_CHUNK_LINE, DEFAULT_MAX_HEAD,
+    DEFAULT_MAX_HEADERS, DEFAULT_MAX_IDLE_AGE, DEFAULT_MAX_IDLE_PER_ORIGIN, DEFAULT_MAX_IDLE_TOTAL,
+    DEFAULT_MAX_REDIRECTS, DEFAULT_MAX_REQUEST_TARGET, DEFAULT_MAX_STATUS_LINE,
+    DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT, DEFAULT_TIMEOUT_CALL, DEFAULT_TIMEOUT_CONNECT,
+    DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
+};
+pub use self::error::{Error, ErrorKind, Limit, Malformed, Timeout};
+pub use self::headers::Headers;
+pub use self::method::Method;
+pub use self::proxy::{Proxy, ProxyConfig};
+pub use self::redirect::{RedirectPolicy, RedirectStop};
+pub use self::request::{Request, Secrets};
+pub use self::response::{Response, Version};
+pub use self::retry::RetryPolicy;
+
+/// Sends a request and returns its final response.
+///
+/// [`Client`] is the implementation this crate provides. Implement it to send requests some
+/// other way (an async runtime's client behind a blocking call, a recording test double); the
+/// layers above `http` use only this trait. Implementations are shared between threads.
+///
+/// A non-2xx status is a `Response`, not an error: errors are for requests that got no
+/// usable response.
+pub trait Transport: Send + Sync {
+    /// Sends `request`, following redirects as its policy says, and returns the response.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] whose [`kind`](Error::kind) says what failed.
+    fn send(&self, request: &Request) -> Result<Response, Error>;
+}
+
+impl<T: Transport + ?Sized> Transport for &T {
+    fn send(&self, request: &Request) -> Result<Response, Error> {
+        (**self).send(request)
+    }
+}
+
+impl<T: Transport + ?Sized> Transport for Box<T> {
+    fn send(&self, request: &Request) -> Result<Response, Error> {
+        (**self).send(request)
+    }
+}
+
+impl<T: Transport + ?Sized> Transport for Arc<T> {
+    fn send(&self, request: &Request) -> Result<Response, Error> {
+        (**self).send(request)
+    }
+}

@@ -1,0 +1,462 @@
+//! The client: a call is a series of hops (redirects), each sent on a pooled or new
+//! connection, retried once when the connection failed before any response byte.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+use std::thread;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::config::{Config, Settings};
+use super::conn::{Clock, Conn, Origin};
+use super::error::{Error, ErrorKind, Limit};
+use super::exchange::{exchange, Reply};
+use super::headers::{always_sensitive, Headers};
+use super::method::Method;
+use super::net::{self, Target};
+use super::pool::Pool;
+use super::proxy::Proxy;
+use super::redirect::{self, Decision};
+use super::request::{Request, Secrets};
+use super::response::Response;
+use super::wire::write::{check, write_head, RequestHead};
+use super::Transport;
+use crate::url::{Scheme, Url};
+
+/// An HTTP/1.1 client: keep-alive connections pooled per origin, the limits, timeouts and
+/// policies of its [`Config`], and nothing read from the environment.
+///
+/// Cloning is cheap and shares the pool; a `Client` is `Send + Sync` and meant to be shared
+/// by every thread of a program. Requests run in parallel: the pool's lock is held only to
+/// take or put back one connection.
+///
+/// # Security
+///
+/// Requests leave the machine. Check [`AddressPolicy`](super::AddressPolicy) and
+/// [`RedirectPolicy`](super::RedirectPolicy) when URLs come from anything you do not control.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::{Client, Request, Transport};
+/// # use std::io::{Read, Write};
+/// # let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+/// # let addr = listener.local_addr()?;
+/// # let server = std::thread::spawn(move || {
+/// #     let (mut s, _) = listener.accept().unwrap();
+/// #     let mut buf = [0u8; 1024];
+/// #     let _ = s.read(&mut buf).unwrap();
+/// #     s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello").unwrap();
+/// # });
+/// # let url = format!("http://{addr}/greeting");
+/// let client = Client::new();
+/// let response = client.send(&Request::get(&url)?)?;
+/// assert_eq!(response.status(), 200);
+/// assert_eq!(response.body(), b"hello");
+/// # server.join().unwrap();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: Config,
+    pool: Pool,
+}
+
+impl Default for Client {
+    fn default() -> Client {
+        Client::new()
+    }
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("config", &self.inner.config)
+            .field("idle_connections", &self.inner.pool.idle_count())
+            .finish()
+    }
+}
+
+impl Client {
+    /// A client with the default [`Config`]: nothing is read from the environment.
+    pub fn new() -> Client {
+        Client::with_config(Config::default())
+    }
+
+    /// A client with `config`.
+    pub fn with_config(config: Config) -> Client {
+        let pool = Pool::new(
+            config.max_idle_per_origin,
+            config.max_idle_total,
+            config.max_idle_age,
+        );
+        Client {
+            inner: Arc::new(Inner { config, pool }),
+        }
+    }
+
+    /// The client's settings.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Idle connections in the pool now.
+    pub fn idle_connections(&self) -> usize {
+        self.inner.pool.idle_count()
+    }
+
+    /// The exact bytes this client would write for `request` (with its `User-Agent`, and in
+    /// absolute form through its proxy), without sending anything: for dry runs and exports.
+    /// With [`Secrets::Mask`], sensitive header values, proxy credentials and secret query
+    /// values are `***`.
+    ///
+    /// # Errors
+    ///
+    /// What sending would refuse before connecting: a header the client writes itself, a
+    /// request target over `max_request_target`.
+    pub fn render(&self, request: &Request, secrets: Secrets) -> Result<Vec<u8>, Error> {
+        render(request, &self.inner.config, secrets)
+    }
+}
+
+impl Transport for Client {
+    fn send(&self, request: &Request) -> Result<Response, Error> {
+        let settings = Settings::new(&self.inner.config, request.options());
+        let clock = Clock::start(settings.timeouts);
+        self.call(request, &settings, &clock)
+    }
+}
+
+/// One hop of a call: what is sent to one URL.
+struct Hop<'r> {
+    method: Method,
+    url: Cow<'r, Url>,
+    headers: Cow<'r, Headers>,
+    body: &'r [u8],
+    secret_query: &'r [String],
+}
+
+impl<'r> Hop<'r> {
+    fn first(request: &'r Request) -> Hop<'r> {
+        Hop {
+            method: request.method(),
+            url: Cow::Borrowed(request.url()),
+            headers: Cow::Borrowed(request.headers()),
+            body: request.body(),
+            secret_query: request.secret_query_params(),
+        }
+    }
+
+    /// The hop a redirect leads to (RFC 9110 section 15.4). Leaving the origin drops every
+    /// credential: `Authorization`, `Proxy-Authorization`, `Cookie`, headers marked sensitive
+    /// and query parameters marked secret. Dropping the body drops the headers describing it.
+    fn next(self, mut url: Url, method: Method, keep_body: bool) -> Hop<'r> {
+        let mut headers = self.headers;
+        if !self.url.same_origin(&url) {
+            headers
+                .to_mut()
+                .retain(|name, sensitive| !sensitive && !always_sensitive(name));
+            for name in self.secret_query {
+                url.remove_query_pairs(name);
+            }
+        }
+        let body = if keep_body { self.body } else { &[] };
+        if !keep_body {
+            headers.to_mut().retain(|name, _| !is_content_header(name));
+        }
+        Hop {
+            method,
+            url: Cow::Owned(url),
+            headers,
+            body,
+            secret_query: self.secret_query,
+        }
+    }
+}
+
+fn is_content_header(name: &str) -> bool {
+    name.len() > 8 && name.as_bytes()[..8].eq_ignore_ascii_case(b"content-")
+}
+
+impl Client {
+    fn call(
+        &self,
+        request: &Request,
+        settings: &Settings<'_>,
+        clock: &Clock,
+    ) -> Result<Response, Error> {
+        let mut hop = Hop::first(request);
+        let mut visited: Vec<(Method, Url)> = Vec::new();
+        let mut retries = 0;
+        loop {
+            let response = self
+                .send_hop(&hop, settings, clock)
+                .map_err(|e| e.with_url(&hop.url))?;
+            if let Some(wait) = retry_wait(settings, &hop, &response, retries, clock) {
+                thread::sleep(wait);
+                retries += 1;
+                continue;
+            }
+            let location = response.header("location");
+            let (url, method, keep_body) = match redirect::decide(
+                settings.redirect,
+                hop.method,
+                response.status(),
+                location,
+                &hop.url,
+            ) {
+                Decision::NotRedirect => return Ok(response),
+                Decision::Stop(stop) => return Ok(response.with_redirect_stop(stop)),
+                Decision::Follow {
+                    url,
+                    method,
+                    keep_body,
+                } => (url, method, keep_body),
+            };
+            visited.push((hop.method, hop.url.clone().into_owned()));
+            if visited.len() > settings.redirect.max_redirects as usize {
+                let max = settings.redirect.max_redirects as usize;
+                return Err(
+                    Error::limit(Limit::Redirects, max, visited.len() as u64).with_url(&hop.url)
+                );
+            }
+            if visited.iter().any(|(m, u)| *m == method && *u == url) {
+                return Err(Error::new(ErrorKind::RedirectLoop).with_url(&url));
+            }
+            hop = hop.next(url, method, keep_body);
+        }
+    }
+
+    /// Sends one hop: checks, then a pooled or new connection, and one more try on a fresh
+    /// connection when an idempotent request's connection failed before any response byte.
+    fn send_hop(
+        &self,
+        hop: &Hop<'_>,
+        settings: &Settings<'_>,
+        clock: &Clock,
+    ) -> Result<Response, Error> {
+        let url: &Url = &hop.url;
+        if url.scheme() == Scheme::Https {
+            return Err(Error::new(ErrorKind::TlsUnavailable));
+        }
+        let proxy = self.inner.config.proxy.for_url(url);
+        check_policy(settings, url, proxy.is_some())?;
+        let target = if proxy.is_some() {
+            url.as_str()
+        } else {
+            url.path_and_query()
+        };
+        if target.len() > settings.limits.max_request_target {
+            let max = settings.limits.max_request_target;
+            return Err(Error::limit(Limit::RequestTarget, max, target.len() as u64));
+        }
+        let head = request_head(
+            hop.method,
+            url,
+            target,
+            &hop.headers,
+            hop.body.len(),
+            &self.inner.config,
+            proxy,
+        );
+        check(&head)?;
+        let reuse_ok = !wants_close(&hop.headers);
+        let mut fresh = false;
+        loop {
+            let mut conn = self.connection(url, proxy, settings, clock, fresh)?;
+            conn.wbuf.clear();
+            write_head(&mut conn.wbuf, &head, false);
+            match exchange(&mut conn, hop.method, hop.body, &settings.limits, clock) {
+                Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok)),
+                Err(e)
+                    if e.kind() == ErrorKind::ConnectionClosed
+                        && hop.method.is_idempotent()
+                        && !fresh =>
+                {
+                    fresh = true;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn finish(&self, mut conn: Conn, reply: Reply, url: &Url, reuse_ok: bool) -> Response {
+        if reply.reusable && reuse_ok {
+            conn.reused = true;
+            self.inner.pool.put(conn);
+        }
+        let head = reply.head;
+        Response::from_parts(
+            head.status,
+            head.reason,
+            head.version,
+            head.headers,
+            reply.body,
+            url.clone(),
+            reply.bytes_read,
+        )
+    }
+
+    /// A pooled connection to the origin (or the proxy) whose address the policy still
+    /// accepts, or a new one (`fresh` asks for a new one).
+    fn connection(
+        &self,
+        url: &Url,
+        proxy: Option<&Proxy>,
+        settings: &Settings<'_>,
+        clock: &Clock,
+        fresh: bool,
+    ) -> Result<Conn, Error> {
+        let (peer_url, policy) = match proxy {
+            Some(p) => (p.url(), None),
+            None => (url, Some(settings.address)),
+        };
+        let (host, port) = (peer_url.host(), peer_url.port_or_default());
+        if !fresh {
+            if let Some(conn) = self
+                .inner
+                .pool
+                .take(peer_url.scheme(), peer_url.host_str(), port)
+            {
+                if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
+                    return Ok(conn);
+                }
+            }
+        }
+        let (stream, peer) = net::connect(&Target { host, port, policy }, clock)?;
+        let origin = Origin {
+            scheme: peer_url.scheme(),
+            host: peer_url.host_str().to_string(),
+            port,
+        };
+        Ok(Conn::new(stream, peer, origin))
+    }
+}
+
+/// The host allowlist, and what can be checked through a proxy.
+fn check_policy(settings: &Settings<'_>, url: &Url, proxied: bool) -> Result<(), Error> {
+    let policy = settings.address;
+    if !policy.host_allowed(url) {
+        return Err(
+            Error::new(ErrorKind::HostNotAllowed).with_detail(format!("'{}'", url.host_str()))
+        );
+    }
+    if !proxied {
+        return Ok(());
+    }
+    if policy.is_strict() && !policy.has_host_allowlist() {
+        return Err(Error::new(ErrorKind::ProxyNeedsAllowlist));
+    }
+    // An address written in the URL can still be checked.
+    match url.host().ip().map(|ip| (ip, policy.check_ip(ip))) {
+        Some((ip, Err(class))) => Err(Error::refused(class, ip, url.host_str())),
+        _ => Ok(()),
+    }
+}
+
+/// `Connection: close` on the request: the connection is not kept.
+fn wants_close(headers: &Headers) -> bool {
+    headers
+        .get_all("connection")
+        .any(|v| v.split(',').any(|o| o.trim().eq_ignore_ascii_case("close")))
+}
+
+/// How long to wait before retrying a 429 or 503, when the retry policy says to and the wait
+/// ends before the call's deadline.
+fn retry_wait(
+    settings: &Settings<'_>,
+    hop: &Hop<'_>,
+    response: &Response,
+    retries: u32,
+    clock: &Clock,
+) -> Option<std::time::Duration> {
+    if !matches!(response.status(), 429 | 503) {
+        return None;
+    }
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let wait = settings.retry.wait_for(
+        hop.method,
+        response.status(),
+        response.header("retry-after"),
+        retries,
+        now,
+    )?;
+    match clock.remaining() {
+        Some(left) if wait >= left => None,
+        _ => Some(wait),
+    }
+}
+
+fn request_head<'a>(
+    method: Method,
+    url: &'a Url,
+    target: &'a str,
+    headers: &'a Headers,
+    body_len: usize,
+    config: &'a Config,
+    proxy: Option<&'a Proxy>,
+) -> RequestHead<'a> {
+    // RFC 9110 section 8.6: a Content-Length for every body, and 0 for an empty one where the
+    // method gives a body meaning.
+    let content_length = (body_len > 0 || method.expects_body()).then_some(body_len);
+    RequestHead {
+        method,
+        target,
+        host: url.authority(),
+        user_agent: config.user_agent.as_deref(),
+        headers,
+        proxy_authorization: proxy.and_then(Proxy::authorization),
+        content_length,
+    }
+}
+
+/// The bytes `config`'s client would write for `request`.
+pub(crate) fn render(
+    request: &Request,
+    config: &Config,
+    secrets: Secrets,
+) -> Result<Vec<u8>, Error> {
+    let url = request.url();
+    let proxy = config.proxy.for_url(url);
+    let full = match secrets {
+        Secrets::Reveal => Cow::Borrowed(url.as_str()),
+        Secrets::Mask => Cow::Owned(url.redacted(request.secret_query_params())),
+    };
+    // Masking changes only the query, so the path starts where it did.
+    let prefix = url.as_str().len() - url.path_and_query().len();
+    let target = if proxy.is_some() {
+        &full[..]
+    } else {
+        &full[prefix..]
+    };
+    let max = config.limits.max_request_target;
+    let real_len = if proxy.is_some() {
+        url.as_str().len()
+    } else {
+        url.path_and_query().len()
+    };
+    if real_len > max {
+        return Err(Error::limit(Limit::RequestTarget, max, real_len as u64).with_url(url));
+    }
+    let body = request.body();
+    let head = request_head(
+        request.method(),
+        url,
+        target,
+        request.headers(),
+        body.len(),
+        config,
+        proxy,
+    );
+    check(&head)?;
+    let mut out = Vec::with_capacity(256 + body.len());
+    write_head(&mut out, &head, secrets == Secrets::Mask);
+    out.extend_from_slice(body);
+    Ok(out)
+}

@@ -1,0 +1,441 @@
+//! The one error type of the `http` module.
+
+use std::error::Error as StdError;
+use std::fmt;
+use std::io;
+use std::net::IpAddr;
+use std::time::Duration;
+
+use super::address::AddressClass;
+use crate::url;
+
+/// A configurable limit, named after its setter.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// `max_body`: bytes of the response body (after chunked decoding).
+    Body,
+    /// `max_head`: bytes of the response head (status line, header fields, the empty line),
+    /// interim 1xx heads included.
+    Head,
+    /// `max_headers`: header fields in the response head, or trailer fields after a chunked body.
+    Headers,
+    /// `max_status_line`: bytes of the status line, without its line ending.
+    StatusLine,
+    /// `max_chunk_line`: bytes of one chunk-size line (size and extensions), without its ending.
+    ChunkLine,
+    /// `max_request_target`: bytes of the request target (the path and query, or the absolute
+    /// URL through a proxy).
+    RequestTarget,
+    /// `max_redirects`: redirects followed in one call.
+    Redirects,
+}
+
+impl Limit {
+    /// The name of the setting (`"max_body"`, ...), as in [`Config`](super::Config).
+    pub fn setting(self) -> &'static str {
+        match self {
+            Limit::Body => "max_body",
+            Limit::Head => "max_head",
+            Limit::Headers => "max_headers",
+            Limit::StatusLine => "max_status_line",
+            Limit::ChunkLine => "max_chunk_line",
+            Limit::RequestTarget => "max_request_target",
+            Limit::Redirects => "max_redirects",
+        }
+    }
+
+    fn subject(self) -> &'static str {
+        match self {
+            Limit::Body => "the response body",
+            Limit::Head => "the response head",
+            Limit::Headers => "the response header fields",
+            Limit::StatusLine => "the status line",
+            Limit::ChunkLine => "a chunk-size line",
+            Limit::RequestTarget => "the request target",
+            Limit::Redirects => "the redirects",
+        }
+    }
+
+    fn unit(self) -> &'static str {
+        match self {
+            Limit::Headers => "fields",
+            Limit::Redirects => "redirects",
+            _ => "bytes",
+        }
+    }
+}
+
+/// A configurable timeout, named after its setter.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Timeout {
+    /// `timeout_connect`: resolving the host name, and each address tried.
+    Connect,
+    /// `timeout_read`: each wait for response bytes.
+    Read,
+    /// `timeout_write`: each wait to send request bytes.
+    Write,
+    /// `timeout_call`: the whole call, redirects and retries included.
+    Call,
+}
+
+impl Timeout {
+    /// The name of the setting (`"timeout_read"`, ...), as in [`Config`](super::Config).
+    pub fn setting(self) -> &'static str {
+        match self {
+            Timeout::Connect => "timeout_connect",
+            Timeout::Read => "timeout_read",
+            Timeout::Write => "timeout_write",
+            Timeout::Call => "timeout_call",
+        }
+    }
+}
+
+/// What was wrong with a response that broke HTTP/1.1 framing or syntax (RFC 9112). The
+/// connection is closed after any of these.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Malformed {
+    /// The status line is not `HTTP/1.x NNN reason`.
+    StatusLine,
+    /// An HTTP version other than 1.0 and 1.1.
+    Version,
+    /// A header line without a colon, with whitespace before it, or with a name that is not
+    /// a token.
+    HeaderLine,
+    /// A header value holding a control character (CR, LF, NUL, ...).
+    HeaderValue,
+    /// A header line continued on the next line (obsolete line folding, RFC 9112 section 5.2).
+    ObsFold,
+    /// A `Content-Length` that is not a number.
+    ContentLength,
+    /// Two different `Content-Length` values.
+    ConflictingContentLength,
+    /// `Transfer-Encoding` and `Content-Length` together (a request smuggling vector).
+    TransferEncodingWithContentLength,
+    /// A transfer coding other than `chunked` alone.
+    UnknownTransferCoding,
+    /// A chunk-size line that is not hex digits with optional extensions.
+    ChunkSize,
+    /// Chunk data not followed by a line ending.
+    ChunkEnd,
+    /// A malformed trailer field after the last chunk.
+    Trailer,
+    /// The connection closed in the middle of the response head.
+    TruncatedHead,
+}
+
+impl Malformed {
+    fn describe(self) -> &'static str {
+        match self {
+            Malformed::StatusLine => "invalid status line",
+            Malformed::Version => {
+                "unsupported http version (only HTTP/1.0 and HTTP/1.1 are spoken)"
+            }
+            Malformed::HeaderLine => "invalid header line",
+            Malformed::HeaderValue => "control character in a header value",
+            Malformed::ObsFold => "obsolete line folding in a header field",
+            Malformed::ContentLength => "invalid content-length",
+            Malformed::ConflictingContentLength => "two different content-length values",
+            Malformed::TransferEncodingWithContentLength => {
+                "transfer-encoding together with content-length"
+            }
+            Malformed::UnknownTransferCoding => {
+                "unsupported transfer-encoding (only chunked is supported)"
+            }
+            Malformed::ChunkSize => "invalid chunk-size line",
+            Malformed::ChunkEnd => "chunk data not followed by a line ending",
+            Malformed::Trailer => "invalid trailer field",
+            Malformed::TruncatedHead => "the connection closed in the middle of the response head",
+        }
+    }
+}
+
+/// What went wrong, for code to match on. [`Error`]'s `Display` says it in words.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The URL was refused; the inner kind says why.
+    InvalidUrl(url::ErrorKind),
+    /// An HTTP method this crate does not speak.
+    InvalidMethod,
+    /// A header name that is not a token (RFC 9110 section 5.1).
+    InvalidHeaderName,
+    /// A header value holding a control character other than tab (CR, LF and NUL above all).
+    InvalidHeaderValue,
+    /// A header the client writes itself (`Host`, `Content-Length`, `Transfer-Encoding`) was
+    /// set on the request.
+    ManagedHeader,
+    /// A proxy setting that cannot be used.
+    InvalidProxy,
+    /// The strict address policy was combined with a proxy but no host allowlist: through a
+    /// proxy the addresses cannot be checked, so the host names must be.
+    ProxyNeedsAllowlist,
+    /// An `https` URL, and this build has no TLS (the `tls` feature).
+    TlsUnavailable,
+    /// The host name did not resolve.
+    Resolve,
+    /// No address of the host accepted a connection.
+    Connect,
+    /// The address policy refused every address of the host; the class of the first one.
+    AddressRefused(AddressClass),
+    /// The host is not in the address policy's host allowlist.
+    HostNotAllowed,
+    /// A timeout fired: which one, and its setting.
+    Timeout {
+        /// The timeout that fired.
+        which: Timeout,
+        /// Its setting.
+        after: Duration,
+    },
+    /// A limit was exceeded: which one, its setting, and the size seen (a declared
+    /// `Content-Length`, or how far reading got when the limit tripped, so at least
+    /// `max + 1`).
+    LimitExceeded {
+        /// The limit.
+        which: Limit,
+        /// Its setting.
+        max: u64,
+        /// The size seen.
+        seen: u64,
+    },
+    /// The response broke HTTP/1.1 syntax or framing.
+    Malformed(Malformed),
+    /// The connection closed (or was reset) before any byte of a response arrived.
+    ConnectionClosed,
+    /// The connection closed before the whole body arrived: never a truncated success.
+    IncompleteBody {
+        /// The `Content-Length`, if the body had one (else it was chunked).
+        expected: Option<u64>,
+        /// Body bytes received.
+        received: u64,
+    },
+    /// A redirect led back to a URL already visited in this call.
+    RedirectLoop,
+    /// Any other I/O error.
+    Io,
+}
+
+/// An error from building or sending a request.
+///
+/// [`kind`](Error::kind) is stable for code; `Display` is written for a person and never holds
+/// a header value, a query string or a body (URLs are shown without their query).
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    kind: ErrorKind,
+    /// The URL of the request, without its query.
+    url: Option<String>,
+    /// Extra words for the message; never secret.
+    detail: Option<String>,
+    source: Option<Box<dyn StdError + Send + Sync>>,
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Error {
+        Error {
+            inner: Box::new(Inner {
+                kind,
+                url: None,
+                detail: None,
+                source: None,
+            }),
+        }
+    }
+
+    pub(crate) fn with_url(mut self, url: &url::Url) -> Error {
+        if self.inner.url.is_none() {
+            self.inner.url = Some(url.without_query().to_string());
+        }
+        self
+    }
+
+    pub(crate) fn with_detail(mut self, detail: impl Into<String>) -> Error {
+        self.inner.detail = Some(detail.into());
+        self
+    }
+
+    pub(crate) fn with_source(mut self, source: impl StdError + Send + Sync + 'static) -> Error {
+        self.inner.source = Some(Box::new(source));
+        self
+    }
+
+    pub(crate) fn io(kind: ErrorKind, err: io::Error) -> Error {
+        Error::new(kind).with_source(err)
+    }
+
+    pub(crate) fn timeout(which: Timeout, after: Duration) -> Error {
+        Error::new(ErrorKind::Timeout { which, after })
+    }
+
+    pub(crate) fn limit(which: Limit, max: usize, seen: u64) -> Error {
+        let max = u64::try_from(max).unwrap_or(u64::MAX);
+        Error::new(ErrorKind::LimitExceeded { which, max, seen })
+    }
+
+    pub(crate) fn malformed(what: Malformed) -> Error {
+        Error::new(ErrorKind::Malformed(what))
+    }
+
+    pub(crate) fn refused(class: AddressClass, addr: IpAddr, host: &str) -> Error {
+        Error::new(ErrorKind::AddressRefused(class))
+            .with_detail(format!("address {addr} of host '{host}'"))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The URL of the request that failed, without its query, when there was one.
+    pub fn url(&self) -> Option<&str> {
+        self.inner.url.as_deref()
+    }
+
+    /// Whether a timeout fired.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.inner.kind, ErrorKind::Timeout { .. })
+    }
+
+    fn at(&self) -> String {
+        match &self.inner.url {
+            Some(url) => format!(" ({url})"),
+            None => String::new(),
+        }
+    }
+
+    fn detail(&self) -> &str {
+        self.inner.detail.as_deref().unwrap_or("")
+    }
+
+    fn source_text(&self) -> String {
+        match &self.inner.source {
+            Some(s) => format!(": {s}"),
+            None => String::new(),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.at();
+        let detail = self.detail();
+        match self.inner.kind {
+            ErrorKind::InvalidUrl(_) => match &self.inner.source {
+                Some(source) => write!(f, "{source}"),
+                None => write!(f, "invalid url"),
+            },
+            ErrorKind::InvalidMethod => write!(
+                f,
+                "unsupported http method: use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS"
+            ),
+            ErrorKind::InvalidHeaderName => write!(
+                f,
+                "invalid header name {detail}: a name is one or more of the letters, digits and !#$%&'*+-.^_`|~"
+            ),
+            ErrorKind::InvalidHeaderValue => write!(
+                f,
+                "invalid value for header {detail}: it holds a control character (cr, lf, nul or another; only tab is allowed)"
+            ),
+            ErrorKind::ManagedHeader => write!(
+                f,
+                "header {detail} is written by the client from the url and body: remove it from the request{at}"
+            ),
+            ErrorKind::InvalidProxy => write!(f, "invalid proxy setting: {detail}"),
+            ErrorKind::ProxyNeedsAllowlist => write!(
+                f,
+                "the strict address policy needs a host allowlist when a proxy is used{at}: the proxy resolves names, so their addresses cannot be checked here"
+            ),
+            ErrorKind::TlsUnavailable => f.write_str(TLS_UNAVAILABLE).and_then(|_| write!(f, "{at}")),
+            ErrorKind::Resolve => {
+                write!(f, "could not resolve host {detail}{at}{}", self.source_text())
+            }
+            ErrorKind::Connect => {
+                write!(f, "could not connect to {detail}{at}{}", self.source_text())
+            }
+            ErrorKind::AddressRefused(class) => write!(
+                f,
+                "{detail} is {} and the address policy refuses it{at}",
+                class.describe()
+            ),
+            ErrorKind::HostNotAllowed => write!(
+                f,
+                "host {detail} is not in the address policy's host allowlist{at}"
+            ),
+            ErrorKind::Timeout { which, after } => {
+                let what = match which {
+                    Timeout::Connect => "connecting",
+                    Timeout::Read => "waiting for the response",
+                    Timeout::Write => "sending the request",
+                    Timeout::Call => "the call",
+                };
+                write!(f, "{what} timed out after {after:?} ({}){at}", which.setting())
+            }
+            ErrorKind::LimitExceeded { which, max, seen } => write!(
+                f,
+                "{} exceeds {} of {max} {unit}: {seen} {unit} seen{at}",
+                which.subject(),
+                which.setting(),
+                unit = which.unit()
+            ),
+            ErrorKind::Malformed(what) => {
+                write!(f, "malformed response: {}{at}", what.describe())
+            }
+            ErrorKind::ConnectionClosed => write!(
+                f,
+                "the connection closed before a response arrived{at}{}",
+                self.source_text()
+            ),
+            ErrorKind::IncompleteBody { expected, received } => match expected {
+                Some(n) => write!(
+                    f,
+                    "the connection closed after {received} of {n} body bytes{at}"
+                ),
+                None => write!(
+                    f,
+                    "the connection closed before the last chunk, after {received} body bytes{at}"
+                ),
+            },
+            ErrorKind::RedirectLoop => write!(
+                f,
+                "redirect loop: a redirect led back to a url already visited{at}"
+            ),
+            ErrorKind::Io => write!(f, "i/o error{at}{}", self.source_text()),
+        }
+    }
+}
+
+#[cfg(not(feature = "tls"))]
+const TLS_UNAVAILABLE: &str =
+    "https needs tls, and httptool was built without its `tls` feature: enable the `tls` feature";
+#[cfg(feature = "tls")]
+const TLS_UNAVAILABLE: &str =
+    "https needs tls, and the `tls` feature of this httptool version does not implement it yet";
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("url", &self.inner.url)
+            .field("message", &self.to_string())
+            .finish()
+    }
+}
+
+impl StdError for Error {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        match &self.inner.source {
+            Some(s) => Some(&**s as &(dyn StdError + 'static)),
+            None => None,
+        }
+    }
+}
+
+impl From<url::Error> for Error {
+    fn from(err: url::Error) -> Error {
+        Error::new(ErrorKind::InvalidUrl(err.kind())).with_source(err)
+    }
+}

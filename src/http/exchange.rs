@@ -1,0 +1,388 @@
+//! One request and its response on one connection: write the request, read heads (skipping
+//! interim 1xx ones), read the body as its framing says, and say whether the connection can
+//! carry another request.
+
+use super::config::Limits;
+use super::conn::{Clock, Conn};
+use super::error::{Error, ErrorKind, Limit, Malformed};
+use super::method::Method;
+use super::wire::chunked::parse_chunk_size;
+use super::wire::head::{find_head_end, parse_field_line, parse_head, Framing, Head};
+
+/// A response read off the wire.
+pub(crate) struct Reply {
+    pub head: Head,
+    pub body: Vec<u8>,
+    pub bytes_read: u64,
+    /// Whether the connection may carry another request.
+    pub reusable: bool,
+}
+
+/// Sends the head in `conn.wbuf` and `body`, and reads the response.
+pub(crate) fn exchange(
+    conn: &mut Conn,
+    method: Method,
+    body: &[u8],
+    limits: &Limits,
+    clock: &Clock,
+) -> Result<Reply, Error> {
+    let start = conn.consumed;
+    let head_bytes = std::mem::take(&mut conn.wbuf);
+    let written = conn.write_all(clock, &head_bytes, body);
+    conn.wbuf = head_bytes;
+    written?;
+    let mut head_total = 0;
+    let head = loop {
+        let (head, len) = read_head(conn, limits, clock, head_total)?;
+        head_total += len;
+        // RFC 9110 section 15.2: interim responses precede the final one; 101 ends HTTP/1.1
+        // on the connection, so it is final here.
+        if (100..200).contains(&head.status) && head.status != 101 {
+            continue;
+        }
+        break head;
+    };
+    let framing = head.framing(method == Method::Head)?;
+    let body = read_body(conn, framing, limits, clock)?;
+    let reusable = head.persists()
+        && head.status != 101
+        && framing != Framing::Close
+        && conn.buffered().is_empty();
+    Ok(Reply {
+        head,
+        body,
+        bytes_read: conn.consumed - start,
+        reusable,
+    })
+}
+
+/// Reads one head; `used` is what earlier interim heads took of `max_head`.
+fn read_head(
+    conn: &mut Conn,
+    limits: &Limits,
+    clock: &Clock,
+    used: usize,
+) -> Result<(Head, usize), Error> {
+    let budget = limits.max_head.saturating_sub(used);
+    let over = |seen: usize| Error::limit(Limit::Head, limits.max_head, (used + seen) as u64);
+    let mut scanned = 0;
+    loop {
+        let data = conn.buffered();
+        if let Some(end) = find_head_end(data, scanned) {
+            if end > budget {
+                return Err(over(end));
+            }
+            let head = parse_head(&data[..end], limits)?;
+            conn.consume(end);
+            return Ok((head, end));
+        }
+        let had = data.len();
+        if had > budget {
+            return Err(over(had));
+        }
+        if had > limits.max_status_line.saturating_add(1) && !data.contains(&b'\n') {
+            return Err(Error::limit(
+                Limit::StatusLine,
+                limits.max_status_line,
+                had as u64,
+            ));
+        }
+        scanned = had.saturating_sub(2);
+        let got = conn.fill(clock, budget.saturating_add(1));
+        if closed(&got) {
+            if had > 0 {
+                return Err(Error::malformed(Malformed::TruncatedHead));
+            }
+            return Err(got
+                .err()
+                .unwrap_or_else(|| Error::new(ErrorKind::ConnectionClosed)));
+        }
+        got?;
+    }
+}
+
+/// Whether a read result means the peer went away.
+fn closed(result: &Result<usize, Error>) -> bool {
+    match result {
+        Ok(n) => *n == 0,
+        Err(e) => e.kind() == ErrorKind::ConnectionClosed,
+    }
+}
+
+/// The body being read: `data[..filled]` holds it; `data[filled..]` is zeroed room for the
+/// next direct read. Room grows with what has arrived, never with what a header declares.
+struct BodyBuf {
+    data: Vec<u8>,
+    filled: usize,
+    /// The least room a direct read gets.
+    step: usize,
+}
+
+impl BodyBuf {
+    fn new(capacity: usize, step: usize) -> BodyBuf {
+        BodyBuf {
+            data: Vec::with_capacity(capacity),
+            filled: 0,
+            step,
+        }
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        if self.filled == self.data.len() {
+            self.data.extend_from_slice(bytes);
+            self.filled += bytes.len();
+            return;
+        }
+        self.data.truncate(self.filled);
+        self.data.extend_from_slice(bytes);
+        self.filled = self.data.len();
+    }
+
+    /// Zeroed room for up to `want` bytes.
+    fn room(&mut self, want: usize) -> &mut [u8] {
+        let room = self.data.len() - self.filled;
+        if room == 0 {
+            let grow = want.min(self.step.max(self.filled)).max(1);
+            self.data.resize(self.filled + grow, 0);
+        }
+        let end = self.data.len().min(self.filled.saturating_add(want));
+        &mut self.data[self.filled..end]
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.data.truncate(self.filled);
+        self.data
+    }
+}
+
+/// A single direct read may take this much room for a body of declared length; a longer body
+/// gets more room as it arrives.
+const LENGTH_STEP: usize = 1 << 20;
+/// The first room for bodies of unknown length.
+const OPEN_STEP: usize = 16 * 1024;
+
+fn read_body(
+    conn: &mut Conn,
+    framing: Framing,
+    limits: &Limits,
+    clock: &Clock,
+) -> Result<Vec<u8>, Error> {
+    match framing {
+        Framing::None => Ok(Vec::new()),
+        Framing::Length(n) => read_length(conn, n, limits.max_body, clock),
+        Framing::Chunked => read_chunked(conn, limits, clock),
+        Framing::Close => read_to_close(conn, limits.max_body, clock),
+    }
+}
+
+/// Moves up to `want` buffered bytes into the body; returns how many.
+fn take_buffered(conn: &mut Conn, body: &mut BodyBuf, want: usize) -> usize {
+    let take = want.min(conn.buffered().len());
+    body.extend(&conn.buffered()[..take]);
+    conn.consume(take);
+    take
+}
+
+/// Reads up to `want` bytes straight into the body; 0 when the connection closed.
+fn read_into(
+    conn: &mut Conn,
+    body: &mut BodyBuf,
+    want: usize,
+    clock: &Clock,
+) -> Result<usize, Error> {
+    let got = conn.read_direct(clock, body.room(want))?;
+    body.filled += got;
+    Ok(got)
+}
+
+fn incomplete(e: Error, expected: Option<u64>, received: usize) -> Error {
+    if e.kind() == ErrorKind::ConnectionClosed {
+        return Error::new(ErrorKind::IncompleteBody {
+            expected,
+            received: received as u64,
+        });
+    }
+    e
+}
+
+/// RFC 9112 section 6.3, rule 6: exactly `Content-Length` bytes.
+fn read_length(conn: &mut Conn, n: u64, max_body: usize, clock: &Clock) -> Result<Vec<u8>, Error> {
+    let len = match usize::try_from(n) {
+        Ok(len) if len <= max_body => len,
+        _ => return Err(Error::limit(Limit::Body, max_body, n)),
+    };
+    let mut body = BodyBuf::new(len.min(LENGTH_STEP), LENGTH_STEP);
+    take_buffered(conn, &mut body, len);
+    while body.filled < len {
+        let received = body.filled;
+        let got = read_into(conn, &mut body, len - received, clock)
+            .map_err(|e| incomplete(e, Some(n), received))?;
+        if got == 0 {
+            return Err(incomplete(
+                Error::new(ErrorKind::ConnectionClosed),
+                Some(n),
+                received,
+            ));
+        }
+    }
+    Ok(body.finish())
+}
+
+/// RFC 9112 section 6.3, rule 8: a response without framing ends when the server closes the
+/// connection (HTTP/1.0 servers do this).
+fn read_to_close(conn: &mut Conn, max_body: usize, clock: &Clock) -> Result<Vec<u8>, Error> {
+    let mut body = BodyBuf::new(0, OPEN_STEP);
+    loop {
+        if take_buffered(conn, &mut body, usize::MAX) == 0 {
+            let want = max_body.saturating_sub(body.filled).saturating_add(1);
+            if read_into(conn, &mut body, want, clock)? == 0 {
+                return Ok(body.finish());
+            }
+        }
+        if body.filled > max_body {
+            return Err(Error::limit(Limit::Body, max_body, body.filled as u64));
+        }
+    }
+}
+
+/// Makes sure a whole line is buffered; returns the length of the line without its ending,
+/// and with it. The line may be `max` bytes long at most.
+fn buffer_line(
+    conn: &mut Conn,
+    clock: &Clock,
+    max: usize,
+    limit: Limit,
+    received: usize,
+) -> Result<(usize, usize), Error> {
+    loop {
+        let data = conn.buffered();
+        if let Some(nl) = data.iter().position(|&b| b == b'\n') {
+            let len = if nl > 0 && data[nl - 1] == b'\r' {
+                nl - 1
+            } else {
+                nl
+            };
+            if len > max {
+                return Err(Error::limit(limit, max, len as u64));
+            }
+            return Ok((len, nl + 1));
+        }
+        if data.len() > max.saturating_add(1) {
+            return Err(Error::limit(limit, max, data.len() as u64));
+        }
+        let max_buffer = conn.capacity().max(max.saturating_add(2));
+        let got = conn
+            .fill(clock, max_buffer)
+            .map_err(|e| incomplete(e, None, received))?;
+        if got == 0 {
+            return Err(incomplete(
+                Error::new(ErrorKind::ConnectionClosed),
+                None,
+                received,
+            ));
+        }
+    }
+}
+
+/// RFC 9112 section 7.1: `chunked-body = *chunk last-chunk trailer-section CRLF`.
+fn read_chunked(conn: &mut Conn, limits: &Limits, clock: &Clock) -> Result<Vec<u8>, Error> {
+    let mut body = BodyBuf::new(0, OPEN_STEP);
+    loop {
+        let (len, total) = buffer_line(
+            conn,
+            clock,
+            limits.max_chunk_line,
+            Limit::ChunkLine,
+            body.filled,
+        )?;
+        let size = parse_chunk_size(&conn.buffered()[..len])?;
+        conn.consume(total);
+        if size == 0 {
+            read_trailers(conn, limits, clock, body.filled)?;
+            return Ok(body.finish());
+        }
+        let seen = (body.filled as u64).saturating_add(size);
+        if seen > limits.max_body as u64 {
+            return Err(Error::limit(Limit::Body, limits.max_body, seen));
+        }
+        // The check above bounds `size` by `max_body`, a usize.
+        read_chunk_data(conn, &mut body, size as usize, clock)?;
+        let (len, total) =
+            buffer_line(conn, clock, 0, Limit::ChunkLine, body.filled).map_err(|e| {
+                match e.kind() {
+                    ErrorKind::LimitExceeded { .. } => Error::malformed(Malformed::ChunkEnd),
+                    _ => e,
+                }
+            })?;
+        debug_assert_eq!(len, 0);
+        conn.consume(total);
+    }
+}
+
+/// Reads `size` bytes of chunk data: from the buffer, and straight into the body when the
+/// rest is larger than the buffer.
+fn read_chunk_data(
+    conn: &mut Conn,
+    body: &mut BodyBuf,
+    size: usize,
+    clock: &Clock,
+) -> Result<(), Error> {
+    let mut left = size - take_buffered(conn, body, size);
+    while left > 0 {
+        let received = body.filled;
+        let got = if left >= conn.capacity() {
+            read_into(conn, body, left, clock)
+        } else {
+            conn.fill(clock, conn.capacity()).map(|n| {
+                if n == 0 {
+                    0
+                } else {
+                    take_buffered(conn, body, left)
+                }
+            })
+        };
+        match got {
+            Ok(0) => {
+                return Err(incomplete(
+                    Error::new(ErrorKind::ConnectionClosed),
+                    None,
+                    received,
+                ))
+            }
+            Ok(n) => left -= n,
+            Err(e) => return Err(incomplete(e, None, received)),
+        }
+    }
+    Ok(())
+}
+
+/// RFC 9112 section 7.1.2: trailer fields, checked and dropped. They count against
+/// `max_head` and `max_headers`.
+fn read_trailers(
+    conn: &mut Conn,
+    limits: &Limits,
+    clock: &Clock,
+    received: usize,
+) -> Result<(), Error> {
+    let mut bytes = 0usize;
+    let mut count = 0usize;
+    loop {
+        let room = limits.max_head.saturating_sub(bytes);
+        let (len, total) = buffer_line(conn, clock, room, Limit::Head, received)?;
+        if len == 0 {
+            conn.consume(total);
+            return Ok(());
+        }
+        count += 1;
+        if count > limits.max_headers {
+            return Err(Error::limit(
+                Limit::Headers,
+                limits.max_headers,
+                count as u64,
+            ));
+        }
+        parse_field_line(&conn.buffered()[..len], Malformed::Trailer)?;
+        bytes += total;
+        conn.consume(total);
+    }
+}

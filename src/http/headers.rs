@@ -1,0 +1,413 @@
+//! Header fields: an ordered list of name/value pairs with case-insensitive lookup, repeated
+//! names allowed, and values marked sensitive shown as `***` by `Debug`.
+
+use std::fmt;
+
+use super::error::{Error, ErrorKind};
+
+/// Names whose values are always secret: credentials and session cookies.
+const ALWAYS_SENSITIVE: [&str; 4] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+];
+
+/// Header fields in order, names compared without regard to ASCII case.
+///
+/// Names must be tokens (RFC 9110 section 5.6.2) and values must hold no control character but
+/// tab (RFC 9110 section 5.5): CR, LF and NUL are refused before anything is sent, so a value
+/// cannot inject a header or end the head early.
+///
+/// A value can be marked sensitive; `Authorization`, `Proxy-Authorization`, `Cookie` and
+/// `Set-Cookie` always are. `Debug` shows sensitive values as `***`, and so do dry runs
+/// unless asked otherwise.
+///
+/// Header values received in a response that are not UTF-8 (obsolete `obs-text`) are kept with
+/// U+FFFD in place of the bytes that do not decode.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::Headers;
+/// let mut headers = Headers::new();
+/// headers.append("Accept", "application/json")?;
+/// headers.append_sensitive("X-Api-Key", "s3cret")?;
+/// assert_eq!(headers.get("accept"), Some("application/json"));
+/// assert_eq!(format!("{headers:?}"), r#"{"Accept": "application/json", "X-Api-Key": "***"}"#);
+/// assert!(headers.append("X-Bad", "a\r\nInjected: 1").is_err());
+/// # Ok::<(), httptool::http::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Headers {
+    /// Names and values back to back; entries point into it.
+    text: String,
+    entries: Vec<Entry>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    start: usize,
+    name_len: usize,
+    value_len: usize,
+    sensitive: bool,
+}
+
+/// RFC 9110 section 5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "."
+/// / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`.
+pub(crate) fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'.'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'|'
+                | b'~'
+        )
+}
+
+/// RFC 9110 section 5.5: a field value holds no control characters other than HTAB.
+pub(crate) fn is_value_byte(b: u8) -> bool {
+    b == b'\t' || (b >= 0x20 && b != 0x7f)
+}
+
+/// A header name quoted for a message: escaped, and cut short when long.
+fn quoted_name(name: &str) -> String {
+    let shown: String = name.chars().take(64).collect();
+    let cut = if shown.len() < name.len() { "..." } else { "" };
+    format!("{:?}{cut}", shown)
+}
+
+pub(crate) fn check_name(name: &str) -> Result<(), Error> {
+    if name.is_empty() || !name.bytes().all(is_tchar) {
+        return Err(Error::new(ErrorKind::InvalidHeaderName).with_detail(quoted_name(name)));
+    }
+    Ok(())
+}
+
+fn check_value(name: &str, value: &str) -> Result<(), Error> {
+    if !value.bytes().all(is_value_byte) {
+        return Err(Error::new(ErrorKind::InvalidHeaderValue).with_detail(quoted_name(name)));
+    }
+    Ok(())
+}
+
+pub(crate) fn always_sensitive(name: &str) -> bool {
+    ALWAYS_SENSITIVE
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(name))
+}
+
+impl Headers {
+    /// No fields.
+    pub fn new() -> Headers {
+        Headers::default()
+    }
+
+    pub(crate) fn with_capacity(bytes: usize, fields: usize) -> Headers {
+        Headers {
+            text: String::with_capacity(bytes),
+            entries: Vec::with_capacity(fields),
+        }
+    }
+
+    /// How many fields (a repeated name counts each time).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no fields.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn name_of(&self, e: &Entry) -> &str {
+        &self.text[e.start..e.start + e.name_len]
+    }
+
+    fn value_of(&self, e: &Entry) -> &str {
+        let start = e.start + e.name_len;
+        &self.text[start..start + e.value_len]
+    }
+
+    /// The first value for `name`, ignoring ASCII case.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|e| self.name_of(e).eq_ignore_ascii_case(name))
+            .map(|e| self.value_of(e))
+    }
+
+    /// Every value for `name`, in order.
+    pub fn get_all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.entries
+            .iter()
+            .filter(move |e| self.name_of(e).eq_ignore_ascii_case(name))
+            .map(move |e| self.value_of(e))
+    }
+
+    /// Whether a field named `name` is present.
+    pub fn contains(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The fields in order, as `(name, value)` with names as they were given.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.entries
+            .iter()
+            .map(move |e| (self.name_of(e), self.value_of(e)))
+    }
+
+    /// The fields in order, with whether each is sensitive.
+    pub(crate) fn iter_marked(&self) -> impl Iterator<Item = (&str, &str, bool)> + '_ {
+        self.entries.iter().map(move |e| {
+            let name = self.name_of(e);
+            (
+                name,
+                self.value_of(e),
+                e.sensitive || always_sensitive(name),
+            )
+        })
+    }
+
+    /// Whether values of `name` are shown as `***`: marked so, or always sensitive.
+    pub fn is_sensitive(&self, name: &str) -> bool {
+        always_sensitive(name)
+            || self
+                .entries
+                .iter()
+                .any(|e| e.sensitive && self.name_of(e).eq_ignore_ascii_case(name))
+    }
+
+    /// Adds a field after the others, keeping any with the same name.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidHeaderName`] when `name` is not a token,
+    /// [`ErrorKind::InvalidHeaderValue`] when `value` holds a control character other than tab.
+    /// The message quotes the name but never the value.
+    pub fn append(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        self.add(name, value, false)
+    }
+
+    /// Adds a field whose value is secret (an API key): `Debug`, dry runs and logs show `***`,
+    /// and it is dropped when a redirect leaves the origin.
+    ///
+    /// # Errors
+    ///
+    /// As [`append`](Headers::append).
+    pub fn append_sensitive(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        self.add(name, value, true)
+    }
+
+    /// Sets a field, removing every other with the same name.
+    ///
+    /// # Errors
+    ///
+    /// As [`append`](Headers::append); the fields are then unchanged.
+    pub fn insert(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        self.check(name, value)?;
+        self.remove(name);
+        self.push(name, value, false);
+        Ok(())
+    }
+
+    /// Sets a sensitive field, removing every other with the same name.
+    ///
+    /// # Errors
+    ///
+    /// As [`append`](Headers::append); the fields are then unchanged.
+    pub fn insert_sensitive(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        self.check(name, value)?;
+        self.remove(name);
+        self.push(name, value, true);
+        Ok(())
+    }
+
+    /// Marks every field named `name` sensitive; returns how many there were.
+    pub fn mark_sensitive(&mut self, name: &str) -> usize {
+        let mut marked = 0;
+        for i in 0..self.entries.len() {
+            let e = self.entries[i];
+            if self.name_of(&e).eq_ignore_ascii_case(name) {
+                self.entries[i].sensitive = true;
+                marked += 1;
+            }
+        }
+        marked
+    }
+
+    /// Removes every field named `name`; returns how many there were.
+    pub fn remove(&mut self, name: &str) -> usize {
+        self.retain(|n, _| !n.eq_ignore_ascii_case(name))
+    }
+
+    /// Keeps the fields for which `keep(name, sensitive)` is true; returns how many were removed.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str, bool) -> bool) -> usize {
+        let before = self.entries.len();
+        let mut kept = Headers::with_capacity(self.text.len(), before);
+        for (name, value, sensitive) in self.iter_marked_raw() {
+            if keep(name, sensitive) {
+                kept.push(name, value, sensitive);
+            }
+        }
+        let removed = before - kept.entries.len();
+        if removed > 0 {
+            *self = kept;
+        }
+        removed
+    }
+
+    fn iter_marked_raw(&self) -> impl Iterator<Item = (&str, &str, bool)> + '_ {
+        self.entries
+            .iter()
+            .map(move |e| (self.name_of(e), self.value_of(e), e.sensitive))
+    }
+
+    fn check(&self, name: &str, value: &str) -> Result<(), Error> {
+        check_name(name)?;
+        check_value(name, value)
+    }
+
+    fn add(&mut self, name: &str, value: &str, sensitive: bool) -> Result<(), Error> {
+        self.check(name, value)?;
+        self.push(name, value, sensitive);
+        Ok(())
+    }
+
+    /// Adds a field already checked (by the caller, or by the response parser).
+    pub(crate) fn push(&mut self, name: &str, value: &str, sensitive: bool) {
+        let start = self.text.len();
+        self.text.push_str(name);
+        self.text.push_str(value);
+        self.entries.push(Entry {
+            start,
+            name_len: name.len(),
+            value_len: value.len(),
+            sensitive,
+        });
+    }
+}
+
+impl fmt::Debug for Headers {
+    /// A map of names to values, sensitive values as `***`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut map = f.debug_map();
+        for (name, value, sensitive) in self.iter_marked() {
+            map.entry(&name, &if sensitive { "***" } else { value });
+        }
+        map.finish()
+    }
+}
+
+impl PartialEq for Headers {
+    /// Same fields in the same order (names compared as written); sensitivity is ignored.
+    fn eq(&self, other: &Headers) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Headers {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_case_and_repeats() {
+        let mut h = Headers::new();
+        h.append("Accept", "a").unwrap();
+        h.append("X-Many", "1").unwrap();
+        h.append("x-many", "2").unwrap();
+        assert_eq!(h.get("X-MANY"), Some("1"));
+        assert_eq!(h.get_all("x-many").collect::<Vec<_>>(), ["1", "2"]);
+        assert_eq!(h.len(), 3);
+        h.insert("X-MANY", "3").unwrap();
+        assert_eq!(
+            h.iter().collect::<Vec<_>>(),
+            [("Accept", "a"), ("X-MANY", "3")]
+        );
+        assert_eq!(h.remove("accept"), 1);
+        assert_eq!(h.remove("accept"), 0);
+        assert_eq!(h.len(), 1);
+    }
+
+    #[test]
+    fn names_must_be_tokens() {
+        let mut h = Headers::new();
+        for bad in ["", "a b", "a:b", "a\r\nb", "a\0", "caf\u{e9}", "(x)", "a/b"] {
+            let err = h.append(bad, "v").unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidHeaderName, "{bad:?}");
+        }
+        for good in ["X-Api-Key", "!#$%&'*+-.^_`|~09az"] {
+            h.append(good, "v").unwrap();
+        }
+    }
+
+    #[test]
+    fn values_refuse_controls_but_tab() {
+        let mut h = Headers::new();
+        for bad in [
+            "a\rb",
+            "a\nb",
+            "a\0b",
+            "\u{7f}",
+            "\u{1b}[0m",
+            "x\r\nSet-Cookie: a=b",
+        ] {
+            let err = h.append("X", bad).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidHeaderValue, "{bad:?}");
+            assert!(!err.to_string().contains(bad));
+        }
+        h.append("X", "a\tb c \u{e9}").unwrap();
+        h.append("X", "").unwrap();
+        assert_eq!(h.len(), 2);
+    }
+
+    #[test]
+    fn insert_failure_leaves_fields_alone() {
+        let mut h = Headers::new();
+        h.append("X", "1").unwrap();
+        assert!(h.insert("X", "\n").is_err());
+        assert_eq!(h.get("x"), Some("1"));
+    }
+
+    #[test]
+    fn sensitive_values_are_masked() {
+        let mut h = Headers::new();
+        h.append("Authorization", "Bearer t").unwrap();
+        h.append("cookie", "s=1").unwrap();
+        h.append("X-Key", "k").unwrap();
+        h.append("Accept", "*/*").unwrap();
+        assert_eq!(h.mark_sensitive("x-key"), 1);
+        let shown = format!("{h:?}");
+        assert_eq!(
+            shown,
+            r#"{"Authorization": "***", "cookie": "***", "X-Key": "***", "Accept": "*/*"}"#
+        );
+        assert!(h.is_sensitive("AUTHORIZATION"));
+        assert!(h.is_sensitive("x-key"));
+        assert!(!h.is_sensitive("accept"));
+        // Marks survive removal of other fields.
+        h.remove("accept");
+        assert!(h.is_sensitive("x-key"));
+    }
+
+    #[test]
+    fn long_names_are_cut_in_messages() {
+        let name = "a b".repeat(100);
+        let msg = Headers::new().append(&name, "v").unwrap_err().to_string();
+        assert!(msg.len() < 200, "{msg}");
+        assert!(msg.contains("..."));
+    }
+}

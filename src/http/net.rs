@@ -1,0 +1,172 @@
+//! The one file that opens sockets: name resolution, the address policy applied to the
+//! resolved addresses, connecting, and the stream type a TLS stream will join.
+
+use std::io::{self, IoSlice, Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
+
+use super::address::AddressPolicy;
+use super::conn::Clock;
+use super::error::{Error, ErrorKind, Timeout};
+use crate::url::Host;
+
+/// A connection's byte stream. The `tls` issue adds a TLS variant here; nothing outside this
+/// file names the socket type.
+#[derive(Debug)]
+pub(crate) enum Stream {
+    Plain(TcpStream),
+}
+
+impl Stream {
+    pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.read(buf),
+        }
+    }
+
+    pub fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        match self {
+            Stream::Plain(s) => s.write_vectored(bufs),
+        }
+    }
+
+    pub fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.set_read_timeout(Some(timeout)),
+        }
+    }
+
+    pub fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.set_write_timeout(Some(timeout)),
+        }
+    }
+
+    /// Whether an idle connection can no longer carry a request: the server closed it (a
+    /// non-blocking peek sees the end of the stream or an error) or sent bytes nobody asked
+    /// for. Checked before a pooled connection is reused.
+    pub fn is_stale(&self) -> bool {
+        match self {
+            Stream::Plain(s) => {
+                if s.set_nonblocking(true).is_err() {
+                    return true;
+                }
+                let mut byte = [0u8; 1];
+                let idle =
+                    matches!(s.peek(&mut byte), Err(e) if e.kind() == io::ErrorKind::WouldBlock);
+                s.set_nonblocking(false).is_err() || !idle
+            }
+        }
+    }
+}
+
+/// Where to connect, and what to check first.
+pub(crate) struct Target<'a> {
+    pub host: Host<'a>,
+    pub port: u16,
+    /// Checked on every address before connecting; `None` through a proxy (whose address is
+    /// the caller's own setting).
+    pub policy: Option<&'a AddressPolicy>,
+}
+
+/// Resolves (once), filters the addresses through the policy, and connects to the first
+/// allowed address that accepts, each within `timeout_connect` and the call's deadline.
+pub(crate) fn connect(target: &Target<'_>, clock: &Clock) -> Result<(Stream, SocketAddr), Error> {
+    let addrs = match target.host {
+        Host::Ipv4(ip) => vec![SocketAddr::new(IpAddr::V4(ip), target.port)],
+        Host::Ipv6(ip) => vec![SocketAddr::new(IpAddr::V6(ip), target.port)],
+        Host::Domain(name) => resolve(name, target.port, clock)?,
+    };
+    let addrs = allowed(addrs, target)?;
+    let mut last: Option<Error> = None;
+    for addr in &addrs {
+        let (budget, which) = clock.budget(Timeout::Connect)?;
+        match TcpStream::connect_timeout(addr, budget) {
+            Ok(stream) => {
+                // Requests are written whole; waiting for more data (Nagle) only adds latency.
+                stream
+                    .set_nodelay(true)
+                    .map_err(|e| Error::io(ErrorKind::Io, e))?;
+                return Ok((Stream::Plain(stream), *addr));
+            }
+            Err(e) if is_timeout(&e) => last = Some(clock.timeout_error(which)),
+            Err(e) => {
+                last = Some(Error::io(ErrorKind::Connect, e).with_detail(format!(
+                    "{} (addresses tried: {})",
+                    target.host_port(),
+                    addrs.len()
+                )))
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| Error::new(ErrorKind::Resolve).with_detail(target.host_port())))
+}
+
+impl Target<'_> {
+    fn host_port(&self) -> String {
+        format!("{}:{}", self.host, self.port)
+    }
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+    )
+}
+
+/// Drops the addresses the policy refuses; an error naming the first refusal when none is left.
+fn allowed(addrs: Vec<SocketAddr>, target: &Target<'_>) -> Result<Vec<SocketAddr>, Error> {
+    let policy = match target.policy {
+        Some(p) if p.is_strict() => p,
+        _ => return Ok(addrs),
+    };
+    let mut first_refusal = None;
+    let mut kept = Vec::with_capacity(addrs.len());
+    for addr in addrs {
+        match policy.check_ip(addr.ip()) {
+            Ok(()) => kept.push(addr),
+            Err(class) => {
+                first_refusal.get_or_insert((class, addr.ip()));
+            }
+        }
+    }
+    match (kept.is_empty(), first_refusal) {
+        (true, Some((class, ip))) => Err(Error::refused(class, ip, &target.host.to_string())),
+        _ => Ok(kept),
+    }
+}
+
+/// Resolves `name` on a helper thread, so the wait is bounded by `timeout_connect` and the
+/// call's deadline (the system resolver has no timeout of its own to pass). A resolver that
+/// hangs leaves its thread to finish on its own.
+fn resolve(name: &str, port: u16, clock: &Clock) -> Result<Vec<SocketAddr>, Error> {
+    let (budget, which) = clock.budget(Timeout::Connect)?;
+    let unresolved = || Error::new(ErrorKind::Resolve).with_detail(format!("'{name}'"));
+    let (tx, rx) = mpsc::channel();
+    let owned = name.to_string();
+    let spawned = thread::Builder::new()
+        .name("httptool-resolve".to_string())
+        .spawn(move || {
+            let result = (owned.as_str(), port)
+                .to_socket_addrs()
+                .map(Iterator::collect);
+            let _ = tx.send(result);
+        });
+    let result: io::Result<Vec<SocketAddr>> = match spawned {
+        Ok(_) => match rx.recv_timeout(budget) {
+            Ok(result) => result,
+            Err(mpsc::RecvTimeoutError::Timeout) => return Err(clock.timeout_error(which)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(unresolved()),
+        },
+        // No thread to spare: resolve here, unbounded.
+        Err(_) => (name, port).to_socket_addrs().map(Iterator::collect),
+    };
+    match result {
+        Ok(addrs) if !addrs.is_empty() => Ok(addrs),
+        Ok(_) => Err(unresolved()),
+        Err(e) => Err(unresolved().with_source(e)),
+    }
+}

@@ -1,0 +1,280 @@
+//! The request: method, URL, headers, body, which query parameters are secret, and the
+//! per-request overrides of the client's settings.
+
+use std::fmt;
+
+use super::client;
+use super::config::{Config, RequestOptions};
+use super::error::Error;
+use super::headers::Headers;
+use super::method::Method;
+use crate::url::Url;
+
+/// Whether a rendered request shows its secrets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Secrets {
+    /// Sensitive header values and secret query values written as `***`.
+    Mask,
+    /// Everything as it is sent.
+    Reveal,
+}
+
+/// An HTTP request: what [`Transport::send`](super::Transport::send) sends.
+///
+/// The URL is parsed and checked when the request is made; header names and values when they
+/// are added; the rest (headers the client writes itself, the request target's length, the
+/// address policy) when it is sent, before any byte leaves.
+///
+/// `Display` shows the method and the URL with secret query values masked; `Debug` also the
+/// headers, sensitive values masked, and the body's size.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::{Method, Request, Secrets};
+///
+/// let mut request = Request::new(Method::Post, "https://api.example.com/v1/items")?
+///     .with_header("Content-Type", "application/json")?
+///     .with_sensitive_header("X-Api-Key", "s3cret")?
+///     .with_body(r#"{"name":"x"}"#);
+/// request.url_mut().append_query_pair("api_key", "s3cret2");
+/// request.mark_query_secret("api_key");
+///
+/// assert_eq!(request.to_string(), "POST https://api.example.com/v1/items?api_key=***");
+/// let shown = String::from_utf8(request.render(Secrets::Mask)?).unwrap();
+/// assert!(shown.starts_with("POST /v1/items?api_key=*** HTTP/1.1\r\nHost: api.example.com\r\n"));
+/// assert!(shown.contains("X-Api-Key: ***\r\n"));
+/// assert!(!shown.contains("s3cret"));
+/// # Ok::<(), httptool::http::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Request {
+    method: Method,
+    url: Url,
+    headers: Headers,
+    body: Vec<u8>,
+    secret_query: Vec<String>,
+    options: RequestOptions,
+}
+
+impl Request {
+    /// A request with no headers and no body.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidUrl`](super::ErrorKind::InvalidUrl) when [`Url::parse`] refuses
+    /// `url`.
+    pub fn new(method: Method, url: &str) -> Result<Request, Error> {
+        Ok(Request::from_url(method, Url::parse(url)?))
+    }
+
+    /// A request to a URL already parsed.
+    pub fn from_url(method: Method, url: Url) -> Request {
+        Request {
+            method,
+            url,
+            headers: Headers::new(),
+            body: Vec::new(),
+            secret_query: Vec::new(),
+            options: RequestOptions::default(),
+        }
+    }
+
+    /// A `GET` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn get(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Get, url)
+    }
+
+    /// A `HEAD` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn head(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Head, url)
+    }
+
+    /// A `POST` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn post(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Post, url)
+    }
+
+    /// A `PUT` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn put(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Put, url)
+    }
+
+    /// A `PATCH` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn patch(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Patch, url)
+    }
+
+    /// A `DELETE` request.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::new`].
+    pub fn delete(url: &str) -> Result<Request, Error> {
+        Request::new(Method::Delete, url)
+    }
+
+    /// The method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// Changes the method.
+    pub fn set_method(&mut self, method: Method) {
+        self.method = method;
+    }
+
+    /// The URL.
+    pub fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// The URL, to change (add query pairs, replace the path).
+    pub fn url_mut(&mut self) -> &mut Url {
+        &mut self.url
+    }
+
+    /// The headers, in the order they are sent.
+    pub fn headers(&self) -> &Headers {
+        &self.headers
+    }
+
+    /// The headers, to change.
+    pub fn headers_mut(&mut self) -> &mut Headers {
+        &mut self.headers
+    }
+
+    /// Adds a header (see [`Headers::append`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Headers::append`].
+    pub fn with_header(mut self, name: &str, value: &str) -> Result<Request, Error> {
+        self.headers.append(name, value)?;
+        Ok(self)
+    }
+
+    /// Adds a header whose value is secret (see [`Headers::append_sensitive`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Headers::append`].
+    pub fn with_sensitive_header(mut self, name: &str, value: &str) -> Result<Request, Error> {
+        self.headers.append_sensitive(name, value)?;
+        Ok(self)
+    }
+
+    /// The body; empty for none.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// Sets the body. It is sent with a `Content-Length`; set `Content-Type` yourself.
+    pub fn set_body(&mut self, body: impl Into<Vec<u8>>) {
+        self.body = body.into();
+    }
+
+    /// Sets the body (see [`set_body`](Request::set_body)).
+    #[must_use]
+    pub fn with_body(mut self, body: impl Into<Vec<u8>>) -> Request {
+        self.body = body.into();
+        self
+    }
+
+    /// Marks the query parameter `name` (as decoded) secret: its value is shown as `***` by
+    /// `Display`, `Debug` and masked renderings, and it is dropped when a redirect leaves the
+    /// origin.
+    pub fn mark_query_secret(&mut self, name: &str) {
+        if !self.secret_query.iter().any(|n| n == name) {
+            self.secret_query.push(name.to_string());
+        }
+    }
+
+    /// Marks a query parameter secret (see [`mark_query_secret`](Request::mark_query_secret)).
+    #[must_use]
+    pub fn with_secret_query(mut self, name: &str) -> Request {
+        self.mark_query_secret(name);
+        self
+    }
+
+    /// The names of the query parameters marked secret.
+    pub fn secret_query_params(&self) -> &[String] {
+        &self.secret_query
+    }
+
+    /// The URL with secret query values as `***`: for messages and logs.
+    pub fn redacted_url(&self) -> String {
+        self.url.redacted(&self.secret_query)
+    }
+
+    /// The per-request overrides of the client's settings.
+    pub fn options(&self) -> &RequestOptions {
+        &self.options
+    }
+
+    /// Replaces the per-request overrides.
+    pub fn set_options(&mut self, options: RequestOptions) {
+        self.options = options;
+    }
+
+    /// Replaces the per-request overrides (see [`RequestOptions`]).
+    #[must_use]
+    pub fn with_options(mut self, options: RequestOptions) -> Request {
+        self.options = options;
+        self
+    }
+
+    /// The exact bytes a default [`Client`](super::Client) would write for this request
+    /// (request line, `Host`, headers in order, `Content-Length`, body), without sending it:
+    /// for dry runs. [`Client::render`](super::Client::render) does the same with a client's
+    /// settings (its `User-Agent`, its proxy). With [`Secrets::Mask`], sensitive header values
+    /// and secret query values are `***`; the body is shown as it is.
+    ///
+    /// # Errors
+    ///
+    /// What sending would refuse before connecting: a header the client writes itself, a
+    /// request target over `max_request_target`.
+    pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, Error> {
+        client::render(self, &Config::default(), secrets)
+    }
+}
+
+impl fmt::Display for Request {
+    /// `METHOD url`, secret query values masked.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.method, self.redacted_url())
+    }
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Request")
+            .field("method", &self.method)
+            .field("url", &self.redacted_url())
+            .field("headers", &self.headers)
+            .field("body_len", &self.body.len())
+            .field("secret_query", &self.secret_query)
+            .field("options", &self.options)
+            .finish()
+    }
+}

@@ -1,0 +1,329 @@
+//! Parsing of absolute `http` and `https` URLs (RFC 3986 section 3, with WHATWG URL's
+//! readings where RFC 3986 leaves room) into the normalized serialization [`Url`] keeps.
+
+use super::encode::{escape_at, is_unreserved, push_escaped};
+use super::error::{Error, ErrorKind};
+use super::host::{parse_host, parse_ipv6, HostRepr};
+use super::{Scheme, Url};
+
+/// Refuses whitespace, control characters and backslashes anywhere in `input`.
+pub(crate) fn screen(input: &str) -> Result<(), Error> {
+    for (i, c) in input.char_indices() {
+        let kind = match c {
+            '\\' => ErrorKind::Backslash,
+            c if c.is_whitespace() => ErrorKind::Whitespace,
+            c if c.is_control() => ErrorKind::ControlCharacter,
+            _ => continue,
+        };
+        return Err(Error::new(kind, i));
+    }
+    Ok(())
+}
+
+/// RFC 3986 section 3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by `:`.
+/// Returns the scheme's length when `input` starts with one.
+pub(crate) fn scheme_len(input: &str) -> Option<usize> {
+    let colon = input.find(':')?;
+    let scheme = input.get(..colon)?;
+    let mut bytes = scheme.bytes();
+    let first = bytes.next()?;
+    let valid = first.is_ascii_alphabetic()
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    valid.then_some(colon)
+}
+
+pub(crate) fn parse(input: &str) -> Result<Url, Error> {
+    if input.is_empty() {
+        return Err(Error::new(ErrorKind::Empty, 0));
+    }
+    screen(input)?;
+    // RFC 3986 section 3.5: the fragment is for the client only; it is dropped here.
+    let input = match input.find('#') {
+        Some(i) => &input[..i],
+        None => input,
+    };
+    let colon = scheme_len(input).ok_or_else(|| Error::new(ErrorKind::MissingScheme, 0))?;
+    let scheme = match &input[..colon] {
+        s if s.eq_ignore_ascii_case("http") => Scheme::Http,
+        s if s.eq_ignore_ascii_case("https") => Scheme::Https,
+        _ => return Err(Error::new(ErrorKind::UnsupportedScheme, 0)),
+    };
+    let after_scheme = colon + 1;
+    let rest = input[after_scheme..]
+        .strip_prefix("//")
+        .ok_or_else(|| Error::new(ErrorKind::MissingHost, after_scheme))?;
+    let authority_start = after_scheme + 2;
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    // RFC 3986 section 3.2.1: userinfo. Refused outright: credentials in a URL end up in
+    // logs, and `user@host` confusion is a classic way to point a request elsewhere.
+    if let Some(at) = authority.find('@') {
+        return Err(Error::new(ErrorKind::Userinfo, authority_start + at));
+    }
+    let (host, port) = parse_authority(authority, authority_start)?;
+
+    let mut text = String::with_capacity(input.len() + 8);
+    text.push_str(scheme.as_str());
+    text.push_str("://");
+    let host_start = text.len();
+    let host_repr = match host {
+        ParsedHost::Name(repr, name) => {
+            text.push_str(&name);
+            repr
+        }
+        ParsedHost::Ipv6(addr) => {
+            text.push('[');
+            text.push_str(&addr.to_string());
+            text.push(']');
+            HostRepr::Ipv6(addr)
+        }
+    };
+    let host_end = text.len();
+    let port = port.filter(|&p| p != scheme.default_port());
+    if let Some(p) = port {
+        text.push(':');
+        text.push_str(&p.to_string());
+    }
+    let path_start = text.len();
+    let tail_offset = authority_start + authority_end;
+    let tail = &rest[authority_end..];
+    let (path, query) = match tail.find('?') {
+        Some(q) => (&tail[..q], Some((&tail[q + 1..], tail_offset + q + 1))),
+        None => (tail, None),
+    };
+    push_path(&mut text, path, tail_offset)?;
+    let query_start = match query {
+        Some((query, offset)) => {
+            let start = text.len();
+            text.push('?');
+            push_component(&mut text, query, offset, is_query_char)?;
+            Some(start)
+        }
+        None => None,
+    };
+    Ok(Url {
+        text,
+        scheme,
+        host: host_repr,
+        host_start,
+        host_end,
+        port,
+        path_start,
+        query_start,
+    })
+}
+
+enum ParsedHost {
+    Name(HostRepr, String),
+    Ipv6(std::net::Ipv6Addr),
+}
+
+/// RFC 3986 section 3.2.2 and 3.2.3: `host [ ":" port ]`, host an IP-literal in brackets or a
+/// name. `offset` is where `authority` starts in the input, for error positions.
+fn parse_authority(authority: &str, offset: usize) -> Result<(ParsedHost, Option<u16>), Error> {
+    let at = |(kind, i): (ErrorKind, usize), base: usize| Error::new(kind, base + i);
+    if let Some(inner) = authority.strip_prefix('[') {
+        let close = inner
+            .find(']')
+            .ok_or_else(|| Error::new(ErrorKind::InvalidIpv6, offset))?;
+        let addr = parse_ipv6(&inner[..close]).map_err(|e| at(e, offset + 1))?;
+        let after = &inner[close + 1..];
+        let port_offset = offset + close + 2;
+        let port = match after.strip_prefix(':') {
+            Some(port) => parse_port(port, port_offset + 1)?,
+            None if after.is_empty() => None,
+            None => return Err(Error::new(ErrorKind::InvalidHost, port_offset)),
+        };
+        return Ok((ParsedHost::Ipv6(addr), port));
+    }
+    let (host, port) = match authority.find(':') {
+        Some(c) => (&authority[..c], Some((&authority[c + 1..], offset + c + 1))),
+        None => (authority, None),
+    };
+    let (repr, name) = parse_host(host).map_err(|e| at(e, offset))?;
+    let port = match port {
+        Some((port, port_offset)) => parse_port(port, port_offset)?,
+        None => None,
+    };
+    Ok((ParsedHost::Name(repr, name), port))
+}
+
+/// RFC 3986 section 3.2.3: `port = *DIGIT`; empty means the default port.
+fn parse_port(port: &str, offset: usize) -> Result<Option<u16>, Error> {
+    if port.is_empty() {
+        return Ok(None);
+    }
+    if let Some(i) = port.bytes().position(|b| !b.is_ascii_digit()) {
+        return Err(Error::new(ErrorKind::InvalidPort, offset + i));
+    }
+    let digits = port.trim_start_matches('0');
+    match digits.parse::<u16>() {
+        Ok(p) if p > 0 => Ok(Some(p)),
+        _ => Err(Error::new(ErrorKind::PortOutOfRange, offset)),
+    }
+}
+
+/// RFC 3986 section 3.3: `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"`.
+fn is_pchar(b: u8) -> bool {
+    is_unreserved(b)
+        || matches!(
+            b,
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+        )
+}
+
+fn is_path_char(b: u8) -> bool {
+    is_pchar(b) || b == b'/'
+}
+
+/// RFC 3986 section 3.4: `query = *( pchar / "/" / "?" )`.
+fn is_query_char(b: u8) -> bool {
+    is_pchar(b) || b == b'/' || b == b'?'
+}
+
+/// Appends `part`, keeping valid `%XX` escapes and `allowed` bytes, percent-encoding every other
+/// byte (non-ASCII as UTF-8, and the ASCII characters RFC 3986 leaves out, like `"<>^{|}`) so
+/// the result is a valid request target.
+pub(crate) fn push_component(
+    out: &mut String,
+    part: &str,
+    offset: usize,
+    allowed: fn(u8) -> bool,
+) -> Result<(), Error> {
+    let bytes = part.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'%' {
+            if escape_at(bytes, i).is_none() {
+                return Err(Error::new(ErrorKind::InvalidPercentEncoding, offset + i));
+            }
+            out.push('%');
+        } else if allowed(b) {
+            out.push(char::from(b));
+        } else {
+            push_escaped(out, b);
+        }
+    }
+    Ok(())
+}
+
+/// Appends the path: `/` when empty, dot segments removed (RFC 3986 section 6.2.2.3, and
+/// `%2e` counted as a dot like WHATWG URL does, since servers decode it before routing).
+pub(crate) fn push_path(out: &mut String, path: &str, offset: usize) -> Result<(), Error> {
+    if path.is_empty() {
+        out.push('/');
+        return Ok(());
+    }
+    let start = out.len();
+    push_component(out, path, offset, is_path_char)?;
+    if has_dot_segment(&out[start..]) {
+        let cleaned = remove_dot_segments(&out[start..]);
+        out.truncate(start);
+        out.push_str(&cleaned);
+    }
+    Ok(())
+}
+
+/// Strips one leading dot, written `.` or `%2e` (any case).
+fn strip_dot(segment: &str) -> Option<&str> {
+    if let Some(rest) = segment.strip_prefix('.') {
+        return Some(rest);
+    }
+    let head = segment.get(..3)?;
+    head.eq_ignore_ascii_case("%2e").then(|| &segment[3..])
+}
+
+fn is_dot(segment: &str) -> bool {
+    strip_dot(segment) == Some("")
+}
+
+fn is_dot_dot(segment: &str) -> bool {
+    strip_dot(segment).map_or(false, is_dot)
+}
+
+fn has_dot_segment(path: &str) -> bool {
+    path.split('/').any(|s| is_dot(s) || is_dot_dot(s))
+}
+
+/// RFC 3986 section 5.2.4, on a path that starts with `/`: `.` segments go, `..` removes the
+/// segment before it, and a path that ends in a dot segment keeps its trailing `/`.
+pub(crate) fn remove_dot_segments(path: &str) -> String {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/').peekable();
+    while let Some(seg) = parts.next() {
+        let last = parts.peek().is_none();
+        if is_dot(seg) || is_dot_dot(seg) {
+            if is_dot_dot(seg) {
+                segments.pop();
+            }
+            if last {
+                segments.push("");
+            }
+            continue;
+        }
+        segments.push(seg);
+    }
+    let mut out = String::with_capacity(path.len());
+    for seg in &segments {
+        out.push('/');
+        out.push_str(seg);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_segments() {
+        let cases = [
+            ("/a/b/c/./../../g", "/a/g"),
+            ("/mid/content=5/../6", "/mid/6"),
+            ("/a/b/..", "/a/"),
+            ("/a/b/.", "/a/b/"),
+            ("/..", "/"),
+            ("/../..", "/"),
+            ("/a/%2e%2E/b", "/b"),
+            ("/a/.%2e/b", "/b"),
+            ("/a/%2e/b", "/a/b"),
+            ("/a/..b/c", "/a/..b/c"),
+            ("/a//b", "/a//b"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(remove_dot_segments(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn dot_dot_detection() {
+        for yes in ["..", ".%2e", "%2e.", "%2E%2e"] {
+            assert!(is_dot_dot(yes), "{yes}");
+        }
+        for no in ["...", ".e", "e.", "%2e", "%2f.", "..%2e", "ee"] {
+            assert!(!is_dot_dot(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn scheme_syntax() {
+        assert_eq!(scheme_len("http://x"), Some(4));
+        assert_eq!(scheme_len("a+b.c-d:"), Some(7));
+        assert_eq!(scheme_len("1a:"), None);
+        assert_eq!(scheme_len(":x"), None);
+        assert_eq!(scheme_len("/a:b"), None);
+    }
+}

@@ -1,0 +1,236 @@
+//! Retries (DESIGN item 10): idempotent requests once, when the connection failed before any
+//! response byte; never POST or PATCH by themselves; the opt-in 429/503 policy.
+
+mod support;
+
+use httptool::http::{Client, ErrorKind, Method, Request, RequestOptions, RetryPolicy, Transport};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use support::Server;
+
+/// Answers one request per connection, then closes it without saying so (no
+/// `Connection: close`): the client pools a connection the server has closed.
+fn one_per_connection() -> Server {
+    Server::start(|mut peer| {
+        if peer.read_request().is_some() {
+            peer.respond("200 OK", "", b"ok");
+        }
+    })
+}
+
+#[test]
+fn pooled_connection_closed_by_the_server_get_succeeds() {
+    let server = one_per_connection();
+    let client = Client::new();
+    for _ in 0..3 {
+        let response = client
+            .send(&Request::get(&server.url("/")).unwrap())
+            .unwrap();
+        assert_eq!(response.body(), b"ok");
+        // Let the server's close reach the client.
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn pooled_connection_closed_by_the_server_is_not_used_for_post() {
+    // The client sees the closed connection before sending, so the POST goes on a new one
+    // and is sent exactly once.
+    let server = one_per_connection();
+    let client = Client::new();
+    client
+        .send(&Request::get(&server.url("/")).unwrap())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let response = client
+        .send(&Request::post(&server.url("/")).unwrap().with_body("x"))
+        .unwrap();
+    assert_eq!(response.body(), b"ok");
+    let posts = server
+        .requests()
+        .iter()
+        .filter(|r| r.method == "POST")
+        .count();
+    assert_eq!(posts, 1);
+}
+
+/// The first connection answers its first request, then reads the second and drops the
+/// connection without a response byte (a server that closed an idle connection just as the
+/// request arrived). Later connections answer everything.
+fn drops_second_request() -> Server {
+    Server::start(|mut peer| {
+        let mut served = 0;
+        while peer.read_request().is_some() {
+            served += 1;
+            if peer.index == 0 && served == 2 {
+                return;
+            }
+            peer.respond("200 OK", "", b"ok");
+        }
+    })
+}
+
+#[test]
+fn get_failing_before_any_response_byte_is_retried_once() {
+    let server = drops_second_request();
+    let client = Client::new();
+    client
+        .send(&Request::get(&server.url("/")).unwrap())
+        .unwrap();
+    let response = client
+        .send(&Request::get(&server.url("/again")).unwrap())
+        .unwrap();
+    assert_eq!(response.body(), b"ok");
+    let again: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.target == "/again")
+        .collect();
+    assert_eq!(again.len(), 2);
+    assert_ne!(again[0].connection, again[1].connection);
+}
+
+#[test]
+fn idempotent_methods_are_retried() {
+    for method in [Method::Put, Method::Delete, Method::Head, Method::Options] {
+        let server = drops_second_request();
+        let client = Client::new();
+        client
+            .send(&Request::get(&server.url("/")).unwrap())
+            .unwrap();
+        let response = client
+            .send(&Request::new(method, &server.url("/again")).unwrap())
+            .unwrap();
+        assert_eq!(response.status(), 200, "{method}");
+    }
+}
+
+#[test]
+fn post_and_patch_failing_before_any_response_byte_are_not_retried() {
+    for method in [Method::Post, Method::Patch] {
+        let server = drops_second_request();
+        let client = Client::new();
+        client
+            .send(&Request::get(&server.url("/")).unwrap())
+            .unwrap();
+        let request = Request::new(method, &server.url("/once"))
+            .unwrap()
+            .with_body("data");
+        let err = client.send(&request).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::ConnectionClosed, "{method}");
+        let sent = server
+            .requests()
+            .iter()
+            .filter(|r| r.target == "/once")
+            .count();
+        assert_eq!(sent, 1, "{method}");
+    }
+}
+
+#[test]
+fn failure_after_response_bytes_is_not_retried() {
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    let server = Server::start(move |mut peer| {
+        peer.read_request();
+        seen.fetch_add(1, Ordering::SeqCst);
+        peer.send("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc");
+    });
+    let err = Client::new()
+        .send(&Request::get(&server.url("/")).unwrap())
+        .unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::IncompleteBody { .. }));
+    assert_eq!(count.load(Ordering::SeqCst), 1);
+}
+
+/// Answers the first `failures` requests with `status` and `retry_after`, then 200.
+fn overloaded(status: &'static str, retry_after: &'static str, failures: usize) -> Server {
+    let count = Arc::new(AtomicUsize::new(0));
+    Server::replying(move |_| {
+        if count.fetch_add(1, Ordering::SeqCst) < failures {
+            format!("HTTP/1.1 {status}\r\n{retry_after}Content-Length: 4\r\n\r\nbusy").into_bytes()
+        } else {
+            support::ok("done").into_bytes()
+        }
+    })
+}
+
+fn with_retry(server: &Server, method: Method, policy: RetryPolicy) -> (u16, usize) {
+    let request = Request::new(method, &server.url("/"))
+        .unwrap()
+        .with_options(RequestOptions::new().retry(policy));
+    let response = Client::new().send(&request).unwrap();
+    (response.status(), server.requests().len())
+}
+
+#[test]
+fn retry_policy_is_off_by_default() {
+    let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
+    let response = Client::new()
+        .send(&Request::get(&server.url("/")).unwrap())
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn retry_policy_retries_429_and_503_honouring_retry_after() {
+    let server = overloaded("429 Too Many Requests", "Retry-After: 1\r\n", 1);
+    let start = Instant::now();
+    assert_eq!(
+        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        (200, 2)
+    );
+    assert!(start.elapsed() >= Duration::from_secs(1));
+    let server = overloaded(
+        "503 Service Unavailable",
+        "Retry-After: Thu, 01 Jan 1970 00:00:00 GMT\r\n",
+        2,
+    );
+    assert_eq!(
+        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        (200, 3)
+    );
+}
+
+#[test]
+fn retry_policy_caps_attempts_and_waits() {
+    let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 5);
+    assert_eq!(
+        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        (503, 3)
+    );
+    let server = overloaded("503 Service Unavailable", "Retry-After: 3600\r\n", 1);
+    let policy = RetryPolicy::overloaded(2).max_wait(Duration::from_secs(5));
+    assert_eq!(with_retry(&server, Method::Get, policy), (503, 1));
+    let server = overloaded("503 Service Unavailable", "", 1);
+    let policy = RetryPolicy::overloaded(1).default_wait(Duration::from_millis(10));
+    assert_eq!(with_retry(&server, Method::Get, policy), (200, 2));
+}
+
+#[test]
+fn retry_policy_never_waits_past_the_call_deadline() {
+    let server = overloaded("503 Service Unavailable", "Retry-After: 5\r\n", 1);
+    let request = Request::get(&server.url("/")).unwrap().with_options(
+        RequestOptions::new()
+            .retry(RetryPolicy::overloaded(1))
+            .timeout_call(Duration::from_secs(2)),
+    );
+    let start = Instant::now();
+    assert_eq!(Client::new().send(&request).unwrap().status(), 503);
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn retry_policy_leaves_post_alone_unless_allowed() {
+    let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
+    assert_eq!(
+        with_retry(&server, Method::Post, RetryPolicy::overloaded(1)),
+        (503, 1)
+    );
+    let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
+    let policy = RetryPolicy::overloaded(1).allow_non_idempotent(true);
+    assert_eq!(with_retry(&server, Method::Post, policy), (200, 2));
+}

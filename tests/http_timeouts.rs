@@ -1,0 +1,166 @@
+//! Timeouts fire near their setting (generous upper bounds: the machine is shared).
+
+mod support;
+
+use httptool::http::{Client, Config, ErrorKind, Request, RequestOptions, Timeout, Transport};
+use std::time::{Duration, Instant};
+use support::Server;
+
+const SHORT: Duration = Duration::from_millis(300);
+const SLACK: Duration = Duration::from_millis(2500);
+
+fn timed(client: &Client, request: &Request) -> (ErrorKind, Duration) {
+    let start = Instant::now();
+    let err = client.send(request).unwrap_err();
+    (err.kind(), start.elapsed())
+}
+
+#[test]
+fn headers_that_never_finish_hit_the_read_timeout() {
+    let server = Server::start(|mut peer| {
+        peer.read_request();
+        peer.send("HTTP/1.1 200 OK\r\nX-Slow: ");
+        std::thread::sleep(Duration::from_secs(5));
+    });
+    let request = Request::get(&server.url("/"))
+        .unwrap()
+        .with_options(RequestOptions::new().timeout_read(SHORT));
+    let (kind, took) = timed(&Client::new(), &request);
+    assert_eq!(
+        kind,
+        ErrorKind::Timeout {
+            which: Timeout::Read,
+            after: SHORT
+        }
+    );
+    assert!(took >= SHORT && took < SHORT + SLACK, "{took:?}");
+}
+
+#[test]
+fn a_silent_server_hits_the_read_timeout_set_on_the_client() {
+    let server = Server::start(|mut peer| {
+        peer.read_request();
+        std::thread::sleep(Duration::from_secs(5));
+    });
+    let client = Client::with_config(Config::new().timeout_read(SHORT));
+    let (kind, took) = timed(&client, &Request::get(&server.url("/")).unwrap());
+    assert_eq!(
+        kind,
+        ErrorKind::Timeout {
+            which: Timeout::Read,
+            after: SHORT
+        }
+    );
+    assert!(took < SHORT + SLACK, "{took:?}");
+}
+
+#[test]
+fn a_trickling_body_hits_the_call_deadline() {
+    // Each byte comes well within the read timeout, but the whole call takes too long.
+    let server = Server::start(|mut peer| {
+        peer.read_request();
+        peer.send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+        for _ in 0..1000 {
+            std::thread::sleep(Duration::from_millis(50));
+            peer.send("x");
+        }
+    });
+    let options = RequestOptions::new()
+        .timeout_read(Duration::from_secs(2))
+        .timeout_call(Duration::from_millis(400));
+    let request = Request::get(&server.url("/"))
+        .unwrap()
+        .with_options(options);
+    let (kind, took) = timed(&Client::new(), &request);
+    assert_eq!(
+        kind,
+        ErrorKind::Timeout {
+            which: Timeout::Call,
+            after: Duration::from_millis(400)
+        }
+    );
+    assert!(
+        took >= Duration::from_millis(400) && took < Duration::from_millis(400) + SLACK,
+        "{took:?}"
+    );
+}
+
+#[test]
+fn the_call_deadline_bounds_a_long_read_timeout() {
+    let server = Server::start(|mut peer| {
+        peer.read_request();
+        std::thread::sleep(Duration::from_secs(5));
+    });
+    let options = RequestOptions::new()
+        .timeout_read(Duration::from_secs(30))
+        .timeout_call(SHORT);
+    let request = Request::get(&server.url("/"))
+        .unwrap()
+        .with_options(options);
+    let (kind, took) = timed(&Client::new(), &request);
+    assert_eq!(
+        kind,
+        ErrorKind::Timeout {
+            which: Timeout::Call,
+            after: SHORT
+        }
+    );
+    assert!(took < SHORT + SLACK, "{took:?}");
+}
+
+#[test]
+fn timeout_message_names_the_setting() {
+    let server = Server::start(|mut peer| {
+        peer.read_request();
+        std::thread::sleep(Duration::from_secs(2));
+    });
+    let request = Request::get(&server.url("/slow?key=s3cret"))
+        .unwrap()
+        .with_options(RequestOptions::new().timeout_read(Duration::from_millis(100)));
+    let err = Client::new().send(&request).unwrap_err();
+    assert!(err.is_timeout());
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "waiting for the response timed out after 100ms (timeout_read) ({})",
+            server.url("/slow")
+        )
+    );
+}
+
+#[test]
+fn unreachable_port_is_a_connect_error() {
+    // Bind then drop a listener: nothing listens on that port now.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let err = Client::new()
+        .send(&Request::get(&format!("http://127.0.0.1:{port}/")).unwrap())
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Connect);
+    assert!(
+        err.to_string()
+            .starts_with(&format!("could not connect to 127.0.0.1:{port}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn unresolvable_host_is_a_resolve_error() {
+    let err = Client::new()
+        .send(&Request::get("http://no-such-host.invalid/").unwrap())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Resolve
+                | ErrorKind::Timeout {
+                    which: Timeout::Connect,
+                    ..
+                }
+        ),
+        "{err}"
+    );
+}
