@@ -109,6 +109,30 @@ fn the_call_deadline_bounds_a_long_read_timeout() {
 }
 
 #[test]
+fn a_server_that_never_reads_hits_the_write_timeout() {
+    let server = Server::start(|peer| {
+        // Hold the connection open without reading from it.
+        std::thread::sleep(Duration::from_secs(10));
+        drop(peer);
+    });
+    // Larger than what the kernel buffers on both ends, so the writes block.
+    let body = vec![b'x'; 64 * 1024 * 1024];
+    let request = Request::put(&server.url("/upload"))
+        .unwrap()
+        .with_body(body)
+        .with_options(RequestOptions::new().timeout_write(SHORT));
+    let (kind, took) = timed(&Client::new(), &request);
+    assert_eq!(
+        kind,
+        ErrorKind::Timeout {
+            which: Timeout::Write,
+            after: SHORT
+        }
+    );
+    assert!(took < SHORT + SLACK, "{took:?}");
+}
+
+#[test]
 fn timeout_message_names_the_setting() {
     let server = Server::start(|mut peer| {
         peer.read_request();

@@ -83,7 +83,8 @@ impl RedirectPolicy {
 
     /// Redirects followed in one call at most. Defaults to [`DEFAULT_MAX_REDIRECTS`] (5).
     /// Exceeded: [`ErrorKind::LimitExceeded`](super::ErrorKind::LimitExceeded) with
-    /// [`Limit::Redirects`](super::Limit::Redirects).
+    /// [`Limit::Redirects`](super::Limit::Redirects). With 0 every redirect is that error;
+    /// [`RedirectPolicy::none`] returns the 3xx response instead.
     #[must_use]
     pub fn max_redirects(mut self, count: u32) -> RedirectPolicy {
         self.max_redirects = count;

@@ -57,12 +57,11 @@ const MAX_DOMAIN: usize = 253;
 const MAX_LABEL: usize = 63;
 
 /// Parses a host that is not between brackets. On error, the offset is relative to `host`.
-pub(crate) fn parse_host(host: &str) -> Result<(HostRepr, String), (ErrorKind, usize)> {
+pub(crate) fn parse_host(host: &str) -> Result<HostRepr, (ErrorKind, usize)> {
     if host.is_empty() {
         return Err((ErrorKind::MissingHost, 0));
     }
-    let lower = host.to_ascii_lowercase();
-    for (i, b) in lower.bytes().enumerate() {
+    for (i, b) in host.bytes().enumerate() {
         if !b.is_ascii() {
             return Err((ErrorKind::NonAsciiHost, i));
         }
@@ -70,12 +69,27 @@ pub(crate) fn parse_host(host: &str) -> Result<(HostRepr, String), (ErrorKind, u
             return Err((ErrorKind::PercentInHost, i));
         }
     }
-    if ends_in_number(&lower) {
-        let addr = parse_ipv4(&lower).ok_or((ErrorKind::InvalidIpv4, 0))?;
-        return Ok((HostRepr::Ipv4(addr), addr.to_string()));
+    // Both checks below ignore ASCII case.
+    if ends_in_number(host) {
+        let addr = parse_ipv4(host).ok_or((ErrorKind::InvalidIpv4, 0))?;
+        return Ok(HostRepr::Ipv4(addr));
     }
-    check_domain(&lower)?;
-    Ok((HostRepr::Domain, lower))
+    check_domain(host)?;
+    Ok(HostRepr::Domain)
+}
+
+/// Appends the normalized host: a lower-case name, dotted-decimal IPv4, bracketed IPv6.
+pub(crate) fn push_host(out: &mut String, raw: &str, repr: HostRepr) {
+    use std::fmt::Write;
+    // Writing to a String cannot fail.
+    let _ = match repr {
+        HostRepr::Domain => {
+            out.extend(raw.chars().map(|c| c.to_ascii_lowercase()));
+            Ok(())
+        }
+        HostRepr::Ipv4(a) => write!(out, "{a}"),
+        HostRepr::Ipv6(a) => write!(out, "[{a}]"),
+    };
 }
 
 /// Parses the text between `[` and `]`. On error, the offset is relative to `text`.
@@ -244,7 +258,16 @@ mod tests {
             ErrorKind::InvalidHost
         );
         assert!(parse_host(&"a".repeat(63)).is_ok());
-        assert!(parse_host("Example.COM.").is_ok());
+        assert_eq!(parse_host("Example.COM."), Ok(HostRepr::Domain));
+        assert_eq!(
+            parse_host("0X7F.1"),
+            Ok(HostRepr::Ipv4(Ipv4Addr::LOCALHOST))
+        );
+        let mut out = String::new();
+        push_host(&mut out, "Example.COM.", HostRepr::Domain);
+        push_host(&mut out, "0x7f.1", HostRepr::Ipv4(Ipv4Addr::LOCALHOST));
+        push_host(&mut out, "::1", HostRepr::Ipv6(Ipv6Addr::LOCALHOST));
+        assert_eq!(out, "example.com.127.0.0.1[::1]");
     }
 
     #[test]

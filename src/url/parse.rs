@@ -3,19 +3,34 @@
 
 use super::encode::{escape_at, is_unreserved, push_escaped};
 use super::error::{Error, ErrorKind};
-use super::host::{parse_host, parse_ipv6, HostRepr};
+use super::host::{parse_host, parse_ipv6, push_host, HostRepr};
 use super::{Scheme, Url};
 
 /// Refuses whitespace, control characters and backslashes anywhere in `input`.
 pub(crate) fn screen(input: &str) -> Result<(), Error> {
-    for (i, c) in input.char_indices() {
+    for (i, &b) in input.as_bytes().iter().enumerate() {
+        let kind = match b {
+            b'\\' => ErrorKind::Backslash,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => ErrorKind::Whitespace,
+            0..=0x1f | 0x7f => ErrorKind::ControlCharacter,
+            0x80..=0xff => return screen_unicode(input, i),
+            _ => continue,
+        };
+        return Err(Error::new(kind, i));
+    }
+    Ok(())
+}
+
+/// The rest of [`screen`], from the first non-ASCII byte on (at a char boundary).
+fn screen_unicode(input: &str, from: usize) -> Result<(), Error> {
+    for (i, c) in input[from..].char_indices() {
         let kind = match c {
             '\\' => ErrorKind::Backslash,
             c if c.is_whitespace() => ErrorKind::Whitespace,
             c if c.is_control() => ErrorKind::ControlCharacter,
             _ => continue,
         };
-        return Err(Error::new(kind, i));
+        return Err(Error::new(kind, from + i));
     }
     Ok(())
 }
@@ -60,29 +75,19 @@ pub(crate) fn parse(input: &str) -> Result<Url, Error> {
     if let Some(at) = authority.find('@') {
         return Err(Error::new(ErrorKind::Userinfo, authority_start + at));
     }
-    let (host, port) = parse_authority(authority, authority_start)?;
+    let (raw_host, host_repr, port) = parse_authority(authority, authority_start)?;
 
     let mut text = String::with_capacity(input.len() + 8);
     text.push_str(scheme.as_str());
     text.push_str("://");
     let host_start = text.len();
-    let host_repr = match host {
-        ParsedHost::Name(repr, name) => {
-            text.push_str(&name);
-            repr
-        }
-        ParsedHost::Ipv6(addr) => {
-            text.push('[');
-            text.push_str(&addr.to_string());
-            text.push(']');
-            HostRepr::Ipv6(addr)
-        }
-    };
+    push_host(&mut text, raw_host, host_repr);
     let host_end = text.len();
     let port = port.filter(|&p| p != scheme.default_port());
     if let Some(p) = port {
-        text.push(':');
-        text.push_str(&p.to_string());
+        use std::fmt::Write;
+        // Writing to a String cannot fail.
+        let _ = write!(text, ":{p}");
     }
     let path_start = text.len();
     let tail_offset = authority_start + authority_end;
@@ -113,14 +118,10 @@ pub(crate) fn parse(input: &str) -> Result<Url, Error> {
     })
 }
 
-enum ParsedHost {
-    Name(HostRepr, String),
-    Ipv6(std::net::Ipv6Addr),
-}
-
 /// RFC 3986 section 3.2.2 and 3.2.3: `host [ ":" port ]`, host an IP-literal in brackets or a
-/// name. `offset` is where `authority` starts in the input, for error positions.
-fn parse_authority(authority: &str, offset: usize) -> Result<(ParsedHost, Option<u16>), Error> {
+/// name. `offset` is where `authority` starts in the input, for error positions. Returns the
+/// host as written, what it is, and the port.
+fn parse_authority(authority: &str, offset: usize) -> Result<(&str, HostRepr, Option<u16>), Error> {
     let at = |(kind, i): (ErrorKind, usize), base: usize| Error::new(kind, base + i);
     if let Some(inner) = authority.strip_prefix('[') {
         let close = inner
@@ -134,18 +135,18 @@ fn parse_authority(authority: &str, offset: usize) -> Result<(ParsedHost, Option
             None if after.is_empty() => None,
             None => return Err(Error::new(ErrorKind::InvalidHost, port_offset)),
         };
-        return Ok((ParsedHost::Ipv6(addr), port));
+        return Ok((&inner[..close], HostRepr::Ipv6(addr), port));
     }
     let (host, port) = match authority.find(':') {
         Some(c) => (&authority[..c], Some((&authority[c + 1..], offset + c + 1))),
         None => (authority, None),
     };
-    let (repr, name) = parse_host(host).map_err(|e| at(e, offset))?;
+    let repr = parse_host(host).map_err(|e| at(e, offset))?;
     let port = match port {
         Some((port, port_offset)) => parse_port(port, port_offset)?,
         None => None,
     };
-    Ok((ParsedHost::Name(repr, name), port))
+    Ok((host, repr, port))
 }
 
 /// RFC 3986 section 3.2.3: `port = *DIGIT`; empty means the default port.
