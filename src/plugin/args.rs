@@ -20,43 +20,46 @@ pub(crate) type Values = Vec<Option<Json>>;
 /// suggested, a missing required one, or a value that cannot be read as its type.
 pub(crate) fn resolve(
     endpoint: &Endpoint,
-    mut arguments: Map,
+    arguments: Map,
     context: &CallContext,
 ) -> Result<Values, ToolOutput> {
-    if !endpoint.allow_unknown_arguments {
-        check_names(endpoint, &arguments)?;
+    let params = &endpoint.params;
+    let mut values: Values = Vec::with_capacity(params.len());
+    values.resize_with(params.len(), || None);
+    // One pass over the arguments, moving each value to its parameter's slot.
+    for (name, value) in arguments {
+        let slot = params
+            .iter()
+            .zip(values.iter_mut())
+            .find(|(p, _)| !p.is_hidden() && p.name == name);
+        match slot {
+            Some((_, slot)) => *slot = Some(value),
+            None if endpoint.allow_unknown_arguments => {}
+            None => return Err(unknown(endpoint, &name)),
+        }
     }
-    let mut values = Vec::with_capacity(endpoint.params.len());
-    for param in &endpoint.params {
-        let value = if param.is_hidden() {
+    for (param, slot) in params.iter().zip(values.iter_mut()) {
+        *slot = if param.is_hidden() {
             hidden_value(param, context)?
         } else {
-            model_value(param, arguments.remove(&param.name))?
+            model_value(param, slot.take())?
         };
-        values.push(value);
     }
     Ok(values)
 }
 
-/// Every argument must name a parameter the model may set: a hidden one is refused like an
+/// An argument that names no parameter the model may set: a hidden one is refused like an
 /// unknown one, so its existence is not revealed.
-fn check_names(endpoint: &Endpoint, arguments: &Map) -> Result<(), ToolOutput> {
-    let visible = || {
-        endpoint
-            .params
-            .iter()
-            .filter(|p| !p.is_hidden())
-            .map(|p| p.name.as_str())
-    };
-    for name in arguments.keys() {
-        if !visible().any(|v| v == name) {
-            return Err(ToolOutput::error(
-                ErrorKind::UnknownParameter,
-                unknown_name_message("parameter", name, visible()),
-            ));
-        }
-    }
-    Ok(())
+fn unknown(endpoint: &Endpoint, name: &str) -> ToolOutput {
+    let visible = endpoint
+        .params
+        .iter()
+        .filter(|p| !p.is_hidden())
+        .map(|p| p.name.as_str());
+    ToolOutput::error(
+        ErrorKind::UnknownParameter,
+        unknown_name_message("parameter", name, visible),
+    )
 }
 
 /// `null` and `""` count as absent: they never override a default (DESIGN item 2).
@@ -286,21 +289,20 @@ fn decode_string(value: Json, open: char) -> Json {
 }
 
 fn to_array(value: Json, ty: &ParamType, items: &ParamType) -> Result<Json, CoerceError> {
-    let value = decode_string(value, '[');
+    let mut value = decode_string(value, '[');
     if !value.is_array() {
         return Err(mismatch(&value, ty));
     }
-    let elements = value.into_array().unwrap_or_default();
-    let mut out = Vec::with_capacity(elements.len());
-    for (i, element) in elements.into_iter().enumerate() {
-        let element = if element.is_null() {
-            return Err(mismatch(&element, items).within(format!("[{}]", i)));
+    // Items are coerced in place: no second vector.
+    for (i, element) in value.as_array_mut().into_iter().flatten().enumerate() {
+        let coerced = if element.is_null() {
+            Err(mismatch(element, items))
         } else {
-            coerce(element, items).map_err(|e| e.within(format!("[{}]", i)))?
+            coerce(element.take(), items)
         };
-        out.push(element);
+        *element = coerced.map_err(|e| e.within(format!("[{}]", i)))?;
     }
-    Ok(Json::Array(out))
+    Ok(value)
 }
 
 fn to_object(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {

@@ -10,7 +10,7 @@ use super::model::{ArrayStyle, Auth, Location, Param};
 use super::multipart::{self, Part};
 use super::validate::{effective_location, BodyPlan, Compiled, PathPiece};
 use crate::http::Request;
-use crate::json::{self, Json};
+use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, EncodeSet, Url};
 
@@ -77,9 +77,14 @@ pub(crate) fn build(
         target,
         started: false,
     };
-    for (param, value) in endpoint.params.iter().zip(values) {
-        if let (Some(value), Location::Query) = (value, effective_location(endpoint, param)) {
-            query.push_value(param.wire_name(), value, param.array_style, &mut scratch);
+    let placed = endpoint
+        .params
+        .iter()
+        .zip(values)
+        .zip(compiled.locations.iter().zip(&compiled.query_names));
+    for ((param, value), (location, name)) in placed {
+        if let (Some(value), Location::Query) = (value, location) {
+            query.push_value(name, value, param.array_style, &mut scratch);
         }
     }
     push_plugin_query(plugin, &mut query, context)?;
@@ -92,23 +97,20 @@ pub(crate) fn build(
             ),
         )
     })?;
+    let body = body(plugin, compiled, values, context, &mut scratch)?;
     let mut request = Request::from_url(endpoint.method, url);
     push_headers(
         plugin,
         compiled,
         values,
         context,
+        &body,
         &mut request,
         &mut scratch,
     )?;
-    push_body(
-        plugin,
-        compiled,
-        values,
-        context,
-        &mut request,
-        &mut scratch,
-    )?;
+    if let Some(body) = body {
+        request.set_body(body.bytes);
+    }
     mark_secrets(plugin, compiled, &mut request);
     request.set_options(compiled.options.clone());
     Ok(request)
@@ -185,11 +187,20 @@ impl Query {
         url::percent_encode_into(&mut self.target, value, EncodeSet::QueryComponent);
     }
 
-    /// A value: arrays repeat the name, or join the encoded items with literal commas.
+    /// As `push_pair`, with the name already encoded.
+    fn push_encoded_pair(&mut self, encoded_name: &str, value: &str) {
+        self.separator();
+        self.target.push_str(encoded_name);
+        self.target.push('=');
+        url::percent_encode_into(&mut self.target, value, EncodeSet::QueryComponent);
+    }
+
+    /// A value under an encoded name: arrays repeat the name, or join the encoded items with
+    /// literal commas.
     fn push_value(&mut self, name: &str, value: &Json, style: ArrayStyle, scratch: &mut String) {
         let items = match value {
             Json::Array(items) => items,
-            _ => return self.push_pair(name, text(value, scratch)),
+            _ => return self.push_encoded_pair(name, text(value, scratch)),
         };
         if items.is_empty() {
             return;
@@ -197,12 +208,12 @@ impl Query {
         match style {
             ArrayStyle::Repeat => {
                 for item in items {
-                    self.push_pair(name, text(item, scratch));
+                    self.push_encoded_pair(name, text(item, scratch));
                 }
             }
             ArrayStyle::Comma => {
                 self.separator();
-                url::percent_encode_into(&mut self.target, name, EncodeSet::QueryComponent);
+                self.target.push_str(name);
                 self.target.push('=');
                 for (k, item) in items.iter().enumerate() {
                     if k > 0 {
@@ -248,20 +259,27 @@ fn context_header_refused(key: &str) -> ToolOutput {
     )
 }
 
-/// Static headers, auth, then header parameters (which cannot shadow either: checked when
-/// the plugin was built).
+/// Static headers and auth (prepared once when both are known), the body's `Content-Type`,
+/// then header parameters (which cannot shadow either: checked when the plugin was built).
 fn push_headers(
     plugin: &HttpPlugin,
     compiled: &Compiled,
     values: &Values,
     context: &CallContext,
+    body: &Option<Body>,
     request: &mut Request,
     scratch: &mut String,
 ) -> Result<(), ToolOutput> {
-    let common = &plugin.decl.common;
-    if !common.headers.is_empty() {
-        *request.headers_mut() = common.headers.clone();
+    let template = match body {
+        Some(Body {
+            content_type: None, ..
+        }) => &compiled.headers_with_body,
+        _ => &compiled.headers,
+    };
+    if !template.is_empty() {
+        *request.headers_mut() = template.clone();
     }
+    let common = &plugin.decl.common;
     for (name, key) in &common.context_headers {
         let value = context.get(key).ok_or_else(|| auth::missing_context(key))?;
         request
@@ -269,13 +287,24 @@ fn push_headers(
             .append_sensitive(name, value)
             .map_err(|_| context_header_refused(key))?;
     }
-    if let Some(auth) = &plugin.decl.auth {
+    if let (Some(auth), None) = (&plugin.decl.auth, &common.auth_value) {
         if let Some(name) = auth.header_name() {
-            let value = auth::value_for(auth, common.auth_value.as_deref(), context)?;
+            let value = auth::value_for(auth, None, context)?;
             request
                 .headers_mut()
                 .append_sensitive(name, &value)
                 .map_err(|_| context_header_refused(auth_context_key(auth)))?;
+        }
+    }
+    if let Some(Body {
+        content_type: Some(content_type),
+        ..
+    }) = body
+    {
+        // A declared Content-Type (a static header, say from a curl command) is kept.
+        if !request.headers().contains("content-type") {
+            // Our own value: it passes the header checks.
+            let _ = request.headers_mut().append("Content-Type", content_type);
         }
     }
     let endpoint = &compiled.endpoint;
@@ -366,60 +395,59 @@ fn body_values<'a>(
         })
 }
 
-fn push_body(
+/// A body, and its `Content-Type` when the endpoint's header template does not hold it
+/// (multipart, whose boundary changes with the content).
+struct Body {
+    bytes: Vec<u8>,
+    content_type: Option<String>,
+}
+
+/// The body for the values given: none when no body value was given (DESIGN item 5).
+fn body(
     plugin: &HttpPlugin,
     compiled: &Compiled,
     values: &Values,
     context: &CallContext,
-    request: &mut Request,
     scratch: &mut String,
-) -> Result<(), ToolOutput> {
-    let (content_type, body): (String, Vec<u8>) = match compiled.body {
-        BodyPlan::None => return Ok(()),
-        BodyPlan::Whole(i) => match values.get(i).and_then(Option::as_ref) {
-            Some(value) => (
-                String::from("application/json"),
-                value.to_string().into_bytes(),
-            ),
-            None => return Ok(()),
-        },
-        BodyPlan::Json => match json_body(compiled, values) {
-            Some(body) => (String::from("application/json"), body.into_bytes()),
-            None => return Ok(()),
-        },
-        BodyPlan::Form => match form_body(compiled, values, scratch) {
-            Some(body) => (
-                String::from("application/x-www-form-urlencoded"),
-                body.into_bytes(),
-            ),
-            None => return Ok(()),
-        },
+) -> Result<Option<Body>, ToolOutput> {
+    let bytes = match compiled.body {
+        BodyPlan::None => None,
+        BodyPlan::Whole(i) => values
+            .get(i)
+            .and_then(Option::as_ref)
+            .map(|value| value.to_string().into_bytes()),
+        BodyPlan::Json => json_body(compiled, values).map(String::into_bytes),
+        BodyPlan::Form => form_body(compiled, values, scratch).map(String::into_bytes),
         BodyPlan::Multipart => {
             let parts = multipart_parts(plugin, compiled, values, context, scratch)?;
             if parts.is_empty() {
-                return Ok(());
+                return Ok(None);
             }
-            let (boundary, body) = multipart::encode(&parts);
-            (format!("multipart/form-data; boundary={}", boundary), body)
+            let (boundary, bytes) = multipart::encode(&parts);
+            return Ok(Some(Body {
+                bytes,
+                content_type: Some(format!("multipart/form-data; boundary={}", boundary)),
+            }));
         }
     };
-    // A declared Content-Type (a static header, say from a curl command) is kept.
-    if !request.headers().contains("content-type") {
-        // Our own values: cannot fail the header checks.
-        let _ = request.headers_mut().append("Content-Type", &content_type);
-    }
-    request.set_body(body);
-    Ok(())
+    Ok(bytes.map(|bytes| Body {
+        bytes,
+        content_type: None,
+    }))
 }
 
 /// `{"wire":value,...}` of the values given: never a `null` for an absent optional
 /// (DESIGN item 2).
 fn json_body(compiled: &Compiled, values: &Values) -> Option<String> {
-    let mut body = String::with_capacity(64);
-    for (param, value) in body_values(compiled, values) {
+    let mut body = String::with_capacity(128);
+    let members = values.iter().zip(&compiled.json_keys);
+    for (value, key) in members {
+        let value = match value {
+            Some(value) if !key.is_empty() => value,
+            _ => continue,
+        };
         body.push(if body.is_empty() { '{' } else { ',' });
-        json::write_str(&mut body, param.wire_name());
-        body.push(':');
+        body.push_str(key);
         value.write_to(&mut body);
     }
     if body.is_empty() {

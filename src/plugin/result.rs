@@ -110,26 +110,29 @@ fn is_json(response: &Response) -> bool {
 
 /// Whether a media type is text a model can read; `None` when it does not say.
 fn textual_type(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    essence.starts_with("text/")
-        || is_json_type(&essence)
-        || essence.ends_with("+xml")
-        || matches!(
-            essence.as_str(),
-            "application/xml"
-                | "application/javascript"
-                | "application/ecmascript"
-                | "application/x-www-form-urlencoded"
-                | "application/yaml"
-                | "application/x-yaml"
-                | "application/x-ndjson"
-                | "application/graphql"
-        )
+    const TEXTUAL: [&str; 8] = [
+        "application/xml",
+        "application/javascript",
+        "application/ecmascript",
+        "application/x-www-form-urlencoded",
+        "application/yaml",
+        "application/x-yaml",
+        "application/x-ndjson",
+        "application/graphql",
+    ];
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let bytes = essence.as_bytes();
+    let starts = |prefix: &[u8]| {
+        bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    let ends = |suffix: &[u8]| {
+        bytes.len() >= suffix.len()
+            && bytes[bytes.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    starts(b"text/")
+        || is_json_type(essence)
+        || ends(b"+xml")
+        || TEXTUAL.iter().any(|t| t.eq_ignore_ascii_case(essence))
 }
 
 /// What the model reads for a response.
@@ -139,26 +142,19 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
         return redirect_output(&response).with_status(status);
     }
     let json = is_json(&response);
-    let declared_text = response.header("content-type").map(textual_type);
-    let reason = response.reason().to_string();
-    let disposition = response.header("content-disposition").map(file_name);
-    let content_type = response
-        .header("content-type")
-        .unwrap_or("no content type")
-        .to_string();
+    let textual = response.header("content-type").map_or(true, textual_type);
+    if !textual || std::str::from_utf8(response.body()).is_err() {
+        return binary_output(&response, shaping);
+    }
+    // Only failures quote the reason phrase.
+    let reason = if (200..300).contains(&status) {
+        String::new()
+    } else {
+        response.reason().to_string()
+    };
     let body = response.into_body();
-    let text = match (declared_text, String::from_utf8(body)) {
-        (Some(false), Ok(text)) => Err(text.into_bytes()),
-        (_, Ok(text)) => Ok(text),
-        (_, Err(e)) => Err(e.into_bytes()),
-    };
-    let mut text = match text {
-        Ok(text) => text,
-        Err(bytes) => {
-            let summary = binary_summary(&content_type, bytes.len(), disposition.flatten());
-            return finish(status, &reason, summary, None, shaping.max_output_bytes);
-        }
-    };
+    let mut text = String::from_utf8(body)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let mut data = if json { json::parse(&text).ok() } else { None };
     if (200..300).contains(&status) {
         if let Some(pointer) = shaping.pointer {
@@ -180,6 +176,20 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
         }
     }
     finish(status, &reason, text, data, shaping.max_output_bytes)
+}
+
+/// A body that is not text: a one-line summary instead of bytes or an error.
+fn binary_output(response: &Response, shaping: &Shaping<'_>) -> ToolOutput {
+    let content_type = response.header("content-type").unwrap_or("no content type");
+    let name = response.header("content-disposition").and_then(file_name);
+    let summary = binary_summary(content_type, response.body().len(), name);
+    finish(
+        response.status(),
+        response.reason(),
+        summary,
+        None,
+        shaping.max_output_bytes,
+    )
 }
 
 fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {

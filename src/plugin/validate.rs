@@ -34,8 +34,18 @@ pub(crate) struct Compiled {
     pub body: BodyPlan,
     pub options: RequestOptions,
     pub max_output_bytes: usize,
-    /// Whether a parameter's value can be a secret query value.
+    /// Whether a hidden parameter goes to the query: its value is secret there.
     pub secret_query_params: bool,
+    /// Per parameter: where its value really goes (body parameters of GET go to the query).
+    pub locations: Vec<Location>,
+    /// Per parameter: the wire name percent-encoded, for query parameters (else empty).
+    pub query_names: Vec<String>,
+    /// Per parameter: `"wire_name":`, for the members of a JSON body (else empty).
+    pub json_keys: Vec<String>,
+    /// The plugin's static headers and a known auth header, prepared once.
+    pub headers: Headers,
+    /// The same, with the `Content-Type` of this endpoint's JSON or urlencoded body.
+    pub headers_with_body: Headers,
 }
 
 /// A piece of a path template.
@@ -117,7 +127,7 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
                 ),
             ));
         }
-        let compiled = compile(&b, endpoint, &path, &base_url, &prefix)?;
+        let compiled = compile(&b, &common, endpoint, &path, &base_url, &prefix)?;
         endpoints.push(Arc::new(compiled));
     }
     let client = Client::with_config(client_config(&b.options));
@@ -472,6 +482,7 @@ fn request_options(options: &Options) -> RequestOptions {
 
 fn compile(
     b: &PluginBuilder,
+    common: &Common,
     endpoint: &Endpoint,
     path: &str,
     base_url: &Url,
@@ -498,8 +509,38 @@ fn compile(
     let secret_query_params = endpoint
         .params
         .iter()
-        .any(|p| p.secret && effective_location(endpoint, p) == Location::Query);
+        .any(|p| p.is_hidden() && effective_location(endpoint, p) == Location::Query);
+    let locations: Vec<Location> = endpoint
+        .params
+        .iter()
+        .map(|p| effective_location(endpoint, p))
+        .collect();
+    let query_names = endpoint
+        .params
+        .iter()
+        .zip(&locations)
+        .map(|(p, &l)| match l {
+            Location::Query => url::percent_encode(p.wire_name(), EncodeSet::QueryComponent),
+            _ => String::new(),
+        })
+        .collect();
+    let json_keys = endpoint
+        .params
+        .iter()
+        .map(|p| match (p.location, body) {
+            (Location::Body, BodyPlan::Json) => {
+                let mut key = String::new();
+                crate::json::write_str(&mut key, p.wire_name());
+                key.push(':');
+                key
+            }
+            _ => String::new(),
+        })
+        .collect();
+    let (headers, headers_with_body) = header_templates(b, common, body);
     Ok(Compiled {
+        headers,
+        headers_with_body,
         endpoint: endpoint.clone(),
         spec,
         path: pieces,
@@ -510,7 +551,34 @@ fn compile(
             .max_output_bytes
             .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
         secret_query_params,
+        locations,
+        query_names,
+        json_keys,
     })
+}
+
+/// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
+/// unless a static header declares one.
+fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Headers, Headers) {
+    let mut headers = common.headers.clone();
+    if let (Some(auth), Some(value)) = (&b.auth, &common.auth_value) {
+        if let Some(name) = auth.header_name() {
+            // Checked with the auth, so appending cannot fail.
+            let _ = headers.append_sensitive(name, value);
+        }
+    }
+    let mut with_body = headers.clone();
+    let content_type = match body {
+        BodyPlan::Json | BodyPlan::Whole(_) => Some("application/json"),
+        BodyPlan::Form => Some("application/x-www-form-urlencoded"),
+        BodyPlan::None | BodyPlan::Multipart => None,
+    };
+    if let Some(content_type) = content_type {
+        if !with_body.contains("content-type") {
+            let _ = with_body.append("Content-Type", content_type);
+        }
+    }
+    (headers, with_body)
 }
 
 fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
