@@ -342,6 +342,23 @@ fn connection_refused_is_a_transport_error() {
 }
 
 #[test]
+fn https_without_tls_is_a_transport_error_that_retrying_cannot_fix() {
+    let p = HttpPlugin::from_json(&single(
+        "https://127.0.0.1:1",
+        r#""name": "get", "path": "/x""#,
+    ))
+    .unwrap();
+    let out = call(&p, "get", "{}");
+    assert_eq!(out.error_kind(), Some(ErrorKind::Transport));
+    assert!(out
+        .text()
+        .starts_with("could not get a response from the API: https needs tls"));
+    assert!(out
+        .text()
+        .ends_with(" (https://127.0.0.1:1/x); this is not caused by the arguments"));
+}
+
+#[test]
 fn overload_retries_apply_to_get_but_never_to_post() {
     let server = Server::replying({
         let count = Mutex::new(0);

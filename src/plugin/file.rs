@@ -70,7 +70,7 @@ const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description"
 
 impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
-    /// from the process environment, and checks it as [`PluginBuilder::build`] does.
+    /// from the process environment, and checks it as [`PluginBuilder::build`](super::PluginBuilder::build) does.
     ///
     /// `${NAME}` is read in `base_url`, the values of `headers` and `query`, the string
     /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
@@ -83,7 +83,7 @@ impl HttpPlugin {
     /// a field of the wrong type or with a word it does not accept
     /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form; got
     /// 'cookie'`), an environment variable that is not set (named), and every error of
-    /// [`PluginBuilder::build`].
+    /// [`PluginBuilder::build`](super::PluginBuilder::build).
     ///
     /// # Examples
     ///

@@ -348,10 +348,17 @@ pub(crate) fn transport_output(err: &http::Error, max_output_bytes: usize) -> To
                 err
             ),
         ),
-        _ => (
+        K::Resolve | K::Connect | K::ConnectionClosed | K::IncompleteBody { .. } | K::Io => (
             ErrorKind::Transport,
             format!(
                 "could not get a response from the API: {}; this is not caused by the arguments, and trying again later may work",
+                err
+            ),
+        ),
+        _ => (
+            ErrorKind::Transport,
+            format!(
+                "could not get a response from the API: {}; this is not caused by the arguments",
                 err
             ),
         ),
