@@ -929,3 +929,13 @@ fn request_options_travel_with_the_request() {
         .max_body(1000);
     assert_eq!(recorder.only().options(), &expected);
 }
+
+#[test]
+fn plugin_types_cross_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<HttpPlugin>();
+    send_sync::<httptool::plugin::HttpTool>();
+    send_sync::<httptool::plugin::DryRun>();
+    send_sync::<httptool::plugin::ApiResponse>();
+    send_sync::<httptool::plugin::Error>();
+}

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::auth;
 use super::error::quote;
 use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map, Number, ParseOptions};
@@ -89,18 +90,8 @@ fn model_value(param: &Param, given: Option<Json>) -> Result<Option<Json>, ToolO
 fn hidden_value(param: &Param, context: &CallContext) -> Result<Option<Json>, ToolOutput> {
     let text = match context.get(param.context_key()) {
         Some(text) if !text.is_empty() => text,
-        _ if param.default.is_some() || !param.is_required() => {
-            return Ok(param.default.clone())
-        }
-        _ => {
-            return Err(ToolOutput::error(
-                ErrorKind::MissingParameter,
-                format!(
-                    "this tool needs {} from the application's call context, and the application did not provide it; this is not caused by the arguments",
-                    quote(param.context_key())
-                ),
-            ))
-        }
+        _ if param.default.is_some() || !param.is_required() => return Ok(param.default.clone()),
+        _ => return Err(auth::missing_context(param.context_key())),
     };
     // Context values are secret: the message never repeats one.
     let unusable = || {

@@ -85,6 +85,14 @@ impl HttpPlugin {
     /// 'cookie'`), an environment variable that is not set (named), and every error of
     /// [`PluginBuilder::build`](super::PluginBuilder::build).
     ///
+    /// # Security
+    ///
+    /// A plugin file decides where requests go and which environment variables they carry:
+    /// load only files you trust as you trust code. Reading never panics and is bounded
+    /// (JSON nesting by [`json::DEFAULT_MAX_DEPTH`], parameter types by
+    /// [`MAX_TYPE_DEPTH`](super::MAX_TYPE_DEPTH)); no environment value is ever written into
+    /// an error message, a description or `to_json`.
+    ///
     /// # Examples
     ///
     /// ```

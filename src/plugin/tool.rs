@@ -69,6 +69,31 @@ impl HttpTool {
     ///
     /// The output the model would get: an unknown, missing or invalid argument, a missing
     /// context value, a signer or file resolver failure.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::http::Method;
+    /// use httptool::json;
+    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
+    /// use httptool::tool::CallContext;
+    ///
+    /// let plugin = HttpPlugin::builder("repo", "https://api.example.com")
+    ///     .endpoint(
+    ///         Endpoint::patch("rename", "/repos/{id}")
+    ///             .param(Param::path("id"))
+    ///             .param(Param::body("name"))
+    ///             .param(Param::body("private")),
+    ///     )
+    ///     .build()?;
+    /// let tool = plugin.tool("rename")?;
+    /// let arguments = json!({"id": "a/b", "name": "new"}).into_object().unwrap();
+    /// let request = tool.prepare(arguments, &CallContext::new()).unwrap();
+    /// assert_eq!(request.method(), Method::Patch);
+    /// assert_eq!(request.url().as_str(), "https://api.example.com/repos/a%2Fb");
+    /// assert_eq!(request.body(), br#"{"name":"new"}"#); // only what was given
+    /// # Ok::<(), httptool::plugin::Error>(())
+    /// ```
     pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
