@@ -538,6 +538,40 @@ fn declared_content_type_is_kept() {
     assert_eq!(types, ["application/vnd.api+json"]);
 }
 
+#[test]
+fn content_type_param_replaces_the_bodys() {
+    let recorder = Recorder::new();
+    let p = endpoint(
+        &recorder,
+        r#""name": "post", "method": "POST", "path": "/x",
+           "params": [{"name": "a"},
+                      {"name": "type", "wire_name": "Content-Type", "in": "header"}]"#,
+    );
+    call(
+        &p,
+        "post",
+        r#"{"a":"1","type":"application/merge-patch+json"}"#,
+    );
+    call(&p, "post", r#"{"a":"1"}"#);
+    let types: Vec<Vec<String>> = recorder
+        .requests()
+        .iter()
+        .map(|r| {
+            r.headers()
+                .get_all("content-type")
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            vec![String::from("application/merge-patch+json")],
+            vec![String::from("application/json")]
+        ]
+    );
+}
+
 // ---------------------------------------------------------------- DESIGN item 6: path values
 
 #[test]

@@ -349,6 +349,10 @@ fn push_header_param(
         }
     };
     let name = param.wire_name();
+    if name.eq_ignore_ascii_case("content-type") {
+        // A declared Content-Type parameter replaces the one the body would get.
+        request.headers_mut().remove(name);
+    }
     let append = |request: &mut Request, text: &str| {
         let headers = request.headers_mut();
         let result = if param.is_hidden() {
