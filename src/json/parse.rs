@@ -1,10 +1,8 @@
 //! The strict RFC 8259 parser, driven by an explicit stack (no recursion on depth).
 
-use std::collections::hash_map::{Entry, HashMap, RandomState};
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-
 use super::error::{Error, Reason};
 use super::float_parse::decimal_to_f64;
+use super::map::{KeyIndex, INDEX_THRESHOLD};
 use super::{Json, Map, Number, DEFAULT_MAX_DEPTH};
 
 /// How to parse: the nesting limit and what to do with duplicate keys.
@@ -133,36 +131,13 @@ struct Frame {
     slot: usize,
 }
 
-/// Objects with more members than this find duplicates through a SipHash index; smaller ones
-/// through a Bloom filter and, on a hit, a scan.
-const INDEX_THRESHOLD: usize = 128;
-
-/// Duplicate-key detection for one open object, linear in its size whatever the keys.
+/// Duplicate-key detection for one open object, linear in its size whatever the keys: a
+/// Bloom filter while the object is small (a hit costs a scan of at most [`INDEX_THRESHOLD`]
+/// keys), a [`KeyIndex`] once it is larger.
 struct KeySet {
-    /// A 1024-bit Bloom filter of the keys so far (one cheap hash per key).
+    /// A 1024-bit Bloom filter of the keys so far (one cheap hash a key).
     bloom: [u64; 16],
-    /// Above [`INDEX_THRESHOLD`] members: keyed SipHash of each key to its member index.
-    index: Option<HashMap<u64, usize, BuildHasherDefault<PassThrough>>>,
-}
-
-/// The index's keys are already SipHash values, so its own hasher passes them through.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+    index: Option<KeyIndex>,
 }
 
 struct Parser<'a> {
@@ -180,7 +155,6 @@ struct Parser<'a> {
     key_sets: Vec<KeySet>,
     /// For strings with escapes.
     scratch: String,
-    sip: Option<RandomState>,
 }
 
 impl<'a> Parser<'a> {
@@ -196,7 +170,6 @@ impl<'a> Parser<'a> {
             frames: Vec::new(),
             key_sets: Vec::new(),
             scratch: String::new(),
-            sip: None,
         }
     }
 
@@ -410,41 +383,13 @@ impl<'a> Parser<'a> {
     /// recording `key` (as the next member) when there is none.
     fn find_duplicate(&mut self, key: &str) -> Option<usize> {
         let start = self.frames.last().map_or(0, |f| f.start);
-        let count = self.members.len() - start;
-        let next_index = self.members.len();
-        let sip = self.sip.get_or_insert_with(RandomState::new).clone();
-        let members = &self.members;
+        let members = self.members.get(start..).unwrap_or_default();
         let set = self.key_sets.last_mut()?;
-        let scan = || {
-            members
-                .get(start..)
-                .unwrap_or_default()
-                .iter()
-                .position(|(k, _)| k == key)
-                .map(|i| start + i)
-        };
-        if set.index.is_none() && count >= INDEX_THRESHOLD {
-            let mut index = HashMap::default();
-            for (i, (k, _)) in members.iter().enumerate().skip(start) {
-                index.insert(sip_hash(&sip, k), i);
-            }
-            set.index = Some(index);
+        if set.index.is_none() && members.len() >= INDEX_THRESHOLD {
+            set.index = Some(KeyIndex::new(members));
         }
         if let Some(index) = &mut set.index {
-            return match index.entry(sip_hash(&sip, key)) {
-                Entry::Vacant(e) => {
-                    e.insert(next_index);
-                    None
-                }
-                Entry::Occupied(e) => {
-                    let i = *e.get();
-                    match members.get(i) {
-                        Some((k, _)) if k == key => Some(i),
-                        // A 64-bit hash collision between different keys: look properly.
-                        _ => scan(),
-                    }
-                }
-            };
+            return index.find_or_insert(members, key).map(|i| start + i);
         }
         let h = quick_hash(key.as_bytes());
         let (word, bit) = (h >> 6, 1u64 << (h & 63));
@@ -453,7 +398,10 @@ impl<'a> Parser<'a> {
             *seen |= bit;
             return None;
         }
-        scan()
+        members
+            .iter()
+            .position(|(k, _)| k == key)
+            .map(|i| start + i)
     }
 
     /// At `"`: reads a string (RFC 8259 section 7).
@@ -521,13 +469,12 @@ impl<'a> Parser<'a> {
         let (code, next) = match first {
             0xD800..=0xDBFF => {
                 // A high surrogate must be followed by `\u` and a low surrogate.
-                match self.bytes.get(i + 6..i + 8) {
-                    Some(b"\\u") => {}
-                    Some(_) => return Err(self.error(Reason::UnpairedSurrogate, i)),
-                    None if self.bytes.len() <= i + 6 => {
+                match (self.bytes.get(i + 6), self.bytes.get(i + 7)) {
+                    (Some(b'\\'), Some(b'u')) => {}
+                    (None, _) | (Some(b'\\'), None) => {
                         return Err(self.error(Reason::UnclosedString, self.bytes.len()))
                     }
-                    None => return Err(self.error(Reason::UnpairedSurrogate, i)),
+                    _ => return Err(self.error(Reason::UnpairedSurrogate, i)),
                 }
                 let second = self.hex4(i + 6)?;
                 if !(0xDC00..=0xDFFF).contains(&second) {
@@ -701,14 +648,8 @@ fn integer(negative: bool, w: u64, digits: usize, text: &str) -> Number {
         .unwrap_or_else(|| Number::from_text(text))
 }
 
-fn sip_hash(state: &RandomState, key: &str) -> u64 {
-    let mut h = state.build_hasher();
-    h.write(key.as_bytes());
-    h.finish()
-}
-
 /// A cheap 10-bit hash for the Bloom filter (length, first and last eight bytes). Not
-/// collision resistant, which is why large objects switch to SipHash.
+/// collision resistant, which is why large objects switch to a [`KeyIndex`].
 fn quick_hash(key: &[u8]) -> usize {
     let load = |part: &[u8]| {
         part.iter()
