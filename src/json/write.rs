@@ -128,6 +128,7 @@ impl<'s, S: Sink> Writer<'s, S> {
 
     /// Appends ASCII punctuation: staged if something is staged (to keep the order),
     /// straight to the string otherwise.
+    #[inline]
     fn ascii(&mut self, text: &'static str) {
         let end = self.staged + text.len();
         if self.staged == 0 {
@@ -141,6 +142,7 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn byte(&mut self, b: u8) {
         if self.staged == 0 || self.staged >= STAGE {
             self.flush();
@@ -151,6 +153,7 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn string(&mut self, s: &str) {
         self.flush();
         write_str(self.sink.buf(), s);
@@ -291,12 +294,14 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn key<const PRETTY: bool>(&mut self, key: &str) {
         self.string(key);
         self.sink.buf().push_str(if PRETTY { ": " } else { ":" });
     }
 
     /// In pretty mode, a line break and two spaces per level.
+    #[inline]
     fn newline<const PRETTY: bool>(&mut self, depth: usize) {
         const SPACES: &str = "                                                                ";
         if !PRETTY {
