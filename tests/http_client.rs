@@ -250,7 +250,8 @@ fn chunked_body_with_extensions_and_trailers() {
 fn chunked_body_arriving_byte_by_byte() {
     let server = Server::start(|mut peer| {
         peer.read_request();
-        let reply = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+        let reply = b"HTTP/1.1 200 OK\r\nX-Long: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\nTransfer-Encoding: chunked\r\n\r\n\
+                      3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: tttttttttttttttt\r\n\r\n";
         for b in reply.iter() {
             peer.write(&[*b]);
         }

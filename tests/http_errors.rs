@@ -158,3 +158,34 @@ fn errors_expose_the_url_without_its_query() {
     assert_eq!(err.url(), Some(server.url("/p").as_str()));
     assert!(!format!("{err:?}").contains("s3cret"));
 }
+
+#[test]
+fn limit_messages() {
+    let server = Server::fixed("HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nContent-Length: 0\r\n\r\n");
+    let request = Request::get(&server.url("/p"))
+        .unwrap()
+        .with_options(RequestOptions::new().max_headers(1));
+    assert_eq!(
+        send_err(&request).to_string(),
+        format!(
+            "the number of header fields exceeds max_headers of 1 fields: 2 fields seen ({})",
+            server.url("/p")
+        )
+    );
+    let redirecting = Server::replying(|r| {
+        let n: u32 = r.target[1..].parse().unwrap_or(0);
+        format!(
+            "HTTP/1.1 302 Found\r\nLocation: /{}\r\nContent-Length: 0\r\n\r\n",
+            n + 1
+        )
+        .into_bytes()
+    });
+    let err = send_err(&Request::get(&redirecting.url("/1")).unwrap());
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the number of redirects exceeds max_redirects of 5 redirects: 6 redirects seen ({})",
+            redirecting.url("/6")
+        )
+    );
+}

@@ -188,3 +188,22 @@ fn unresolvable_host_is_a_resolve_error() {
         "{err}"
     );
 }
+
+#[test]
+fn duration_max_means_no_timeout() {
+    let server = Server::fixed(&support::ok("fine"));
+    let client = Client::with_config(
+        Config::new()
+            .timeout_connect(Duration::MAX)
+            .timeout_read(Duration::MAX)
+            .timeout_write(Duration::MAX)
+            .timeout_call(Duration::MAX),
+    );
+    let response = client
+        .send(&Request::get(&server.url("/")).unwrap())
+        .unwrap();
+    assert_eq!(response.body(), b"fine");
+    let by_name =
+        client.send(&Request::get(&format!("http://localhost:{}/", server.port())).unwrap());
+    assert_eq!(by_name.unwrap().body(), b"fine");
+}

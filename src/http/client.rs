@@ -179,7 +179,30 @@ impl<'r> Hop<'r> {
 }
 
 fn is_content_header(name: &str) -> bool {
-    name.len() > 8 && name.as_bytes()[..8].eq_ignore_ascii_case(b"content-")
+    name.as_bytes()
+        .get(..8)
+        .map_or(false, |prefix| prefix.eq_ignore_ascii_case(b"content-"))
+}
+
+/// Records a hop about to be left for `next`; errors when that makes too many redirects or
+/// comes back to a URL already visited with the same method.
+fn record_redirect(
+    visited: &mut Vec<(Method, Url)>,
+    from: &Hop<'_>,
+    next: (Method, &Url),
+    max_redirects: u32,
+) -> Result<(), Error> {
+    visited.push((from.method, from.url.clone().into_owned()));
+    if visited.len() > max_redirects as usize {
+        let seen = visited.len() as u64;
+        return Err(
+            Error::limit(Limit::Redirects, max_redirects as usize, seen).with_url(&from.url)
+        );
+    }
+    if visited.iter().any(|(m, u)| *m == next.0 && u == next.1) {
+        return Err(Error::new(ErrorKind::RedirectLoop).with_url(next.1));
+    }
+    Ok(())
 }
 
 impl Client {
@@ -217,16 +240,8 @@ impl Client {
                     keep_body,
                 } => (url, method, keep_body),
             };
-            visited.push((hop.method, hop.url.clone().into_owned()));
-            if visited.len() > settings.redirect.max_redirects as usize {
-                let max = settings.redirect.max_redirects as usize;
-                return Err(
-                    Error::limit(Limit::Redirects, max, visited.len() as u64).with_url(&hop.url)
-                );
-            }
-            if visited.iter().any(|(m, u)| *m == method && *u == url) {
-                return Err(Error::new(ErrorKind::RedirectLoop).with_url(&url));
-            }
+            let max = settings.redirect.max_redirects;
+            record_redirect(&mut visited, &hop, (method, &url), max)?;
             hop = hop.next(url, method, keep_body);
         }
     }

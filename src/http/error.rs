@@ -49,11 +49,11 @@ impl Limit {
         match self {
             Limit::Body => "the response body",
             Limit::Head => "the response head",
-            Limit::Headers => "the response header fields",
+            Limit::Headers => "the number of header fields",
             Limit::StatusLine => "the status line",
             Limit::ChunkLine => "a chunk-size line",
             Limit::RequestTarget => "the request target",
-            Limit::Redirects => "the redirects",
+            Limit::Redirects => "the number of redirects",
         }
     }
 

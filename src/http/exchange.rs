@@ -65,7 +65,10 @@ fn read_head(
 ) -> Result<(Head, usize), Error> {
     let budget = limits.max_head.saturating_sub(used);
     let over = |seen: usize| Error::limit(Limit::Head, limits.max_head, (used + seen) as u64);
+    // Each byte is looked at once however the head trickles in: both searches resume where
+    // they stopped.
     let mut scanned = 0;
+    let mut status_line_ended = false;
     loop {
         let data = conn.buffered();
         if let Some(end) = find_head_end(data, scanned) {
@@ -80,7 +83,8 @@ fn read_head(
         if had > budget {
             return Err(over(had));
         }
-        if had > limits.max_status_line.saturating_add(1) && !data.contains(&b'\n') {
+        status_line_ended = status_line_ended || data[scanned..].contains(&b'\n');
+        if !status_line_ended && had > limits.max_status_line.saturating_add(1) {
             return Err(Error::limit(
                 Limit::StatusLine,
                 limits.max_status_line,
@@ -254,9 +258,15 @@ fn buffer_line(
     limit: Limit,
     received: usize,
 ) -> Result<(usize, usize), Error> {
+    // Resumes the search where it stopped, so a line trickling in is scanned once.
+    let mut scanned = 0;
     loop {
         let data = conn.buffered();
-        if let Some(nl) = data.iter().position(|&b| b == b'\n') {
+        if let Some(nl) = data[scanned..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|i| scanned + i)
+        {
             let len = if nl > 0 && data[nl - 1] == b'\r' {
                 nl - 1
             } else {
@@ -270,6 +280,7 @@ fn buffer_line(
         if data.len() > max.saturating_add(1) {
             return Err(Error::limit(limit, max, data.len() as u64));
         }
+        scanned = data.len();
         let max_buffer = conn.capacity().max(max.saturating_add(2));
         let got = conn
             .fill(clock, max_buffer)
