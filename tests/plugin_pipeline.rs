@@ -924,6 +924,28 @@ fn dry_run_renders_the_exact_request_with_secrets_masked() {
 }
 
 #[test]
+fn dry_run_of_a_request_the_client_would_refuse_says_why() {
+    let p = endpoint(
+        &Recorder::new(),
+        r#""name": "get", "path": "/x", "params": [{"name": "q", "in": "query"}]"#,
+    );
+    let arguments = format!(r#"{{"q":"{}"}}"#, "a".repeat(9000));
+    let dry = p.dry_run("get", &arguments, &CallContext::new()).unwrap();
+    let shown = dry.to_string();
+    assert!(
+        shown.starts_with("GET https://api.example.com/x?q=aaa"),
+        "{}",
+        &shown[..40]
+    );
+    assert!(
+        shown.contains(" (it would not be sent: "),
+        "{}",
+        &shown[shown.len() - 120..]
+    );
+    assert!(dry.render(Secrets::Mask).is_err());
+}
+
+#[test]
 fn signer_runs_last_and_its_failure_is_reported() {
     let recorder = Recorder::new();
     let signer = |request: &mut httptool::http::Request,

@@ -1,11 +1,11 @@
 //! Builders for plugins declared in Rust: setters named after the fields of the plugin file.
 
+use super::compile;
 use super::error::Error;
 use super::http_plugin::HttpPlugin;
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
-use super::validate;
 use crate::http::Method;
 use crate::json::Json;
 
@@ -445,6 +445,6 @@ impl PluginBuilder {
     /// type, a header parameter that would shadow a static or auth header, a header name that
     /// is not a token, settings that cannot go together.
     pub fn build(self) -> Result<HttpPlugin, Error> {
-        validate::build(self)
+        compile::build(self)
     }
 }

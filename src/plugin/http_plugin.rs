@@ -5,12 +5,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::auth::Signer;
+use super::compile::Compiled;
 use super::error::{Error, ErrorKind};
 use super::model::{Auth, ConfigValue, Endpoint, Options};
 use super::multipart::FileResolver;
 use super::observe::Observer;
 use super::tool::{DryRun, HttpTool};
-use super::validate::Compiled;
 use crate::http::{Client, Headers, Transport};
 use crate::tool::{self, CallContext, Tool, ToolOutput, ToolRegistry, ToolSpec};
 use crate::url::Url;

@@ -27,7 +27,7 @@
 //! | --- | --- |
 //! | `model.rs`, `builder.rs` | the declaration types and their builders |
 //! | `file.rs` | the plugin file: `from_json`, `to_json`, `${NAME}` |
-//! | `validate.rs` | the checks when a plugin is built, and what calls reuse |
+//! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
 //! | `schema.rs` | the JSON Schema the model reads |
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
@@ -79,6 +79,7 @@
 mod args;
 mod auth;
 mod builder;
+mod compile;
 mod error;
 mod file;
 mod http_plugin;

@@ -4,11 +4,11 @@
 
 use super::args::Values;
 use super::auth;
+use super::compile::{effective_location, BodyPlan, Compiled, PathPiece};
 use super::error::quote;
 use super::http_plugin::HttpPlugin;
 use super::model::{ArrayStyle, Auth, Location, Param};
 use super::multipart::{self, Part};
-use super::validate::{effective_location, BodyPlan, Compiled, PathPiece};
 use crate::http::Request;
 use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::args;
+use super::compile::Compiled;
 use super::http_plugin::HttpPlugin;
 use super::model::Endpoint;
 use super::observe::Exchange;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
-use super::validate::Compiled;
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::Map;
 use crate::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
