@@ -1,4 +1,5 @@
-//! Benchmarks of the tool layer: registry dispatch and spec rendering.
+//! Benchmarks of the tool layer (registry dispatch, spec rendering) and the plugin layer
+//! (arguments to a request ready to write, and a whole call over loopback keep-alive).
 //!
 //! `cargo bench --bench tool` runs everything; `cargo bench --bench tool -- dispatch` runs the
 //! measurements whose name contains `dispatch`. Each measurement is one function below and
@@ -7,10 +8,16 @@
 
 use std::time::Instant;
 
+use std::io::{Read, Write};
+use std::net::TcpListener;
+
+use httptool::http::Secrets;
 use httptool::json;
 use httptool::json::{Json, Map};
+use httptool::plugin::HttpPlugin;
 use httptool::tool::{
-    anthropic, gemini, mcp, openai, CallContext, ToolCall, ToolOutput, ToolRegistry, ToolSpec,
+    anthropic, gemini, mcp, openai, parse_arguments, CallContext, ToolCall, ToolOutput,
+    ToolRegistry, ToolSpec, DEFAULT_MAX_ARGUMENT_BYTES,
 };
 
 /// The arguments of the peers' tool-call benchmark.
@@ -50,6 +57,11 @@ fn main() {
             "tool/render_1000/openai_chat_to_string",
             render_openai_chat_to_string,
         ),
+        ("plugin/from_json/weather", plugin_from_json),
+        ("plugin/prepare/get_weather", prepare_get_weather),
+        ("plugin/prepare/post_5_body_fields", prepare_post_five),
+        ("plugin/prepare_and_render/get_weather", prepare_and_render),
+        ("plugin/call_loopback/get_weather", call_loopback),
     ];
     let mut dispatch_medians = Vec::new();
     for (name, measure) in measurements {
@@ -260,4 +272,129 @@ fn render_openai_chat_to_string() -> Sample {
         let tools: Vec<Json> = specs.iter().map(openai::chat_tool).collect();
         Json::Array(tools).to_string().len()
     })
+}
+
+// ---------------------------------------------------------------- plugin layer
+
+/// The peers' tool-call plugin: `get_weather` with `city` as `q` and an integer `days`.
+fn weather_plugin_file(base: &str) -> String {
+    format!(
+        r#"{{
+  "name": "bench",
+  "base_url": "{}",
+  "headers": {{ "Accept": "application/json" }},
+  "endpoints": [
+    {{ "name": "get_weather", "description": "Weather for a city", "method": "GET",
+       "path": "/v1/weather",
+       "params": [
+         {{ "name": "city", "wire_name": "q", "in": "query", "type": "string", "required": true }},
+         {{ "name": "days", "in": "query", "type": "integer" }}
+       ] }},
+    {{ "name": "create_ticket", "description": "Opens a ticket", "method": "POST",
+       "path": "/v1/projects/{{project}}/tickets",
+       "params": [
+         {{ "name": "project", "in": "path" }},
+         {{ "name": "title", "required": true }},
+         {{ "name": "body" }},
+         {{ "name": "priority", "type": "integer" }},
+         {{ "name": "labels", "type": "array", "items": {{ "type": "string" }} }},
+         {{ "name": "urgent", "type": "boolean" }}
+       ] }}
+  ]
+}}"#,
+        base
+    )
+}
+
+/// Reading and checking a two-endpoint plugin file (done once per plugin, for information).
+fn plugin_from_json() -> Sample {
+    let text = weather_plugin_file("https://api.example.com");
+    measure("per plugin", 200, 1_000, || {
+        HttpPlugin::from_json(&text).expect("valid").name().len()
+    })
+}
+
+/// Arguments text to the request ready to write: parse, value order, coercion, placement,
+/// the request built (the dry-run path, no socket).
+fn prepare(tool: &str, arguments: &'static str) -> Sample {
+    let plugin =
+        HttpPlugin::from_json(&weather_plugin_file("https://api.example.com")).expect("valid");
+    let tool = plugin.tool(tool).expect("declared");
+    let context = CallContext::new();
+    measure("per call", 5_000, 1_500, || {
+        let map = parse_arguments(arguments, DEFAULT_MAX_ARGUMENT_BYTES).expect("an object");
+        let request = tool.prepare(map, &context).expect("valid arguments");
+        request.url().as_str().len() + request.body().len()
+    })
+}
+
+fn prepare_get_weather() -> Sample {
+    prepare("get_weather", ARGUMENTS)
+}
+
+fn prepare_post_five() -> Sample {
+    prepare(
+        "create_ticket",
+        r#"{"project":"core","title":"Printer on fire","body":"Third time this week.","priority":"2","labels":["hardware","urgent"],"urgent":true}"#,
+    )
+}
+
+/// As `prepare_get_weather`, plus writing the request head the client would send.
+fn prepare_and_render() -> Sample {
+    let plugin =
+        HttpPlugin::from_json(&weather_plugin_file("https://api.example.com")).expect("valid");
+    let tool = plugin.tool("get_weather").expect("declared");
+    let context = CallContext::new();
+    measure("per call", 5_000, 1_500, || {
+        let map = parse_arguments(ARGUMENTS, DEFAULT_MAX_ARGUMENT_BYTES).expect("an object");
+        let dry = tool.dry_run(map, &context).expect("valid arguments");
+        dry.render(Secrets::Reveal).expect("renders").len()
+    })
+}
+
+/// A whole call through a registry over loopback keep-alive, against a minimal std server in
+/// this process that answers every request with the same small JSON body.
+fn call_loopback() -> Sample {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || serve(stream));
+        }
+    });
+    let plugin = HttpPlugin::from_json(&weather_plugin_file(&base)).expect("valid");
+    let mut registry = ToolRegistry::new();
+    registry.add_plugin(&plugin).expect("unique names");
+    let call = ToolCall::new("call_1", "get_weather", ARGUMENTS);
+    measure("per call", 500, 2_000, || {
+        let output = registry.call(&call);
+        assert!(!output.is_error(), "{}", output.text());
+        output.text().len()
+    })
+}
+
+/// Answers every request on a keep-alive connection with the same response.
+fn serve(mut stream: std::net::TcpStream) {
+    const BODY: &str = r#"{"city":"Hangzhou","temp_c":21.5,"condition":"cloudy","days":3}"#;
+    let response = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+        BODY.len(),
+        BODY
+    );
+    let _ = stream.set_nodelay(true);
+    let mut buf = vec![0u8; 8192];
+    let mut pending = Vec::new();
+    loop {
+        let n = match stream.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        pending.extend_from_slice(&buf[..n]);
+        while let Some(end) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+            pending.drain(..end + 4);
+            if stream.write_all(response.as_bytes()).is_err() {
+                return;
+            }
+        }
+    }
 }

@@ -8,8 +8,9 @@
 
 use super::pow5::{floor_log2_pow10, pow5};
 
-/// The size of the buffers numbers are formatted into: the longest text (24 bytes for a
-/// double, 20 for an integer) plus 8 bytes that the 8-byte stores may scribble past the end.
+/// The size of the buffers numbers are formatted into: the longest text is 24 bytes (a
+/// double; an integer takes 20), and the layout of whole doubles writes up to 16 zeros past
+/// the digits before it cuts them to length.
 pub(crate) const BUF_LEN: usize = 40;
 
 /// Powers of ten that fit u64.
@@ -59,50 +60,58 @@ fn digit_count(n: u64) -> usize {
     count.max(1)
 }
 
-/// The eight decimal digits of `v < 10^8` as ASCII in a u64, most significant digit in the
-/// lowest byte (first in memory), computed in parallel lanes (SWAR) instead of eight
-/// divisions.
-fn eight_digits(v: u32) -> u64 {
-    // Two 4-digit halves in 32-bit lanes, the first half in the low lane.
-    let x = u64::from(v / 10_000) | u64::from(v % 10_000) << 32;
-    // Each lane t < 10^4 into t / 100 and t % 100, in 16-bit lanes: t / 100 = t * 5243 >> 19.
-    let hundreds = ((x * 5243) >> 19) & 0x0000_007F_0000_007F;
-    let x = hundreds | (x - hundreds * 100) << 16;
-    // Each lane t < 100 into t / 10 and t % 10, in 8-bit lanes: t / 10 = t * 103 >> 10.
-    let tens = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
-    let x = tens | (x - tens * 10) << 8;
-    x | 0x3030_3030_3030_3030
-}
+/// "00", "01", ..., "99": writing two digits at a time halves the divisions.
+const PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
 
-/// Stores 8 bytes at `pos` (one instruction; the caller keeps `pos + 8 <= BUF_LEN`).
-fn store8(buf: &mut [u8; BUF_LEN], pos: usize, word: u64) {
-    if let Some(dst) = buf.get_mut(pos..pos + 8) {
-        dst.copy_from_slice(&word.to_le_bytes());
+/// Writes the two digits of `v < 100` at `pos`.
+#[inline]
+fn put2(buf: &mut [u8; BUF_LEN], pos: usize, v: u32) {
+    let i = v as usize * 2;
+    if let (Some(dst), Some(src)) = (buf.get_mut(pos..pos + 2), PAIRS.get(i..i + 2)) {
+        dst.copy_from_slice(src);
     }
 }
 
-/// Writes the lowest `count` decimal digits of `n` (with leading zeros if `n` is shorter)
-/// at `pos`, left to right in 8-byte stores that may write garbage up to 8 bytes past the
-/// digits (the next store or the caller's length covers it). Returns the end position.
+/// Writes the eight digits of `v < 10^8` at `pos`.
+#[inline]
+fn put8(buf: &mut [u8; BUF_LEN], pos: usize, v: u32) {
+    let (high, low) = (v / 10_000, v % 10_000);
+    put2(buf, pos, high / 100);
+    put2(buf, pos + 2, high % 100);
+    put2(buf, pos + 4, low / 100);
+    put2(buf, pos + 6, low % 100);
+}
+
+/// Writes the lowest `count` decimal digits of `n` at `pos` (with leading zeros if `n` is
+/// shorter), from the right: eight digits a step while that many are left (one 64-bit
+/// division), then two at a time in 32-bit arithmetic. Returns the end position.
 fn put_digits(buf: &mut [u8; BUF_LEN], pos: usize, n: u64, count: usize) -> usize {
     const E8: u64 = 100_000_000;
-    let head = |buf: &mut [u8; BUF_LEN], v: u64, k: usize| {
-        // Drop the 8 - k leading digits: shift them out of the low bytes.
-        store8(buf, pos, eight_digits(v as u32) >> (8 * (8 - k)));
-    };
-    match count {
-        0..=8 => head(buf, n % E8, count),
-        9..=16 => {
-            head(buf, n / E8 % E8, count - 8);
-            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
-        }
-        _ => {
-            head(buf, n / E8 / E8, count - 16);
-            store8(buf, pos + count - 16, eight_digits((n / E8 % E8) as u32));
-            store8(buf, pos + count - 8, eight_digits((n % E8) as u32));
+    let end = pos + count;
+    let (mut n, mut at) = (n, end);
+    while at >= pos + 8 {
+        at -= 8;
+        put8(buf, at, (n % E8) as u32);
+        n /= E8;
+    }
+    // Fewer than eight digits are left, so the rest of `n` fits in 32 bits.
+    let mut v = (n % E8) as u32;
+    while at >= pos + 2 {
+        at -= 2;
+        put2(buf, at, v % 100);
+        v /= 100;
+    }
+    if at > pos {
+        if let Some(digit) = buf.get_mut(pos) {
+            *digit = b'0' + (v % 10) as u8;
         }
     }
-    pos + count
+    end
 }
 
 /// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
@@ -143,7 +152,7 @@ pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
         exp += 1;
     }
     let n = digit_count(digits);
-    // value = 0.d1d2...dn * 10^point
+    // value = 0.d1d2...dn * 10^point, with n <= 17
     let point = n as i32 + exp;
     if 0 < point && point <= 16 {
         let p = point as usize;
@@ -238,25 +247,27 @@ pub(crate) fn shortest(f: f64) -> (u64, i32) {
     let lower = vbl + u64::from(!even);
     let upper = vbr - u64::from(!even);
 
-    // One digit fewer, if an endpoint of that coarser grid lies in the interval.
+    // One digit fewer, if an endpoint of that coarser grid lies in the interval; otherwise
+    // the one of s and s + 1 inside, or the closer if both are (ties to even). Both answers
+    // are computed and one is selected without branching: which one wins is as good as
+    // random, and a mispredicted branch costs more than the arithmetic.
     let s = vb / 4;
-    if s >= 10 {
-        let sp = s / 10;
-        let up_inside = lower <= 40 * sp;
-        let wp_inside = 40 * sp + 40 <= upper;
-        if up_inside != wp_inside {
-            return (sp + u64::from(wp_inside), k + 1);
-        }
-    }
+    let sp = s / 10;
+    let up_inside = lower <= 40 * sp;
+    let wp_inside = 40 * sp + 40 <= upper;
+    let shorter = s >= 10 && up_inside != wp_inside;
     let u_inside = lower <= 4 * s;
     let w_inside = 4 * s + 4 <= upper;
-    if u_inside != w_inside {
-        return (s + u64::from(w_inside), k);
-    }
-    // Both or neither neighbour is inside: take the closer one, ties to even.
     let mid = 4 * s + 2;
-    let round_up = vb > mid || (vb == mid && s & 1 == 1);
-    (s + u64::from(round_up), k)
+    let closer_up = vb > mid || (vb == mid && s & 1 == 1);
+    let up = (u_inside != w_inside && w_inside) || (u_inside == w_inside && closer_up);
+    let long = s + u64::from(up);
+    let short = sp + u64::from(wp_inside);
+    let pick_short = u64::from(shorter).wrapping_neg();
+    (
+        (short & pick_short) | (long & !pick_short),
+        k + i32::from(shorter),
+    )
 }
 
 /// The top 64 bits of `g * cp / 2^64`, with the lowest bit set when bits were dropped (so the

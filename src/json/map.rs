@@ -1,7 +1,8 @@
 //! The JSON object: string keys to values, in insertion order.
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap, RandomState};
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::iter::FromIterator;
 use std::ops::Index;
 
@@ -9,6 +10,10 @@ use super::Json;
 
 /// Objects above this size compare through a temporary hash index instead of linear lookups.
 const EQ_INDEX_THRESHOLD: usize = 16;
+
+/// Maps that grow past this many entries while being extended (or parsed) find existing keys
+/// through a [`KeyIndex`] instead of a scan, so building an object stays linear in its size.
+pub(crate) const INDEX_THRESHOLD: usize = 128;
 
 /// A JSON object: unique string keys mapped to values, kept in insertion order.
 ///
@@ -198,6 +203,78 @@ impl Map {
     }
 }
 
+impl Eq for Map {}
+
+/// Finds keys among a map's entries through keyed SipHash (std's `RandomState`, so input
+/// cannot aim for collisions), in constant time a key. It holds 64-bit hashes, not the keys,
+/// and confirms each hit against the entries, so a hash collision costs a scan, never a wrong
+/// answer.
+pub(crate) struct KeyIndex {
+    state: RandomState,
+    positions: HashMap<u64, usize, BuildHasherDefault<PassThrough>>,
+}
+
+impl KeyIndex {
+    /// An index of `entries`, whose keys are unique.
+    pub(crate) fn new(entries: &[(String, Json)]) -> KeyIndex {
+        let state = RandomState::new();
+        let mut positions = HashMap::with_capacity_and_hasher(entries.len(), Default::default());
+        for (i, (key, _)) in entries.iter().enumerate() {
+            positions.insert(hash(&state, key), i);
+        }
+        KeyIndex { state, positions }
+    }
+
+    /// The position of `key` in `entries` (the entries this index was built from, plus those
+    /// added since); when it is not there, records that it will be pushed next, at
+    /// `entries.len()`.
+    pub(crate) fn find_or_insert(
+        &mut self,
+        entries: &[(String, Json)],
+        key: &str,
+    ) -> Option<usize> {
+        match self.positions.entry(hash(&self.state, key)) {
+            Entry::Vacant(slot) => {
+                slot.insert(entries.len());
+                None
+            }
+            Entry::Occupied(slot) => match entries.get(*slot.get()) {
+                Some((k, _)) if k == key => Some(*slot.get()),
+                // Two keys with one 64-bit hash: look properly (the new key stays out of the
+                // index, so later lookups of it scan too; that takes a collision to happen).
+                _ => entries.iter().position(|(k, _)| k == key),
+            },
+        }
+    }
+}
+
+fn hash(state: &RandomState, key: &str) -> u64 {
+    let mut hasher = state.build_hasher();
+    hasher.write(key.as_bytes());
+    hasher.finish()
+}
+
+/// The index's keys are SipHash values already, so its table uses them as they are.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the keys are u64); fold anything else in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 impl fmt::Debug for Map {
     /// Writes the map as compact JSON (pretty with `{:#?}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -224,10 +301,25 @@ impl<K: Into<String>, V: Into<Json>> FromIterator<(K, V)> for Map {
 }
 
 impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Map {
-    /// Inserts each entry as [`insert`](Map::insert) does.
+    /// Inserts each entry as [`insert`](Map::insert) does, in linear time: past
+    /// a hundred or so entries, keys are found through a temporary hash index.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
+        let iter = iter.into_iter();
+        self.entries.reserve(iter.size_hint().0);
+        let mut index: Option<KeyIndex> = None;
         for (k, v) in iter {
-            self.insert(k, v);
+            let (key, value) = (k.into(), v.into());
+            if index.is_none() && self.entries.len() >= INDEX_THRESHOLD {
+                index = Some(KeyIndex::new(&self.entries));
+            }
+            let existing = match &mut index {
+                Some(index) => index.find_or_insert(&self.entries, &key),
+                None => self.position(&key),
+            };
+            match existing.and_then(|i| self.entries.get_mut(i)) {
+                Some(entry) => entry.1 = value,
+                None => self.entries.push((key, value)),
+            }
         }
     }
 }

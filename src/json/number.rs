@@ -25,8 +25,25 @@ use super::Error;
 /// Whole floats keep `.0` (`1.0`), so they read back as floats.
 ///
 /// Equality is by value where the value is exact: `1`, `1.0` and `1e0` are equal, `0.0` equals
-/// `-0.0` (as in IEEE 754), and a number kept as text equals only the same text.
-#[derive(Clone, PartialEq)]
+/// `-0.0` (as in IEEE 754), and numbers kept as text are equal when their decimal values are
+/// (`1e400`, `1E+400` and `10e399`). A number kept as text is never equal to one held as an
+/// integer or a double (it lies outside their ranges, or rounds to a different double). Since
+/// no `Number` is NaN, equality is an equivalence ([`Eq`]).
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json::{self, Number};
+///
+/// let v = json::parse("[12345678901234567890123, 0.1, -7, 1e400]").unwrap();
+/// assert_eq!(v.to_string(), "[12345678901234567890123,0.1,-7,1e400]");
+/// assert_eq!(v[0].as_u64(), None); // beyond u64: kept as text, never rounded
+/// assert_eq!(v[1].as_f64(), Some(0.1));
+/// assert_eq!(v[2].as_i64(), Some(-7));
+/// assert_eq!(v[3].as_f64(), None); // beyond f64
+/// assert_eq!(Number::from(3u8), "3.0".parse::<Number>().unwrap());
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct Number {
     n: N,
 }
@@ -124,7 +141,7 @@ impl Number {
         match &self.n {
             N::PosInt(_) | N::NegInt(_) => true,
             N::Float(f) => f.fract() == 0.0,
-            N::Text(t) => text_is_integer(t),
+            N::Text(t) => Decimal::new(t).is_integer(),
         }
     }
 
@@ -160,27 +177,94 @@ fn float_to_i128(f: f64) -> Option<i128> {
     }
 }
 
-/// Whether a number written as `text` (valid JSON grammar) has no fractional part.
-fn text_is_integer(text: &str) -> bool {
-    let (mantissa, exp) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], &text[i + 1..]),
-        None => (text, "0"),
-    };
-    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    // value = digits * 10^(exp - fraction.len()); trailing zeros of digits raise the power.
-    let digits = whole.trim_start_matches('-').to_owned() + fraction;
-    let significant = digits.trim_end_matches('0');
-    if significant.trim_start_matches('0').is_empty() {
-        return true;
+/// A number kept as text, taken apart so that equal values written differently (`1e400`,
+/// `1E+400`, `10e399`, `1.0e400`) compare equal: value = ± `digits` × 10^`exponent`.
+#[derive(PartialEq)]
+struct Decimal {
+    negative: bool,
+    /// The significant digits: no leading or trailing zeros (empty for zero).
+    digits: String,
+    exponent: Exponent,
+}
+
+#[derive(PartialEq)]
+enum Exponent {
+    /// The power of ten of the last significant digit.
+    Exact(i128),
+    /// An exponent beyond `i128` (more than 38 digits), known only by its sign.
+    Huge { negative: bool },
+}
+
+impl Decimal {
+    /// Takes apart `text`, which follows JSON's number grammar (the parser checked it).
+    fn new(text: &str) -> Decimal {
+        let (negative, unsigned) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (mantissa, exp_text) = unsigned.split_once(['e', 'E']).unwrap_or((unsigned, "0"));
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let all: String = whole.chars().chain(fraction.chars()).collect();
+        let without_trailing = all.trim_end_matches('0');
+        let trailing_zeros = all.len() - without_trailing.len();
+        let digits = without_trailing.trim_start_matches('0').to_owned();
+        // Each trailing zero dropped raises the power by one; each fraction digit lowers it.
+        let shift = trailing_zeros as i128 - fraction.len() as i128;
+        let exponent = match parse_exponent(exp_text) {
+            _ if digits.is_empty() => Exponent::Exact(0),
+            Ok(e) => match e.checked_add(shift) {
+                Some(e) => Exponent::Exact(e),
+                None => Exponent::Huge { negative: e < 0 },
+            },
+            Err(negative) => Exponent::Huge { negative },
+        };
+        Decimal {
+            negative,
+            digits,
+            exponent,
+        }
     }
-    let zeros = (digits.len() - significant.len()) as i64;
-    let shift = zeros - fraction.len() as i64;
-    match exp.trim_start_matches('+').parse::<i64>() {
-        Ok(e) => e.saturating_add(shift) >= 0,
-        // Too many digits for i64: only a huge positive exponent makes it whole.
-        Err(_) => !exp.starts_with('-'),
+
+    fn is_integer(&self) -> bool {
+        match self.exponent {
+            _ if self.digits.is_empty() => true,
+            Exponent::Exact(e) => e >= 0,
+            Exponent::Huge { negative } => !negative,
+        }
     }
 }
+
+/// The exponent digits of a number (`+12`, `-007`, `400`) as an `i128`, or `Err(negative)`
+/// when there are too many digits for one.
+fn parse_exponent(text: &str) -> Result<i128, bool> {
+    let negative = text.starts_with('-');
+    let digits = text.trim_start_matches(['+', '-']);
+    let digits = digits.trim_start_matches('0');
+    if digits.len() > 38 {
+        return Err(negative);
+    }
+    let magnitude = if digits.is_empty() {
+        0
+    } else {
+        digits.parse::<i128>().map_err(|_| negative)?
+    };
+    Ok(if negative { -magnitude } else { magnitude })
+}
+
+/// Equality of two numbers kept as text: by value, except that two exponents beyond `i128`
+/// compare by their text.
+fn text_eq(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (x, y) = (Decimal::new(a), Decimal::new(b));
+    match (&x.exponent, &y.exponent) {
+        (Exponent::Exact(_), Exponent::Exact(_)) => x == y,
+        _ => false,
+    }
+}
+
+impl Eq for N {}
 
 impl PartialEq for N {
     fn eq(&self, other: &N) -> bool {
@@ -188,7 +272,7 @@ impl PartialEq for N {
             (N::PosInt(a), N::PosInt(b)) => a == b,
             (N::NegInt(a), N::NegInt(b)) => a == b,
             (N::Float(a), N::Float(b)) => a == b,
-            (N::Text(a), N::Text(b)) => a == b,
+            (N::Text(a), N::Text(b)) => text_eq(a, b),
             (N::PosInt(i), N::Float(f)) | (N::Float(f), N::PosInt(i)) => {
                 float_to_i128(*f) == Some(i128::from(*i))
             }
@@ -370,12 +454,45 @@ mod tests {
         assert_eq!(num("1"), num("1.0"));
         assert_eq!(num("1.0"), num("1e0"));
         assert_eq!(num("-0.0"), num("0"));
-        assert_eq!(num("1e400"), num("1e400"));
-        assert_ne!(num("1e400"), num("1E400"));
         assert_ne!(num("1"), num("1.5"));
         assert_ne!(num("-1"), num("1"));
         assert_eq!(Number::from(-5i8), num("-5"));
         assert_eq!(Number::from(7usize), num("7"));
+    }
+
+    #[test]
+    fn numbers_kept_as_text_compare_by_value() {
+        let table: &[(&str, &str, bool)] = &[
+            ("1e400", "1e400", true),
+            ("1e400", "1E400", true),
+            ("1e400", "1E+400", true),
+            ("1e400", "10e399", true),
+            ("1e400", "1.0e400", true),
+            ("1e400", "0.1e401", true),
+            ("1e400", "1e401", false),
+            ("1e400", "-1e400", false),
+            ("1e400", "2e400", false),
+            ("-1.5e-400", "-15e-401", true),
+            ("-1.5e-400", "-1.50e-400", true),
+            ("123456789012345678901", "1.23456789012345678901e20", true),
+            ("123456789012345678901", "123456789012345678902", false),
+            (
+                "1e99999999999999999999999999999999999999999",
+                "1e99999999999999999999999999999999999999999",
+                true,
+            ),
+            (
+                "1e99999999999999999999999999999999999999999",
+                "10e99999999999999999999999999999999999999998",
+                false,
+            ),
+        ];
+        for &(a, b, equal) in table {
+            assert_eq!(text_eq(a, b), equal, "{a} == {b}");
+            assert_eq!(text_eq(b, a), equal, "{b} == {a}");
+        }
+        assert_eq!(num("1e400"), num("10E399"));
+        assert_ne!(num("18446744073709551616"), Number::from(u64::MAX));
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(crate) static NULL: Json = Json::Null;
 
 /// A JSON value.
 ///
-/// Build one with [`json!`](crate::json!), `From` conversions or [`parse`](super::parse); read
+/// Build one with [`json!`](super#literals-httptooljson), `From` conversions or [`parse`](super::parse); read
 /// it with [`get`](Json::get), [`at`](Json::at), indexing (`value["key"][0]`, which gives
 /// `Null` for anything missing), [`pointer`](Json::pointer) and the `as_*` accessors; write it
 /// with `to_string()` (compact) or [`to_pretty`](Json::to_pretty).
@@ -419,6 +419,9 @@ impl PartialEq for Json {
         }
     }
 }
+
+/// Equality is an equivalence: no [`Number`] is NaN.
+impl Eq for Json {}
 
 impl fmt::Display for Json {
     /// Compact JSON: no whitespace, members in order, strings escaped as

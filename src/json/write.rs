@@ -8,8 +8,8 @@ use super::{Json, Map, Number};
 /// Where the writer's text goes: a `String`, or a `Formatter` fed in chunks that stay in cache.
 trait Sink {
     fn buf(&mut self) -> &mut String;
-    /// Called between values: a sink may hand over what it has so far.
-    fn checkpoint(&mut self) -> fmt::Result;
+    /// Called between values and after each flush: a sink may hand over what it has so far.
+    fn checkpoint(&mut self);
 }
 
 impl Sink for String {
@@ -17,9 +17,7 @@ impl Sink for String {
         self
     }
 
-    fn checkpoint(&mut self) -> fmt::Result {
-        Ok(())
-    }
+    fn checkpoint(&mut self) {}
 }
 
 /// Chunks of this size go to the formatter: small enough to stay in the L1/L2 cache, large
@@ -29,6 +27,8 @@ const CHUNK: usize = 16 * 1024;
 struct FormatterSink<'a, 'b> {
     buf: String,
     f: &'a mut fmt::Formatter<'b>,
+    /// The first error of the formatter; once it failed, nothing more is handed over.
+    result: fmt::Result,
 }
 
 impl Sink for FormatterSink<'_, '_> {
@@ -36,12 +36,13 @@ impl Sink for FormatterSink<'_, '_> {
         &mut self.buf
     }
 
-    fn checkpoint(&mut self) -> fmt::Result {
+    fn checkpoint(&mut self) {
         if self.buf.len() >= CHUNK {
-            self.f.write_str(&self.buf)?;
+            if self.result.is_ok() {
+                self.result = self.f.write_str(&self.buf);
+            }
             self.buf.clear();
         }
-        Ok(())
     }
 }
 
@@ -50,8 +51,10 @@ pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut sink = FormatterSink {
         buf: String::with_capacity(CHUNK + STAGE),
         f,
+        result: Ok(()),
     };
-    Writer::new(&mut sink).write_tree::<false>(Root::Value(value))?;
+    Writer::new(&mut sink).write_tree::<false>(Root::Value(value));
+    sink.result?;
     sink.f.write_str(&sink.buf)
 }
 
@@ -59,22 +62,21 @@ pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut out = String::new();
     if f.alternate() {
-        Writer::new(&mut out).write_tree::<true>(Root::Map(map))?;
+        Writer::new(&mut out).write_tree::<true>(Root::Map(map));
     } else {
-        Writer::new(&mut out).write_tree::<false>(Root::Map(map))?;
+        Writer::new(&mut out).write_tree::<false>(Root::Map(map));
     }
     f.write_str(&out)
 }
 
 /// Appends `value` as compact JSON.
 pub(crate) fn write_compact(value: &Json, out: &mut String) {
-    // A String sink never fails.
-    let _ = Writer::new(out).write_tree::<false>(Root::Value(value));
+    Writer::new(out).write_tree::<false>(Root::Value(value));
 }
 
 /// Appends `value` as pretty JSON (two-space indent).
 pub(crate) fn write_pretty(value: &Json, out: &mut String) {
-    let _ = Writer::new(out).write_tree::<true>(Root::Value(value));
+    Writer::new(out).write_tree::<true>(Root::Value(value));
 }
 
 enum Root<'a> {
@@ -120,11 +122,13 @@ impl<'s, S: Sink> Writer<'s, S> {
                 self.stage.get(..self.staged).unwrap_or_default(),
             );
             self.staged = 0;
+            self.sink.checkpoint();
         }
     }
 
     /// Appends ASCII punctuation: staged if something is staged (to keep the order),
     /// straight to the string otherwise.
+    #[inline]
     fn ascii(&mut self, text: &'static str) {
         let end = self.staged + text.len();
         if self.staged == 0 {
@@ -138,6 +142,7 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn byte(&mut self, b: u8) {
         if self.staged == 0 || self.staged >= STAGE {
             self.flush();
@@ -148,6 +153,7 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn string(&mut self, s: &str) {
         self.flush();
         write_str(self.sink.buf(), s);
@@ -184,13 +190,13 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
-    fn write_tree<const PRETTY: bool>(mut self, root: Root<'_>) -> fmt::Result {
+    fn write_tree<const PRETTY: bool>(mut self, root: Root<'_>) {
         let mut stack: Vec<Frame<'_>> = Vec::new();
         let mut value = match root {
             Root::Value(v) => v,
             Root::Map(m) => match self.open_object::<PRETTY>(m.entries(), &mut stack) {
                 Some(first) => first,
-                None => return Ok(()),
+                None => return,
             },
         };
         loop {
@@ -207,7 +213,7 @@ impl<'s, S: Sink> Writer<'s, S> {
                 continue;
             }
             if self.staged == 0 {
-                self.sink.checkpoint()?;
+                self.sink.checkpoint();
             }
             // The value is complete: move to the next sibling, closing finished containers.
             value = loop {
@@ -215,7 +221,7 @@ impl<'s, S: Sink> Writer<'s, S> {
                 match stack.last_mut() {
                     None => {
                         self.flush();
-                        return Ok(());
+                        return;
                     }
                     Some(Frame::Array(children)) => match children.next() {
                         Some(next) => {
@@ -288,12 +294,14 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
+    #[inline]
     fn key<const PRETTY: bool>(&mut self, key: &str) {
         self.string(key);
         self.sink.buf().push_str(if PRETTY { ": " } else { ":" });
     }
 
     /// In pretty mode, a line break and two spaces per level.
+    #[inline]
     fn newline<const PRETTY: bool>(&mut self, depth: usize) {
         const SPACES: &str = "                                                                ";
         if !PRETTY {

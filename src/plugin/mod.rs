@@ -1,1 +1,109 @@
-//! HTTP plugins: declared endpoints become callable tools.
+//! HTTP plugins: declared endpoints become tools a model can call, safely.
+//!
+//! A developer declares an API once, as a plugin file ([`HttpPlugin::from_json`]) or in Rust
+//! ([`HttpPlugin::builder`]): a base URL, static headers and query values, auth, and the
+//! endpoints with their parameters. The declaration is checked when it is built, with no I/O.
+//! [`ToolRegistry::add_plugin`](crate::tool::ToolRegistry::add_plugin) then adds every
+//! endpoint as an [`HttpTool`]: its spec is what the model reads, and its executor turns the
+//! model's arguments into a request whose scheme, host, port and path the model cannot
+//! change.
+//!
+//! | item | what it is |
+//! | --- | --- |
+//! | [`HttpPlugin`], [`PluginBuilder`] | the checked declaration, its builder, the file format |
+//! | [`Endpoint`], [`EndpointBuilder`], [`Param`], [`ParamBuilder`] | endpoints and parameters |
+//! | [`ParamType`], [`Property`], [`Location`], [`ArrayStyle`], [`BodyEncoding`] | what a parameter is and where it goes |
+//! | [`Auth`], [`ConfigValue`], [`Signer`] | credentials, values from the environment or the call context, signing |
+//! | [`Options`], [`AddressMode`] | limits, timeouts, redirect and address policies |
+//! | [`HttpTool`], [`DryRun`], [`ApiResponse`] | the executor, the request without sending, the full response |
+//! | [`Observer`], [`Exchange`] | a hook that sees every request and its outcome |
+//! | [`FileResolver`], [`FilePart`] | file parts of multipart bodies, from the host only |
+//! | [`PluginProvider`], [`JsonPluginProvider`] | plugin packages configured with properties |
+//! | [`Error`], [`ErrorKind`] | what is wrong with a declaration, and where |
+//!
+//! # Layout
+//!
+//! | file | what it holds |
+//! | --- | --- |
+//! | `model.rs`, `builder.rs` | the declaration types and their builders |
+//! | `file.rs` | the plugin file: `from_json`, `to_json`, `${NAME}` |
+//! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
+//! | `schema.rs` | the JSON Schema the model reads |
+//! | `args.rs` | value order, coercion and unknown names (pure) |
+//! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
+//! | `result.rs` | a response into what the model reads (pure) |
+//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
+//!
+//! # Examples
+//!
+//! ```
+//! use httptool::plugin::HttpPlugin;
+//! use httptool::tool::{ToolCall, ToolRegistry};
+//! # use std::io::{Read, Write};
+//! # let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+//! # let port = listener.local_addr()?.port();
+//! # let server = std::thread::spawn(move || {
+//! #     let (mut s, _) = listener.accept().unwrap();
+//! #     let mut buf = [0u8; 1024];
+//! #     let _ = s.read(&mut buf).unwrap();
+//! #     let body = r#"{"temp_c":21.5}"#;
+//! #     write!(s, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}", body.len(), body).unwrap();
+//! # });
+//!
+//! let plugin = HttpPlugin::from_json(&format!(r#"{{
+//!   "name": "weather",
+//!   "base_url": "http://127.0.0.1:{port}",
+//!   "headers": {{ "Accept": "application/json" }},
+//!   "endpoints": [{{
+//!     "name": "getWeather",
+//!     "description": "Current weather for a city",
+//!     "method": "GET",
+//!     "path": "/v1/weather",
+//!     "params": [
+//!       {{ "name": "city", "wire_name": "q", "in": "query", "required": true }},
+//!       {{ "name": "days", "in": "query", "type": "integer", "default": 1 }}
+//!     ]
+//!   }}]
+//! }}"#))?;
+//!
+//! let mut registry = ToolRegistry::new();
+//! registry.add_plugin(&plugin)?;
+//! let out = registry.call(&ToolCall::new("call_1", "getWeather", r#"{"city":"Hangzhou"}"#));
+//! assert!(!out.is_error());
+//! assert_eq!(out.text(), r#"{"temp_c":21.5}"#);
+//! assert_eq!(out.structured().and_then(|v| v["temp_c"].as_f64()), Some(21.5));
+//! # server.join().unwrap();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod args;
+mod auth;
+mod builder;
+mod compile;
+mod error;
+mod file;
+mod http_plugin;
+mod model;
+mod multipart;
+mod observe;
+mod provider;
+mod request;
+mod result;
+mod schema;
+mod tool;
+mod validate;
+
+pub use self::auth::Signer;
+pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
+pub use self::error::{Error, ErrorKind};
+pub use self::http_plugin::HttpPlugin;
+pub use self::model::{
+    AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
+    ParamType, Property,
+};
+pub use self::multipart::{FilePart, FileResolver};
+pub use self::observe::{Exchange, Observer};
+pub use self::provider::{JsonPluginProvider, PluginProvider};
+pub use self::result::ApiResponse;
+pub use self::tool::{DryRun, HttpTool};
+pub use self::validate::MAX_TYPE_DEPTH;

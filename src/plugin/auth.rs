@@ -1,0 +1,257 @@
+//! Auth at send time: the header or query value of an [`Auth`], per-call context slots, and
+//! the [`Signer`] trait for schemes that sign each request.
+
+use std::borrow::Cow;
+
+use super::error::quote;
+use super::model::{Auth, ConfigValue};
+use crate::http::Request;
+use crate::tool::{CallContext, ErrorKind, ToolOutput};
+
+/// Signs each request just before it is sent, for schemes that a static credential cannot
+/// express: a timestamp and an HMAC of it, a signature over the method and path, a nonce.
+///
+/// The signer gets the finished request (URL, headers, body) and the call's context, and
+/// adds what the scheme needs. Mark what it adds as secret
+/// ([`Request::mark_query_secret`], [`Headers::append_sensitive`](crate::http::Headers::append_sensitive))
+/// so logs, dry runs and `Debug` show `***`. A signer runs for dry runs too, so a dry run
+/// shows the exact request.
+///
+/// Install one with [`HttpPlugin::with_signer`](super::HttpPlugin::with_signer).
+///
+/// # Errors
+///
+/// A signer that cannot sign returns an error; the call fails with
+/// [`ErrorKind::ToolFailed`] and a message that includes the error's `Display`, so it must
+/// not hold a secret.
+///
+/// # Examples
+///
+/// A chat-bot webhook in the style of DingTalk's: `timestamp` and `sign` query parameters,
+/// where `sign` is the Base64 of an HMAC-SHA256 of `"{timestamp}\n{secret}"` keyed with the
+/// secret. This crate has no cryptography, so the example takes the MAC function from the
+/// application (`hmac_sha256_base64` here is a stand-in; use a real HMAC).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::{SystemTime, UNIX_EPOCH};
+/// use httptool::http::Request;
+/// use httptool::plugin::{Endpoint, HttpPlugin, Param, Signer};
+/// use httptool::tool::CallContext;
+///
+/// struct WebhookSigner {
+///     secret: String,
+///     mac: fn(key: &[u8], message: &[u8]) -> String, // Base64 of HMAC-SHA256
+/// }
+///
+/// impl Signer for WebhookSigner {
+///     fn sign(
+///         &self,
+///         request: &mut Request,
+///         _context: &CallContext,
+///     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+///         let millis = SystemTime::now().duration_since(UNIX_EPOCH)?.as_millis();
+///         let timestamp = millis.to_string();
+///         let to_sign = format!("{}\n{}", timestamp, self.secret);
+///         let sign = (self.mac)(self.secret.as_bytes(), to_sign.as_bytes());
+///         request.url_mut().append_query_pair("timestamp", &timestamp);
+///         request.url_mut().append_query_pair("sign", &sign);
+///         request.mark_query_secret("sign");
+///         Ok(())
+///     }
+/// }
+///
+/// // A stand-in so the example runs; it is not a MAC.
+/// fn hmac_sha256_base64(key: &[u8], message: &[u8]) -> String {
+///     let sum = key.iter().chain(message).fold(0u64, |h, &b| h.rotate_left(5) ^ u64::from(b));
+///     format!("{:016x}", sum)
+/// }
+///
+/// let plugin = HttpPlugin::builder("bot", "https://oapi.example.com")
+///     .endpoint(
+///         Endpoint::post("sendMessage", "/robot/send")
+///             .param(Param::body("text").required(true)),
+///     )
+///     .build()?
+///     .with_signer(Arc::new(WebhookSigner {
+///         secret: String::from("SEC-example"),
+///         mac: hmac_sha256_base64,
+///     }));
+///
+/// let dry = plugin.dry_run("sendMessage", r#"{"text":"hi"}"#, &CallContext::new()).unwrap();
+/// let shown = dry.to_string();
+/// assert!(shown.starts_with("POST /robot/send?timestamp="));
+/// assert!(shown.contains("&sign=*** HTTP/1.1\r\n"));
+/// # Ok::<(), httptool::plugin::Error>(())
+/// ```
+pub trait Signer: Send + Sync {
+    /// Adds the signature to `request`.
+    ///
+    /// # Errors
+    ///
+    /// When the request cannot be signed; see the trait's docs.
+    fn sign(
+        &self,
+        request: &mut Request,
+        context: &CallContext,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>>;
+}
+
+impl<F> Signer for F
+where
+    F: Fn(&mut Request, &CallContext) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+        + Send
+        + Sync,
+{
+    fn sign(
+        &self,
+        request: &mut Request,
+        context: &CallContext,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        self(request, context)
+    }
+}
+
+/// The header or query value of `auth` when every part of it is known before the call, so
+/// calls reuse it.
+pub(crate) fn known_value(auth: &Auth) -> Option<String> {
+    match auth {
+        Auth::Bearer { token } => token.value().map(bearer),
+        Auth::Basic { username, password } => Some(basic(username.value()?, password.value()?)),
+        Auth::Header { value, .. } | Auth::Query { value, .. } => value.value().map(str::to_string),
+    }
+}
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {}", token)
+}
+
+/// RFC 7617 section 2: `Basic base64(user-id ":" password)`.
+fn basic(username: &str, password: &str) -> String {
+    let mut credentials = Vec::with_capacity(username.len() + password.len() + 1);
+    credentials.extend_from_slice(username.as_bytes());
+    credentials.push(b':');
+    credentials.extend_from_slice(password.as_bytes());
+    format!("Basic {}", base64(&credentials))
+}
+
+/// The output for a context entry a call needs and the host did not give.
+pub(crate) fn missing_context(key: &str) -> ToolOutput {
+    ToolOutput::error(
+        ErrorKind::MissingParameter,
+        format!(
+            "this tool needs {} from the application's call context, and the application did not provide it; this is not caused by the arguments",
+            quote(key)
+        ),
+    )
+}
+
+fn resolve<'a>(value: &'a ConfigValue, context: &'a CallContext) -> Result<&'a str, ToolOutput> {
+    value
+        .resolve(context)
+        .ok_or_else(|| missing_context(value.context_key().unwrap_or("")))
+}
+
+/// The value of the auth header or query parameter for one call.
+pub(crate) fn value_for<'a>(
+    auth: &'a Auth,
+    known: Option<&'a str>,
+    context: &'a CallContext,
+) -> Result<Cow<'a, str>, ToolOutput> {
+    if let Some(known) = known {
+        return Ok(Cow::Borrowed(known));
+    }
+    Ok(match auth {
+        Auth::Bearer { token } => Cow::Owned(bearer(resolve(token, context)?)),
+        Auth::Basic { username, password } => {
+            let user = resolve(username, context)?;
+            if user.contains(':') {
+                return Err(ToolOutput::error(
+                    ErrorKind::InvalidParameter,
+                    "the application's call context holds a basic auth user name with ':', which RFC 7617 forbids; this is not caused by the arguments",
+                ));
+            }
+            Cow::Owned(basic(user, resolve(password, context)?))
+        }
+        Auth::Header { value, .. } | Auth::Query { value, .. } => {
+            Cow::Borrowed(resolve(value, context)?)
+        }
+    })
+}
+
+/// Standard Base64 with padding (RFC 4648 section 4).
+///
+/// Minimal private helper: `http::proxy` has the same encoder for `Proxy-Authorization` but
+/// keeps it private; if `http` ever exports one, use it instead.
+fn base64(input: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity((input.len() + 2) / 3 * 4);
+    for chunk in input.chunks(3) {
+        let b = [
+            chunk.first().copied().unwrap_or(0),
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                let index = (n >> (18 - 6 * i)) & 0x3f;
+                out.push(char::from(ALPHABET[index as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_rfc4648_vectors() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(base64(input.as_bytes()), want, "{:?}", input);
+        }
+    }
+
+    #[test]
+    fn basic_matches_rfc7617_example() {
+        assert_eq!(
+            basic("Aladdin", "open sesame"),
+            "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="
+        );
+    }
+
+    #[test]
+    fn known_values() {
+        assert_eq!(known_value(&Auth::bearer("t")).as_deref(), Some("Bearer t"));
+        assert_eq!(known_value(&Auth::bearer(ConfigValue::context("k"))), None);
+        assert_eq!(known_value(&Auth::query("key", "v")).as_deref(), Some("v"));
+    }
+
+    #[test]
+    fn context_values_resolve_per_call() {
+        let auth = Auth::basic(ConfigValue::context("user"), "pw");
+        let context = CallContext::new().with("user", "ann");
+        assert_eq!(
+            value_for(&auth, None, &context).unwrap(),
+            basic("ann", "pw")
+        );
+        let missing = value_for(&auth, None, &CallContext::new()).unwrap_err();
+        assert_eq!(missing.error_kind(), Some(ErrorKind::MissingParameter));
+        let colon = CallContext::new().with("user", "a:b");
+        let err = value_for(&auth, None, &colon).unwrap_err();
+        assert_eq!(err.error_kind(), Some(ErrorKind::InvalidParameter));
+    }
+}

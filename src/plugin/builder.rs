@@ -1,0 +1,450 @@
+//! Builders for plugins declared in Rust: setters named after the fields of the plugin file.
+
+use super::compile;
+use super::error::Error;
+use super::http_plugin::HttpPlugin;
+use super::model::{
+    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
+};
+use crate::http::Method;
+use crate::json::Json;
+
+impl Param {
+    /// A parameter named `name`: a string in the body (the defaults of the plugin file).
+    pub fn builder(name: impl Into<String>) -> ParamBuilder {
+        ParamBuilder {
+            param: Param {
+                name: name.into(),
+                wire_name: None,
+                description: String::new(),
+                location: Location::Body,
+                ty: ParamType::String,
+                required: false,
+                default: None,
+                default_template: None,
+                enum_values: Vec::new(),
+                secret: false,
+                hidden: false,
+                context: None,
+                array_style: ArrayStyle::Repeat,
+                whole_body: false,
+                file: false,
+            },
+        }
+    }
+
+    /// A string query parameter.
+    pub fn query(name: impl Into<String>) -> ParamBuilder {
+        Param::builder(name).location(Location::Query)
+    }
+
+    /// A string path parameter (always required), filling the `{name}` placeholder.
+    pub fn path(name: impl Into<String>) -> ParamBuilder {
+        Param::builder(name).location(Location::Path)
+    }
+
+    /// A string header parameter; give the header's name with
+    /// [`wire_name`](ParamBuilder::wire_name).
+    pub fn header(name: impl Into<String>) -> ParamBuilder {
+        Param::builder(name).location(Location::Header)
+    }
+
+    /// A string body parameter.
+    pub fn body(name: impl Into<String>) -> ParamBuilder {
+        Param::builder(name).location(Location::Body)
+    }
+
+    /// A string form parameter.
+    pub fn form(name: impl Into<String>) -> ParamBuilder {
+        Param::builder(name).location(Location::Form)
+    }
+}
+
+/// Builds a [`Param`]; each setter is named after the field of the plugin file.
+///
+/// An endpoint builder takes it as it is (it converts into a `Param`); the checks happen when
+/// the plugin is built.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Location, Param, ParamType};
+///
+/// let param: Param = Param::query("city")
+///     .wire_name("q")
+///     .description("City name")
+///     .required(true)
+///     .into();
+/// assert_eq!((param.wire_name(), param.location()), ("q", Location::Query));
+///
+/// let days: Param = Param::query("days").ty(ParamType::Integer).default(1).into();
+/// assert_eq!(days.default().and_then(|d| d.as_i64()), Some(1));
+/// ```
+#[must_use]
+#[derive(Clone, Debug)]
+pub struct ParamBuilder {
+    param: Param,
+}
+
+impl ParamBuilder {
+    /// The name on the wire, when it differs from the name the model uses.
+    pub fn wire_name(mut self, wire_name: impl Into<String>) -> ParamBuilder {
+        self.param.wire_name = Some(wire_name.into());
+        self
+    }
+
+    /// The description the model reads.
+    pub fn description(mut self, description: impl Into<String>) -> ParamBuilder {
+        self.param.description = description.into();
+        self
+    }
+
+    /// Where the value goes. Defaults to [`Location::Body`].
+    pub fn location(mut self, location: Location) -> ParamBuilder {
+        self.param.location = location;
+        self
+    }
+
+    /// The value's type (the file's `type`, with `items` and `properties`). Defaults to
+    /// [`ParamType::String`].
+    pub fn ty(mut self, ty: ParamType) -> ParamBuilder {
+        self.param.ty = ty;
+        self
+    }
+
+    /// Whether a value must be present. Defaults to `false` (path parameters are always
+    /// required).
+    pub fn required(mut self, required: bool) -> ParamBuilder {
+        self.param.required = required;
+        self
+    }
+
+    /// The value used when the model gives none (or gives `null` or `""`). It must fit the
+    /// type and the enum.
+    pub fn default(mut self, value: impl Into<Json>) -> ParamBuilder {
+        self.param.default = Some(value.into());
+        self.param.default_template = None;
+        self
+    }
+
+    /// The accepted values (the file's `enum`).
+    pub fn enum_values<I, V>(mut self, values: I) -> ParamBuilder
+    where
+        I: IntoIterator<Item = V>,
+        V: Into<Json>,
+    {
+        self.param.enum_values = values.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// A secret value: hidden from the model and `***` in logs, `Debug` and dry runs. Only
+    /// query and header parameters can be secret. Defaults to `false`.
+    pub fn secret(mut self, secret: bool) -> ParamBuilder {
+        self.param.secret = secret;
+        self
+    }
+
+    /// Hidden from the model, filled from the call context or the default (DESIGN item 15).
+    /// Defaults to `false`.
+    pub fn hidden(mut self, hidden: bool) -> ParamBuilder {
+        self.param.hidden = hidden;
+        self
+    }
+
+    /// The [`CallContext`](crate::tool::CallContext) key a hidden or secret parameter is
+    /// filled from. Defaults to the parameter's name.
+    pub fn context(mut self, key: impl Into<String>) -> ParamBuilder {
+        self.param.context = Some(key.into());
+        self
+    }
+
+    /// How an array goes into a query, header or form body. Defaults to
+    /// [`ArrayStyle::Repeat`].
+    pub fn array_style(mut self, style: ArrayStyle) -> ParamBuilder {
+        self.param.array_style = style;
+        self
+    }
+
+    /// The value is the whole body (a JSON array or scalar body, for instance). Defaults to
+    /// `false`.
+    pub fn whole_body(mut self, whole_body: bool) -> ParamBuilder {
+        self.param.whole_body = whole_body;
+        self
+    }
+
+    /// A file part of a multipart body: the model's value is a handle the host's
+    /// [`FileResolver`](super::FileResolver) turns into bytes. Defaults to `false`.
+    pub fn file(mut self, file: bool) -> ParamBuilder {
+        self.param.file = file;
+        self
+    }
+
+    /// The parameter (unchecked until the plugin is built).
+    pub fn build(self) -> Param {
+        self.param
+    }
+}
+
+impl From<ParamBuilder> for Param {
+    fn from(builder: ParamBuilder) -> Param {
+        builder.param
+    }
+}
+
+impl Endpoint {
+    /// An endpoint: the tool `name`, its `method` and its `path` template (`/v1/users/{id}`,
+    /// appended to the base URL's path).
+    pub fn builder(
+        name: impl Into<String>,
+        method: Method,
+        path: impl Into<String>,
+    ) -> EndpointBuilder {
+        EndpointBuilder {
+            endpoint: Endpoint {
+                name: name.into(),
+                description: String::new(),
+                method,
+                path: path.into(),
+                params: Vec::new(),
+                body_encoding: None,
+                response_pointer: None,
+                allow_unknown_arguments: false,
+                allow_delete_body: false,
+                options: Options::default(),
+            },
+        }
+    }
+
+    /// A `GET` endpoint.
+    pub fn get(name: impl Into<String>, path: impl Into<String>) -> EndpointBuilder {
+        Endpoint::builder(name, Method::Get, path)
+    }
+
+    /// A `POST` endpoint.
+    pub fn post(name: impl Into<String>, path: impl Into<String>) -> EndpointBuilder {
+        Endpoint::builder(name, Method::Post, path)
+    }
+
+    /// A `PUT` endpoint.
+    pub fn put(name: impl Into<String>, path: impl Into<String>) -> EndpointBuilder {
+        Endpoint::builder(name, Method::Put, path)
+    }
+
+    /// A `PATCH` endpoint.
+    pub fn patch(name: impl Into<String>, path: impl Into<String>) -> EndpointBuilder {
+        Endpoint::builder(name, Method::Patch, path)
+    }
+
+    /// A `DELETE` endpoint.
+    pub fn delete(name: impl Into<String>, path: impl Into<String>) -> EndpointBuilder {
+        Endpoint::builder(name, Method::Delete, path)
+    }
+}
+
+/// Builds an [`Endpoint`]; each setter is named after the field of the plugin file.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Endpoint, Param, ParamType};
+///
+/// let endpoint: Endpoint = Endpoint::post("createIssue", "/repos/{repo}/issues")
+///     .description("Opens an issue")
+///     .param(Param::path("repo"))
+///     .param(Param::body("title").required(true))
+///     .param(Param::body("labels").ty(ParamType::array(ParamType::String)))
+///     .into();
+/// assert_eq!(endpoint.params().len(), 3);
+/// ```
+#[must_use]
+#[derive(Clone, Debug)]
+pub struct EndpointBuilder {
+    endpoint: Endpoint,
+}
+
+impl EndpointBuilder {
+    /// The description the model reads. Defaults to `METHOD path`.
+    pub fn description(mut self, description: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.description = description.into();
+        self
+    }
+
+    /// Adds a parameter.
+    pub fn param(mut self, param: impl Into<Param>) -> EndpointBuilder {
+        self.endpoint.params.push(param.into());
+        self
+    }
+
+    /// Adds parameters.
+    pub fn params<I, P>(mut self, params: I) -> EndpointBuilder
+    where
+        I: IntoIterator<Item = P>,
+        P: Into<Param>,
+    {
+        self.endpoint
+            .params
+            .extend(params.into_iter().map(Into::into));
+        self
+    }
+
+    /// How body parameters are encoded. Defaults to [`BodyEncoding::Form`] when a parameter
+    /// is in `form`, else [`BodyEncoding::Json`].
+    pub fn body_encoding(mut self, encoding: BodyEncoding) -> EndpointBuilder {
+        self.endpoint.body_encoding = Some(encoding);
+        self
+    }
+
+    /// Keeps only the part of a JSON response at this JSON Pointer (RFC 6901, such as
+    /// `/data/items`) for the model. Defaults to the whole response.
+    pub fn response_pointer(mut self, pointer: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.response_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Ignores arguments the endpoint does not declare instead of refusing them. Defaults to
+    /// `false`.
+    pub fn allow_unknown_arguments(mut self, allow: bool) -> EndpointBuilder {
+        self.endpoint.allow_unknown_arguments = allow;
+        self
+    }
+
+    /// Sends a DELETE's body parameters as a JSON body instead of in the query. Defaults to
+    /// `false`.
+    pub fn allow_delete_body(mut self, allow: bool) -> EndpointBuilder {
+        self.endpoint.allow_delete_body = allow;
+        self
+    }
+
+    /// Limits, timeouts and policies for this endpoint, over the plugin's.
+    pub fn options(mut self, options: Options) -> EndpointBuilder {
+        self.endpoint.options = options;
+        self
+    }
+
+    /// The endpoint (unchecked until the plugin is built).
+    pub fn build(self) -> Endpoint {
+        self.endpoint
+    }
+}
+
+impl From<EndpointBuilder> for Endpoint {
+    fn from(builder: EndpointBuilder) -> Endpoint {
+        builder.endpoint
+    }
+}
+
+/// Builds an [`HttpPlugin`]; each setter is named after the field of the plugin file, and
+/// [`build`](PluginBuilder::build) checks everything.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Auth, ConfigValue, Endpoint, HttpPlugin, Param, ParamType};
+///
+/// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
+///     .description("City weather")
+///     .header("Accept", "application/json")
+///     .auth(Auth::bearer(ConfigValue::context("weather_token")))
+///     .endpoint(
+///         Endpoint::get("getWeather", "/v1/weather")
+///             .description("Current weather for a city")
+///             .param(Param::query("city").wire_name("q").required(true))
+///             .param(Param::query("days").ty(ParamType::Integer).default(1)),
+///     )
+///     .build()?;
+/// assert_eq!(plugin.specs()[0].name(), "getWeather");
+/// # Ok::<(), httptool::plugin::Error>(())
+/// ```
+#[must_use]
+#[derive(Clone, Debug)]
+pub struct PluginBuilder {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) base_url: String,
+    pub(crate) base_url_template: Option<String>,
+    pub(crate) headers: Vec<(String, ConfigValue)>,
+    pub(crate) query: Vec<(String, ConfigValue)>,
+    pub(crate) auth: Option<Auth>,
+    pub(crate) options: Options,
+    pub(crate) endpoints: Vec<Endpoint>,
+}
+
+impl HttpPlugin {
+    /// A plugin named `name` whose endpoints live under `base_url` (absolute `http` or
+    /// `https`, with a host; its path prefixes every endpoint's path).
+    pub fn builder(name: impl Into<String>, base_url: impl Into<String>) -> PluginBuilder {
+        PluginBuilder {
+            name: name.into(),
+            description: String::new(),
+            base_url: base_url.into(),
+            base_url_template: None,
+            headers: Vec::new(),
+            query: Vec::new(),
+            auth: None,
+            options: Options::default(),
+            endpoints: Vec::new(),
+        }
+    }
+}
+
+impl PluginBuilder {
+    /// What the plugin is for.
+    pub fn description(mut self, description: impl Into<String>) -> PluginBuilder {
+        self.description = description.into();
+        self
+    }
+
+    /// A header sent with every call. A value from the environment or the context is
+    /// secret.
+    pub fn header(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ConfigValue>,
+    ) -> PluginBuilder {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// A query value sent with every call (the file's `query`). A value from the environment
+    /// or the context is secret.
+    pub fn query(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ConfigValue>,
+    ) -> PluginBuilder {
+        self.query.push((name.into(), value.into()));
+        self
+    }
+
+    /// How the plugin authenticates.
+    pub fn auth(mut self, auth: Auth) -> PluginBuilder {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// Limits, timeouts and policies for every endpoint (each endpoint can override them).
+    pub fn options(mut self, options: Options) -> PluginBuilder {
+        self.options = options;
+        self
+    }
+
+    /// Adds an endpoint.
+    pub fn endpoint(mut self, endpoint: impl Into<Endpoint>) -> PluginBuilder {
+        self.endpoints.push(endpoint.into());
+        self
+    }
+
+    /// Checks the declaration and makes the plugin. No I/O happens: every network check is
+    /// made at call time.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] naming the field: a base URL that is not `http`/`https` with a host, a
+    /// path whose `{name}` placeholders and path parameters do not match, a name some
+    /// provider refuses or that appears twice, a default or enum value that does not fit the
+    /// type, a header parameter that would shadow a static or auth header, a header name that
+    /// is not a token, settings that cannot go together.
+    pub fn build(self) -> Result<HttpPlugin, Error> {
+        compile::build(self)
+    }
+}

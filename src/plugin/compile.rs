@@ -1,0 +1,534 @@
+//! What every call of an endpoint reuses, prepared once when the plugin is built: the path
+//! split into pieces, where each parameter goes, encoded names, header templates, the
+//! request options and the spec. Pure: no I/O, no clock, no environment.
+
+use std::sync::Arc;
+
+use super::auth;
+use super::builder::PluginBuilder;
+use super::error::{quote, Error, ErrorKind};
+use super::http_plugin::{Common, Declaration, HttpPlugin};
+use super::model::{AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param};
+use super::schema;
+use super::validate::{
+    at, check_auth, check_base_url, check_options, check_param, check_static_headers,
+    check_static_query, check_tool_like_name, err, index,
+};
+use crate::http::{
+    AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
+};
+use crate::tool::{self, ToolSpec};
+use crate::url::{self, EncodeSet, Url};
+
+/// One endpoint, checked, with what every call of it reuses.
+pub(crate) struct Compiled {
+    pub endpoint: Endpoint,
+    pub spec: ToolSpec,
+    pub path: Vec<PathPiece>,
+    /// `scheme://authority` and the base path without its trailing `/`.
+    pub prefix: String,
+    pub body: BodyPlan,
+    pub options: RequestOptions,
+    pub max_output_bytes: usize,
+    /// Whether a hidden parameter goes to the query: its value is secret there.
+    pub secret_query_params: bool,
+    /// Per parameter: where its value really goes (body parameters of GET go to the query).
+    pub locations: Vec<Location>,
+    /// Per parameter: the wire name percent-encoded, for query parameters (else empty).
+    pub query_names: Vec<String>,
+    /// Per parameter: `"wire_name":`, for the members of a JSON body (else empty).
+    pub json_keys: Vec<String>,
+    /// The plugin's static headers and a known auth header, prepared once.
+    pub headers: Headers,
+    /// The same, with the `Content-Type` of this endpoint's JSON or urlencoded body.
+    pub headers_with_body: Headers,
+}
+
+/// A piece of a path template.
+pub(crate) enum PathPiece {
+    /// Text as written.
+    Literal(String),
+    /// The value of the parameter at this index, as one segment.
+    Param(usize),
+}
+
+/// Where body parameters go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyPlan {
+    /// No body: no body parameters, or a method whose body parameters go to the query.
+    None,
+    /// A JSON object of the body parameters.
+    Json,
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+    /// The value of the parameter at this index is the whole JSON body.
+    Whole(usize),
+}
+
+pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
+    check_tool_like_name(&b.name, "name", "plugin")?;
+    let base_url = check_base_url(&b.base_url)?;
+    check_static_headers(&b.headers)?;
+    check_static_query(&b.query)?;
+    if let Some(auth) = &b.auth {
+        check_auth(auth, &b.headers, &b.query)?;
+    }
+    check_options(&b.options, "")?;
+    if b.endpoints.is_empty() {
+        return Err(err(
+            ErrorKind::MissingField,
+            "endpoints",
+            "a plugin needs at least one endpoint",
+        ));
+    }
+    let common = common(&b);
+    let prefix = base_url.as_str().trim_end_matches('/').to_string();
+    let mut endpoints = Vec::with_capacity(b.endpoints.len());
+    for (i, endpoint) in b.endpoints.iter().enumerate() {
+        let path = index("endpoints", i);
+        if let Some(first) = b.endpoints[..i]
+            .iter()
+            .position(|e| e.name == endpoint.name)
+        {
+            return Err(err(
+                ErrorKind::DuplicateName,
+                at(&path, "name"),
+                format!(
+                    "tool name {} is already used by endpoints[{}]; tool names must be unique",
+                    quote(&endpoint.name),
+                    first
+                ),
+            ));
+        }
+        let compiled = compile(&b, &common, endpoint, &path, &base_url, &prefix)?;
+        endpoints.push(Arc::new(compiled));
+    }
+    let client = Client::with_config(client_config(&b.options));
+    let decl = Declaration {
+        name: b.name,
+        description: b.description,
+        base_url,
+        base_url_text: b.base_url,
+        base_url_template: b.base_url_template,
+        headers: b.headers,
+        query: b.query,
+        auth: b.auth,
+        options: b.options,
+        endpoints,
+        common,
+    };
+    Ok(HttpPlugin::new(decl, client))
+}
+
+/// The plugin-level request parts every call reuses.
+fn common(b: &PluginBuilder) -> Common {
+    let mut common = Common {
+        headers: Headers::new(),
+        context_headers: Vec::new(),
+        query: String::new(),
+        context_query: Vec::new(),
+        secret_query: Vec::new(),
+        auth_value: None,
+    };
+    for (name, value) in &b.headers {
+        match value.value() {
+            // Checked above, so appending cannot fail.
+            Some(text) if value.is_external() => {
+                let _ = common.headers.append_sensitive(name, text);
+            }
+            Some(text) => {
+                let _ = common.headers.append(name, text);
+            }
+            None => common
+                .context_headers
+                .push((name.clone(), value.context_key().unwrap_or("").to_string())),
+        }
+    }
+    for (name, value) in &b.query {
+        if value.is_external() {
+            common.secret_query.push(name.clone());
+        }
+        match value.value() {
+            Some(text) => {
+                if !common.query.is_empty() {
+                    common.query.push('&');
+                }
+                url::percent_encode_into(&mut common.query, name, EncodeSet::QueryComponent);
+                common.query.push('=');
+                url::percent_encode_into(&mut common.query, text, EncodeSet::QueryComponent);
+            }
+            None => common
+                .context_query
+                .push((name.clone(), value.context_key().unwrap_or("").to_string())),
+        }
+    }
+    if let Some(auth) = &b.auth {
+        if let Auth::Query { name, .. } = auth {
+            common.secret_query.push(name.clone());
+        }
+        common.auth_value = auth::known_value(auth);
+    }
+    common
+}
+
+/// The client a plugin's tools share, from the plugin's options.
+fn client_config(options: &Options) -> Config {
+    let mut config = Config::new()
+        .redirect(redirect_policy(options))
+        .address_policy(address_policy(options));
+    if let Some(t) = options.timeout_connect {
+        config = config.timeout_connect(t);
+    }
+    if let Some(t) = options.timeout_read {
+        config = config.timeout_read(t);
+    }
+    if let Some(t) = options.timeout_write {
+        config = config.timeout_write(t);
+    }
+    if let Some(t) = options.timeout_call {
+        config = config.timeout_call(t);
+    }
+    if let Some(bytes) = options.max_response_bytes {
+        config = config.max_body(bytes);
+    }
+    config
+}
+
+/// Same origin only, unless the plugin allows more hosts (DESIGN item 12).
+fn redirect_policy(options: &Options) -> RedirectPolicy {
+    let policy = match &options.redirect_hosts {
+        Some(hosts) if !hosts.is_empty() => RedirectPolicy::allow_hosts(hosts),
+        _ => RedirectPolicy::same_origin(),
+    };
+    match options.max_redirects {
+        Some(0) => RedirectPolicy::none(),
+        Some(max) => policy.max_redirects(max),
+        None => policy,
+    }
+}
+
+fn address_policy(options: &Options) -> AddressPolicy {
+    match options.address_policy {
+        Some(AddressMode::Strict) => AddressPolicy::strict(),
+        _ => AddressPolicy::allow_all(),
+    }
+}
+
+/// Every setting travels with the request, so any transport sees it. Overload retries are
+/// for idempotent methods only: a plugin's POST is never retried.
+fn request_options(options: &Options) -> RequestOptions {
+    let mut request = RequestOptions::new()
+        .redirect(redirect_policy(options))
+        .address_policy(address_policy(options));
+    if let Some(t) = options.timeout_connect {
+        request = request.timeout_connect(t);
+    }
+    if let Some(t) = options.timeout_read {
+        request = request.timeout_read(t);
+    }
+    if let Some(t) = options.timeout_write {
+        request = request.timeout_write(t);
+    }
+    if let Some(t) = options.timeout_call {
+        request = request.timeout_call(t);
+    }
+    if let Some(bytes) = options.max_response_bytes {
+        request = request.max_body(bytes);
+    }
+    if let Some(retries) = options.overload_retries {
+        request = request.retry(RetryPolicy::overloaded(retries).allow_non_idempotent(false));
+    }
+    request
+}
+
+fn compile(
+    b: &PluginBuilder,
+    common: &Common,
+    endpoint: &Endpoint,
+    path: &str,
+    base_url: &Url,
+    prefix: &str,
+) -> Result<Compiled, Error> {
+    check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
+    check_options(&endpoint.options, path)?;
+    if let Some(pointer) = &endpoint.response_pointer {
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return Err(err(
+                ErrorKind::InvalidField,
+                at(path, "response_pointer"),
+                "a json pointer is empty or starts with '/' (RFC 6901), such as /data/items",
+            ));
+        }
+    }
+    for (j, param) in endpoint.params.iter().enumerate() {
+        check_param(b, endpoint, param, j, &index(&at(path, "params"), j))?;
+    }
+    let pieces = parse_path(endpoint, path, base_url, prefix)?;
+    let body = body_plan(endpoint);
+    let spec = tool_spec(endpoint, path)?;
+    let options = endpoint.options.or(&b.options);
+    let secret_query_params = endpoint
+        .params
+        .iter()
+        .any(|p| p.is_hidden() && effective_location(endpoint, p) == Location::Query);
+    let locations: Vec<Location> = endpoint
+        .params
+        .iter()
+        .map(|p| effective_location(endpoint, p))
+        .collect();
+    let query_names = endpoint
+        .params
+        .iter()
+        .zip(&locations)
+        .map(|(p, &l)| match l {
+            Location::Query => url::percent_encode(p.wire_name(), EncodeSet::QueryComponent),
+            _ => String::new(),
+        })
+        .collect();
+    let json_keys = endpoint
+        .params
+        .iter()
+        .map(|p| match (p.location, body) {
+            (Location::Body, BodyPlan::Json) => {
+                let mut key = String::new();
+                crate::json::write_str(&mut key, p.wire_name());
+                key.push(':');
+                key
+            }
+            _ => String::new(),
+        })
+        .collect();
+    let (headers, headers_with_body) = header_templates(b, common, body);
+    Ok(Compiled {
+        headers,
+        headers_with_body,
+        endpoint: endpoint.clone(),
+        spec,
+        path: pieces,
+        prefix: prefix.to_string(),
+        body,
+        options: request_options(&options),
+        max_output_bytes: options
+            .max_output_bytes
+            .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
+        secret_query_params,
+        locations,
+        query_names,
+        json_keys,
+    })
+}
+
+/// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
+/// unless a static header declares one.
+fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Headers, Headers) {
+    let mut headers = common.headers.clone();
+    if let (Some(auth), Some(value)) = (&b.auth, &common.auth_value) {
+        if let Some(name) = auth.header_name() {
+            // Checked with the auth, so appending cannot fail.
+            let _ = headers.append_sensitive(name, value);
+        }
+    }
+    let mut with_body = headers.clone();
+    let content_type = match body {
+        BodyPlan::Json | BodyPlan::Whole(_) => Some("application/json"),
+        BodyPlan::Form => Some("application/x-www-form-urlencoded"),
+        BodyPlan::None | BodyPlan::Multipart => None,
+    };
+    if let Some(content_type) = content_type {
+        if !with_body.contains("content-type") {
+            let _ = with_body.append("Content-Type", content_type);
+        }
+    }
+    (headers, with_body)
+}
+
+fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
+    let description = if endpoint.description.is_empty() {
+        format!("{} {}", endpoint.method, endpoint.path)
+    } else {
+        endpoint.description.clone()
+    };
+    ToolSpec::new(
+        endpoint.name.clone(),
+        description,
+        schema::endpoint_schema(endpoint),
+    )
+    .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))
+}
+
+/// Where a parameter's value really goes: body and form parameters of GET-style methods go
+/// to the query (DESIGN item 5).
+pub(crate) fn effective_location(endpoint: &Endpoint, param: &Param) -> Location {
+    match param.location {
+        Location::Body | Location::Form if endpoint.body_in_query() => Location::Query,
+        location => location,
+    }
+}
+
+/// Splits the path template into literal pieces and placeholders, and checks both ways that
+/// placeholders and path parameters match (DESIGN item 6).
+fn parse_path(
+    endpoint: &Endpoint,
+    path: &str,
+    base_url: &Url,
+    prefix: &str,
+) -> Result<Vec<PathPiece>, Error> {
+    let field = at(path, "path");
+    let template = &endpoint.path;
+    if !template.starts_with('/') {
+        return Err(err(
+            ErrorKind::InvalidPath,
+            field,
+            "a path starts with '/', such as /v1/users/{id}",
+        ));
+    }
+    let mut pieces = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut rest = template.as_str();
+    let mut sample = String::from(prefix);
+    while !rest.is_empty() {
+        let open = rest.find('{');
+        let close = rest.find('}');
+        match (open, close) {
+            (None, None) => {
+                pieces.push(PathPiece::Literal(rest.to_string()));
+                sample.push_str(rest);
+                rest = "";
+            }
+            (Some(o), Some(c)) if o < c => {
+                if o > 0 {
+                    pieces.push(PathPiece::Literal(rest[..o].to_string()));
+                    sample.push_str(&rest[..o]);
+                }
+                let name = &rest[o + 1..c];
+                if name.is_empty() || name.contains('{') {
+                    return Err(err(
+                        ErrorKind::InvalidPath,
+                        field,
+                        "a placeholder is a name between braces, such as {id}",
+                    ));
+                }
+                if names.contains(&name) {
+                    return Err(err(
+                        ErrorKind::InvalidPath,
+                        field,
+                        format!("placeholder {{{}}} appears twice", name),
+                    ));
+                }
+                let i = endpoint
+                    .params
+                    .iter()
+                    .position(|p| p.location == Location::Path && p.wire_name() == name)
+                    .ok_or_else(|| {
+                        err(
+                            ErrorKind::InvalidPath,
+                            field.clone(),
+                            format!(
+                                "placeholder {{{}}} has no path parameter; declare one with \"in\": \"path\"",
+                                name
+                            ),
+                        )
+                    })?;
+                names.push(name);
+                pieces.push(PathPiece::Param(i));
+                sample.push('x');
+                rest = &rest[c + 1..];
+            }
+            _ => {
+                return Err(err(
+                    ErrorKind::InvalidPath,
+                    field,
+                    "unbalanced braces: a placeholder is a name between braces, such as {id}",
+                ))
+            }
+        }
+    }
+    check_sample_path(&sample, base_url, &field)?;
+    for (j, param) in endpoint.params.iter().enumerate() {
+        if param.location == Location::Path && !names.contains(&param.wire_name()) {
+            return Err(err(
+                ErrorKind::InvalidPath,
+                index(&at(path, "params"), j),
+                format!(
+                    "path parameter {} has no {{{}}} placeholder in the path",
+                    quote(&param.name),
+                    param.wire_name()
+                ),
+            ));
+        }
+    }
+    Ok(pieces)
+}
+
+/// The literal parts of a path must survive URL parsing unchanged: no characters that need
+/// encoding, no dot segments, no query or fragment.
+fn check_sample_path(sample: &str, base_url: &Url, field: &str) -> Result<(), Error> {
+    let invalid = || {
+        err(
+            ErrorKind::InvalidPath,
+            field,
+            "the path must be a plain url path: no '?', '#', spaces, '.' or '..' segments, or characters that need percent-encoding",
+        )
+    };
+    if sample.contains('?') || sample.contains('#') {
+        return Err(invalid());
+    }
+    let parsed = Url::parse(sample).map_err(|_| invalid())?;
+    if parsed.as_str() != sample && parsed.as_str() != format!("{}/", sample) {
+        return Err(invalid());
+    }
+    if !parsed.same_origin(base_url) {
+        return Err(invalid());
+    }
+    Ok(())
+}
+
+fn body_plan(endpoint: &Endpoint) -> BodyPlan {
+    if endpoint.body_in_query() {
+        return BodyPlan::None;
+    }
+    let mut body_params = endpoint
+        .params
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.location, Location::Body | Location::Form));
+    let first = match body_params.next() {
+        Some(first) => first,
+        None => return BodyPlan::None,
+    };
+    if first.1.whole_body {
+        return BodyPlan::Whole(first.0);
+    }
+    match endpoint.body_encoding() {
+        BodyEncoding::Json => BodyPlan::Json,
+        BodyEncoding::Form => BodyPlan::Form,
+        BodyEncoding::Multipart => BodyPlan::Multipart,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redirect_policy_from_options() {
+        assert_eq!(
+            redirect_policy(&Options::new()),
+            RedirectPolicy::same_origin()
+        );
+        assert_eq!(
+            redirect_policy(&Options::new().max_redirects(0)),
+            RedirectPolicy::none()
+        );
+        assert_eq!(
+            redirect_policy(
+                &Options::new()
+                    .redirect_hosts(["cdn.example.com"])
+                    .max_redirects(2)
+            ),
+            RedirectPolicy::allow_hosts(["cdn.example.com"]).max_redirects(2)
+        );
+    }
+}

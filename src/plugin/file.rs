@@ -1,0 +1,999 @@
+//! The plugin file: `from_json` (with `${NAME}` taken from the environment or a lookup) and
+//! `to_json` (which writes the `${NAME}`s back, never the values).
+
+use std::time::Duration;
+
+use super::builder::ParamBuilder;
+use super::error::{quote, Error, ErrorKind};
+use super::http_plugin::HttpPlugin;
+use super::model::{
+    AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
+    ParamType, Property,
+};
+use super::validate::{at, index, MAX_TYPE_DEPTH};
+use crate::http::Method;
+use crate::json::{self, Json, Map};
+use crate::tool::unknown_name_message;
+
+const PLUGIN_FIELDS: [&str; 7] = [
+    "name",
+    "description",
+    "base_url",
+    "headers",
+    "query",
+    "auth",
+    "endpoints",
+];
+const ENDPOINT_FIELDS: [&str; 9] = [
+    "name",
+    "description",
+    "method",
+    "path",
+    "params",
+    "body_encoding",
+    "response_pointer",
+    "allow_unknown_arguments",
+    "allow_delete_body",
+];
+const OPTION_FIELDS: [&str; 10] = [
+    "timeout_connect_ms",
+    "timeout_read_ms",
+    "timeout_write_ms",
+    "timeout_call_ms",
+    "max_response_bytes",
+    "max_output_bytes",
+    "max_redirects",
+    "redirect_hosts",
+    "address_policy",
+    "overload_retries",
+];
+const PARAM_FIELDS: [&str; 16] = [
+    "name",
+    "wire_name",
+    "in",
+    "type",
+    "items",
+    "properties",
+    "description",
+    "required",
+    "default",
+    "enum",
+    "secret",
+    "hidden",
+    "context",
+    "array_style",
+    "whole_body",
+    "file",
+];
+const ITEMS_FIELDS: [&str; 3] = ["type", "items", "properties"];
+const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description", "required"];
+
+impl HttpPlugin {
+    /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
+    /// from the process environment, and checks it as [`PluginBuilder::build`](super::PluginBuilder::build) does.
+    ///
+    /// `${NAME}` is read in `base_url`, the values of `headers` and `query`, the string
+    /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
+    /// literal `${` there. Elsewhere text is taken as written, so an environment value never
+    /// lands in a description the model reads.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] pointing at the field: text that is not JSON, a missing or unknown field,
+    /// a field of the wrong type or with a word it does not accept
+    /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form; got
+    /// 'cookie'`), an environment variable that is not set (named), and every error of
+    /// [`PluginBuilder::build`](super::PluginBuilder::build).
+    ///
+    /// # Security
+    ///
+    /// A plugin file decides where requests go and which environment variables they carry:
+    /// load only files you trust as you trust code. Reading never panics and is bounded
+    /// (JSON nesting by [`json::DEFAULT_MAX_DEPTH`], parameter types by
+    /// [`MAX_TYPE_DEPTH`](super::MAX_TYPE_DEPTH)); no environment value is ever written into
+    /// an error message, a description or `to_json`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::HttpPlugin;
+    ///
+    /// let err = HttpPlugin::from_json(r#"{"name": "w", "base_url": "https://api.example.com",
+    ///     "auth": {"type": "bearer", "token": "${HTTPTOOL_DOC_UNSET_VAR}"},
+    ///     "endpoints": [{"name": "get", "path": "/x"}]}"#).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "auth.token: environment variable 'HTTPTOOL_DOC_UNSET_VAR' is not set"
+    /// );
+    /// ```
+    pub fn from_json(text: &str) -> Result<HttpPlugin, Error> {
+        let lookup = |name: &str| std::env::var(name).ok();
+        load(text, &lookup, "environment variable")
+    }
+
+    /// Reads a plugin file as [`from_json`](HttpPlugin::from_json) does, taking each
+    /// `${NAME}` from `lookup` instead of the environment (for tests, and hosts that keep
+    /// secrets elsewhere).
+    ///
+    /// # Errors
+    ///
+    /// As [`from_json`](HttpPlugin::from_json); a name `lookup` has no value for is
+    /// [`ErrorKind::MissingVariable`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::HttpPlugin;
+    ///
+    /// let text = r#"{"name": "w", "base_url": "https://api.example.com",
+    ///     "auth": {"type": "bearer", "token": "${TOKEN}"},
+    ///     "endpoints": [{"name": "get", "path": "/x"}]}"#;
+    /// let plugin = HttpPlugin::from_json_with(text, |name| {
+    ///     (name == "TOKEN").then(|| "t-123".to_string())
+    /// })?;
+    /// // The file written back names the variable, never its value.
+    /// assert!(plugin.to_json().to_string().contains(r#""token":"${TOKEN}""#));
+    /// # Ok::<(), httptool::plugin::Error>(())
+    /// ```
+    pub fn from_json_with<F>(text: &str, lookup: F) -> Result<HttpPlugin, Error>
+    where
+        F: Fn(&str) -> Option<String>,
+    {
+        load(text, &lookup, "variable")
+    }
+
+    /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
+    /// to the same declaration. Values read from the environment are written as their
+    /// `${NAME}` template, never resolved; runtime attachments (transport, observer, signer,
+    /// file resolver) are not part of the file.
+    pub fn to_json(&self) -> Json {
+        let d = &self.decl;
+        let mut root = Map::new();
+        root.insert("name", d.name.as_str());
+        if !d.description.is_empty() {
+            root.insert("description", d.description.as_str());
+        }
+        let base_url = match &d.base_url_template {
+            Some(template) => template.clone(),
+            None => d.base_url_text.clone(),
+        };
+        root.insert("base_url", base_url);
+        if !d.headers.is_empty() {
+            let headers: Map = d
+                .headers
+                .iter()
+                .map(|(n, v)| (n.clone(), config_json(v)))
+                .collect();
+            root.insert("headers", headers);
+        }
+        if !d.query.is_empty() {
+            let query: Map = d
+                .query
+                .iter()
+                .map(|(n, v)| (n.clone(), config_json(v)))
+                .collect();
+            root.insert("query", query);
+        }
+        if let Some(auth) = &d.auth {
+            root.insert("auth", auth_json(auth));
+        }
+        write_options(&mut root, &d.options);
+        let endpoints: Vec<Json> = self.endpoints().map(endpoint_json).collect();
+        root.insert("endpoints", endpoints);
+        Json::Object(root)
+    }
+}
+
+/// The `${NAME}`s a plugin file reads, in order of first use, each once.
+pub(crate) fn variable_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let root = match json::parse(text) {
+        Ok(root) => root,
+        Err(_) => return names,
+    };
+    let mut texts: Vec<&str> = Vec::new();
+    texts.extend(root.get("base_url").and_then(Json::as_str));
+    for key in ["headers", "query", "auth"] {
+        if let Some(map) = root.get(key).and_then(Json::as_object) {
+            texts.extend(map.values().filter_map(Json::as_str));
+        }
+    }
+    for endpoint in root
+        .get("endpoints")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for param in endpoint
+            .get("params")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let hidden = ["hidden", "secret"]
+                .iter()
+                .any(|k| param.get(k).and_then(Json::as_bool) == Some(true));
+            if hidden {
+                texts.extend(param.get("default").and_then(Json::as_str));
+            }
+        }
+    }
+    for text in texts {
+        let mut found = Vec::new();
+        if expand(text, &mut |name| {
+            found.push(name.to_string());
+            Some(String::new())
+        })
+        .is_ok()
+        {
+            for name in found {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// A `ParamBuilder` setter of a boolean field.
+type FlagSetter = fn(ParamBuilder, bool) -> ParamBuilder;
+
+struct Loader<'a> {
+    lookup: &'a dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+}
+
+fn load(
+    text: &str,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+) -> Result<HttpPlugin, Error> {
+    let root = json::parse(text).map_err(|e| {
+        Error::new(
+            ErrorKind::Syntax,
+            "",
+            format!("the plugin file is not valid JSON: {}", e),
+        )
+    })?;
+    let loader = Loader { lookup, what };
+    let map = fields(&root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
+    let name = required_str(map, "name", "")?;
+    let base_text = required_str(map, "base_url", "")?;
+    let (base_url, base_url_template) = loader.template(base_text, "base_url")?;
+    let mut builder = HttpPlugin::builder(name, base_url);
+    builder.base_url_template = base_url_template;
+    if let Some(description) = opt_str(map, "description", "")? {
+        builder = builder.description(description);
+    }
+    builder.headers = loader.values(map, "headers", false)?;
+    builder.query = loader.values(map, "query", true)?;
+    if let Some(auth) = map.get("auth") {
+        builder.auth = Some(loader.auth(auth)?);
+    }
+    builder.options = read_options(map, "")?;
+    builder.endpoints = loader.endpoints(map)?;
+    builder.build()
+}
+
+// ----------------------------------------------------------------- reading fields
+
+fn type_error(path: &str, expected: &str, got: &Json) -> Error {
+    Error::new(
+        ErrorKind::InvalidField,
+        path,
+        format!("expected {}; got {}", expected, got.type_name()),
+    )
+}
+
+fn one_of(path: &str, accepted: &str, got: &str) -> Error {
+    Error::new(
+        ErrorKind::InvalidField,
+        path,
+        format!("expected one of {}; got {}", accepted, quote(got)),
+    )
+}
+
+/// The object at `path`, refusing fields not in `accepted` (with the closest suggested).
+fn fields<'a>(value: &'a Json, path: &str, accepted: &[&[&str]]) -> Result<&'a Map, Error> {
+    let map = value
+        .as_object()
+        .ok_or_else(|| type_error(path, "an object", value))?;
+    let all = || accepted.iter().flat_map(|list| list.iter().copied());
+    for key in map.keys() {
+        if !all().any(|a| a == key) {
+            return Err(Error::new(
+                ErrorKind::UnknownField,
+                at(path, key),
+                unknown_name_message("field", key, all()),
+            ));
+        }
+    }
+    Ok(map)
+}
+
+fn opt_str<'a>(map: &'a Map, key: &str, path: &str) -> Result<Option<&'a str>, Error> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(value) => value
+            .as_str()
+            .map(Some)
+            .ok_or_else(|| type_error(&at(path, key), "a string", value)),
+    }
+}
+
+fn required_str<'a>(map: &'a Map, key: &str, path: &str) -> Result<&'a str, Error> {
+    opt_str(map, key, path)?.ok_or_else(|| {
+        Error::new(
+            ErrorKind::MissingField,
+            path,
+            format!("missing field {}", quote(key)),
+        )
+    })
+}
+
+fn opt_bool(map: &Map, key: &str, path: &str) -> Result<Option<bool>, Error> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(value) => value
+            .as_bool()
+            .map(Some)
+            .ok_or_else(|| type_error(&at(path, key), "true or false", value)),
+    }
+}
+
+fn opt_u64(map: &Map, key: &str, path: &str) -> Result<Option<u64>, Error> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| type_error(&at(path, key), "a whole number of 0 or more", value)),
+    }
+}
+
+fn opt_u32(map: &Map, key: &str, path: &str) -> Result<Option<u32>, Error> {
+    match opt_u64(map, key, path)? {
+        None => Ok(None),
+        Some(n) => u32::try_from(n).map(Some).map_err(|_| {
+            Error::new(
+                ErrorKind::InvalidField,
+                at(path, key),
+                format!("{} is too large", n),
+            )
+        }),
+    }
+}
+
+fn opt_usize(map: &Map, key: &str, path: &str) -> Result<Option<usize>, Error> {
+    match opt_u64(map, key, path)? {
+        None => Ok(None),
+        Some(n) => usize::try_from(n).map(Some).map_err(|_| {
+            Error::new(
+                ErrorKind::InvalidField,
+                at(path, key),
+                format!("{} is too large", n),
+            )
+        }),
+    }
+}
+
+fn read_options(map: &Map, path: &str) -> Result<Options, Error> {
+    let millis = |key: &str| opt_u64(map, key, path).map(|v| v.map(Duration::from_millis));
+    let mut options = Options {
+        timeout_connect: millis("timeout_connect_ms")?,
+        timeout_read: millis("timeout_read_ms")?,
+        timeout_write: millis("timeout_write_ms")?,
+        timeout_call: millis("timeout_call_ms")?,
+        max_response_bytes: opt_usize(map, "max_response_bytes", path)?,
+        max_output_bytes: opt_usize(map, "max_output_bytes", path)?,
+        max_redirects: opt_u32(map, "max_redirects", path)?,
+        redirect_hosts: None,
+        address_policy: None,
+        overload_retries: opt_u32(map, "overload_retries", path)?,
+    };
+    if let Some(hosts) = map.get("redirect_hosts") {
+        let field = at(path, "redirect_hosts");
+        let list = hosts
+            .as_array()
+            .ok_or_else(|| type_error(&field, "an array of host names", hosts))?;
+        let mut out = Vec::with_capacity(list.len());
+        for (i, host) in list.iter().enumerate() {
+            let host = host
+                .as_str()
+                .ok_or_else(|| type_error(&index(&field, i), "a string", host))?;
+            out.push(host.to_string());
+        }
+        options.redirect_hosts = Some(out);
+    }
+    if let Some(word) = opt_str(map, "address_policy", path)? {
+        options.address_policy = Some(match word {
+            "allow_all" => AddressMode::AllowAll,
+            "strict" => AddressMode::Strict,
+            other => {
+                return Err(one_of(
+                    &at(path, "address_policy"),
+                    "allow_all, strict",
+                    other,
+                ))
+            }
+        });
+    }
+    Ok(options)
+}
+
+// ----------------------------------------------------------------- templates
+
+/// Expands `${NAME}` with `lookup` and `$${` to `${`; `Ok(None)` when `text` holds neither.
+/// `Err(name)` for a name `lookup` has no value for; `Err("")` for a malformed template.
+fn expand(
+    text: &str,
+    lookup: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Option<(String, bool)>, String> {
+    if !text.contains("${") {
+        return Ok(None);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut from_lookup = false;
+    let mut rest = text;
+    while let Some(i) = rest.find('$') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i..];
+        if let Some(tail) = after.strip_prefix("$${") {
+            out.push_str("${");
+            rest = tail;
+        } else if let Some(tail) = after.strip_prefix("${") {
+            let end = tail.find('}').ok_or_else(String::new)?;
+            let name = &tail[..end];
+            let valid = name
+                .chars()
+                .next()
+                .map_or(false, |c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !valid {
+                return Err(String::new());
+            }
+            out.push_str(&lookup(name).ok_or_else(|| name.to_string())?);
+            from_lookup = true;
+            rest = &tail[end + 1..];
+        } else {
+            out.push('$');
+            rest = &after[1..];
+        }
+    }
+    out.push_str(rest);
+    Ok(Some((out, from_lookup)))
+}
+
+/// `${` written literally: `$${`, so reading the file back gives the same text.
+fn escape(text: &str) -> String {
+    text.replace("${", "$${")
+}
+
+impl Loader<'_> {
+    /// Expands a template position: the text, and the template when a variable was read.
+    fn template(&self, text: &str, path: &str) -> Result<(String, Option<String>), Error> {
+        let mut lookup = |name: &str| (self.lookup)(name);
+        match expand(text, &mut lookup) {
+            Ok(None) => Ok((text.to_string(), None)),
+            Ok(Some((value, false))) => Ok((value, None)),
+            Ok(Some((value, true))) => Ok((value, Some(text.to_string()))),
+            Err(name) if name.is_empty() => Err(Error::new(
+                ErrorKind::InvalidTemplate,
+                path,
+                "'${' starts a variable: write ${NAME} (letters, digits and '_'), or $${ for a literal '${'",
+            )),
+            Err(name) => Err(Error::new(
+                ErrorKind::MissingVariable,
+                path,
+                format!("{} {} is not set", self.what, quote(&name)),
+            )),
+        }
+    }
+
+    /// A string (templates expanded), or `{"context": "key"}`; numbers and booleans as text
+    /// where `scalars` allows.
+    fn config_value(&self, value: &Json, path: &str, scalars: bool) -> Result<ConfigValue, Error> {
+        match value {
+            Json::String(text) => {
+                let (value, template) = self.template(text, path)?;
+                Ok(match template {
+                    Some(template) => ConfigValue::from_template(template, value),
+                    None => ConfigValue::literal(value),
+                })
+            }
+            Json::Number(_) | Json::Bool(_) if scalars => {
+                Ok(ConfigValue::literal(value.to_string()))
+            }
+            Json::Object(_) => {
+                let map = fields(value, path, &[&["context"]])?;
+                let key = required_str(map, "context", path)?;
+                Ok(ConfigValue::context(key))
+            }
+            _ => Err(type_error(
+                path,
+                "a string or {\"context\": \"key\"}",
+                value,
+            )),
+        }
+    }
+
+    fn values(
+        &self,
+        map: &Map,
+        key: &str,
+        scalars: bool,
+    ) -> Result<Vec<(String, ConfigValue)>, Error> {
+        let value = match map.get(key) {
+            Some(value) => value,
+            None => return Ok(Vec::new()),
+        };
+        let object = value
+            .as_object()
+            .ok_or_else(|| type_error(key, "an object", value))?;
+        let mut out = Vec::with_capacity(object.len());
+        for (name, value) in object {
+            out.push((
+                name.clone(),
+                self.config_value(value, &at(key, name), scalars)?,
+            ));
+        }
+        Ok(out)
+    }
+
+    fn auth(&self, value: &Json) -> Result<Auth, Error> {
+        let map = value
+            .as_object()
+            .ok_or_else(|| type_error("auth", "an object", value))?;
+        let kind = required_str(map, "type", "auth")?;
+        let field = |key: &str| -> Result<ConfigValue, Error> {
+            let value = map.get(key).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::MissingField,
+                    "auth",
+                    format!("missing field {}", quote(key)),
+                )
+            })?;
+            self.config_value(value, &at("auth", key), false)
+        };
+        match kind {
+            "bearer" => {
+                fields(value, "auth", &[&["type", "token"]])?;
+                Ok(Auth::Bearer {
+                    token: field("token")?,
+                })
+            }
+            "basic" => {
+                fields(value, "auth", &[&["type", "username", "password"]])?;
+                Ok(Auth::Basic {
+                    username: field("username")?,
+                    password: field("password")?,
+                })
+            }
+            "header" | "query" => {
+                fields(value, "auth", &[&["type", "name", "value"]])?;
+                let name = required_str(map, "name", "auth")?.to_string();
+                let value = field("value")?;
+                Ok(if kind == "header" {
+                    Auth::Header { name, value }
+                } else {
+                    Auth::Query { name, value }
+                })
+            }
+            other => Err(one_of("auth.type", "bearer, basic, header, query", other)),
+        }
+    }
+
+    fn endpoints(&self, map: &Map) -> Result<Vec<Endpoint>, Error> {
+        let value = map
+            .get("endpoints")
+            .ok_or_else(|| Error::new(ErrorKind::MissingField, "", "missing field 'endpoints'"))?;
+        let list = value
+            .as_array()
+            .ok_or_else(|| type_error("endpoints", "an array", value))?;
+        list.iter()
+            .enumerate()
+            .map(|(i, e)| self.endpoint(e, &index("endpoints", i)))
+            .collect()
+    }
+
+    fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
+        let map = fields(value, path, &[&ENDPOINT_FIELDS, &OPTION_FIELDS])?;
+        let name = required_str(map, "name", path)?;
+        let method = match opt_str(map, "method", path)? {
+            None => Method::Get,
+            Some(word) => word.parse::<Method>().map_err(|_| {
+                one_of(
+                    &at(path, "method"),
+                    "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+                    word,
+                )
+            })?,
+        };
+        let template = required_str(map, "path", path)?;
+        let mut builder = Endpoint::builder(name, method, template);
+        if let Some(description) = opt_str(map, "description", path)? {
+            builder = builder.description(description);
+        }
+        if let Some(word) = opt_str(map, "body_encoding", path)? {
+            let encoding = match word {
+                "json" => BodyEncoding::Json,
+                "form" => BodyEncoding::Form,
+                "multipart" => BodyEncoding::Multipart,
+                other => {
+                    return Err(one_of(
+                        &at(path, "body_encoding"),
+                        "json, form, multipart",
+                        other,
+                    ))
+                }
+            };
+            builder = builder.body_encoding(encoding);
+        }
+        if let Some(pointer) = opt_str(map, "response_pointer", path)? {
+            builder = builder.response_pointer(pointer);
+        }
+        if let Some(allow) = opt_bool(map, "allow_unknown_arguments", path)? {
+            builder = builder.allow_unknown_arguments(allow);
+        }
+        if let Some(allow) = opt_bool(map, "allow_delete_body", path)? {
+            builder = builder.allow_delete_body(allow);
+        }
+        builder = builder.options(read_options(map, path)?);
+        if let Some(params) = map.get("params") {
+            let field = at(path, "params");
+            let list = params
+                .as_array()
+                .ok_or_else(|| type_error(&field, "an array", params))?;
+            for (j, param) in list.iter().enumerate() {
+                builder = builder.param(self.param(param, &index(&field, j))?);
+            }
+        }
+        Ok(builder.build())
+    }
+
+    fn param(&self, value: &Json, path: &str) -> Result<Param, Error> {
+        let map = fields(value, path, &[&PARAM_FIELDS])?;
+        let name = required_str(map, "name", path)?;
+        let mut builder = Param::builder(name);
+        if let Some(word) = opt_str(map, "in", path)? {
+            let location = Location::parse(word)
+                .ok_or_else(|| one_of(&at(path, "in"), "query, path, header, body, form", word))?;
+            builder = builder.location(location);
+        }
+        if let Some(wire) = opt_str(map, "wire_name", path)? {
+            builder = builder.wire_name(wire);
+        }
+        if let Some(description) = opt_str(map, "description", path)? {
+            builder = builder.description(description);
+        }
+        builder = builder.ty(read_type(map, path, 1)?);
+        let flags: [(&str, FlagSetter); 5] = [
+            ("required", ParamBuilder::required),
+            ("secret", ParamBuilder::secret),
+            ("hidden", ParamBuilder::hidden),
+            ("whole_body", ParamBuilder::whole_body),
+            ("file", ParamBuilder::file),
+        ];
+        for (key, set) in flags {
+            if let Some(flag) = opt_bool(map, key, path)? {
+                builder = set(builder, flag);
+            }
+        }
+        if let Some(key) = opt_str(map, "context", path)? {
+            builder = builder.context(key);
+        }
+        if let Some(word) = opt_str(map, "array_style", path)? {
+            let style = match word {
+                "repeat" => ArrayStyle::Repeat,
+                "comma" => ArrayStyle::Comma,
+                other => return Err(one_of(&at(path, "array_style"), "repeat, comma", other)),
+            };
+            builder = builder.array_style(style);
+        }
+        if let Some(values) = map.get("enum") {
+            let list = values
+                .as_array()
+                .ok_or_else(|| type_error(&at(path, "enum"), "an array", values))?;
+            builder = builder.enum_values(list.iter().cloned());
+        }
+        let mut param = builder.build();
+        if let Some(default) = map.get("default") {
+            self.default(&mut param, default, &at(path, "default"))?;
+        }
+        Ok(param)
+    }
+
+    /// A default; for a hidden or secret parameter, a string default is a template position.
+    fn default(&self, param: &mut Param, default: &Json, path: &str) -> Result<(), Error> {
+        match default.as_str() {
+            Some(text) if param.is_hidden() => {
+                let (value, template) = self.template(text, path)?;
+                param.default = Some(Json::String(value));
+                param.default_template = template;
+            }
+            _ => param.default = Some(default.clone()),
+        }
+        Ok(())
+    }
+}
+
+/// `type` with `items` and `properties`; recursion bounded by [`MAX_TYPE_DEPTH`].
+fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
+    if depth > MAX_TYPE_DEPTH {
+        return Err(Error::new(
+            ErrorKind::InvalidField,
+            path,
+            format!("types nest deeper than {} levels", MAX_TYPE_DEPTH),
+        ));
+    }
+    let word = opt_str(map, "type", path)?.unwrap_or("string");
+    let lower = word.to_ascii_lowercase();
+    if let Some(scalar) = ParamType::scalar(&lower) {
+        return Ok(scalar);
+    }
+    match lower.as_str() {
+        "array" => {
+            let field = at(path, "items");
+            let items = map.get("items").ok_or_else(|| {
+                Error::new(
+                    ErrorKind::MissingField,
+                    path,
+                    "missing field 'items' (an array needs the type of its items, such as {\"type\": \"string\"})",
+                )
+            })?;
+            let items_map = fields(items, &field, &[&ITEMS_FIELDS])?;
+            Ok(ParamType::array(read_type(items_map, &field, depth + 1)?))
+        }
+        "object" => {
+            let field = at(path, "properties");
+            let properties = match map.get("properties") {
+                None => return Ok(ParamType::object([])),
+                Some(p) => p
+                    .as_object()
+                    .ok_or_else(|| type_error(&field, "an object of properties", p))?,
+            };
+            let mut out = Vec::with_capacity(properties.len());
+            for (name, value) in properties {
+                let ppath = at(&field, name);
+                let pmap = fields(value, &ppath, &[&PROPERTY_FIELDS])?;
+                let mut property = Property::new(name.clone(), read_type(pmap, &ppath, depth + 1)?);
+                if let Some(description) = opt_str(pmap, "description", &ppath)? {
+                    property = property.with_description(description);
+                }
+                if let Some(required) = opt_bool(pmap, "required", &ppath)? {
+                    property = property.with_required(required);
+                }
+                out.push(property);
+            }
+            Ok(ParamType::Object(out))
+        }
+        _ => Err(one_of(
+            &at(path, "type"),
+            "string, integer, number, boolean, array, object",
+            word,
+        )),
+    }
+}
+
+// ----------------------------------------------------------------- writing
+
+fn config_json(value: &ConfigValue) -> Json {
+    if let Some(key) = value.context_key() {
+        let mut map = Map::with_capacity(1);
+        map.insert("context", key);
+        return Json::Object(map);
+    }
+    match value.template() {
+        Some(template) => Json::from(template),
+        None => Json::from(escape(value.value().unwrap_or(""))),
+    }
+}
+
+fn auth_json(auth: &Auth) -> Json {
+    let mut map = Map::with_capacity(3);
+    map.insert("type", auth.type_name());
+    match auth {
+        Auth::Bearer { token } => {
+            map.insert("token", config_json(token));
+        }
+        Auth::Basic { username, password } => {
+            map.insert("username", config_json(username));
+            map.insert("password", config_json(password));
+        }
+        Auth::Header { name, value } | Auth::Query { name, value } => {
+            map.insert("name", name.as_str());
+            map.insert("value", config_json(value));
+        }
+    }
+    Json::Object(map)
+}
+
+fn write_options(map: &mut Map, options: &Options) {
+    let millis = |d: Duration| Json::from(u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let timeouts = [
+        ("timeout_connect_ms", options.timeout_connect),
+        ("timeout_read_ms", options.timeout_read),
+        ("timeout_write_ms", options.timeout_write),
+        ("timeout_call_ms", options.timeout_call),
+    ];
+    for (key, value) in timeouts {
+        if let Some(d) = value {
+            map.insert(key, millis(d));
+        }
+    }
+    if let Some(bytes) = options.max_response_bytes {
+        map.insert("max_response_bytes", bytes);
+    }
+    if let Some(bytes) = options.max_output_bytes {
+        map.insert("max_output_bytes", bytes);
+    }
+    if let Some(count) = options.max_redirects {
+        map.insert("max_redirects", count);
+    }
+    if let Some(hosts) = &options.redirect_hosts {
+        map.insert("redirect_hosts", hosts.clone());
+    }
+    if let Some(mode) = options.address_policy {
+        map.insert("address_policy", mode.as_str());
+    }
+    if let Some(count) = options.overload_retries {
+        map.insert("overload_retries", count);
+    }
+}
+
+fn endpoint_json(endpoint: &Endpoint) -> Json {
+    let mut map = Map::new();
+    map.insert("name", endpoint.name());
+    if !endpoint.description().is_empty() {
+        map.insert("description", endpoint.description());
+    }
+    map.insert("method", endpoint.method().as_str());
+    map.insert("path", endpoint.path());
+    if let Some(encoding) = endpoint.body_encoding {
+        map.insert("body_encoding", encoding.as_str());
+    }
+    if let Some(pointer) = endpoint.response_pointer() {
+        map.insert("response_pointer", pointer);
+    }
+    if endpoint.allow_unknown_arguments() {
+        map.insert("allow_unknown_arguments", true);
+    }
+    if endpoint.allow_delete_body() {
+        map.insert("allow_delete_body", true);
+    }
+    write_options(&mut map, &endpoint.options);
+    let params: Vec<Json> = endpoint.params().iter().map(param_json).collect();
+    map.insert("params", params);
+    Json::Object(map)
+}
+
+fn param_json(param: &Param) -> Json {
+    let mut map = Map::new();
+    map.insert("name", param.name());
+    if let Some(wire) = &param.wire_name {
+        map.insert("wire_name", wire.as_str());
+    }
+    map.insert("in", param.location().as_str());
+    write_type(&mut map, param.ty());
+    if !param.description().is_empty() {
+        map.insert("description", param.description());
+    }
+    if param.required {
+        map.insert("required", true);
+    }
+    match (&param.default_template, &param.default) {
+        (Some(template), _) => {
+            map.insert("default", template.as_str());
+        }
+        (None, Some(Json::String(text))) if param.is_hidden() => {
+            map.insert("default", escape(text));
+        }
+        (None, Some(default)) => {
+            map.insert("default", default.clone());
+        }
+        (None, None) => {}
+    }
+    if !param.enum_values().is_empty() {
+        map.insert("enum", param.enum_values().to_vec());
+    }
+    let flags = [
+        ("secret", param.secret),
+        ("hidden", param.hidden),
+        ("whole_body", param.whole_body),
+        ("file", param.file),
+    ];
+    for (key, on) in flags {
+        if on {
+            map.insert(key, true);
+        }
+    }
+    if let Some(key) = &param.context {
+        map.insert("context", key.as_str());
+    }
+    if param.array_style() != ArrayStyle::Repeat {
+        map.insert("array_style", param.array_style().as_str());
+    }
+    Json::Object(map)
+}
+
+/// `type`, and `items` or `properties`. Recursion follows the declared type, whose depth
+/// the plugin's checks bound.
+fn write_type(map: &mut Map, ty: &ParamType) {
+    map.insert("type", ty.as_str());
+    match ty {
+        ParamType::Array(items) => {
+            let mut inner = Map::new();
+            write_type(&mut inner, items);
+            map.insert("items", inner);
+        }
+        ParamType::Object(properties) if !properties.is_empty() => {
+            let mut props = Map::with_capacity(properties.len());
+            for property in properties {
+                let mut inner = Map::new();
+                write_type(&mut inner, property.ty());
+                if !property.description().is_empty() {
+                    inner.insert("description", property.description());
+                }
+                if property.is_required() {
+                    inner.insert("required", true);
+                }
+                props.insert(property.name().to_string(), inner);
+            }
+            map.insert("properties", props);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lookup(name: &str) -> Option<String> {
+        match name {
+            "TOKEN" => Some(String::from("t-1")),
+            "HOST" => Some(String::from("api.example.com")),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn expand_templates() {
+        let mut l = |n: &str| lookup(n);
+        assert_eq!(expand("plain", &mut l), Ok(None));
+        assert_eq!(
+            expand("Bearer ${TOKEN}!", &mut l),
+            Ok(Some((String::from("Bearer t-1!"), true)))
+        );
+        assert_eq!(
+            expand("a $${TOKEN} $5", &mut l),
+            Ok(Some((String::from("a ${TOKEN} $5"), false)))
+        );
+        assert_eq!(expand("${MISSING}", &mut l), Err(String::from("MISSING")));
+        assert_eq!(expand("${1X}", &mut l), Err(String::new()));
+        assert_eq!(expand("${OPEN", &mut l), Err(String::new()));
+        assert_eq!(expand("${}", &mut l), Err(String::new()));
+    }
+
+    #[test]
+    fn escape_round_trips() {
+        let mut l = |n: &str| lookup(n);
+        let text = "literal ${X} and $${Y}";
+        let escaped = escape(text);
+        assert_eq!(
+            expand(&escaped, &mut l).unwrap().unwrap().0,
+            text.to_string()
+        );
+    }
+
+    #[test]
+    fn variable_names_in_template_positions_only() {
+        let text = r#"{"name": "x", "description": "${NOT_READ}", "base_url": "https://${HOST}",
+            "headers": {"X-Key": "${KEY}"}, "auth": {"type": "bearer", "token": "${TOKEN}"},
+            "endpoints": [{"name": "a", "path": "/", "params": [
+                {"name": "t", "hidden": true, "default": "${TENANT}"},
+                {"name": "v", "default": "${VISIBLE}"}]}]}"#;
+        assert_eq!(variable_names(text), ["HOST", "KEY", "TOKEN", "TENANT"]);
+    }
+}

@@ -1,0 +1,352 @@
+//! `HttpPlugin`: a checked declaration, what it runs with (transport, observer, signer, file
+//! resolver), and `ToolRegistry::add_plugin`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::auth::Signer;
+use super::compile::Compiled;
+use super::error::{Error, ErrorKind};
+use super::model::{Auth, ConfigValue, Endpoint, Options};
+use super::multipart::FileResolver;
+use super::observe::Observer;
+use super::tool::{DryRun, HttpTool};
+use crate::http::{Client, Headers, Transport};
+use crate::tool::{self, CallContext, Tool, ToolOutput, ToolRegistry, ToolSpec};
+use crate::url::Url;
+
+/// A checked plugin declaration: a base URL, static headers and query values, auth, options
+/// and endpoints, each endpoint one tool.
+///
+/// Made from a plugin file with [`from_json`](HttpPlugin::from_json), or in Rust with
+/// [`HttpPlugin::builder`]; both check everything when the plugin is made, and neither does
+/// any I/O. [`ToolRegistry::add_plugin`] adds every endpoint as a tool.
+///
+/// The plugin's tools send through one shared [`Client`] (one keep-alive pool) made from the
+/// plugin's options; [`with_transport`](HttpPlugin::with_transport) replaces it with any
+/// [`Transport`]. `Clone` is cheap: the declaration and the client are shared.
+///
+/// `Debug` shows the declaration with every secret as `***`.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::HttpPlugin;
+/// use httptool::tool::{CallContext, ToolRegistry};
+///
+/// let plugin = HttpPlugin::from_json(r#"{
+///   "name": "weather",
+///   "base_url": "https://api.example.com",
+///   "endpoints": [{
+///     "name": "getWeather", "description": "Current weather for a city",
+///     "method": "GET", "path": "/v1/weather",
+///     "params": [{ "name": "city", "wire_name": "q", "in": "query", "required": true }]
+///   }]
+/// }"#)?;
+///
+/// // What a call would send, without sending it.
+/// let dry = plugin.dry_run("getWeather", r#"{"city":"杭州"}"#, &CallContext::new()).unwrap();
+/// assert_eq!(
+///     dry.request().url().as_str(),
+///     "https://api.example.com/v1/weather?q=%E6%9D%AD%E5%B7%9E"
+/// );
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.add_plugin(&plugin)?;
+/// assert!(registry.contains("getWeather"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct HttpPlugin {
+    pub(crate) decl: Arc<Declaration>,
+    pub(crate) runtime: Runtime,
+}
+
+/// The checked declaration and what was computed from it once.
+pub(crate) struct Declaration {
+    pub name: String,
+    pub description: String,
+    pub base_url: Url,
+    /// The base URL as written (`to_json` writes it back).
+    pub base_url_text: String,
+    pub base_url_template: Option<String>,
+    pub headers: Vec<(String, ConfigValue)>,
+    pub query: Vec<(String, ConfigValue)>,
+    pub auth: Option<Auth>,
+    pub options: Options,
+    pub endpoints: Vec<Arc<Compiled>>,
+    pub common: Common,
+}
+
+/// The plugin-level parts of every request, prepared once.
+pub(crate) struct Common {
+    /// Static headers whose values are known, checked, secret ones marked sensitive.
+    pub headers: Headers,
+    /// Static headers filled from the context: `(name, context key)`.
+    pub context_headers: Vec<(String, String)>,
+    /// Query values known before the call, encoded: `a=1&b=2`.
+    pub query: String,
+    /// Query values filled from the context: `(name, context key)`.
+    pub context_query: Vec<(String, String)>,
+    /// Query names whose values are secret (from the environment, the context, or auth).
+    pub secret_query: Vec<String>,
+    /// The auth header or query value, when it is known before the call.
+    pub auth_value: Option<String>,
+}
+
+/// What the tools run with: shared, cheap to clone.
+#[derive(Clone)]
+pub(crate) struct Runtime {
+    pub transport: Arc<dyn Transport>,
+    /// The plugin's own client, when it is the transport (for rendering dry runs).
+    pub client: Option<Client>,
+    pub observer: Option<Arc<dyn Observer>>,
+    pub signer: Option<Arc<dyn Signer>>,
+    pub files: Option<Arc<dyn FileResolver>>,
+}
+
+impl HttpPlugin {
+    pub(crate) fn new(decl: Declaration, client: Client) -> HttpPlugin {
+        HttpPlugin {
+            decl: Arc::new(decl),
+            runtime: Runtime {
+                transport: Arc::new(client.clone()),
+                client: Some(client),
+                observer: None,
+                signer: None,
+                files: None,
+            },
+        }
+    }
+
+    /// The plugin's name.
+    pub fn name(&self) -> &str {
+        &self.decl.name
+    }
+
+    /// What the plugin is for.
+    pub fn description(&self) -> &str {
+        &self.decl.description
+    }
+
+    /// The base URL: its origin is the only one the tools reach (redirects aside, see
+    /// [`Options::redirect_hosts`]), its path prefixes every endpoint's path.
+    pub fn base_url(&self) -> &Url {
+        &self.decl.base_url
+    }
+
+    /// The static headers, in order.
+    pub fn headers(&self) -> impl Iterator<Item = (&str, &ConfigValue)> {
+        self.decl.headers.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// The query values sent with every call, in order.
+    pub fn query(&self) -> impl Iterator<Item = (&str, &ConfigValue)> {
+        self.decl.query.iter().map(|(n, v)| (n.as_str(), v))
+    }
+
+    /// How the plugin authenticates.
+    pub fn auth(&self) -> Option<&Auth> {
+        self.decl.auth.as_ref()
+    }
+
+    /// The endpoints, in order.
+    pub fn endpoints(&self) -> impl Iterator<Item = &Endpoint> {
+        self.decl.endpoints.iter().map(|c| &c.endpoint)
+    }
+
+    /// The endpoint whose tool is named `name`.
+    pub fn endpoint(&self, name: &str) -> Option<&Endpoint> {
+        self.endpoints().find(|e| e.name() == name)
+    }
+
+    /// What the model reads: one spec for each endpoint, in order.
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.decl.endpoints.iter().map(|c| c.spec.clone()).collect()
+    }
+
+    /// The tools, one for each endpoint, in order; they share this plugin's transport.
+    pub fn tools(&self) -> Vec<HttpTool> {
+        let shared = Arc::new(self.clone());
+        self.decl
+            .endpoints
+            .iter()
+            .map(|c| HttpTool::new(shared.clone(), c.clone()))
+            .collect()
+    }
+
+    /// The tool for the endpoint named `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownTool`] when no endpoint has that name; the message lists the
+    /// names there are.
+    pub fn tool(&self, name: &str) -> Result<HttpTool, Error> {
+        match self.decl.endpoints.iter().find(|c| c.endpoint.name == name) {
+            Some(c) => Ok(HttpTool::new(Arc::new(self.clone()), c.clone())),
+            None => Err(Error::new(
+                ErrorKind::UnknownTool,
+                "",
+                tool::unknown_name_message(
+                    "tool",
+                    name,
+                    self.decl.endpoints.iter().map(|c| c.endpoint.name.as_str()),
+                ),
+            )),
+        }
+    }
+
+    /// Builds the exact request a call of tool `name` with `arguments` (the model's JSON
+    /// text) would send, and sends nothing: for `--dry-run` and logs. The request is signed
+    /// and its file parts resolved, as a call would.
+    ///
+    /// # Errors
+    ///
+    /// The output the model would get instead: an unknown tool, arguments that are not a JSON
+    /// object (or over [`tool::DEFAULT_MAX_ARGUMENT_BYTES`]), or any argument error.
+    pub fn dry_run(
+        &self,
+        name: &str,
+        arguments: &str,
+        context: &CallContext,
+    ) -> Result<DryRun, ToolOutput> {
+        let tool = self.tool(name).map_err(|err| {
+            ToolOutput::error(tool::ErrorKind::UnknownTool, err.message().to_string())
+        })?;
+        let arguments = tool::parse_arguments(arguments, tool::DEFAULT_MAX_ARGUMENT_BYTES)?;
+        tool.dry_run(arguments, context)
+    }
+
+    /// Sends the plugin's requests through `transport` instead of its own client (an
+    /// application's HTTP stack, a recording test double).
+    ///
+    /// The request options (timeouts, limits, redirect and address policies) travel with
+    /// each request in [`Request::options`](crate::http::Request::options); a transport
+    /// should honour them.
+    #[must_use]
+    pub fn with_transport(mut self, transport: Arc<dyn Transport>) -> HttpPlugin {
+        self.runtime.transport = transport;
+        self.runtime.client = None;
+        self
+    }
+
+    /// Sends through `client` (its pool and settings; the plugin's options still apply to
+    /// each request).
+    #[must_use]
+    pub fn with_client(mut self, client: Client) -> HttpPlugin {
+        self.runtime.transport = Arc::new(client.clone());
+        self.runtime.client = Some(client);
+        self
+    }
+
+    /// Reports every request sent and its outcome to `observer` (see [`Observer`]).
+    #[must_use]
+    pub fn with_observer(mut self, observer: Arc<dyn Observer>) -> HttpPlugin {
+        self.runtime.observer = Some(observer);
+        self
+    }
+
+    /// Signs every request with `signer` just before it is sent (see [`Signer`]).
+    #[must_use]
+    pub fn with_signer(mut self, signer: Arc<dyn Signer>) -> HttpPlugin {
+        self.runtime.signer = Some(signer);
+        self
+    }
+
+    /// Turns the model's handles for file parts into bytes (see [`FileResolver`]). Without
+    /// one, a call that has a file part fails: nothing reads a local path by default.
+    #[must_use]
+    pub fn with_file_resolver(mut self, resolver: Arc<dyn FileResolver>) -> HttpPlugin {
+        self.runtime.files = Some(resolver);
+        self
+    }
+
+    /// The transport the tools send through.
+    pub fn transport(&self) -> &Arc<dyn Transport> {
+        &self.runtime.transport
+    }
+}
+
+impl fmt::Debug for HttpPlugin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = &self.decl;
+        let headers: Vec<(&str, &str)> = d
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), shown_header(name, value)))
+            .collect();
+        let query: Vec<(&str, &str)> = d
+            .query
+            .iter()
+            .map(|(name, value)| (name.as_str(), shown_value(value)))
+            .collect();
+        f.debug_struct("HttpPlugin")
+            .field("name", &d.name)
+            .field("base_url", &d.base_url.as_str())
+            .field("headers", &headers)
+            .field("query", &query)
+            .field("auth", &d.auth)
+            .field("options", &d.options)
+            .field("endpoints", &self.endpoints().collect::<Vec<_>>())
+            .field("custom_transport", &self.runtime.client.is_none())
+            .field("observer", &self.runtime.observer.is_some())
+            .field("signer", &self.runtime.signer.is_some())
+            .field("file_resolver", &self.runtime.files.is_some())
+            .finish()
+    }
+}
+
+/// A static header's value as `Debug` shows it: literal values of ordinary headers as they
+/// are, everything else `***`.
+fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
+    let credential = ["authorization", "proxy-authorization", "cookie"]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(name));
+    if credential {
+        "***"
+    } else {
+        shown_value(value)
+    }
+}
+
+fn shown_value(value: &ConfigValue) -> &str {
+    if value.is_external() {
+        "***"
+    } else {
+        value.value().unwrap_or("***")
+    }
+}
+
+impl ToolRegistry {
+    /// Adds every endpoint of `plugin` as a tool: all of them, or none when a name is taken.
+    /// The tools share the plugin's transport (one keep-alive pool).
+    ///
+    /// # Errors
+    ///
+    /// [`tool::ErrorKind::DuplicateName`] when a tool with one of the names is already
+    /// registered; the registry is left unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
+    /// use httptool::tool::ToolRegistry;
+    ///
+    /// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
+    ///     .endpoint(Endpoint::get("getWeather", "/v1/weather").param(Param::query("city")))
+    ///     .build()?;
+    /// let mut registry = ToolRegistry::new();
+    /// registry.add_plugin(&plugin)?;
+    /// assert!(registry.add_plugin(&plugin).is_err()); // the names are taken
+    /// assert_eq!(registry.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_plugin(&mut self, plugin: &HttpPlugin) -> Result<(), tool::Error> {
+        self.add_all(
+            plugin
+                .tools()
+                .into_iter()
+                .map(|t| Arc::new(t) as Arc<dyn Tool>),
+        )
+    }
+}

@@ -1,0 +1,819 @@
+//! What a plugin declares: parameters, their types and locations, endpoints, options, values
+//! that come from the environment or the call context, and auth.
+//!
+//! These are plain values with getters; the builders in `builder.rs` make them, and
+//! [`PluginBuilder::build`](super::PluginBuilder::build) checks them together.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::http::Method;
+use crate::json::Json;
+use crate::tool::CallContext;
+
+/// Where a parameter's value goes in the request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// A query parameter: `?wire_name=value`.
+    Query,
+    /// A `{wire_name}` placeholder of the path, filled with one percent-encoded segment.
+    Path,
+    /// A request header `wire_name: value`.
+    Header,
+    /// A member of the JSON body (form field with a form or multipart body). On GET, HEAD,
+    /// OPTIONS and DELETE it goes to the query instead. The default.
+    Body,
+    /// A field of an `application/x-www-form-urlencoded` (or `multipart/form-data`) body.
+    Form,
+}
+
+impl Location {
+    /// Every location, in the order messages list them.
+    pub const ALL: [Location; 5] = [
+        Location::Query,
+        Location::Path,
+        Location::Header,
+        Location::Body,
+        Location::Form,
+    ];
+
+    /// The word the plugin file uses: `"query"`, `"path"`, `"header"`, `"body"`, `"form"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Query => "query",
+            Location::Path => "path",
+            Location::Header => "header",
+            Location::Body => "body",
+            Location::Form => "form",
+        }
+    }
+
+    /// Reads a location word, ignoring ASCII case.
+    pub fn parse(word: &str) -> Option<Location> {
+        Location::ALL
+            .iter()
+            .copied()
+            .find(|l| l.as_str().eq_ignore_ascii_case(word))
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The type of a parameter's value, as JSON Schema names it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamType {
+    /// Text.
+    String,
+    /// A whole number (`"42"` from a model reads as 42).
+    Integer,
+    /// Any number.
+    Number,
+    /// `true` or `false` (`"true"`, `"yes"`, `"1"` and their opposites read as booleans).
+    Boolean,
+    /// An array whose items have the inner type.
+    Array(Box<ParamType>),
+    /// An object; with properties, only those are accepted; without, any object is.
+    Object(Vec<Property>),
+}
+
+impl ParamType {
+    /// An array of `items`.
+    pub fn array(items: ParamType) -> ParamType {
+        ParamType::Array(Box::new(items))
+    }
+
+    /// An object with these properties (none: any object).
+    pub fn object(properties: impl IntoIterator<Item = Property>) -> ParamType {
+        ParamType::Object(properties.into_iter().collect())
+    }
+
+    /// The JSON Schema type name: `"string"`, `"integer"`, `"number"`, `"boolean"`, `"array"`
+    /// or `"object"`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ParamType::String => "string",
+            ParamType::Integer => "integer",
+            ParamType::Number => "number",
+            ParamType::Boolean => "boolean",
+            ParamType::Array(_) => "array",
+            ParamType::Object(_) => "object",
+        }
+    }
+
+    /// The scalar type for a type word; `None` for `array`, `object` and unknown words.
+    pub(crate) fn scalar(word: &str) -> Option<ParamType> {
+        match word {
+            "string" => Some(ParamType::String),
+            "integer" => Some(ParamType::Integer),
+            "number" => Some(ParamType::Number),
+            "boolean" => Some(ParamType::Boolean),
+            _ => None,
+        }
+    }
+
+    /// Whether values of this type are JSON arrays or objects.
+    pub fn is_container(&self) -> bool {
+        matches!(self, ParamType::Array(_) | ParamType::Object(_))
+    }
+}
+
+/// One property of an object parameter: a name, a type, a description and whether it is
+/// required.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Property {
+    pub(crate) name: String,
+    pub(crate) ty: ParamType,
+    pub(crate) description: String,
+    pub(crate) required: bool,
+}
+
+impl Property {
+    /// An optional property.
+    pub fn new(name: impl Into<String>, ty: ParamType) -> Property {
+        Property {
+            name: name.into(),
+            ty,
+            description: String::new(),
+            required: false,
+        }
+    }
+
+    /// Sets the description the model reads.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Property {
+        self.description = description.into();
+        self
+    }
+
+    /// Sets whether the property must be present.
+    #[must_use]
+    pub fn with_required(mut self, required: bool) -> Property {
+        self.required = required;
+        self
+    }
+
+    /// The property's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its type.
+    pub fn ty(&self) -> &ParamType {
+        &self.ty
+    }
+
+    /// Its description.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Whether it must be present.
+    pub fn is_required(&self) -> bool {
+        self.required
+    }
+}
+
+/// How an array goes into a query string, a header or a form body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ArrayStyle {
+    /// The name repeated for every item: `ids=1&ids=2`. The default.
+    #[default]
+    Repeat,
+    /// One value, the items joined with commas: `ids=1,2` (OpenAPI `explode: false`).
+    Comma,
+}
+
+impl ArrayStyle {
+    /// The word the plugin file uses: `"repeat"` or `"comma"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArrayStyle::Repeat => "repeat",
+            ArrayStyle::Comma => "comma",
+        }
+    }
+}
+
+/// How an endpoint's body parameters are encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyEncoding {
+    /// A JSON object (`application/json`). The default when no parameter is in `form`.
+    Json,
+    /// `application/x-www-form-urlencoded`. The default when a parameter is in `form`.
+    Form,
+    /// `multipart/form-data`, the only encoding that carries file parts.
+    Multipart,
+}
+
+impl BodyEncoding {
+    /// The word the plugin file uses: `"json"`, `"form"` or `"multipart"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BodyEncoding::Json => "json",
+            BodyEncoding::Form => "form",
+            BodyEncoding::Multipart => "multipart",
+        }
+    }
+}
+
+/// A string the plugin sends: written in the declaration, read from the environment when the
+/// plugin file was loaded, or taken from the host's [`CallContext`] at every call.
+///
+/// Values from the environment or the context are treated as secrets: a header or query
+/// value made of one is `***` in `Debug` output, dry runs and logs. `Debug` of a
+/// `ConfigValue` never shows a value: literals print as `***`, environment values as their
+/// `${NAME}` template, context values as their key.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::ConfigValue;
+/// use httptool::tool::CallContext;
+///
+/// let token = ConfigValue::context("user_token");
+/// let context = CallContext::new().with("user_token", "t-123");
+/// assert_eq!(token.resolve(&context), Some("t-123"));
+/// assert_eq!(token.resolve(&CallContext::new()), None);
+/// assert_eq!(ConfigValue::from("application/json").value(), Some("application/json"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct ConfigValue {
+    source: Source,
+}
+
+#[derive(Clone, PartialEq, Eq)]
+enum Source {
+    Literal(String),
+    Env { template: String, value: String },
+    Context(String),
+}
+
+impl ConfigValue {
+    /// A value written as it is.
+    pub fn literal(text: impl Into<String>) -> ConfigValue {
+        ConfigValue {
+            source: Source::Literal(text.into()),
+        }
+    }
+
+    /// A value taken at every call from the [`CallContext`] entry `key`.
+    pub fn context(key: impl Into<String>) -> ConfigValue {
+        ConfigValue {
+            source: Source::Context(key.into()),
+        }
+    }
+
+    /// A value read from the environment (or a lookup) when a file was loaded; `template` is
+    /// the text as written, with its `${NAME}`s, for writing the file back.
+    pub(crate) fn from_template(template: String, value: String) -> ConfigValue {
+        ConfigValue {
+            source: Source::Env { template, value },
+        }
+    }
+
+    /// The text, when it is known before the call (a literal, or a value read from the
+    /// environment); `None` for a context value.
+    pub fn value(&self) -> Option<&str> {
+        match &self.source {
+            Source::Literal(text) => Some(text),
+            Source::Env { value, .. } => Some(value),
+            Source::Context(_) => None,
+        }
+    }
+
+    /// The text for one call: the known value, or the context's entry.
+    pub fn resolve<'a>(&'a self, context: &'a CallContext) -> Option<&'a str> {
+        match &self.source {
+            Source::Context(key) => context.get(key),
+            _ => self.value(),
+        }
+    }
+
+    /// The context key, for a context value.
+    pub fn context_key(&self) -> Option<&str> {
+        match &self.source {
+            Source::Context(key) => Some(key),
+            _ => None,
+        }
+    }
+
+    /// The text as written in the plugin file, `${NAME}`s included, for a value read from
+    /// the environment.
+    pub fn template(&self) -> Option<&str> {
+        match &self.source {
+            Source::Env { template, .. } => Some(template),
+            _ => None,
+        }
+    }
+
+    /// Whether the value came from the environment or the context, which makes it secret.
+    pub fn is_external(&self) -> bool {
+        !matches!(self.source, Source::Literal(_))
+    }
+}
+
+impl From<&str> for ConfigValue {
+    fn from(text: &str) -> ConfigValue {
+        ConfigValue::literal(text)
+    }
+}
+
+impl From<String> for ConfigValue {
+    fn from(text: String) -> ConfigValue {
+        ConfigValue::literal(text)
+    }
+}
+
+impl fmt::Debug for ConfigValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.source {
+            Source::Literal(_) => f.write_str("***"),
+            Source::Env { template, .. } => write!(f, "{:?}", template),
+            Source::Context(key) => write!(f, "context:{}", key),
+        }
+    }
+}
+
+/// How a plugin authenticates: every value is secret, added at send time, and `***` in
+/// `Debug` output, dry runs and logs.
+///
+/// Schemes that sign each request (a timestamp and an HMAC) use a
+/// [`Signer`](super::Signer) instead.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Auth, ConfigValue};
+///
+/// let auth = Auth::bearer(ConfigValue::context("user_token"));
+/// assert_eq!(format!("{:?}", auth), "Bearer { token: context:user_token }");
+/// let auth = Auth::query("api_key", "s3cret");
+/// assert_eq!(format!("{:?}", auth), "Query { name: \"api_key\", value: *** }");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Auth {
+    /// `Authorization: Bearer <token>`.
+    Bearer {
+        /// The token.
+        token: ConfigValue,
+    },
+    /// `Authorization: Basic <base64 of username:password>` (RFC 7617).
+    Basic {
+        /// The user name (it may not hold a `:`).
+        username: ConfigValue,
+        /// The password.
+        password: ConfigValue,
+    },
+    /// An API key in a header: `<name>: <value>`.
+    Header {
+        /// The header name.
+        name: String,
+        /// The key.
+        value: ConfigValue,
+    },
+    /// An API key in the query: `?<name>=<value>`.
+    Query {
+        /// The query parameter name.
+        name: String,
+        /// The key.
+        value: ConfigValue,
+    },
+}
+
+impl Auth {
+    /// A bearer token.
+    pub fn bearer(token: impl Into<ConfigValue>) -> Auth {
+        Auth::Bearer {
+            token: token.into(),
+        }
+    }
+
+    /// HTTP Basic credentials.
+    pub fn basic(username: impl Into<ConfigValue>, password: impl Into<ConfigValue>) -> Auth {
+        Auth::Basic {
+            username: username.into(),
+            password: password.into(),
+        }
+    }
+
+    /// An API key in a header.
+    pub fn header(name: impl Into<String>, value: impl Into<ConfigValue>) -> Auth {
+        Auth::Header {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+
+    /// An API key in the query.
+    pub fn query(name: impl Into<String>, value: impl Into<ConfigValue>) -> Auth {
+        Auth::Query {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+
+    /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"` or `"query"`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Auth::Bearer { .. } => "bearer",
+            Auth::Basic { .. } => "basic",
+            Auth::Header { .. } => "header",
+            Auth::Query { .. } => "query",
+        }
+    }
+
+    /// The header this auth sets, if it sets one.
+    pub fn header_name(&self) -> Option<&str> {
+        match self {
+            Auth::Bearer { .. } | Auth::Basic { .. } => Some("Authorization"),
+            Auth::Header { name, .. } => Some(name),
+            Auth::Query { .. } => None,
+        }
+    }
+}
+
+/// Whether special-purpose addresses may be connected to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddressMode {
+    /// Any address (the client's [`AddressPolicy::allow_all`](crate::http::AddressPolicy::allow_all)).
+    /// The default.
+    AllowAll,
+    /// Public addresses only: loopback, private, link-local, CGNAT, metadata and the other
+    /// special-purpose ranges are refused ([`AddressPolicy::strict`](crate::http::AddressPolicy::strict)).
+    Strict,
+}
+
+impl AddressMode {
+    /// The word the plugin file uses: `"allow_all"` or `"strict"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AddressMode::AllowAll => "allow_all",
+            AddressMode::Strict => "strict",
+        }
+    }
+}
+
+/// Limits, timeouts and policies of a plugin's calls; set on the plugin, and on an endpoint
+/// to override the plugin's.
+///
+/// Each setting left unset takes the plugin's value, and then the default (each default is
+/// the public constant named in the setter).
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::Options;
+/// use std::time::Duration;
+///
+/// let options = Options::new()
+///     .timeout_call(Duration::from_secs(20))
+///     .max_response_bytes(1024 * 1024)
+///     .redirect_hosts(["cdn.example.com"]);
+/// # drop(options);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) timeout_connect: Option<Duration>,
+    pub(crate) timeout_read: Option<Duration>,
+    pub(crate) timeout_write: Option<Duration>,
+    pub(crate) timeout_call: Option<Duration>,
+    pub(crate) max_response_bytes: Option<usize>,
+    pub(crate) max_output_bytes: Option<usize>,
+    pub(crate) max_redirects: Option<u32>,
+    pub(crate) redirect_hosts: Option<Vec<String>>,
+    pub(crate) address_policy: Option<AddressMode>,
+    pub(crate) overload_retries: Option<u32>,
+}
+
+impl Options {
+    /// Nothing set.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Connecting, per address. Defaults to
+    /// [`http::DEFAULT_TIMEOUT_CONNECT`](crate::http::DEFAULT_TIMEOUT_CONNECT) (10 s).
+    #[must_use]
+    pub fn timeout_connect(mut self, timeout: Duration) -> Options {
+        self.timeout_connect = Some(timeout);
+        self
+    }
+
+    /// Each wait for response bytes. Defaults to
+    /// [`http::DEFAULT_TIMEOUT_READ`](crate::http::DEFAULT_TIMEOUT_READ) (30 s).
+    #[must_use]
+    pub fn timeout_read(mut self, timeout: Duration) -> Options {
+        self.timeout_read = Some(timeout);
+        self
+    }
+
+    /// Each wait to send request bytes. Defaults to
+    /// [`http::DEFAULT_TIMEOUT_WRITE`](crate::http::DEFAULT_TIMEOUT_WRITE) (30 s).
+    #[must_use]
+    pub fn timeout_write(mut self, timeout: Duration) -> Options {
+        self.timeout_write = Some(timeout);
+        self
+    }
+
+    /// The whole call, redirects and retries included. Defaults to
+    /// [`http::DEFAULT_TIMEOUT_CALL`](crate::http::DEFAULT_TIMEOUT_CALL) (60 s).
+    #[must_use]
+    pub fn timeout_call(mut self, timeout: Duration) -> Options {
+        self.timeout_call = Some(timeout);
+        self
+    }
+
+    /// Bytes of a response body; a larger one fails the call (never a cut body). Defaults
+    /// to [`http::DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (10 MiB).
+    #[must_use]
+    pub fn max_response_bytes(mut self, bytes: usize) -> Options {
+        self.max_response_bytes = Some(bytes);
+        self
+    }
+
+    /// Bytes of text handed to the model; longer text is cut with a marker saying how much
+    /// was left out. Defaults to
+    /// [`tool::DEFAULT_MAX_OUTPUT_BYTES`](crate::tool::DEFAULT_MAX_OUTPUT_BYTES) (64 KiB).
+    #[must_use]
+    pub fn max_output_bytes(mut self, bytes: usize) -> Options {
+        self.max_output_bytes = Some(bytes);
+        self
+    }
+
+    /// Redirects followed in one call (0: none). Defaults to
+    /// [`http::DEFAULT_MAX_REDIRECTS`](crate::http::DEFAULT_MAX_REDIRECTS) (5).
+    #[must_use]
+    pub fn max_redirects(mut self, count: u32) -> Options {
+        self.max_redirects = Some(count);
+        self
+    }
+
+    /// Hosts a redirect may lead to besides the base URL's origin (exact names or
+    /// addresses; `https` to `http` is still refused). Defaults to none: same-origin
+    /// redirects only.
+    #[must_use]
+    pub fn redirect_hosts<I, S>(mut self, hosts: I) -> Options
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.redirect_hosts = Some(hosts.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Which addresses may be connected to. Defaults to [`AddressMode::AllowAll`].
+    #[must_use]
+    pub fn address_policy(mut self, mode: AddressMode) -> Options {
+        self.address_policy = Some(mode);
+        self
+    }
+
+    /// Retries of 429 and 503 responses, honouring `Retry-After` (at most
+    /// [`http::DEFAULT_RETRY_MAX_WAIT`](crate::http::DEFAULT_RETRY_MAX_WAIT) each), for
+    /// idempotent methods only: a POST or PATCH is never retried. Defaults to 0.
+    #[must_use]
+    pub fn overload_retries(mut self, retries: u32) -> Options {
+        self.overload_retries = Some(retries);
+        self
+    }
+
+    /// These options, with every setting left unset taken from `base`.
+    pub(crate) fn or(&self, base: &Options) -> Options {
+        Options {
+            timeout_connect: self.timeout_connect.or(base.timeout_connect),
+            timeout_read: self.timeout_read.or(base.timeout_read),
+            timeout_write: self.timeout_write.or(base.timeout_write),
+            timeout_call: self.timeout_call.or(base.timeout_call),
+            max_response_bytes: self.max_response_bytes.or(base.max_response_bytes),
+            max_output_bytes: self.max_output_bytes.or(base.max_output_bytes),
+            max_redirects: self.max_redirects.or(base.max_redirects),
+            redirect_hosts: self
+                .redirect_hosts
+                .clone()
+                .or_else(|| base.redirect_hosts.clone()),
+            address_policy: self.address_policy.or(base.address_policy),
+            overload_retries: self.overload_retries.or(base.overload_retries),
+        }
+    }
+}
+
+/// One parameter of an endpoint: what the model sees (name, description, type, whether it is
+/// required, default, enum) and where the value goes (location, wire name, array style).
+///
+/// Made with [`Param::builder`] or the shortcuts [`Param::query`], [`Param::path`],
+/// [`Param::header`], [`Param::body`] and [`Param::form`]; see
+/// [`ParamBuilder`](super::ParamBuilder).
+#[derive(Clone, PartialEq)]
+pub struct Param {
+    pub(crate) name: String,
+    pub(crate) wire_name: Option<String>,
+    pub(crate) description: String,
+    pub(crate) location: Location,
+    pub(crate) ty: ParamType,
+    pub(crate) required: bool,
+    pub(crate) default: Option<Json>,
+    pub(crate) default_template: Option<String>,
+    pub(crate) enum_values: Vec<Json>,
+    pub(crate) secret: bool,
+    pub(crate) hidden: bool,
+    pub(crate) context: Option<String>,
+    pub(crate) array_style: ArrayStyle,
+    pub(crate) whole_body: bool,
+    pub(crate) file: bool,
+}
+
+impl Param {
+    /// The name the model uses.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The name on the wire (query name, header name, body member, `{placeholder}`):
+    /// the declared wire name, or the name.
+    pub fn wire_name(&self) -> &str {
+        self.wire_name.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Whether a wire name different from the name was declared.
+    pub fn has_wire_name(&self) -> bool {
+        self.wire_name.is_some()
+    }
+
+    /// The description the model reads.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Where the value goes.
+    pub fn location(&self) -> Location {
+        self.location
+    }
+
+    /// The value's type.
+    pub fn ty(&self) -> &ParamType {
+        &self.ty
+    }
+
+    /// Whether a value must be present (from the model, the context or the default). Path
+    /// parameters always are.
+    pub fn is_required(&self) -> bool {
+        self.required || self.location == Location::Path
+    }
+
+    /// The value used when none is given.
+    pub fn default(&self) -> Option<&Json> {
+        self.default.as_ref()
+    }
+
+    /// The accepted values; empty for any value of the type.
+    pub fn enum_values(&self) -> &[Json] {
+        &self.enum_values
+    }
+
+    /// Whether the value is secret: never in the model's schema, and `***` in logs, `Debug`
+    /// and dry runs. Only query and header parameters can be secret.
+    pub fn is_secret(&self) -> bool {
+        self.secret
+    }
+
+    /// Whether the model never sees the parameter: it is filled from the call context or
+    /// its default. Secret parameters are hidden too.
+    pub fn is_hidden(&self) -> bool {
+        self.hidden || self.secret
+    }
+
+    /// The [`CallContext`] key a hidden parameter is filled from: the declared one, or the
+    /// name.
+    pub fn context_key(&self) -> &str {
+        self.context.as_deref().unwrap_or(&self.name)
+    }
+
+    /// How an array value goes into a query, header or form body.
+    pub fn array_style(&self) -> ArrayStyle {
+        self.array_style
+    }
+
+    /// Whether the value is the whole request body (an array or scalar body).
+    pub fn is_whole_body(&self) -> bool {
+        self.whole_body
+    }
+
+    /// Whether the value is a handle for a file part of a multipart body, turned into bytes
+    /// by the host's [`FileResolver`](super::FileResolver).
+    pub fn is_file(&self) -> bool {
+        self.file
+    }
+}
+
+impl fmt::Debug for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = f.debug_struct("Param");
+        s.field("name", &self.name)
+            .field("wire_name", &self.wire_name())
+            .field("location", &self.location)
+            .field("type", &self.ty)
+            .field("required", &self.is_required());
+        match (
+            &self.default,
+            self.secret || self.default_template.is_some(),
+        ) {
+            (Some(_), true) => s.field("default", &"***"),
+            (Some(value), false) => s.field("default", value),
+            (None, _) => s.field("default", &None::<()>),
+        };
+        s.field("secret", &self.secret)
+            .field("hidden", &self.is_hidden())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One endpoint: a tool name and description, a method and path template, its parameters
+/// and options.
+///
+/// Made with [`Endpoint::builder`]; see [`EndpointBuilder`](super::EndpointBuilder).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) method: Method,
+    pub(crate) path: String,
+    pub(crate) params: Vec<Param>,
+    pub(crate) body_encoding: Option<BodyEncoding>,
+    pub(crate) response_pointer: Option<String>,
+    pub(crate) allow_unknown_arguments: bool,
+    pub(crate) allow_delete_body: bool,
+    pub(crate) options: Options,
+}
+
+impl Endpoint {
+    /// The tool name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The description the model reads.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The path template, such as `/v1/users/{id}`, appended to the base URL's path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The parameters, in declaration order.
+    pub fn params(&self) -> &[Param] {
+        &self.params
+    }
+
+    /// The parameter named `name`.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// How body parameters are encoded: as declared, or `Form` when a parameter is in
+    /// `form`, else `Json`.
+    pub fn body_encoding(&self) -> BodyEncoding {
+        self.body_encoding.unwrap_or_else(|| {
+            if self.params.iter().any(|p| p.location == Location::Form) {
+                BodyEncoding::Form
+            } else {
+                BodyEncoding::Json
+            }
+        })
+    }
+
+    /// The JSON Pointer (RFC 6901) of the part of a JSON response handed to the model.
+    pub fn response_pointer(&self) -> Option<&str> {
+        self.response_pointer.as_deref()
+    }
+
+    /// Whether arguments the endpoint does not declare are ignored instead of refused.
+    pub fn allow_unknown_arguments(&self) -> bool {
+        self.allow_unknown_arguments
+    }
+
+    /// Whether a DELETE sends its body parameters as a JSON body instead of in the query.
+    pub fn allow_delete_body(&self) -> bool {
+        self.allow_delete_body
+    }
+
+    /// Whether body parameters go to the query: GET, HEAD, OPTIONS, and DELETE unless
+    /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
+    pub fn body_in_query(&self) -> bool {
+        match self.method {
+            Method::Get | Method::Head | Method::Options => true,
+            Method::Delete => !self.allow_delete_body,
+            Method::Post | Method::Put | Method::Patch => false,
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! `multipart/form-data` bodies (RFC 7578) and the host's [`FileResolver`] for file parts.
+//! Encoding is pure; only a resolver the host installs turns a handle into bytes.
+
+use std::fmt;
+
+use crate::tool::CallContext;
+
+/// Turns the handle a model gives for a file part into the part's bytes.
+///
+/// A model cannot be trusted with the file system, so nothing reads a local path by default:
+/// a plugin whose endpoint has a file parameter needs the host to install a resolver with
+/// [`HttpPlugin::with_file_resolver`](super::HttpPlugin::with_file_resolver). The handle is
+/// whatever the host told the model to use (an upload id, a name from a list it controls);
+/// the resolver decides what it may hand out, per call (`context` says for whom).
+///
+/// # Errors
+///
+/// A handle the resolver will not or cannot resolve; the model reads the error's `Display`,
+/// so it should say what handles are valid and must not hold a secret.
+///
+/// # Examples
+///
+/// ```
+/// use std::collections::HashMap;
+/// use httptool::plugin::{FilePart, FileResolver};
+/// use httptool::tool::CallContext;
+///
+/// /// Files the user uploaded to this session, by id.
+/// struct Uploads(HashMap<String, FilePart>);
+///
+/// impl FileResolver for Uploads {
+///     fn resolve(
+///         &self,
+///         handle: &str,
+///         _context: &CallContext,
+///     ) -> Result<FilePart, Box<dyn std::error::Error + Send + Sync>> {
+///         self.0.get(handle).cloned().ok_or_else(|| "no upload has this id".into())
+///     }
+/// }
+/// ```
+pub trait FileResolver: Send + Sync {
+    /// The part for `handle`.
+    ///
+    /// # Errors
+    ///
+    /// See the trait's docs.
+    fn resolve(
+        &self,
+        handle: &str,
+        context: &CallContext,
+    ) -> Result<FilePart, Box<dyn std::error::Error + Send + Sync>>;
+}
+
+/// A file for a multipart body: its name, media type and bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct FilePart {
+    file_name: String,
+    content_type: String,
+    bytes: Vec<u8>,
+}
+
+impl FilePart {
+    /// A part named `file_name` of type `content_type` (such as `application/pdf`).
+    pub fn new(
+        file_name: impl Into<String>,
+        content_type: impl Into<String>,
+        bytes: impl Into<Vec<u8>>,
+    ) -> FilePart {
+        FilePart {
+            file_name: file_name.into(),
+            content_type: content_type.into(),
+            bytes: bytes.into(),
+        }
+    }
+
+    /// The file name sent in `Content-Disposition`.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// The media type sent in `Content-Type`.
+    pub fn content_type(&self) -> &str {
+        &self.content_type
+    }
+
+    /// The content.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl fmt::Debug for FilePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FilePart")
+            .field("file_name", &self.file_name)
+            .field("content_type", &self.content_type)
+            .field("len", &self.bytes.len())
+            .finish()
+    }
+}
+
+/// One field of a multipart body.
+pub(crate) enum Part<'a> {
+    /// A text field.
+    Text(&'a str, String),
+    /// A file field.
+    File(&'a str, FilePart),
+}
+
+/// Encodes the parts; returns the boundary and the body.
+///
+/// The boundary is derived from the content (so a dry run and the call agree) and checked
+/// not to occur in any part.
+pub(crate) fn encode(parts: &[Part<'_>]) -> (String, Vec<u8>) {
+    let boundary = boundary_for(parts);
+    let mut body = Vec::new();
+    for part in parts {
+        body.extend_from_slice(b"--");
+        body.extend_from_slice(boundary.as_bytes());
+        body.extend_from_slice(b"\r\nContent-Disposition: form-data; name=\"");
+        match part {
+            Part::Text(name, value) => {
+                push_quoted(&mut body, name);
+                body.extend_from_slice(b"\"\r\n\r\n");
+                body.extend_from_slice(value.as_bytes());
+            }
+            Part::File(name, file) => {
+                push_quoted(&mut body, name);
+                body.extend_from_slice(b"\"; filename=\"");
+                push_quoted(&mut body, &file.file_name);
+                body.extend_from_slice(b"\"\r\nContent-Type: ");
+                body.extend_from_slice(media_type(&file.content_type).as_bytes());
+                body.extend_from_slice(b"\r\n\r\n");
+                body.extend_from_slice(&file.bytes);
+            }
+        }
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(b"--");
+    body.extend_from_slice(boundary.as_bytes());
+    body.extend_from_slice(b"--\r\n");
+    (boundary, body)
+}
+
+/// A media type safe to write in a header, or `application/octet-stream`.
+fn media_type(content_type: &str) -> &str {
+    let safe = !content_type.is_empty() && content_type.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if safe {
+        content_type
+    } else {
+        "application/octet-stream"
+    }
+}
+
+/// Names and file names between quotes, as browsers encode them (WHATWG HTML, "multipart/form-data
+/// encoding algorithm"): `"` as `%22`, CR as `%0D`, LF as `%0A`.
+fn push_quoted(out: &mut Vec<u8>, text: &str) {
+    for &b in text.as_bytes() {
+        match b {
+            b'"' => out.extend_from_slice(b"%22"),
+            b'\r' => out.extend_from_slice(b"%0D"),
+            b'\n' => out.extend_from_slice(b"%0A"),
+            _ => out.push(b),
+        }
+    }
+}
+
+fn boundary_for(parts: &[Part<'_>]) -> String {
+    // FNV-1a over the content: deterministic, and a new salt when the boundary is found.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for part in parts {
+        match part {
+            Part::Text(name, value) => {
+                feed(name.as_bytes());
+                feed(value.as_bytes());
+            }
+            Part::File(name, file) => {
+                feed(name.as_bytes());
+                feed(&file.bytes);
+            }
+        }
+    }
+    pick_boundary(hash, parts)
+}
+
+/// `httptool-<16 hex digits>` from `hash`, salted until it occurs in no part.
+fn pick_boundary(hash: u64, parts: &[Part<'_>]) -> String {
+    let mut salt = 0u64;
+    loop {
+        let boundary = format!(
+            "httptool-{:016x}",
+            hash ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        );
+        if !parts.iter().any(|p| contains(p, boundary.as_bytes())) {
+            return boundary;
+        }
+        salt += 1;
+    }
+}
+
+fn contains(part: &Part<'_>, needle: &[u8]) -> bool {
+    let hay: &[u8] = match part {
+        Part::Text(_, value) => value.as_bytes(),
+        Part::File(_, file) => &file.bytes,
+    };
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_text_and_file_parts() {
+        let parts = [
+            Part::Text("title", String::from("Q3 \"report\"")),
+            Part::File(
+                "doc",
+                FilePart::new("a\"b.txt", "text/plain", b"hello".to_vec()),
+            ),
+        ];
+        let (boundary, body) = encode(&parts);
+        let expected = format!(
+            "--{b}\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nQ3 \"report\"\r\n\
+             --{b}\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"a%22b.txt\"\r\n\
+             Content-Type: text/plain\r\n\r\nhello\r\n--{b}--\r\n",
+            b = boundary
+        );
+        assert_eq!(String::from_utf8(body).unwrap(), expected);
+    }
+
+    #[test]
+    fn boundary_never_occurs_in_content() {
+        let unsalted = pick_boundary(42, &[]);
+        assert_eq!(unsalted, format!("httptool-{:016x}", 42));
+        // Content that holds the first candidate forces another one.
+        let tricky = [Part::Text("a", format!("x{}y", unsalted))];
+        let picked = pick_boundary(42, &tricky);
+        assert_ne!(picked, unsalted);
+        assert!(!contains(&tricky[0], picked.as_bytes()));
+    }
+
+    #[test]
+    fn unsafe_media_type_falls_back() {
+        assert_eq!(media_type("text/plain\r\nX: 1"), "application/octet-stream");
+        assert_eq!(media_type(""), "application/octet-stream");
+        assert_eq!(media_type("image/png"), "image/png");
+    }
+}

@@ -1,0 +1,598 @@
+//! Placing checked values into an `http::Request` (DESIGN items 5 to 8): path segments,
+//! query, headers, body, then the plugin's static parts and auth. The URL is written into one
+//! string and parsed once. Pure, apart from the host's file resolver for file parts.
+
+use super::args::Values;
+use super::auth;
+use super::compile::{effective_location, BodyPlan, Compiled, PathPiece};
+use super::error::quote;
+use super::http_plugin::HttpPlugin;
+use super::model::{ArrayStyle, Auth, Location, Param};
+use super::multipart::{self, Part};
+use crate::http::Request;
+use crate::json::Json;
+use crate::tool::{CallContext, ErrorKind, ToolOutput};
+use crate::url::{self, EncodeSet, Url};
+
+/// How many times a path value is percent-decoded when looking for dot segments: servers
+/// that decode twice exist.
+const MAX_DECODE_ROUNDS: usize = 3;
+
+/// Whether `value` holds a `.` or `..` segment once percent-decoded (up to
+/// [`MAX_DECODE_ROUNDS`] times) and split on `/` or `\` (DESIGN item 6): `..`, `../admin`,
+/// `%2e%2e`, `..%2f..%2fadmin`, `..\admin`.
+pub(crate) fn has_dot_segment(value: &str) -> bool {
+    if dots(value.as_bytes()) {
+        return true;
+    }
+    if !value.contains('%') {
+        return false;
+    }
+    let mut current = value.as_bytes().to_vec();
+    for _ in 0..MAX_DECODE_ROUNDS {
+        let decoded = url::percent_decode(&String::from_utf8_lossy(&current));
+        if decoded == current {
+            return false;
+        }
+        if dots(&decoded) {
+            return true;
+        }
+        current = decoded;
+    }
+    false
+}
+
+fn dots(bytes: &[u8]) -> bool {
+    bytes
+        .split(|&b| b == b'/' || b == b'\\')
+        .any(|segment| segment == b"." || segment == b"..")
+}
+
+/// The text of a value for a path, query, header or form: a string as it is, anything else
+/// as compact JSON (`3`, `true`, `{"a":1}`), written into `scratch`.
+fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
+    match value {
+        Json::String(s) => s,
+        _ => {
+            scratch.clear();
+            value.write_to(scratch);
+            scratch
+        }
+    }
+}
+
+/// Builds the request for one call from the checked values.
+pub(crate) fn build(
+    plugin: &HttpPlugin,
+    compiled: &Compiled,
+    values: &Values,
+    context: &CallContext,
+) -> Result<Request, ToolOutput> {
+    let endpoint = &compiled.endpoint;
+    let mut target = String::with_capacity(compiled.prefix.len() + 96);
+    target.push_str(&compiled.prefix);
+    let mut scratch = String::new();
+    push_path(&mut target, compiled, values, &mut scratch)?;
+    let mut query = Query {
+        target,
+        started: false,
+    };
+    let placed = endpoint
+        .params
+        .iter()
+        .zip(values)
+        .zip(compiled.locations.iter().zip(&compiled.query_names));
+    for ((param, value), (location, name)) in placed {
+        if let (Some(value), Location::Query) = (value, location) {
+            query.push_value(name, value, param.array_style, &mut scratch);
+        }
+    }
+    push_plugin_query(plugin, &mut query, context)?;
+    let url = Url::parse(&query.target).map_err(|e| {
+        ToolOutput::error(
+            ErrorKind::Internal,
+            format!(
+                "could not build the request url ({}); this is not caused by the arguments",
+                e
+            ),
+        )
+    })?;
+    let body = body(plugin, compiled, values, context, &mut scratch)?;
+    let mut request = Request::from_url(endpoint.method, url);
+    push_headers(
+        plugin,
+        compiled,
+        values,
+        context,
+        &body,
+        &mut request,
+        &mut scratch,
+    )?;
+    if let Some(body) = body {
+        request.set_body(body.bytes);
+    }
+    mark_secrets(plugin, compiled, &mut request);
+    request.set_options(compiled.options.clone());
+    Ok(request)
+}
+
+fn push_path(
+    target: &mut String,
+    compiled: &Compiled,
+    values: &Values,
+    scratch: &mut String,
+) -> Result<(), ToolOutput> {
+    for piece in &compiled.path {
+        let i = match piece {
+            PathPiece::Literal(literal) => {
+                target.push_str(literal);
+                continue;
+            }
+            PathPiece::Param(i) => *i,
+        };
+        let param = compiled.endpoint.params.get(i);
+        let value = values.get(i).and_then(Option::as_ref);
+        let (param, value) = match (param, value) {
+            (Some(param), Some(value)) => (param, value),
+            (Some(param), None) => return Err(empty_path_value(param)),
+            (None, _) => continue,
+        };
+        let text = text(value, scratch);
+        if text.is_empty() {
+            return Err(empty_path_value(param));
+        }
+        if has_dot_segment(text) {
+            return Err(ToolOutput::error(
+                ErrorKind::InvalidParameter,
+                format!(
+                    "parameter {} is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded or not); send the identifier itself",
+                    quote(&param.name)
+                ),
+            ));
+        }
+        // One segment: everything but the unreserved characters is encoded, so `a/b` is
+        // `a%2Fb` and `?` or `#` cannot end the path.
+        url::percent_encode_into(target, text, EncodeSet::PathSegment);
+    }
+    Ok(())
+}
+
+fn empty_path_value(param: &Param) -> ToolOutput {
+    ToolOutput::error(
+        ErrorKind::MissingParameter,
+        format!(
+            "parameter {} is a path segment and cannot be empty",
+            quote(&param.name)
+        ),
+    )
+}
+
+/// The URL being written, and whether its query has begun.
+struct Query {
+    target: String,
+    started: bool,
+}
+
+impl Query {
+    fn separator(&mut self) {
+        self.target.push(if self.started { '&' } else { '?' });
+        self.started = true;
+    }
+
+    /// `name=value`, both encoded (all but the unreserved characters, a space as `%20`).
+    fn push_pair(&mut self, name: &str, value: &str) {
+        self.separator();
+        url::percent_encode_into(&mut self.target, name, EncodeSet::QueryComponent);
+        self.target.push('=');
+        url::percent_encode_into(&mut self.target, value, EncodeSet::QueryComponent);
+    }
+
+    /// As `push_pair`, with the name already encoded.
+    fn push_encoded_pair(&mut self, encoded_name: &str, value: &str) {
+        self.separator();
+        self.target.push_str(encoded_name);
+        self.target.push('=');
+        url::percent_encode_into(&mut self.target, value, EncodeSet::QueryComponent);
+    }
+
+    /// A value under an encoded name: arrays repeat the name, or join the encoded items with
+    /// literal commas.
+    fn push_value(&mut self, name: &str, value: &Json, style: ArrayStyle, scratch: &mut String) {
+        let items = match value {
+            Json::Array(items) => items,
+            _ => return self.push_encoded_pair(name, text(value, scratch)),
+        };
+        if items.is_empty() {
+            return;
+        }
+        match style {
+            ArrayStyle::Repeat => {
+                for item in items {
+                    self.push_encoded_pair(name, text(item, scratch));
+                }
+            }
+            ArrayStyle::Comma => {
+                self.separator();
+                self.target.push_str(name);
+                self.target.push('=');
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        self.target.push(',');
+                    }
+                    let t = text(item, scratch);
+                    url::percent_encode_into(&mut self.target, t, EncodeSet::QueryComponent);
+                }
+            }
+        }
+    }
+}
+
+/// The plugin's query values, then an API key in the query.
+fn push_plugin_query(
+    plugin: &HttpPlugin,
+    query: &mut Query,
+    context: &CallContext,
+) -> Result<(), ToolOutput> {
+    let common = &plugin.decl.common;
+    if !common.query.is_empty() {
+        query.separator();
+        query.target.push_str(&common.query);
+    }
+    for (name, key) in &common.context_query {
+        let value = context.get(key).ok_or_else(|| auth::missing_context(key))?;
+        query.push_pair(name, value);
+    }
+    if let Some(auth @ Auth::Query { name, .. }) = &plugin.decl.auth {
+        let value = auth::value_for(auth, common.auth_value.as_deref(), context)?;
+        query.push_pair(name, &value);
+    }
+    Ok(())
+}
+
+fn context_header_refused(key: &str) -> ToolOutput {
+    ToolOutput::error(
+        ErrorKind::InvalidParameter,
+        format!(
+            "the application's call context value {} cannot go in a header (it holds a control character); this is not caused by the arguments",
+            quote(key)
+        ),
+    )
+}
+
+/// Static headers and auth (prepared once when both are known), the body's `Content-Type`,
+/// then header parameters (which cannot shadow either: checked when the plugin was built).
+fn push_headers(
+    plugin: &HttpPlugin,
+    compiled: &Compiled,
+    values: &Values,
+    context: &CallContext,
+    body: &Option<Body>,
+    request: &mut Request,
+    scratch: &mut String,
+) -> Result<(), ToolOutput> {
+    let template = match body {
+        Some(Body {
+            content_type: None, ..
+        }) => &compiled.headers_with_body,
+        _ => &compiled.headers,
+    };
+    if !template.is_empty() {
+        *request.headers_mut() = template.clone();
+    }
+    let common = &plugin.decl.common;
+    for (name, key) in &common.context_headers {
+        let value = context.get(key).ok_or_else(|| auth::missing_context(key))?;
+        request
+            .headers_mut()
+            .append_sensitive(name, value)
+            .map_err(|_| context_header_refused(key))?;
+    }
+    if let (Some(auth), None) = (&plugin.decl.auth, &common.auth_value) {
+        if let Some(name) = auth.header_name() {
+            let value = auth::value_for(auth, None, context)?;
+            request
+                .headers_mut()
+                .append_sensitive(name, &value)
+                .map_err(|_| context_header_refused(auth_context_key(auth)))?;
+        }
+    }
+    if let Some(Body {
+        content_type: Some(content_type),
+        ..
+    }) = body
+    {
+        // A declared Content-Type (a static header, say from a curl command) is kept.
+        if !request.headers().contains("content-type") {
+            // Our own value: it passes the header checks.
+            let _ = request.headers_mut().append("Content-Type", content_type);
+        }
+    }
+    let endpoint = &compiled.endpoint;
+    for (param, value) in endpoint.params.iter().zip(values) {
+        let value = match value {
+            Some(value) if param.location == Location::Header => value,
+            _ => continue,
+        };
+        push_header_param(request, param, value, scratch)?;
+    }
+    Ok(())
+}
+
+fn auth_context_key(auth: &Auth) -> &str {
+    let value = match auth {
+        Auth::Bearer { token } => token,
+        Auth::Basic { password, .. } => password,
+        Auth::Header { value, .. } | Auth::Query { value, .. } => value,
+    };
+    value.context_key().unwrap_or("")
+}
+
+/// A header parameter: arrays repeat the field, or join items with commas. Values of hidden
+/// parameters come from the host and are marked sensitive.
+fn push_header_param(
+    request: &mut Request,
+    param: &Param,
+    value: &Json,
+    scratch: &mut String,
+) -> Result<(), ToolOutput> {
+    let refused = || {
+        if param.is_hidden() {
+            context_header_refused(param.context_key())
+        } else {
+            ToolOutput::error(
+                ErrorKind::InvalidParameter,
+                format!(
+                    "parameter {} goes in a header and cannot hold a line break, NUL or other control character; send it on one line",
+                    quote(&param.name)
+                ),
+            )
+        }
+    };
+    let name = param.wire_name();
+    if name.eq_ignore_ascii_case("content-type") {
+        // A declared Content-Type parameter replaces the one the body would get.
+        request.headers_mut().remove(name);
+    }
+    let append = |request: &mut Request, text: &str| {
+        let headers = request.headers_mut();
+        let result = if param.is_hidden() {
+            headers.append_sensitive(name, text)
+        } else {
+            headers.append(name, text)
+        };
+        result.map_err(|_| refused())
+    };
+    match (value, param.array_style) {
+        (Json::Array(items), ArrayStyle::Repeat) => {
+            for item in items {
+                append(request, text(item, scratch))?;
+            }
+            Ok(())
+        }
+        (Json::Array(items), ArrayStyle::Comma) => {
+            let mut joined = String::new();
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    joined.push(',');
+                }
+                joined.push_str(text(item, scratch));
+            }
+            append(request, &joined)
+        }
+        _ => append(request, text(value, scratch)),
+    }
+}
+
+/// The parameters that go in the body, with their values.
+fn body_values<'a>(
+    compiled: &'a Compiled,
+    values: &'a Values,
+) -> impl Iterator<Item = (&'a Param, &'a Json)> + 'a {
+    compiled
+        .endpoint
+        .params
+        .iter()
+        .zip(values)
+        .filter_map(|(param, value)| match (param.location, value) {
+            (Location::Body | Location::Form, Some(value)) => Some((param, value)),
+            _ => None,
+        })
+}
+
+/// A body, and its `Content-Type` when the endpoint's header template does not hold it
+/// (multipart, whose boundary changes with the content).
+struct Body {
+    bytes: Vec<u8>,
+    content_type: Option<String>,
+}
+
+/// The body for the values given: none when no body value was given (DESIGN item 5).
+fn body(
+    plugin: &HttpPlugin,
+    compiled: &Compiled,
+    values: &Values,
+    context: &CallContext,
+    scratch: &mut String,
+) -> Result<Option<Body>, ToolOutput> {
+    let bytes = match compiled.body {
+        BodyPlan::None => None,
+        BodyPlan::Whole(i) => values
+            .get(i)
+            .and_then(Option::as_ref)
+            .map(|value| value.to_string().into_bytes()),
+        BodyPlan::Json => json_body(compiled, values).map(String::into_bytes),
+        BodyPlan::Form => form_body(compiled, values, scratch).map(String::into_bytes),
+        BodyPlan::Multipart => {
+            let parts = multipart_parts(plugin, compiled, values, context, scratch)?;
+            if parts.is_empty() {
+                return Ok(None);
+            }
+            let (boundary, bytes) = multipart::encode(&parts);
+            return Ok(Some(Body {
+                bytes,
+                content_type: Some(format!("multipart/form-data; boundary={}", boundary)),
+            }));
+        }
+    };
+    Ok(bytes.map(|bytes| Body {
+        bytes,
+        content_type: None,
+    }))
+}
+
+/// `{"wire":value,...}` of the values given: never a `null` for an absent optional
+/// (DESIGN item 2).
+fn json_body(compiled: &Compiled, values: &Values) -> Option<String> {
+    let mut body = String::with_capacity(128);
+    let members = values.iter().zip(&compiled.json_keys);
+    for (value, key) in members {
+        let value = match value {
+            Some(value) if !key.is_empty() => value,
+            _ => continue,
+        };
+        body.push(if body.is_empty() { '{' } else { ',' });
+        body.push_str(key);
+        value.write_to(&mut body);
+    }
+    if body.is_empty() {
+        return None;
+    }
+    body.push('}');
+    Some(body)
+}
+
+/// `application/x-www-form-urlencoded` (WHATWG URL section 5.2): arrays repeat the name or
+/// join with commas.
+fn form_body(compiled: &Compiled, values: &Values, scratch: &mut String) -> Option<String> {
+    let mut body = String::new();
+    let pair = |body: &mut String, name: &str, value: &str| {
+        if !body.is_empty() {
+            body.push('&');
+        }
+        url::percent_encode_into(body, name, EncodeSet::FormComponent);
+        body.push('=');
+        url::percent_encode_into(body, value, EncodeSet::FormComponent);
+    };
+    for (param, value) in body_values(compiled, values) {
+        match (value, param.array_style) {
+            (Json::Array(items), ArrayStyle::Repeat) => {
+                for item in items {
+                    pair(&mut body, param.wire_name(), text(item, scratch));
+                }
+            }
+            (Json::Array(items), ArrayStyle::Comma) => {
+                let mut joined = String::new();
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        joined.push(',');
+                    }
+                    joined.push_str(text(item, scratch));
+                }
+                pair(&mut body, param.wire_name(), &joined);
+            }
+            _ => pair(&mut body, param.wire_name(), text(value, scratch)),
+        }
+    }
+    if body.is_empty() {
+        None
+    } else {
+        Some(body)
+    }
+}
+
+fn multipart_parts<'a>(
+    plugin: &HttpPlugin,
+    compiled: &'a Compiled,
+    values: &'a Values,
+    context: &CallContext,
+    scratch: &mut String,
+) -> Result<Vec<Part<'a>>, ToolOutput> {
+    let mut parts = Vec::new();
+    for (param, value) in body_values(compiled, values) {
+        let name = param.wire_name();
+        if !param.file {
+            match value {
+                Json::Array(items) => {
+                    for item in items {
+                        parts.push(Part::Text(name, text(item, scratch).to_string()));
+                    }
+                }
+                _ => parts.push(Part::Text(name, text(value, scratch).to_string())),
+            }
+            continue;
+        }
+        let handle = value.as_str().unwrap_or("");
+        let resolver = plugin.runtime.files.as_ref().ok_or_else(|| {
+            ToolOutput::error(
+                ErrorKind::ToolFailed,
+                format!(
+                    "parameter {} is a file, and this application installed no file resolver, so files cannot be sent; this is not caused by the arguments",
+                    quote(&param.name)
+                ),
+            )
+        })?;
+        let file = resolver.resolve(handle, context).map_err(|e| {
+            ToolOutput::error(
+                ErrorKind::InvalidParameter,
+                format!(
+                    "parameter {}: file {} could not be resolved: {}",
+                    quote(&param.name),
+                    quote(handle),
+                    e
+                ),
+            )
+        })?;
+        parts.push(Part::File(name, file));
+    }
+    Ok(parts)
+}
+
+/// Query values that are secret: `***` in `Display`, `Debug`, dry runs and logs, and dropped
+/// when a redirect leaves the origin.
+fn mark_secrets(plugin: &HttpPlugin, compiled: &Compiled, request: &mut Request) {
+    for name in &plugin.decl.common.secret_query {
+        request.mark_query_secret(name);
+    }
+    if compiled.secret_query_params {
+        let endpoint = &compiled.endpoint;
+        for param in &endpoint.params {
+            if param.is_hidden() && effective_location(endpoint, param) == Location::Query {
+                request.mark_query_secret(param.wire_name());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! dot_cases {
+        ($($name:ident: $value:expr => $refused:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                assert_eq!(has_dot_segment($value), $refused, "{:?}", $value);
+            }
+        )*};
+    }
+
+    dot_cases! {
+        dots_two: ".." => true;
+        dots_one: "." => true;
+        dots_parent_then_name: "../admin" => true;
+        dots_encoded: "%2e%2e" => true;
+        dots_encoded_upper: "%2E%2E" => true;
+        dots_mixed: ".%2e" => true;
+        dots_encoded_slashes: "..%2f..%2fadmin" => true;
+        dots_backslash: "..\\admin" => true;
+        dots_encoded_backslash: "..%5cadmin" => true;
+        dots_double_encoded: "%252e%252e" => true;
+        dots_inside: "a/../b" => true;
+        dots_trailing: "a/." => true;
+        dots_three_is_a_name: "..." => false;
+        dots_in_a_name: "v1.2..3" => false;
+        dots_plain_name: "report.pdf" => false;
+        dots_slash_name: "a/b" => false;
+        dots_percent_text: "100%" => false;
+    }
+}

@@ -1,0 +1,419 @@
+//! From a response, or a transport failure, to what the model reads (DESIGN item 9); and the
+//! full response for Rust callers. Pure.
+
+use std::fmt;
+
+use super::error::quote;
+use crate::http::{self, Response};
+use crate::json::{self, Json};
+use crate::tool::{cap_text, ErrorKind, ToolOutput};
+
+/// What a call's response holds beside the model's text, for Rust callers: the whole
+/// [`Response`] (status, reason, final URL, headers, body) and the body parsed as JSON when
+/// it is JSON.
+///
+/// Returned by [`HttpTool::send`](super::HttpTool::send), whatever the status.
+pub struct ApiResponse {
+    response: Response,
+    data: Option<Json>,
+}
+
+impl ApiResponse {
+    pub(crate) fn new(response: Response) -> ApiResponse {
+        let data = if is_json(&response) {
+            json::parse_bytes(response.body()).ok()
+        } else {
+            None
+        };
+        ApiResponse { response, data }
+    }
+
+    /// The status code.
+    pub fn status(&self) -> u16 {
+        self.response.status()
+    }
+
+    /// The reason phrase as sent (often empty).
+    pub fn reason(&self) -> &str {
+        self.response.reason()
+    }
+
+    /// The URL of the response: the request's, or where a followed redirect led.
+    pub fn url(&self) -> &crate::url::Url {
+        self.response.url()
+    }
+
+    /// The header fields.
+    pub fn headers(&self) -> &http::Headers {
+        self.response.headers()
+    }
+
+    /// The body, whole.
+    pub fn body(&self) -> &[u8] {
+        self.response.body()
+    }
+
+    /// The body as text, when it is UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        self.response.text().ok()
+    }
+
+    /// The body parsed as JSON, when the response is JSON (by `Content-Type`, or a body that
+    /// starts like JSON without one) and parses.
+    pub fn data(&self) -> Option<&Json> {
+        self.data.as_ref()
+    }
+
+    /// The HTTP response.
+    pub fn response(&self) -> &Response {
+        &self.response
+    }
+
+    /// The HTTP response, by value.
+    pub fn into_response(self) -> Response {
+        self.response
+    }
+}
+
+impl fmt::Debug for ApiResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ApiResponse")
+            .field("response", &self.response)
+            .field("has_data", &self.data.is_some())
+            .finish()
+    }
+}
+
+/// The response options of an endpoint.
+pub(crate) struct Shaping<'a> {
+    pub pointer: Option<&'a str>,
+    pub max_output_bytes: usize,
+}
+
+/// `application/json`, `application/problem+json`, `...; charset=utf-8`.
+fn is_json_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let essence = essence.as_bytes();
+    essence.eq_ignore_ascii_case(b"application/json")
+        || (essence.len() > 5 && essence[essence.len() - 5..].eq_ignore_ascii_case(b"+json"))
+}
+
+fn is_json(response: &Response) -> bool {
+    match response.header("content-type") {
+        Some(content_type) => is_json_type(content_type),
+        None => matches!(
+            response.body().iter().find(|b| !b.is_ascii_whitespace()),
+            Some(b'{') | Some(b'[')
+        ),
+    }
+}
+
+/// Whether a media type is text a model can read; `None` when it does not say.
+fn textual_type(content_type: &str) -> bool {
+    const TEXTUAL: [&str; 8] = [
+        "application/xml",
+        "application/javascript",
+        "application/ecmascript",
+        "application/x-www-form-urlencoded",
+        "application/yaml",
+        "application/x-yaml",
+        "application/x-ndjson",
+        "application/graphql",
+    ];
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let bytes = essence.as_bytes();
+    let starts = |prefix: &[u8]| {
+        bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    let ends = |suffix: &[u8]| {
+        bytes.len() >= suffix.len()
+            && bytes[bytes.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    starts(b"text/")
+        || is_json_type(essence)
+        || ends(b"+xml")
+        || TEXTUAL.iter().any(|t| t.eq_ignore_ascii_case(essence))
+}
+
+/// What the model reads for a response.
+pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
+    let status = response.status();
+    if (300..400).contains(&status) {
+        return redirect_output(&response).with_status(status);
+    }
+    let json = is_json(&response);
+    let textual = response.header("content-type").map_or(true, textual_type);
+    if !textual || std::str::from_utf8(response.body()).is_err() {
+        return binary_output(&response, shaping);
+    }
+    // Only failures quote the reason phrase.
+    let reason = if (200..300).contains(&status) {
+        String::new()
+    } else {
+        response.reason().to_string()
+    };
+    let body = response.into_body();
+    let mut text = String::from_utf8(body)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let mut data = if json { json::parse(&text).ok() } else { None };
+    if (200..300).contains(&status) {
+        if let Some(pointer) = shaping.pointer {
+            match select(data.as_mut(), pointer) {
+                Some(selected) => {
+                    text = match &selected {
+                        Json::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    data = Some(selected);
+                }
+                None => {
+                    let message = pointer_missing(pointer, json, &text);
+                    let mut output = ToolOutput::error(ErrorKind::ToolFailed, message);
+                    output.cap_text(shaping.max_output_bytes);
+                    return output.with_status(status);
+                }
+            }
+        }
+    }
+    finish(status, &reason, text, data, shaping.max_output_bytes)
+}
+
+/// A body that is not text: a one-line summary instead of bytes or an error.
+fn binary_output(response: &Response, shaping: &Shaping<'_>) -> ToolOutput {
+    let content_type = response.header("content-type").unwrap_or("no content type");
+    let name = response.header("content-disposition").and_then(file_name);
+    let summary = binary_summary(content_type, response.body().len(), name);
+    finish(
+        response.status(),
+        response.reason(),
+        summary,
+        None,
+        shaping.max_output_bytes,
+    )
+}
+
+fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {
+    data?.pointer_mut(pointer).map(Json::take)
+}
+
+fn pointer_missing(pointer: &str, json: bool, body: &str) -> String {
+    let why = if json {
+        "the response has no value at"
+    } else {
+        "the response is not JSON, so it has no value at"
+    };
+    format!(
+        "{} {} (the endpoint's response_pointer); the response was: {}",
+        why,
+        quote(pointer),
+        body
+    )
+}
+
+/// Success for 2xx (an empty body is an empty success); `is_error` with the body kept for
+/// anything else, so the model can correct itself.
+fn finish(
+    status: u16,
+    reason: &str,
+    mut text: String,
+    data: Option<Json>,
+    max_output_bytes: usize,
+) -> ToolOutput {
+    let mut output = if (200..300).contains(&status) {
+        cap_text(&mut text, max_output_bytes);
+        ToolOutput::success(text)
+    } else {
+        let mut message = format!("the API answered {}", status);
+        if !reason.is_empty() {
+            message.push(' ');
+            message.push_str(reason);
+        }
+        if text.is_empty() {
+            message.push_str(" with an empty body");
+        } else {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        cap_text(&mut message, max_output_bytes);
+        ToolOutput::error(ErrorKind::HttpStatus, message)
+    };
+    if let Some(data) = data {
+        output = output.with_structured(data);
+    }
+    output.with_status(status)
+}
+
+/// A redirect the plugin's policy did not follow ends the call, saying where it pointed
+/// (without the query, which may hold a token).
+fn redirect_output(response: &Response) -> ToolOutput {
+    let status = response.status();
+    let location = response.header("location");
+    let target = location.map(|l| match response.url().join(l) {
+        Ok(url) => url.without_query().to_string(),
+        Err(_) => quote(l),
+    });
+    let why = response
+        .redirect_stop()
+        .map(|stop| stop.describe())
+        .unwrap_or("it is not a redirect this client follows");
+    let message = match target {
+        Some(target) => format!(
+            "the API redirected ({}) to {}, which was not followed: {}; this is not caused by the arguments",
+            status, target, why
+        ),
+        None => format!(
+            "the API answered {} without a Location header; this is not caused by the arguments",
+            status
+        ),
+    };
+    ToolOutput::error(ErrorKind::RedirectNotFollowed, message)
+}
+
+/// `binary response (image/png, 1234 bytes, file name 'chart.png'); the content is not
+/// shown`.
+fn binary_summary(content_type: &str, size: usize, file_name: Option<String>) -> String {
+    let mut summary = format!("binary response ({}, {} bytes", content_type, size);
+    if let Some(name) = file_name {
+        summary.push_str(", file name ");
+        summary.push_str(&quote(&name));
+    }
+    summary.push_str("); the content is not shown");
+    summary
+}
+
+/// The file name of a `Content-Disposition` (RFC 6266): `filename*` (RFC 8187, UTF-8) over
+/// `filename`.
+fn file_name(disposition: &str) -> Option<String> {
+    let mut plain = None;
+    for param in disposition.split(';').skip(1) {
+        let (name, value) = match param.split_once('=') {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => continue,
+        };
+        if name.eq_ignore_ascii_case("filename*") {
+            let encoded = value.splitn(3, '\'').nth(2)?;
+            let decoded = crate::url::percent_decode(encoded);
+            return Some(String::from_utf8_lossy(&decoded).into_owned());
+        }
+        if name.eq_ignore_ascii_case("filename") {
+            plain = Some(value.trim_matches('"').replace("\\\"", "\""));
+        }
+    }
+    plain
+}
+
+/// What the model reads when the request got no usable response: what failed and how to
+/// call correctly, with a stable kind (DESIGN item 9). The http error's message never holds
+/// a query, header value or body.
+pub(crate) fn transport_output(err: &http::Error, max_output_bytes: usize) -> ToolOutput {
+    use http::ErrorKind as K;
+    let (kind, message) = match err.kind() {
+        K::Timeout { .. } => (
+            ErrorKind::Timeout,
+            format!(
+                "the API did not answer in time: {}; the request may or may not have been processed, so check before repeating a change",
+                err
+            ),
+        ),
+        K::LimitExceeded {
+            which: http::Limit::Body,
+            max,
+            ..
+        } => (
+            ErrorKind::LimitExceeded,
+            format!(
+                "the response is larger than the limit of {} bytes; ask for less (a smaller page, fewer fields)",
+                max
+            ),
+        ),
+        K::LimitExceeded {
+            which: http::Limit::RequestTarget,
+            max,
+            seen,
+        } => (
+            ErrorKind::LimitExceeded,
+            format!(
+                "the request url would be {} bytes, over the limit of {} bytes; send shorter values",
+                seen, max
+            ),
+        ),
+        K::LimitExceeded { .. } => (
+            ErrorKind::LimitExceeded,
+            format!("{}; this is not caused by the arguments", err),
+        ),
+        K::AddressRefused(_) | K::HostNotAllowed => (
+            ErrorKind::AddressRefused,
+            format!(
+                "the API's address is refused by this application's policy: {}; this is not caused by the arguments",
+                err
+            ),
+        ),
+        K::Resolve | K::Connect | K::ConnectionClosed | K::IncompleteBody { .. } | K::Io => (
+            ErrorKind::Transport,
+            format!(
+                "could not get a response from the API: {}; this is not caused by the arguments, and trying again later may work",
+                err
+            ),
+        ),
+        _ => (
+            ErrorKind::Transport,
+            format!(
+                "could not get a response from the API: {}; this is not caused by the arguments",
+                err
+            ),
+        ),
+    };
+    let mut output = ToolOutput::error(kind, message);
+    output.cap_text(max_output_bytes);
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_types() {
+        for t in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/problem+json",
+        ] {
+            assert!(is_json_type(t), "{}", t);
+        }
+        for t in ["text/json5", "application/jsonl", "text/plain", "json"] {
+            assert!(!is_json_type(t), "{}", t);
+        }
+    }
+
+    #[test]
+    fn textual_types() {
+        for t in [
+            "text/plain",
+            "application/json",
+            "application/xml",
+            "image/svg+xml",
+        ] {
+            assert!(textual_type(t), "{}", t);
+        }
+        for t in ["image/png", "application/octet-stream", "application/pdf"] {
+            assert!(!textual_type(t), "{}", t);
+        }
+    }
+
+    #[test]
+    fn content_disposition_file_names() {
+        let cases = [
+            ("attachment; filename=\"report.pdf\"", Some("report.pdf")),
+            ("attachment; filename=plain.txt", Some("plain.txt")),
+            (
+                "attachment; filename=\"a.txt\"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt",
+                Some("résumé.txt"),
+            ),
+            ("inline", None),
+        ];
+        for (header, want) in cases {
+            assert_eq!(file_name(header).as_deref(), want, "{}", header);
+        }
+    }
+}

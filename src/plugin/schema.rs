@@ -1,0 +1,76 @@
+//! The JSON Schema a model reads for an endpoint (DESIGN item 1). Internal keywords
+//! (location, wire name, secret, hidden, context) never reach it.
+
+use super::model::{Endpoint, Param, ParamType};
+use crate::json::{Json, Map};
+
+/// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
+/// with the parameters the model may set, in declaration order.
+pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
+    let visible: Vec<&Param> = endpoint.params.iter().filter(|p| !p.is_hidden()).collect();
+    let mut properties = Map::with_capacity(visible.len());
+    let mut required = Vec::new();
+    for param in &visible {
+        properties.insert(param.name.clone(), param_schema(param));
+        // A parameter with a default is never missing, so the model need not send it.
+        if param.is_required() && param.default.is_none() {
+            required.push(Json::from(param.name.as_str()));
+        }
+    }
+    let mut schema = Map::with_capacity(4);
+    schema.insert("type", "object");
+    schema.insert("properties", properties);
+    if !required.is_empty() {
+        schema.insert("required", required);
+    }
+    schema.insert("additionalProperties", false);
+    Json::Object(schema)
+}
+
+fn param_schema(param: &Param) -> Json {
+    let mut schema = type_schema(&param.ty, &param.description);
+    if let Some(map) = schema.as_object_mut() {
+        if !param.enum_values.is_empty() {
+            map.insert("enum", param.enum_values.clone());
+        }
+        if let Some(default) = &param.default {
+            map.insert("default", default.clone());
+        }
+    }
+    schema
+}
+
+/// The schema of a type. Recursion follows the declared type, whose depth the plugin's
+/// checks bound.
+fn type_schema(ty: &ParamType, description: &str) -> Json {
+    let mut map = Map::with_capacity(3);
+    map.insert("type", ty.as_str());
+    if !description.is_empty() {
+        map.insert("description", description);
+    }
+    match ty {
+        ParamType::Array(items) => {
+            map.insert("items", type_schema(items, ""));
+        }
+        ParamType::Object(properties) if !properties.is_empty() => {
+            let mut props = Map::with_capacity(properties.len());
+            let mut required = Vec::new();
+            for property in properties {
+                props.insert(
+                    property.name().to_string(),
+                    type_schema(property.ty(), property.description()),
+                );
+                if property.is_required() {
+                    required.push(Json::from(property.name()));
+                }
+            }
+            map.insert("properties", props);
+            if !required.is_empty() {
+                map.insert("required", required);
+            }
+            map.insert("additionalProperties", false);
+        }
+        _ => {}
+    }
+    Json::Object(map)
+}

@@ -1,0 +1,270 @@
+//! `HttpTool`: one endpoint as a [`Tool`]: arguments to request, request to transport,
+//! response to output; plus the dry run and the full response for Rust callers.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::args;
+use super::compile::Compiled;
+use super::http_plugin::HttpPlugin;
+use super::model::Endpoint;
+use super::observe::Exchange;
+use super::request;
+use super::result::{self, ApiResponse, Shaping};
+use crate::http::{self, Client, Request, Response, Secrets};
+use crate::json::Map;
+use crate::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
+
+/// One endpoint of a plugin as a tool: the executor of the model's calls.
+///
+/// A call runs the pipeline of the plugin's declaration, all of it before anything is sent:
+///
+/// 1. every argument must name a parameter the model may set (DESIGN item 4);
+/// 2. each parameter's value is the model's argument, else the call context's (hidden
+///    parameters), else the default, else, if required, an error (item 2);
+/// 3. values are read as their declared type (item 3) and checked against the enum;
+/// 4. values are placed (items 5 to 8): path segments percent-encoded with dot segments
+///    refused, query names and values encoded, header values checked, body parameters of
+///    GET, HEAD, OPTIONS and DELETE moved to the query, a JSON, urlencoded or multipart body;
+/// 5. static headers, query values and auth are added, and a [`Signer`](super::Signer)
+///    runs;
+/// 6. the request goes to the plugin's transport, and the response becomes the output
+///    (item 9): 2xx text as sent (JSON also parsed into `structured`), 204 an empty
+///    success, a binary body a one-line summary, >= 400 `is_error` with the body, a redirect
+///    not followed `is_error` saying where it pointed; transport failures each with their
+///    kind and a message for the model.
+///
+/// Text handed to the model is capped at the endpoint's `max_output_bytes` with a marker.
+///
+/// # Security
+///
+/// The model's arguments are untrusted. The scheme, host, port and declared path cannot be
+/// changed by any argument; a value that would (`..`, CR/LF in a header, the wrong type)
+/// ends the call with an `is_error` output, and nothing is sent.
+pub struct HttpTool {
+    plugin: Arc<HttpPlugin>,
+    compiled: Arc<Compiled>,
+}
+
+impl HttpTool {
+    pub(crate) fn new(plugin: Arc<HttpPlugin>, compiled: Arc<Compiled>) -> HttpTool {
+        HttpTool { plugin, compiled }
+    }
+
+    /// The endpoint this tool calls.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.compiled.endpoint
+    }
+
+    /// The plugin it belongs to.
+    pub fn plugin(&self) -> &HttpPlugin {
+        &self.plugin
+    }
+
+    /// Builds the exact request a call with `arguments` would send, signed, without sending
+    /// it.
+    ///
+    /// # Errors
+    ///
+    /// The output the model would get: an unknown, missing or invalid argument, a missing
+    /// context value, a signer or file resolver failure.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::http::Method;
+    /// use httptool::json;
+    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
+    /// use httptool::tool::CallContext;
+    ///
+    /// let plugin = HttpPlugin::builder("repo", "https://api.example.com")
+    ///     .endpoint(
+    ///         Endpoint::patch("rename", "/repos/{id}")
+    ///             .param(Param::path("id"))
+    ///             .param(Param::body("name"))
+    ///             .param(Param::body("private")),
+    ///     )
+    ///     .build()?;
+    /// let tool = plugin.tool("rename")?;
+    /// let arguments = json!({"id": "a/b", "name": "new"}).into_object().unwrap();
+    /// let request = tool.prepare(arguments, &CallContext::new()).unwrap();
+    /// assert_eq!(request.method(), Method::Patch);
+    /// assert_eq!(request.url().as_str(), "https://api.example.com/repos/a%2Fb");
+    /// assert_eq!(request.body(), br#"{"name":"new"}"#); // only what was given
+    /// # Ok::<(), httptool::plugin::Error>(())
+    /// ```
+    pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
+        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
+        if let Some(signer) = &self.plugin.runtime.signer {
+            signer.sign(&mut request, context).map_err(|e| {
+                ToolOutput::error(
+                    ErrorKind::ToolFailed,
+                    format!(
+                        "signing the request failed: {}; this is not caused by the arguments",
+                        e
+                    ),
+                )
+            })?;
+        }
+        Ok(request)
+    }
+
+    /// The request a call would send, ready to print with secrets masked.
+    ///
+    /// # Errors
+    ///
+    /// As [`prepare`](HttpTool::prepare).
+    pub fn dry_run(&self, arguments: Map, context: &CallContext) -> Result<DryRun, ToolOutput> {
+        let request = self.prepare(arguments, context)?;
+        Ok(DryRun {
+            request,
+            client: self.plugin.runtime.client.clone(),
+        })
+    }
+
+    /// Sends a call and returns the whole response, whatever its status, for Rust callers
+    /// ([`output`](HttpTool::output) turns it into what the model would read).
+    ///
+    /// # Errors
+    ///
+    /// The output the model would get when no response arrived: an argument error, or a
+    /// transport failure (timeout, limit, refused address, connection error).
+    pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
+        let response = self.exchange(arguments, context)?;
+        Ok(ApiResponse::new(response))
+    }
+
+    /// What the model reads for `response` (as a call would hand it over).
+    pub fn output(&self, response: ApiResponse) -> ToolOutput {
+        result::output(response.into_response(), &self.shaping())
+    }
+
+    fn shaping(&self) -> Shaping<'_> {
+        Shaping {
+            pointer: self.compiled.endpoint.response_pointer(),
+            max_output_bytes: self.compiled.max_output_bytes,
+        }
+    }
+
+    fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Response, ToolOutput> {
+        let request = self.prepare(arguments, context)?;
+        self.transmit(&request)
+            .map_err(|e| result::transport_output(&e, self.compiled.max_output_bytes))
+    }
+
+    /// Sends through the plugin's transport, reporting to the observer when there is one.
+    fn transmit(&self, request: &Request) -> Result<Response, http::Error> {
+        let runtime = &self.plugin.runtime;
+        let observer = match &runtime.observer {
+            Some(observer) => observer,
+            None => return runtime.transport.send(request),
+        };
+        let start = Instant::now();
+        let result = runtime.transport.send(request);
+        let elapsed = start.elapsed();
+        let bytes_sent = render(runtime.client.as_ref(), request, Secrets::Reveal)
+            .map_or(0, |bytes| bytes.len() as u64);
+        let url = request.redacted_url();
+        let (status, bytes_received, error) = match &result {
+            Ok(response) => (Some(response.status()), response.bytes_read(), None),
+            Err(e) => (None, 0, Some(e)),
+        };
+        observer.observe(&Exchange {
+            tool: self.compiled.endpoint.name(),
+            method: request.method(),
+            url: &url,
+            status,
+            elapsed,
+            bytes_sent,
+            bytes_received,
+            error,
+        });
+        result
+    }
+}
+
+fn render(
+    client: Option<&Client>,
+    request: &Request,
+    secrets: Secrets,
+) -> Result<Vec<u8>, http::Error> {
+    match client {
+        Some(client) => client.render(request, secrets),
+        None => request.render(secrets),
+    }
+}
+
+impl Tool for HttpTool {
+    fn spec(&self) -> &ToolSpec {
+        &self.compiled.spec
+    }
+
+    fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
+        match self.exchange(arguments, context) {
+            Ok(response) => result::output(response, &self.shaping()),
+            Err(output) => output,
+        }
+    }
+}
+
+impl fmt::Debug for HttpTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpTool")
+            .field("plugin", &self.plugin.name())
+            .field("endpoint", &self.compiled.endpoint)
+            .finish()
+    }
+}
+
+/// The request a call would send, built without sending it: for `--dry-run`, logs and
+/// exports.
+///
+/// `Display` writes the exact bytes the plugin's client would write (request line, `Host`,
+/// `User-Agent`, headers, `Content-Length`, body), with sensitive header values and secret
+/// query values as `***`; a body that is not UTF-8 is shown lossily.
+pub struct DryRun {
+    request: Request,
+    client: Option<Client>,
+}
+
+impl DryRun {
+    /// The request, as it would be sent.
+    pub fn request(&self) -> &Request {
+        &self.request
+    }
+
+    /// The request, by value (to send it yourself).
+    pub fn into_request(self) -> Request {
+        self.request
+    }
+
+    /// The exact bytes the plugin's client (or, with a custom transport, a default
+    /// [`Client`]) would write; [`Secrets::Reveal`] shows the secrets.
+    ///
+    /// # Errors
+    ///
+    /// What sending would refuse before connecting, such as a request target over the
+    /// client's `max_request_target`.
+    pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, http::Error> {
+        render(self.client.as_ref(), &self.request, secrets)
+    }
+}
+
+impl fmt::Display for DryRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.render(Secrets::Mask) {
+            Ok(bytes) => f.write_str(&String::from_utf8_lossy(&bytes)),
+            Err(e) => write!(f, "{} (it would not be sent: {})", self.request, e),
+        }
+    }
+}
+
+impl fmt::Debug for DryRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DryRun")
+            .field("request", &self.request)
+            .finish()
+    }
+}

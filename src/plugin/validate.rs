@@ -1,0 +1,634 @@
+//! The checks a declaration passes when the plugin is built (`PluginBuilder::build`, and so
+//! `from_json`): each failure an error naming the field. Pure: no I/O, no clock, no
+//! environment.
+
+use super::builder::PluginBuilder;
+use super::compile::effective_location;
+use super::error::{quote, Error, ErrorKind};
+use super::model::{
+    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
+};
+use super::request::has_dot_segment;
+use crate::http::Headers;
+use crate::json::Json;
+use crate::tool;
+use crate::url::Url;
+
+/// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
+/// recursively when a call's values are checked, so their depth is bounded here.
+pub const MAX_TYPE_DEPTH: usize = 16;
+
+/// `parent.field`.
+pub(crate) fn at(parent: &str, field: &str) -> String {
+    if parent.is_empty() {
+        field.to_string()
+    } else {
+        format!("{}.{}", parent, field)
+    }
+}
+
+/// `parent[index]`.
+pub(crate) fn index(parent: &str, i: usize) -> String {
+    format!("{}[{}]", parent, i)
+}
+
+pub(crate) fn err(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::new(kind, path, message)
+}
+
+/// Headers the client writes itself: declaring them is a mistake.
+const MANAGED_HEADERS: [&str; 4] = ["host", "content-length", "transfer-encoding", "connection"];
+
+pub(crate) fn check_tool_like_name(name: &str, path: &str, what: &str) -> Result<(), Error> {
+    if tool::validate_name(name).is_err() {
+        return Err(err(
+            ErrorKind::InvalidName,
+            path,
+            format!(
+                "{} is not a valid {} name: use 1 to {} of a-z, A-Z, 0-9, '_' and '-'",
+                quote(name),
+                what,
+                tool::MAX_NAME_LEN
+            ),
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_base_url(text: &str) -> Result<Url, Error> {
+    if text.contains('?') || text.contains('#') {
+        return Err(err(
+            ErrorKind::InvalidBaseUrl,
+            "base_url",
+            "a base url cannot have a query or fragment: put query values in `query`",
+        ));
+    }
+    Url::parse(text).map_err(|e| {
+        err(
+            ErrorKind::InvalidBaseUrl,
+            "base_url",
+            format!(
+                "{}; expected an absolute http or https url with a host, such as https://api.example.com/v1",
+                e
+            ),
+        )
+    })
+}
+
+/// Checks a header name and a known value with the rules of `http::Headers`.
+fn check_header(name: &str, value: Option<&str>, path: &str) -> Result<(), Error> {
+    let mut scratch = Headers::new();
+    if scratch.append(name, value.unwrap_or("")).is_err() {
+        let valid_name = Headers::new().append(name, "").is_ok();
+        let message = if valid_name {
+            format!(
+                "the value of header {} holds a control character (cr, lf, nul or another)",
+                quote(name)
+            )
+        } else {
+            format!(
+                "{} is not a header name: use letters, digits and !#$%&'*+-.^_`|~",
+                quote(name)
+            )
+        };
+        return Err(err(ErrorKind::InvalidHeader, path, message));
+    }
+    if MANAGED_HEADERS.iter().any(|m| m.eq_ignore_ascii_case(name)) {
+        return Err(err(
+            ErrorKind::InvalidHeader,
+            path,
+            format!(
+                "header {} is written by the client itself and cannot be declared",
+                quote(name)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_context_key(value: &ConfigValue, path: &str) -> Result<(), Error> {
+    if value.context_key() == Some("") {
+        return Err(err(
+            ErrorKind::InvalidField,
+            path,
+            "a context key cannot be empty",
+        ));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<(), Error> {
+    for (i, (name, value)) in headers.iter().enumerate() {
+        let path = at("headers", name);
+        check_header(name, value.value(), &path)?;
+        check_context_key(value, &path)?;
+        if headers[..i]
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            return Err(err(
+                ErrorKind::DuplicateName,
+                path,
+                format!("header {} is declared twice", quote(name)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_static_query(query: &[(String, ConfigValue)]) -> Result<(), Error> {
+    for (i, (name, value)) in query.iter().enumerate() {
+        let path = at("query", name);
+        if name.is_empty() {
+            return Err(err(
+                ErrorKind::InvalidName,
+                "query",
+                "a query name cannot be empty",
+            ));
+        }
+        check_context_key(value, &path)?;
+        if query[..i].iter().any(|(n, _)| n == name) {
+            return Err(err(
+                ErrorKind::DuplicateName,
+                path,
+                format!("query value {} is declared twice", quote(name)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_auth(
+    auth: &Auth,
+    headers: &[(String, ConfigValue)],
+    query: &[(String, ConfigValue)],
+) -> Result<(), Error> {
+    match auth {
+        Auth::Bearer { token } => {
+            check_context_key(token, "auth.token")?;
+            check_header("Authorization", token.value(), "auth.token")?;
+        }
+        Auth::Basic { username, password } => {
+            check_context_key(username, "auth.username")?;
+            check_context_key(password, "auth.password")?;
+            if username.value().map_or(false, |u| u.contains(':')) {
+                return Err(err(
+                    ErrorKind::InvalidField,
+                    "auth.username",
+                    "a basic auth user name cannot hold ':' (RFC 7617)",
+                ));
+            }
+        }
+        Auth::Header { name, value } => {
+            check_context_key(value, "auth.value")?;
+            check_header(name, value.value(), "auth.name")?;
+        }
+        Auth::Query { name, value } => {
+            check_context_key(value, "auth.value")?;
+            if name.is_empty() {
+                return Err(err(
+                    ErrorKind::InvalidName,
+                    "auth.name",
+                    "a query name cannot be empty",
+                ));
+            }
+            if query.iter().any(|(n, _)| n == name) {
+                return Err(err(
+                    ErrorKind::DuplicateName,
+                    "auth.name",
+                    format!("query value {} is also declared in `query`", quote(name)),
+                ));
+            }
+        }
+    }
+    if let Some(header) = auth.header_name() {
+        if headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(header)) {
+            return Err(err(
+                ErrorKind::InvalidHeader,
+                at("headers", header),
+                format!(
+                    "header {} is also set by `auth`; declare it in one place",
+                    quote(header)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_options(options: &Options, parent: &str) -> Result<(), Error> {
+    let timeouts = [
+        ("timeout_connect_ms", options.timeout_connect),
+        ("timeout_read_ms", options.timeout_read),
+        ("timeout_write_ms", options.timeout_write),
+        ("timeout_call_ms", options.timeout_call),
+    ];
+    for (field, timeout) in timeouts {
+        if timeout.map_or(false, |t| t.as_millis() == 0) {
+            return Err(err(
+                ErrorKind::InvalidField,
+                at(parent, field),
+                "a timeout must be at least 1 ms",
+            ));
+        }
+    }
+    if options.max_output_bytes == Some(0) {
+        return Err(err(
+            ErrorKind::InvalidField,
+            at(parent, "max_output_bytes"),
+            "the output cap must be at least 1 byte",
+        ));
+    }
+    for (i, host) in options.redirect_hosts.iter().flatten().enumerate() {
+        if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == b'/' || b == b'@') {
+            return Err(err(
+                ErrorKind::InvalidField,
+                index(&at(parent, "redirect_hosts"), i),
+                format!("{} is not a host name or address", quote(host)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn check_param(
+    b: &PluginBuilder,
+    endpoint: &Endpoint,
+    param: &Param,
+    j: usize,
+    path: &str,
+) -> Result<(), Error> {
+    if tool::validate_name(&param.name).is_err() {
+        return Err(err(
+            ErrorKind::InvalidName,
+            at(path, "name"),
+            format!(
+                "{} is not a valid parameter name: use 1 to {} of a-z, A-Z, 0-9, '_' and '-'",
+                quote(&param.name),
+                tool::MAX_NAME_LEN
+            ),
+        ));
+    }
+    let earlier = &endpoint.params[..j];
+    if earlier.iter().any(|p| p.name == param.name) {
+        return Err(err(
+            ErrorKind::DuplicateName,
+            at(path, "name"),
+            format!("parameter {} is declared twice", quote(&param.name)),
+        ));
+    }
+    check_wire_name(b, endpoint, param, earlier, path)?;
+    check_type(&param.ty, &at(path, "type"))?;
+    check_flags(endpoint, param, path)?;
+    for (k, value) in param.enum_values.iter().enumerate() {
+        if let Err(problem) = fits(value, &param.ty) {
+            return Err(err(
+                ErrorKind::InvalidDefault,
+                index(&at(path, "enum"), k),
+                format!("enum value {}", problem),
+            ));
+        }
+    }
+    if let Some(default) = &param.default {
+        check_default(param, default, &at(path, "default"))?;
+    }
+    Ok(())
+}
+
+fn check_wire_name(
+    b: &PluginBuilder,
+    endpoint: &Endpoint,
+    param: &Param,
+    earlier: &[Param],
+    path: &str,
+) -> Result<(), Error> {
+    let wire = param.wire_name();
+    let field = if param.wire_name.is_some() {
+        at(path, "wire_name")
+    } else {
+        at(path, "name")
+    };
+    if wire.is_empty() {
+        return Err(err(
+            ErrorKind::InvalidName,
+            field,
+            "a wire name cannot be empty",
+        ));
+    }
+    let location = effective_location(endpoint, param);
+    let same = |p: &&Param| effective_location(endpoint, p) == location;
+    let clash = if location == Location::Header {
+        earlier
+            .iter()
+            .filter(same)
+            .any(|p| p.wire_name().eq_ignore_ascii_case(wire))
+    } else {
+        earlier.iter().filter(same).any(|p| p.wire_name() == wire)
+    };
+    if clash {
+        return Err(err(
+            ErrorKind::DuplicateName,
+            field,
+            format!(
+                "wire name {} is used twice in the {}",
+                quote(wire),
+                location
+            ),
+        ));
+    }
+    match location {
+        Location::Header => check_header_param(b, wire, &field),
+        Location::Query => {
+            let auth_query = match &b.auth {
+                Some(Auth::Query { name, .. }) => name == wire,
+                _ => false,
+            };
+            if auth_query || b.query.iter().any(|(n, _)| n == wire) {
+                return Err(err(
+                    ErrorKind::DuplicateName,
+                    field,
+                    format!(
+                        "query name {} is also sent by the plugin (`query` or `auth`)",
+                        quote(wire)
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A header parameter may not shadow a static or auth header (DESIGN item 8), so the model
+/// cannot replace credentials.
+fn check_header_param(b: &PluginBuilder, wire: &str, field: &str) -> Result<(), Error> {
+    check_header(wire, None, field)?;
+    if b.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(wire)) {
+        return Err(err(
+            ErrorKind::InvalidHeader,
+            field,
+            format!(
+                "header parameter {} would shadow the plugin's static header",
+                quote(wire)
+            ),
+        ));
+    }
+    let auth_header = b.auth.as_ref().and_then(Auth::header_name);
+    if auth_header.map_or(false, |h| h.eq_ignore_ascii_case(wire)) {
+        return Err(err(
+            ErrorKind::InvalidHeader,
+            field,
+            format!(
+                "header parameter {} would shadow the plugin's auth header",
+                quote(wire)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Type depth and property names, with an explicit stack.
+fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
+    let mut stack = vec![(ty, 1usize)];
+    while let Some((ty, depth)) = stack.pop() {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(err(
+                ErrorKind::InvalidField,
+                path,
+                format!("types nest deeper than {} levels", MAX_TYPE_DEPTH),
+            ));
+        }
+        match ty {
+            ParamType::Array(items) => stack.push((items, depth + 1)),
+            ParamType::Object(properties) => {
+                for (k, property) in properties.iter().enumerate() {
+                    if tool::validate_name(&property.name).is_err() {
+                        return Err(err(
+                            ErrorKind::InvalidName,
+                            path,
+                            format!(
+                                "{} is not a valid property name: use 1 to {} of a-z, A-Z, 0-9, '_' and '-'",
+                                quote(&property.name),
+                                tool::MAX_NAME_LEN
+                            ),
+                        ));
+                    }
+                    if properties[..k].iter().any(|p| p.name == property.name) {
+                        return Err(err(
+                            ErrorKind::DuplicateName,
+                            path,
+                            format!("property {} is declared twice", quote(&property.name)),
+                        ));
+                    }
+                    stack.push((&property.ty, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn conflict(path: &str, field: &str, message: &str) -> Result<(), Error> {
+    Err(err(ErrorKind::Conflict, at(path, field), message))
+}
+
+fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
+    if param.secret && !matches!(param.location, Location::Query | Location::Header) {
+        return conflict(
+            path,
+            "secret",
+            "only query and header parameters can be secret (a body or path value cannot be masked)",
+        );
+    }
+    if param.context.is_some() && !param.is_hidden() {
+        return conflict(
+            path,
+            "context",
+            "a context key applies to hidden or secret parameters only",
+        );
+    }
+    if param.context.as_deref() == Some("") {
+        return conflict(path, "context", "a context key cannot be empty");
+    }
+    if param.array_style == ArrayStyle::Comma && !matches!(param.ty, ParamType::Array(_)) {
+        return conflict(
+            path,
+            "array_style",
+            "array_style applies to array parameters only",
+        );
+    }
+    if param.whole_body {
+        check_whole_body(endpoint, param, path)?;
+    }
+    if param.file {
+        let multipart = endpoint.body_encoding() == BodyEncoding::Multipart;
+        if !multipart || !matches!(param.location, Location::Body | Location::Form) {
+            return conflict(
+                path,
+                "file",
+                "a file part needs `\"in\": \"form\"` (or body) and the endpoint's `\"body_encoding\": \"multipart\"`",
+            );
+        }
+        if param.ty != ParamType::String {
+            return conflict(
+                path,
+                "file",
+                "a file parameter is a string: the handle the host's file resolver reads",
+            );
+        }
+        if endpoint.body_in_query() {
+            return conflict(
+                path,
+                "file",
+                "a file part needs a method with a body (POST, PUT or PATCH)",
+            );
+        }
+    }
+    if param.location == Location::Form && endpoint.body_encoding() == BodyEncoding::Json {
+        return conflict(
+            path,
+            "in",
+            "form parameters need the endpoint's body_encoding to be form or multipart",
+        );
+    }
+    Ok(())
+}
+
+fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
+    if param.location != Location::Body || endpoint.body_in_query() {
+        return conflict(
+            path,
+            "whole_body",
+            "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+        );
+    }
+    if endpoint.body_encoding() != BodyEncoding::Json {
+        return conflict(
+            path,
+            "whole_body",
+            "a whole-body parameter is sent as JSON: body_encoding must be json",
+        );
+    }
+    let others = endpoint
+        .params
+        .iter()
+        .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form));
+    if others {
+        return conflict(
+            path,
+            "whole_body",
+            "a whole-body parameter must be the endpoint's only body parameter",
+        );
+    }
+    Ok(())
+}
+
+fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error> {
+    // A secret default (say from the environment) is never repeated in a message.
+    let shown = |problem: String| {
+        if param.secret || param.default_template.is_some() {
+            String::from("default does not fit the parameter's type or enum")
+        } else {
+            format!("default {}", problem)
+        }
+    };
+    if let Err(problem) = fits(default, &param.ty) {
+        return Err(err(ErrorKind::InvalidDefault, path, shown(problem)));
+    }
+    if !param.enum_values.is_empty() && !param.enum_values.contains(default) {
+        return Err(err(
+            ErrorKind::InvalidDefault,
+            path,
+            shown(String::from("is not one of the enum values")),
+        ));
+    }
+    if param.location == Location::Path {
+        let text = default
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| default.to_string());
+        if text.is_empty() || has_dot_segment(&text) {
+            return Err(err(
+                ErrorKind::InvalidDefault,
+                path,
+                "a path default cannot be empty or hold a '.' or '..' segment",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `value` is exactly of type `ty` (no coercion: declarations are written by people
+/// who can write the type). Recursion follows the declared type, bounded by
+/// [`MAX_TYPE_DEPTH`].
+pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
+    let ok = match (ty, value) {
+        (ParamType::String, Json::String(_)) | (ParamType::Boolean, Json::Bool(_)) => true,
+        (ParamType::Number, Json::Number(_)) => true,
+        (ParamType::Integer, Json::Number(n)) => n.is_integer(),
+        (ParamType::Array(items), Json::Array(values)) => {
+            for value in values {
+                fits(value, items)?;
+            }
+            true
+        }
+        (ParamType::Object(properties), Json::Object(map)) => {
+            for property in properties {
+                match map.get(&property.name) {
+                    Some(v) => fits(v, &property.ty)?,
+                    None if property.required => {
+                        return Err(format!("lacks required property {}", quote(&property.name)))
+                    }
+                    None => {}
+                }
+            }
+            properties.is_empty() || map.keys().all(|k| properties.iter().any(|p| &p.name == k))
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{} is not of type {}", short(value), ty.as_str()))
+    }
+}
+
+/// A value for a declaration message: compact JSON, cut short.
+fn short(value: &Json) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 {
+        let cut: String = text.chars().take(40).collect();
+        format!("{}...", cut)
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+    use crate::plugin::Property;
+
+    #[test]
+    fn fits_checks_types_exactly() {
+        assert!(fits(&json!("a"), &ParamType::String).is_ok());
+        assert!(fits(&json!(1), &ParamType::String).is_err());
+        assert!(fits(&json!(2.0), &ParamType::Integer).is_ok());
+        assert!(fits(&json!(2.5), &ParamType::Integer).is_err());
+        assert!(fits(&json!([1, 2]), &ParamType::array(ParamType::Integer)).is_ok());
+        assert_eq!(
+            fits(&json!([1, "x"]), &ParamType::array(ParamType::Integer)).unwrap_err(),
+            "\"x\" is not of type integer"
+        );
+        let obj = ParamType::object([Property::new("a", ParamType::Boolean).with_required(true)]);
+        assert!(fits(&json!({"a": true}), &obj).is_ok());
+        assert_eq!(
+            fits(&json!({}), &obj).unwrap_err(),
+            "lacks required property 'a'"
+        );
+        assert!(fits(&json!({"a": true, "b": 1}), &obj).is_err());
+        assert!(fits(&json!({"b": 1}), &ParamType::object([])).is_ok());
+    }
+}
