@@ -1,0 +1,139 @@
+//! `httptool`: the command line of the httptool library.
+//!
+//! It prints the tool specs a model reads, performs calls the way a model would, converts
+//! curl commands to plugins and back, and runs a self-contained demo. It is the only part of
+//! the project that reads files, the environment and standard input, and writes to standard
+//! output.
+//!
+//! Exit status: 0 on success; 1 when the call's result is an error (the message says why) or
+//! the work failed (a plugin file that does not load, for instance); 2 for a command line
+//! that cannot be read.
+
+use std::fmt;
+use std::io::Write;
+use std::process::ExitCode;
+
+mod args;
+mod call;
+mod convert;
+mod demo;
+mod tools;
+
+use args::Args;
+
+const USAGE: &str = "\
+httptool: turn HTTP/REST APIs into tools a language model can call
+
+usage: httptool <command> [options]
+
+commands:
+  demo                                  an embedded API, declared, described and called, end to end
+  tools PLUGIN.json... [--format F]     print the tool specs a model reads
+  call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
+  import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
+  export curl PLUGIN.json TOOL [ARGS]   print the curl command a call would amount to
+
+Run `httptool <command> --help` for a command's options.
+`httptool --version` prints the version.";
+
+fn main() -> ExitCode {
+    let words = match args::from_env() {
+        Ok(words) => words,
+        Err(err) => return report(&err),
+    };
+    match run(words) {
+        Ok(code) => code,
+        Err(err) => report(&err),
+    }
+}
+
+fn report(err: &CliError) -> ExitCode {
+    eprintln!("httptool: {}", err);
+    if let CliError::Usage(_) = err {
+        eprintln!("Run `httptool --help` for usage.");
+    }
+    err.exit_code()
+}
+
+/// Dispatches to the command named by the first word.
+fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
+    let mut words = words.into_iter();
+    let command = match words.next() {
+        Some(command) => command,
+        None => return Err(CliError::Usage("a command is needed".to_string())),
+    };
+    let rest: Vec<String> = words.collect();
+    match command.as_str() {
+        "-h" | "--help" | "help" => {
+            print_out(USAGE)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        "-V" | "--version" => {
+            print_out(concat!("httptool ", env!("CARGO_PKG_VERSION")))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        "demo" => demo::run(Args::new(rest)),
+        "tools" => tools::run(Args::new(rest)),
+        "call" => call::run(Args::new(rest)),
+        "import" => convert::import(Args::new(rest)),
+        "export" => convert::export(Args::new(rest)),
+        other => Err(CliError::Usage(format!(
+            "unknown command '{}'; the commands are demo, tools, call, import, export",
+            other
+        ))),
+    }
+}
+
+/// Writes `text` and a newline to standard output.
+fn print_out(text: &str) -> Result<(), CliError> {
+    write_out(text.as_bytes())?;
+    write_out(b"\n")
+}
+
+/// Writes bytes to standard output as they are (a request body need not be UTF-8).
+fn write_out(bytes: &[u8]) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
+}
+
+/// Reads a file the user named, with its name in the error.
+fn read_file(path: &str) -> Result<String, CliError> {
+    std::fs::read_to_string(path)
+        .map_err(|e| CliError::Failed(format!("cannot read {}: {}", path, e)))
+}
+
+/// Loads a plugin file; `${NAME}` references are taken from the environment.
+fn load_plugin(path: &str) -> Result<httptool::plugin::HttpPlugin, CliError> {
+    let text = read_file(path)?;
+    httptool::plugin::HttpPlugin::from_json(&text)
+        .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
+}
+
+/// Why a command did not succeed.
+#[derive(Debug)]
+enum CliError {
+    /// The command line cannot be read: exit status 2.
+    Usage(String),
+    /// The work failed, or the call's result is an error: exit status 1.
+    Failed(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Usage(_) => ExitCode::from(2),
+            CliError::Failed(_) => ExitCode::from(1),
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Usage(message) | CliError::Failed(message) => f.write_str(message),
+        }
+    }
+}

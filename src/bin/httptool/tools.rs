@@ -1,0 +1,69 @@
+//! `httptool tools`: the tool specs a model reads, in a provider's format.
+
+use std::process::ExitCode;
+
+use httptool::json::Json;
+use httptool::tool::{anthropic, gemini, mcp, openai, ToolRegistry, ToolSpec};
+
+use crate::args::Args;
+use crate::{load_plugin, print_out, CliError};
+
+const HELP: &str = "\
+usage: httptool tools PLUGIN.json... [--format FORMAT]
+
+Prints the tools of the plugin files as a model receives them, as pretty JSON: the value of
+the request's `tools` field (for mcp, the result of `tools/list`). Tool names must be unique
+across the files.
+
+  --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp";
+
+pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
+    if args.help() {
+        print_out(HELP)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let format = args
+        .value("--format")?
+        .unwrap_or_else(|| "openai".to_string());
+    let paths = args.positionals()?;
+    if paths.is_empty() {
+        return Err(CliError::Usage(
+            "tools needs at least one plugin file".to_string(),
+        ));
+    }
+    let mut registry = ToolRegistry::new();
+    for path in &paths {
+        let plugin = load_plugin(path)?;
+        registry
+            .add_plugin(&plugin)
+            .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+    }
+    let specs = registry.specs();
+    print_out(&render(&specs, &format)?.to_pretty())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The specs in one provider's shape.
+fn render(specs: &[ToolSpec], format: &str) -> Result<Json, CliError> {
+    let strict = |render: fn(&ToolSpec) -> Result<Json, httptool::tool::Error>| {
+        specs
+            .iter()
+            .map(|spec| {
+                render(spec).map_err(|e| CliError::Failed(format!("{}: {}", spec.name(), e)))
+            })
+            .collect::<Result<Vec<Json>, CliError>>()
+            .map(Json::from)
+    };
+    match format {
+        "openai" => Ok(Json::from(specs.iter().map(openai::chat_tool).collect::<Vec<_>>())),
+        "openai-strict" => strict(openai::chat_tool_strict),
+        "responses" => Ok(Json::from(specs.iter().map(openai::responses_tool).collect::<Vec<_>>())),
+        "anthropic" => Ok(Json::from(specs.iter().map(anthropic::tool).collect::<Vec<_>>())),
+        "gemini" => Ok(Json::from(vec![gemini::tool(specs)])),
+        "mcp" => Ok(mcp::list_tools_result(specs)),
+        other => Err(CliError::Usage(format!(
+            "unknown format '{}'; the formats are openai, openai-strict, responses, anthropic, gemini, mcp",
+            other
+        ))),
+    }
+}
