@@ -79,7 +79,8 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         .map_err(|output| {
             CliError::Failed(format!("the demo call is refused: {}", output.text()))
         })?;
-    print_out(dry_run.to_string().trim_end())?;
+    // The wire has CRLF line ends; a terminal reads LF.
+    print_out(dry_run.to_string().replace("\r\n", "\n").trim_end())?;
 
     section("5. What the API received, and what the model gets back")?;
     let output = registry.call(call);
