@@ -47,6 +47,7 @@ mod address;
 mod client;
 mod config;
 mod conn;
+mod credentials;
 mod error;
 mod exchange;
 mod headers;
@@ -75,6 +76,7 @@ pub use self::config::{
     DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT, DEFAULT_TIMEOUT_CALL, DEFAULT_TIMEOUT_CONNECT,
     DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
 };
+pub use self::credentials::basic_auth;
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
 pub use self::headers::Headers;
 pub use self::method::Method;

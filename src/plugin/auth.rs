@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::error::quote;
 use super::model::{Auth, ConfigValue};
-use crate::http::Request;
+use crate::http::{self, Request};
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 
 /// Signs each request just before it is sent, for schemes that a static credential cannot
@@ -117,22 +117,15 @@ where
 pub(crate) fn known_value(auth: &Auth) -> Option<String> {
     match auth {
         Auth::Bearer { token } => token.value().map(bearer),
-        Auth::Basic { username, password } => Some(basic(username.value()?, password.value()?)),
+        Auth::Basic { username, password } => {
+            Some(http::basic_auth(username.value()?, password.value()?))
+        }
         Auth::Header { value, .. } | Auth::Query { value, .. } => value.value().map(str::to_string),
     }
 }
 
 fn bearer(token: &str) -> String {
     format!("Bearer {}", token)
-}
-
-/// RFC 7617 section 2: `Basic base64(user-id ":" password)`.
-fn basic(username: &str, password: &str) -> String {
-    let mut credentials = Vec::with_capacity(username.len() + password.len() + 1);
-    credentials.extend_from_slice(username.as_bytes());
-    credentials.push(b':');
-    credentials.extend_from_slice(password.as_bytes());
-    format!("Basic {}", base64(&credentials))
 }
 
 /// The output for a context entry a call needs and the host did not give.
@@ -171,7 +164,7 @@ pub(crate) fn value_for<'a>(
                     "the application's call context holds a basic auth user name with ':', which RFC 7617 forbids; this is not caused by the arguments",
                 ));
             }
-            Cow::Owned(basic(user, resolve(password, context)?))
+            Cow::Owned(http::basic_auth(user, resolve(password, context)?))
         }
         Auth::Header { value, .. } | Auth::Query { value, .. } => {
             Cow::Borrowed(resolve(value, context)?)
@@ -179,59 +172,9 @@ pub(crate) fn value_for<'a>(
     })
 }
 
-/// Standard Base64 with padding (RFC 4648 section 4).
-///
-/// Minimal private helper: `http::proxy` has the same encoder for `Proxy-Authorization` but
-/// keeps it private; if `http` ever exports one, use it instead.
-fn base64(input: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity((input.len() + 2) / 3 * 4);
-    for chunk in input.chunks(3) {
-        let b = [
-            chunk.first().copied().unwrap_or(0),
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                let index = (n >> (18 - 6 * i)) & 0x3f;
-                out.push(char::from(ALPHABET[index as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_rfc4648_vectors() {
-        let cases = [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(base64(input.as_bytes()), want, "{:?}", input);
-        }
-    }
-
-    #[test]
-    fn basic_matches_rfc7617_example() {
-        assert_eq!(
-            basic("Aladdin", "open sesame"),
-            "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="
-        );
-    }
 
     #[test]
     fn known_values() {
@@ -246,7 +189,7 @@ mod tests {
         let context = CallContext::new().with("user", "ann");
         assert_eq!(
             value_for(&auth, None, &context).unwrap(),
-            basic("ann", "pw")
+            http::basic_auth("ann", "pw")
         );
         let missing = value_for(&auth, None, &CallContext::new()).unwrap_err();
         assert_eq!(missing.error_kind(), Some(ErrorKind::MissingParameter));

@@ -155,29 +155,8 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
-/// Quotes a name or value for a message: single quotes, at most 64 chars, control characters
-/// escaped, so odd input cannot make a message huge or break a log line.
-///
-/// Minimal private helper: `tool` has the same rule (`tool::suggest::quote`) but does not
-/// export it; if it ever does, use that instead.
-pub(crate) fn quote(text: &str) -> String {
-    const MAX_QUOTED_CHARS: usize = 64;
-    let mut quoted = String::with_capacity(text.len().min(MAX_QUOTED_CHARS) + 2);
-    quoted.push('\'');
-    for (index, c) in text.chars().enumerate() {
-        if index == MAX_QUOTED_CHARS {
-            quoted.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    quoted.push('\'');
-    quoted
-}
+/// Quotes a name or value for a message, as the tool layer does (one rule for both).
+pub(crate) use crate::tool::quote;
 
 #[cfg(test)]
 mod tests {
@@ -193,11 +172,5 @@ mod tests {
         assert_eq!(err.to_string(), "endpoints[1]: missing field 'path'");
         let err = Error::new(ErrorKind::Syntax, "", "not json");
         assert_eq!(err.to_string(), "not json");
-    }
-
-    #[test]
-    fn quote_escapes_and_cuts() {
-        assert_eq!(quote("a\nb"), "'a\\nb'");
-        assert_eq!(quote(&"x".repeat(70)), format!("'{}...'", "x".repeat(64)));
     }
 }

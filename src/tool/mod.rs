@@ -67,4 +67,5 @@ pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolSpec, MAX_NAME_LEN};
+pub(crate) use suggest::quote;
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};
