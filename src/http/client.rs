@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 use std::thread;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::config::{Config, Settings};
 use super::conn::{Clock, Conn, Origin};
@@ -298,7 +298,14 @@ impl Client {
         let reuse_ok = !wants_close(&hop.headers);
         let mut fresh = false;
         loop {
-            let mut conn = self.connection(url, proxy, settings, clock, fresh)?;
+            let reuse = if fresh {
+                Reuse::Never
+            } else if hop.method.is_idempotent() {
+                Reuse::TrustRecent
+            } else {
+                Reuse::Probe
+            };
+            let mut conn = self.connection(url, proxy, settings, clock, reuse)?;
             conn.wbuf.clear();
             write_head(&mut conn.wbuf, &head, false);
             match exchange(&mut conn, hop.method, hop.body, &settings.limits, clock) {
@@ -333,7 +340,7 @@ impl Client {
     }
 
     /// A pooled connection to the origin (or the proxy) whose address the policy still
-    /// accepts, or a new one (`fresh` asks for a new one).
+    /// accepts, or a new one (see [`Reuse`]).
     ///
     /// The pool's key is the origin the connection speaks HTTP with: an http proxy's own
     /// address (it forwards to any origin), but an https URL's origin, tunnel or not (a
@@ -344,7 +351,7 @@ impl Client {
         proxy: Option<&Proxy>,
         settings: &Settings<'_>,
         clock: &Clock,
-        fresh: bool,
+        reuse: Reuse,
     ) -> Result<Conn, Error> {
         let (peer_url, policy) = match proxy {
             Some(p) => (p.url(), None),
@@ -355,12 +362,18 @@ impl Client {
         } else {
             peer_url
         };
-        if !fresh {
-            if let Some(conn) =
-                self.inner
-                    .pool
-                    .take(key.scheme(), key.host_str(), key.port_or_default())
-            {
+        let trust_for = match reuse {
+            Reuse::Never => None,
+            Reuse::Probe => Some(Duration::ZERO),
+            Reuse::TrustRecent => Some(TRUST_RECENT_IDLE),
+        };
+        if let Some(trust_for) = trust_for {
+            if let Some(conn) = self.inner.pool.take(
+                key.scheme(),
+                key.host_str(),
+                key.port_or_default(),
+                trust_for,
+            ) {
                 if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
                     return Ok(conn);
                 }
@@ -466,6 +479,24 @@ fn wants_close(headers: &Headers) -> bool {
         .any(|v| v.split(',').any(|o| o.trim().eq_ignore_ascii_case("close")))
 }
 
+/// Whether a request may go on a pooled connection, and how much checking that takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reuse {
+    /// A new connection: the pooled one just failed.
+    Never,
+    /// A pooled connection the socket confirms is still open (requests never retried).
+    Probe,
+    /// A pooled connection, unchecked if it was idle less than [`TRUST_RECENT_IDLE`]: the
+    /// request is idempotent, so if the server had closed it the request is retried once on
+    /// a fresh connection (DESIGN item 10).
+    TrustRecent,
+}
+
+/// How long an idle connection is trusted without asking the socket. Servers close idle
+/// connections after seconds, not milliseconds; a close inside this window costs an
+/// idempotent request one retry.
+const TRUST_RECENT_IDLE: Duration = Duration::from_secs(1);
+
 /// How long to wait before retrying a 429 or 503, when the retry policy says to and the wait
 /// ends before the call's deadline.
 fn retry_wait(
@@ -474,7 +505,7 @@ fn retry_wait(
     response: &Response,
     retries: u32,
     clock: &Clock,
-) -> Option<std::time::Duration> {
+) -> Option<Duration> {
     if !matches!(response.status(), 429 | 503) {
         return None;
     }

@@ -132,8 +132,10 @@ impl Conn {
         }
     }
 
-    pub fn is_stale(&mut self) -> bool {
-        self.end > self.start || self.stream.is_stale()
+    /// Whether an idle connection can no longer carry a request: bytes nobody asked for are
+    /// waiting, or (when `probe` is set) the socket says the server closed it or sent more.
+    pub fn is_stale(&mut self, probe: bool) -> bool {
+        self.end > self.start || (probe && self.stream.is_stale())
     }
 
     /// The same connection, now speaking TLS to `host`. Nothing may be buffered: bytes that
