@@ -21,9 +21,16 @@
 //! | [`http`] | requests, responses and the HTTP/1.1 client |
 //! | [`url`] | URL parsing, percent-encoding and query strings |
 //! | [`json`](mod@json) | the JSON value, parser and writer |
+//!
+//! Each module has its own error type; [`Error`] wraps them all for code that handles errors
+//! in one place.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod error;
+
+pub use error::Error;
 
 pub mod curl;
 pub mod http;

@@ -134,7 +134,9 @@ mod tests {
             Some(idle) => idle.conn.origin.port,
             None => panic!("the connection was not pooled"),
         };
-        assert!(pool.take(Scheme::Http, "127.0.0.1", port, Duration::ZERO).is_none());
+        assert!(pool
+            .take(Scheme::Http, "127.0.0.1", port, Duration::ZERO)
+            .is_none());
         assert_eq!(pool.idle_count(), 0);
     }
 
