@@ -51,7 +51,8 @@ impl ParseOptions {
     /// Defaults to [`DEFAULT_MAX_DEPTH`] (128).
     ///
     /// Nothing recurses on depth (parsing, writing, comparing, cloning, dropping), so a high
-    /// limit costs only heap memory (a few dozen bytes a level while parsing).
+    /// limit costs only heap memory while parsing: about 24 bytes for each open array and
+    /// 260 for each open object (its duplicate-key filter and the member being read).
     pub fn max_depth(mut self, depth: usize) -> ParseOptions {
         self.max_depth = depth;
         self
