@@ -160,6 +160,16 @@ impl<'s, S: Sink> Writer<'s, S> {
     }
 
     fn number(&mut self, n: &Number) {
+        if self.staged == 0 && !n.is_f64() {
+            // An integer after a key or a string: straight to the string, since staging it
+            // would only put off the same copy to the next string.
+            let mut text = [0u8; BUF_LEN];
+            match n.format_ascii(&mut text) {
+                Some(len) => push_ascii(self.sink.buf(), text.get(..len).unwrap_or_default()),
+                None => n.write_to(self.sink.buf()),
+            }
+            return;
+        }
         if self.staged + BUF_LEN > STAGE {
             self.flush();
         }
