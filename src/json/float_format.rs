@@ -60,13 +60,17 @@ fn digit_count(n: u64) -> usize {
     count.max(1)
 }
 
-/// "00", "01", ..., "99": writing two digits at a time halves the divisions.
-const PAIRS: &[u8; 200] = b"\
+/// "00", "01", ..., "99": writing two digits at a time halves the divisions. As text, so
+/// pairs can go to a `String` without a UTF-8 check.
+const PAIRS_STR: &str = "\
     0001020304050607080910111213141516171819\
     2021222324252627282930313233343536373839\
     4041424344454647484950515253545556575859\
     6061626364656667686970717273747576777879\
     8081828384858687888990919293949596979899";
+
+/// [`PAIRS_STR`] as bytes, for formatting into buffers.
+const PAIRS: &[u8] = PAIRS_STR.as_bytes();
 
 /// Writes the two digits of `v < 100` at `pos`.
 #[inline]
@@ -128,23 +132,6 @@ pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
     }
 }
 
-/// Formats `n` in decimal into `buf`; returns the length.
-pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
-    if n < 10 {
-        buf[0] = b'0' + n as u8;
-        return 1;
-    }
-    put_digits(buf, 0, n, digit_count(n))
-}
-
-/// Formats `n` in decimal into `buf`; returns the length.
-pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
-    let magnitude = n.unsigned_abs();
-    let sign = usize::from(n < 0);
-    buf[0] = b'-';
-    put_digits(buf, sign, magnitude, digit_count(magnitude))
-}
-
 /// Formats a finite `f` into `buf` in its shortest round-trip form, returning the length:
 /// `0.1`, `1.0`, `-0.0`, `1e300`, `1.5e-7`, `123456.789`. Plain notation is used when the
 /// decimal point falls within 16 digits to the left or 5 to the right of the first digit;
@@ -199,18 +186,86 @@ pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
     put_digits(buf, end, e, digit_count(e))
 }
 
-/// Appends `n` in decimal.
+/// Appends `n` in decimal, left to right, two digits at a time straight from the table:
+/// no buffer to copy out of, and no UTF-8 check (integers between keys and strings).
 pub(crate) fn write_u64(out: &mut String, n: u64) {
-    let mut buf = [0u8; BUF_LEN];
-    let len = format_u64(n, &mut buf);
-    push_ascii(out, &buf[..len]);
+    const E8: u64 = 100_000_000;
+    if n < E8 {
+        push_head(out, n as u32);
+        return;
+    }
+    let (high, low) = (n / E8, (n % E8) as u32);
+    if high < E8 {
+        push_head(out, high as u32);
+    } else {
+        push_head(out, (high / E8) as u32);
+        push8(out, (high % E8) as u32);
+    }
+    push8(out, low);
 }
 
-/// Appends `n` in decimal.
+/// Appends the two digits of `v < 100`.
+#[inline]
+fn push_pair(out: &mut String, v: u32) {
+    let i = v as usize * 2;
+    out.push_str(PAIRS_STR.get(i..i + 2).unwrap_or_default());
+}
+
+/// Appends the digit `v < 10`.
+#[inline]
+fn push_digit(out: &mut String, v: u32) {
+    out.push(char::from(b'0' + (v % 10) as u8));
+}
+
+/// Appends `v < 10^8` without leading zeros (`0` for zero).
+fn push_head(out: &mut String, v: u32) {
+    match v {
+        0..=9 => push_digit(out, v),
+        10..=99 => push_pair(out, v),
+        100..=999 => {
+            push_digit(out, v / 100);
+            push_pair(out, v % 100);
+        }
+        1_000..=9_999 => {
+            push_pair(out, v / 100);
+            push_pair(out, v % 100);
+        }
+        10_000..=99_999 => {
+            push_digit(out, v / 10_000);
+            push_four(out, v % 10_000);
+        }
+        100_000..=999_999 => {
+            push_pair(out, v / 10_000);
+            push_four(out, v % 10_000);
+        }
+        1_000_000..=9_999_999 => {
+            push_digit(out, v / 1_000_000);
+            push_pair(out, v / 10_000 % 100);
+            push_four(out, v % 10_000);
+        }
+        _ => push8(out, v),
+    }
+}
+
+/// Appends exactly four digits of `v < 10^4`.
+#[inline]
+fn push_four(out: &mut String, v: u32) {
+    push_pair(out, v / 100);
+    push_pair(out, v % 100);
+}
+
+/// Appends exactly eight digits of `v < 10^8`.
+fn push8(out: &mut String, v: u32) {
+    push_four(out, v / 10_000);
+    push_four(out, v % 10_000);
+}
+
+/// Appends `n` in decimal (see [`write_u64`]).
 pub(crate) fn write_i64(out: &mut String, n: i64) {
-    let mut buf = [0u8; BUF_LEN];
-    let len = format_i64(n, &mut buf);
-    push_ascii(out, &buf[..len]);
+    if n < 0 {
+        out.push('-');
+    }
+    write_u64(out, n.unsigned_abs());
 }
 
 /// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).
