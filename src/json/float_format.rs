@@ -1,5 +1,9 @@
 //! Binary to decimal: integers, and finite doubles in their shortest round-trip form.
 //!
+//! Integers are appended to a `String` left to right, two digits at a time from a table of
+//! text. Doubles are formatted into a byte buffer (the writer's staging area), which only
+//! ever holds ASCII.
+//!
 //! The shortest digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render
 //! doubles", 2020): scale the rounding interval of the double by a 128-bit upper approximation
 //! of a power of ten, then pick the shortest decimal inside the interval, the closest one when
@@ -8,8 +12,8 @@
 
 use super::pow5::{floor_log2_pow10, pow5};
 
-/// The size of the buffers numbers are formatted into: the longest text is 24 bytes (a
-/// double; an integer takes 20), and the layout of whole doubles writes up to 16 zeros past
+/// The size of the buffers doubles are formatted into: the longest is 24 bytes
+/// (`-1.2345678901234567e-308`), and the layout of whole doubles writes up to 16 zeros past
 /// the digits before it cuts them to length.
 pub(crate) const BUF_LEN: usize = 40;
 
@@ -28,10 +32,11 @@ const POW10: [u64; 20] = {
 /// and `k <= 17`, by multiplying with a rounded-up reciprocal: a hardware division costs
 /// several times more on common CPUs.
 ///
-/// With `S = 57 + bits(10^k)` and `M = ceil(2^S / 10^k) < 2^58`, the error of `d * M / 2^S`
-/// against `d / 10^k` is below `d * 10^k / 2^S / 10^k < 2^57 / 2^S * 10^k / 10^k`... that is,
-/// below `1 / 10^k`, too small to change the floor (checked exhaustively at the boundaries by
-/// a test).
+/// With `S = 57 + bits(10^k)` and `M = 2^S / 10^k + e` (rounded up, so `0 < e <= 1`),
+/// `d * M / 2^S = d / 10^k + d * e / 2^S`, and the error term is below
+/// `2^57 / 2^S = 2^-bits(10^k) < 10^-k`. The fraction of `d / 10^k` is at most `1 - 10^-k`,
+/// so the error never reaches the next integer and the floor is exact (a test checks the
+/// boundaries).
 fn div_pow10(d: u64, k: usize) -> (u64, u64) {
     let (m, shift) = RECIPROCALS[k];
     let q = ((u128::from(d) * u128::from(m)) >> shift) as u64;
