@@ -219,9 +219,8 @@ impl<'a> Parser<'a> {
     /// Parses one value starting at `pos` (whitespace skipped), containers included.
     fn parse_value_tree(&mut self) -> Result<Json, Error> {
         loop {
-            // A scalar goes straight into its container (built in place, not moved through a
-            // local: that copy showed in profiles); a container opens, and its first child
-            // is next. At the top level, the value is the document.
+            // A scalar goes straight into its container; a container opens, and its first
+            // child is next. At the top level, the value is the document.
             let top = match self.peek() {
                 Some(b'[') => {
                     if self.open_array()? {
@@ -267,8 +266,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Hands a complete value to the innermost open container, or gives it back when there is
-    /// none (it is the whole document). Inlined into each caller so that each value is
-    /// built where it goes rather than in a temporary (measured: 5 to 10% of parse time).
+    /// none (it is the whole document). Inlined into each caller: measured 5 to 10% faster
+    /// than one shared call. (Each value still passes through a stack temporary whose
+    /// reload stalls; profiles put that at about 10% of parse time, left for later.)
     #[inline(always)]
     fn put(&mut self, value: Json) -> Option<Json> {
         match self.frames.last() {
@@ -565,8 +565,8 @@ impl<'a> Parser<'a> {
     /// A number at `pos` (RFC 8259 section 6):
     /// `[ minus ] int [ frac ] [ exp ]`, `int = zero / ( digit1-9 *DIGIT )`,
     /// `frac = "." 1*DIGIT`, `exp = ("e" / "E") [ "-" / "+" ] 1*DIGIT`.
-    // Inlined so the number reaches its container in registers, not through a temporary on
-    // the stack (measured: 10 to 15% on number-heavy documents).
+    // Inlined: measured 10 to 15% faster on number-heavy documents (the result no longer
+    // makes a round trip through memory as a `Result`).
     #[inline(always)]
     fn parse_number(&mut self) -> Result<Number, Error> {
         let bytes = self.bytes;
