@@ -128,6 +128,17 @@ impl Reason {
 /// characters (Unicode scalar values, so a tab or an emoji is one column) from the start of the
 /// line, lines end at `\n`, and [`offset`](Error::offset) is the 0-based byte offset. Messages
 /// never quote the input, so they are safe to log and to hand to a model.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json::{self, ErrorKind};
+///
+/// let err = json::parse("{\"city\": \"Zürich\",\n \"days\" 3}").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Syntax);
+/// assert_eq!(err.to_string(), "expected ':' after object key at 2:9");
+/// assert_eq!((err.line(), err.column(), err.offset()), (2, 9, 28)); // "ü" is 2 bytes
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     reason: Reason,

@@ -1,5 +1,9 @@
 //! Binary to decimal: integers, and finite doubles in their shortest round-trip form.
 //!
+//! Integers are appended to a `String` left to right, two digits at a time from a table of
+//! text. Doubles are formatted into a byte buffer (the writer's staging area), which only
+//! ever holds ASCII.
+//!
 //! The shortest digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render
 //! doubles", 2020): scale the rounding interval of the double by a 128-bit upper approximation
 //! of a power of ten, then pick the shortest decimal inside the interval, the closest one when
@@ -8,8 +12,8 @@
 
 use super::pow5::{floor_log2_pow10, pow5};
 
-/// The size of the buffers numbers are formatted into: the longest text is 24 bytes (a
-/// double; an integer takes 20), and the layout of whole doubles writes up to 16 zeros past
+/// The size of the buffers doubles are formatted into: the longest is 24 bytes
+/// (`-1.2345678901234567e-308`), and the layout of whole doubles writes up to 16 zeros past
 /// the digits before it cuts them to length.
 pub(crate) const BUF_LEN: usize = 40;
 
@@ -28,10 +32,11 @@ const POW10: [u64; 20] = {
 /// and `k <= 17`, by multiplying with a rounded-up reciprocal: a hardware division costs
 /// several times more on common CPUs.
 ///
-/// With `S = 57 + bits(10^k)` and `M = ceil(2^S / 10^k) < 2^58`, the error of `d * M / 2^S`
-/// against `d / 10^k` is below `d * 10^k / 2^S / 10^k < 2^57 / 2^S * 10^k / 10^k`... that is,
-/// below `1 / 10^k`, too small to change the floor (checked exhaustively at the boundaries by
-/// a test).
+/// With `S = 57 + bits(10^k)` and `M = 2^S / 10^k + e` (rounded up, so `0 < e <= 1`),
+/// `d * M / 2^S = d / 10^k + d * e / 2^S`, and the error term is below
+/// `2^57 / 2^S = 2^-bits(10^k) < 10^-k`. The fraction of `d / 10^k` is at most `1 - 10^-k`,
+/// so the error never reaches the next integer and the floor is exact (a test checks the
+/// boundaries).
 fn div_pow10(d: u64, k: usize) -> (u64, u64) {
     let (m, shift) = RECIPROCALS[k];
     let q = ((u128::from(d) * u128::from(m)) >> shift) as u64;
@@ -60,13 +65,17 @@ fn digit_count(n: u64) -> usize {
     count.max(1)
 }
 
-/// "00", "01", ..., "99": writing two digits at a time halves the divisions.
-const PAIRS: &[u8; 200] = b"\
+/// "00", "01", ..., "99": writing two digits at a time halves the divisions. As text, so
+/// pairs can go to a `String` without a UTF-8 check.
+const PAIRS_STR: &str = "\
     0001020304050607080910111213141516171819\
     2021222324252627282930313233343536373839\
     4041424344454647484950515253545556575859\
     6061626364656667686970717273747576777879\
     8081828384858687888990919293949596979899";
+
+/// [`PAIRS_STR`] as bytes, for formatting into buffers.
+const PAIRS: &[u8] = PAIRS_STR.as_bytes();
 
 /// Writes the two digits of `v < 100` at `pos`.
 #[inline]
@@ -116,23 +125,16 @@ fn put_digits(buf: &mut [u8; BUF_LEN], pos: usize, n: u64, count: usize) -> usiz
 
 /// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
 pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
+    if bytes.len() <= 16 {
+        // A few bytes (punctuation after a number) go faster one by one than through a
+        // UTF-8 check and a copy call.
+        out.extend(bytes.iter().map(|&b| char::from(b)));
+        return;
+    }
     // The bytes are ASCII by construction, so this never takes the error branch.
     if let Ok(s) = std::str::from_utf8(bytes) {
         out.push_str(s);
     }
-}
-
-/// Formats `n` in decimal into `buf`; returns the length.
-pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
-    put_digits(buf, 0, n, digit_count(n))
-}
-
-/// Formats `n` in decimal into `buf`; returns the length.
-pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
-    let magnitude = n.unsigned_abs();
-    let sign = usize::from(n < 0);
-    buf[0] = b'-';
-    put_digits(buf, sign, magnitude, digit_count(magnitude))
 }
 
 /// Formats a finite `f` into `buf` in its shortest round-trip form, returning the length:
@@ -189,18 +191,86 @@ pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
     put_digits(buf, end, e, digit_count(e))
 }
 
-/// Appends `n` in decimal.
+/// Appends `n` in decimal, left to right, two digits at a time straight from the table:
+/// no buffer to copy out of, and no UTF-8 check (integers between keys and strings).
 pub(crate) fn write_u64(out: &mut String, n: u64) {
-    let mut buf = [0u8; BUF_LEN];
-    let len = format_u64(n, &mut buf);
-    push_ascii(out, &buf[..len]);
+    const E8: u64 = 100_000_000;
+    if n < E8 {
+        push_head(out, n as u32);
+        return;
+    }
+    let (high, low) = (n / E8, (n % E8) as u32);
+    if high < E8 {
+        push_head(out, high as u32);
+    } else {
+        push_head(out, (high / E8) as u32);
+        push8(out, (high % E8) as u32);
+    }
+    push8(out, low);
 }
 
-/// Appends `n` in decimal.
+/// Appends the two digits of `v < 100`.
+#[inline]
+fn push_pair(out: &mut String, v: u32) {
+    let i = v as usize * 2;
+    out.push_str(PAIRS_STR.get(i..i + 2).unwrap_or_default());
+}
+
+/// Appends the digit `v < 10`.
+#[inline]
+fn push_digit(out: &mut String, v: u32) {
+    out.push(char::from(b'0' + (v % 10) as u8));
+}
+
+/// Appends `v < 10^8` without leading zeros (`0` for zero).
+fn push_head(out: &mut String, v: u32) {
+    match v {
+        0..=9 => push_digit(out, v),
+        10..=99 => push_pair(out, v),
+        100..=999 => {
+            push_digit(out, v / 100);
+            push_pair(out, v % 100);
+        }
+        1_000..=9_999 => {
+            push_pair(out, v / 100);
+            push_pair(out, v % 100);
+        }
+        10_000..=99_999 => {
+            push_digit(out, v / 10_000);
+            push_four(out, v % 10_000);
+        }
+        100_000..=999_999 => {
+            push_pair(out, v / 10_000);
+            push_four(out, v % 10_000);
+        }
+        1_000_000..=9_999_999 => {
+            push_digit(out, v / 1_000_000);
+            push_pair(out, v / 10_000 % 100);
+            push_four(out, v % 10_000);
+        }
+        _ => push8(out, v),
+    }
+}
+
+/// Appends exactly four digits of `v < 10^4`.
+#[inline]
+fn push_four(out: &mut String, v: u32) {
+    push_pair(out, v / 100);
+    push_pair(out, v % 100);
+}
+
+/// Appends exactly eight digits of `v < 10^8`.
+fn push8(out: &mut String, v: u32) {
+    push_four(out, v / 10_000);
+    push_four(out, v % 10_000);
+}
+
+/// Appends `n` in decimal (see [`write_u64`]).
 pub(crate) fn write_i64(out: &mut String, n: i64) {
-    let mut buf = [0u8; BUF_LEN];
-    let len = format_i64(n, &mut buf);
-    push_ascii(out, &buf[..len]);
+    if n < 0 {
+        out.push('-');
+    }
+    write_u64(out, n.unsigned_abs());
 }
 
 /// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).

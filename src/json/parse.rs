@@ -51,7 +51,8 @@ impl ParseOptions {
     /// Defaults to [`DEFAULT_MAX_DEPTH`] (128).
     ///
     /// Nothing recurses on depth (parsing, writing, comparing, cloning, dropping), so a high
-    /// limit costs only heap memory (a few dozen bytes a level while parsing).
+    /// limit costs only heap memory while parsing: about 24 bytes for each open array and
+    /// 260 for each open object (its duplicate-key filter and the member being read).
     pub fn max_depth(mut self, depth: usize) -> ParseOptions {
         self.max_depth = depth;
         self
@@ -218,9 +219,8 @@ impl<'a> Parser<'a> {
     /// Parses one value starting at `pos` (whitespace skipped), containers included.
     fn parse_value_tree(&mut self) -> Result<Json, Error> {
         loop {
-            // A scalar goes straight into its container (built in place, not moved through a
-            // local: that copy showed in profiles); a container opens, and its first child
-            // is next. At the top level, the value is the document.
+            // A scalar goes straight into its container; a container opens, and its first
+            // child is next. At the top level, the value is the document.
             let top = match self.peek() {
                 Some(b'[') => {
                     if self.open_array()? {
@@ -266,8 +266,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Hands a complete value to the innermost open container, or gives it back when there is
-    /// none (it is the whole document). Inlined into each caller so that each value is
-    /// built where it goes rather than in a temporary (measured: 5 to 10% of parse time).
+    /// none (it is the whole document). Inlined into each caller: measured 5 to 10% faster
+    /// than one shared call. (Each value still passes through a stack temporary whose
+    /// reload stalls; profiles put that at about 10% of parse time, left for later.)
     #[inline(always)]
     fn put(&mut self, value: Json) -> Option<Json> {
         match self.frames.last() {
@@ -564,8 +565,8 @@ impl<'a> Parser<'a> {
     /// A number at `pos` (RFC 8259 section 6):
     /// `[ minus ] int [ frac ] [ exp ]`, `int = zero / ( digit1-9 *DIGIT )`,
     /// `frac = "." 1*DIGIT`, `exp = ("e" / "E") [ "-" / "+" ] 1*DIGIT`.
-    // Inlined so the number reaches its container in registers, not through a temporary on
-    // the stack (measured: 10 to 15% on number-heavy documents).
+    // Inlined: measured 10 to 15% faster on number-heavy documents (the result no longer
+    // makes a round trip through memory as a `Result`).
     #[inline(always)]
     fn parse_number(&mut self) -> Result<Number, Error> {
         let bytes = self.bytes;
@@ -585,6 +586,11 @@ impl<'a> Parser<'a> {
                 }
             }
             Some(b'1'..=b'9') => {
+                while let Some(v) = eight_digits(bytes, i) {
+                    w = w.wrapping_mul(100_000_000).wrapping_add(v);
+                    digits += 8;
+                    i += 8;
+                }
                 while let Some(&d) = bytes.get(i) {
                     if !d.is_ascii_digit() {
                         break;
@@ -603,6 +609,18 @@ impl<'a> Parser<'a> {
             is_float = true;
             i += 1;
             let fraction_start = i;
+            // Once a significant digit is in, every digit is significant: eight at a time.
+            while w != 0 {
+                match eight_digits(bytes, i) {
+                    Some(v) => {
+                        w = w.wrapping_mul(100_000_000).wrapping_add(v);
+                        digits += 8;
+                        fraction_digits += 8;
+                        i += 8;
+                    }
+                    None => break,
+                }
+            }
             while let Some(&d) = bytes.get(i) {
                 if !d.is_ascii_digit() {
                     break;
@@ -700,6 +718,25 @@ fn integer(negative: bool, w: u64, digits: usize, text: &str) -> Number {
         .unwrap_or_else(|| Number::from_text(text))
 }
 
+/// The value of the eight ASCII digits at `i`, if the eight bytes there are all digits.
+/// One 64-bit word does the work of eight steps (Lemire, "Number Parsing at a Gigabyte per
+/// Second", section 8): check the bytes, then merge digit pairs, quads and octets.
+fn eight_digits(bytes: &[u8], i: usize) -> Option<u64> {
+    let chunk = bytes.get(i..i + 8)?;
+    let x = load_u64(chunk);
+    // Every byte is 0x30..=0x39: its high nibble is 3, and adding 6 does not carry into it.
+    let all_digits = (x & 0xF0F0_F0F0_F0F0_F0F0)
+        | ((x.wrapping_add(0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4);
+    if all_digits != 0x3333_3333_3333_3333 {
+        return None;
+    }
+    let x = x - 0x3030_3030_3030_3030;
+    // The first digit is in the lowest byte: each step multiplies the earlier (lower) lane.
+    let x = (x * 10 + (x >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let x = (x * 100 + (x >> 16)) & 0x0000_FFFF_0000_FFFF;
+    Some((x * 10_000 + (x >> 32)) & 0xFFFF_FFFF)
+}
+
 /// A cheap 10-bit hash for the Bloom filter (length, first and last eight bytes). Not
 /// collision resistant, which is why large objects switch to a [`KeyIndex`].
 fn quick_hash(key: &[u8]) -> usize {
@@ -755,4 +792,38 @@ fn skip_unescaped(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eight_digits_at_once() {
+        let table: &[(&str, &[u8], Option<u64>)] = &[
+            ("all digits", b"12345678", Some(12_345_678)),
+            ("leading zeros", b"00000001", Some(1)),
+            ("nines", b"99999999", Some(99_999_999)),
+            ("zeros", b"00000000", Some(0)),
+            ("longer input", b"123456789", Some(12_345_678)),
+            ("short input", b"1234567", None),
+            ("point inside", b"1234.678", None),
+            ("colon (0x3A)", b"1234567:", None),
+            ("slash (0x2F)", b"/2345678", None),
+            ("high byte", b"1234567\xFA", None),
+            ("letter", b"1234e678", None),
+        ];
+        for &(name, bytes, value) in table {
+            assert_eq!(eight_digits(bytes, 0), value, "{name}");
+        }
+        assert_eq!(eight_digits(b"x12345678", 1), Some(12_345_678));
+    }
+
+    #[test]
+    fn quick_hash_reads_short_and_long_keys() {
+        assert_eq!(quick_hash(b""), quick_hash(b""));
+        assert!(quick_hash(b"abcdefghijkl") < 1024);
+        assert_ne!(quick_hash(b"a"), quick_hash(b"b"));
+        assert_ne!(quick_hash(b"abcdefgh1"), quick_hash(b"abcdefgh12"));
+    }
 }
