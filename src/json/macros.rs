@@ -27,10 +27,6 @@
 /// );
 /// assert_eq!(json!(null), httptool::json::Json::Null);
 /// ```
-// Hidden from the crate root's page: the crate docs link [`json`] to the module, and a visible
-// macro of the same name would make that link ambiguous (rustdoc refuses it). The module docs
-// describe the macro under "Literals"; this comment's doctest still runs.
-#[doc(hidden)]
 #[macro_export]
 macro_rules! json {
     (null) => {
