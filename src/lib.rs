@@ -38,3 +38,8 @@ pub mod json;
 pub mod plugin;
 pub mod tool;
 pub mod url;
+
+// The README's examples run as doc tests, so the README cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
