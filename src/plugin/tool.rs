@@ -268,3 +268,31 @@ impl fmt::Debug for DryRun {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::{AddressPolicy, Config};
+    use crate::plugin::Endpoint;
+    use std::net::TcpListener;
+
+    #[test]
+    fn a_strict_client_given_to_a_plugin_stays_strict() {
+        // Regression: the plugin's requests carried `allow_all`, which replaced the policy
+        // of the client, so a loopback address was reached.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        listener.set_nonblocking(true).unwrap();
+        let client = Client::with_config(Config::new().address_policy(AddressPolicy::strict()));
+        let plugin = HttpPlugin::builder("p", format!("http://127.0.0.1:{port}"))
+            .endpoint(Endpoint::get("get", "/x"))
+            .build()
+            .unwrap()
+            .with_client(client);
+        let tool = plugin.tool("get").unwrap();
+        let out = tool.call(Map::new(), &CallContext::new());
+        assert_eq!(out.error_kind(), Some(ErrorKind::AddressRefused), "{out:?}");
+        // Nothing reached the server.
+        assert!(listener.accept().is_err());
+    }
+}
