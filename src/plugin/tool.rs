@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::args;
+use super::auth;
 use super::compile::Compiled;
 use super::http_plugin::HttpPlugin;
 use super::model::Endpoint;
@@ -98,7 +99,7 @@ impl HttpTool {
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
         if let Some(signer) = &self.plugin.runtime.signer {
-            signer.sign(&mut request, context).map_err(|e| {
+            auth::sign(signer.as_ref(), &mut request, context).map_err(|e| {
                 ToolOutput::error(
                     ErrorKind::ToolFailed,
                     format!(
