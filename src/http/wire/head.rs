@@ -272,11 +272,12 @@ impl Head {
     }
 
     /// RFC 9112 section 9.3: HTTP/1.1 connections persist unless `close` is sent; HTTP/1.0
-    /// ones only with `keep-alive`.
+    /// ones only with `keep-alive`. Section 6.1: an HTTP/1.0 message with `Transfer-Encoding`
+    /// has faulty framing, so its connection is closed after it.
     pub(crate) fn persists(&self) -> bool {
         match self.version {
             Version::Http11 => !self.close,
-            Version::Http10 => self.keep_alive && !self.close,
+            Version::Http10 => self.keep_alive && !self.close && self.coding == Coding::Absent,
         }
     }
 }
@@ -545,6 +546,18 @@ mod tests {
         assert!(persists(
             "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\n\r\n"
         ));
+    }
+
+    #[test]
+    fn http10_with_transfer_encoding_never_persists() {
+        // Regression: an HTTP/1.0 keep-alive response framed by Transfer-Encoding left its
+        // connection in the pool, though RFC 9112 section 6.1 calls its framing faulty.
+        let head = parse(
+            "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n",
+        )
+        .unwrap();
+        assert_eq!(head.framing(false).unwrap(), Framing::Chunked);
+        assert!(!head.persists());
     }
 
     #[test]
