@@ -586,4 +586,55 @@ mod tests {
             }
         );
     }
+
+    /// xorshift64*, for the fuzz loop below (fixed seed: the same bytes on every run).
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    #[test]
+    fn fuzz_head_parsing_never_panics_and_trickling_finds_the_same_end() {
+        const BYTES: &[u8] = b"\r\n\n\r\0\t :,;Hh/1.0 2 9-+aAcC\x7f\xff";
+        const SEED: &[u8] =
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let mut state = 0x4ead_0001u64;
+        for _ in 0..20_000 {
+            let mut buf = SEED.to_vec();
+            for _ in 0..1 + xorshift(&mut state) % 6 {
+                let at = (xorshift(&mut state) % (buf.len() as u64 + 1)) as usize;
+                let byte = BYTES[(xorshift(&mut state) % BYTES.len() as u64) as usize];
+                match xorshift(&mut state) % 3 {
+                    0 if at < buf.len() => buf[at] = byte,
+                    1 if at < buf.len() => {
+                        buf.remove(at);
+                    }
+                    _ => buf.insert(at, byte),
+                }
+            }
+            let whole = find_head_end(&buf, 0);
+            // The head arriving a byte at a time, each search resuming where the client's
+            // does, ends at the same place.
+            let mut scanned = 0;
+            let mut trickled = None;
+            for k in 1..=buf.len() {
+                if let Some(end) = find_head_end(&buf[..k], scanned) {
+                    trickled = Some(end);
+                    break;
+                }
+                scanned = k.saturating_sub(2);
+            }
+            assert_eq!(trickled, whole, "{:?}", String::from_utf8_lossy(&buf));
+            if let Some(end) = whole {
+                assert!(buf[..end].ends_with(b"\n\n") || buf[..end].ends_with(b"\n\r\n"));
+                if let Ok(head) = parse_head(&buf[..end], &limits()) {
+                    assert!((100..=599).contains(&head.status));
+                    let _ = head.framing(false);
+                    let _ = head.persists();
+                }
+            }
+        }
+    }
 }
