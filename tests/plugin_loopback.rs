@@ -357,7 +357,7 @@ fn https_without_tls_is_a_transport_error_that_retrying_cannot_fix() {
         .starts_with("could not get a response from the API: https needs tls"));
     assert!(out
         .text()
-        .ends_with(" (https://127.0.0.1:1/x); this is not caused by the arguments"));
+        .ends_with(" (https://127.0.0.1:1/); this is not caused by the arguments"));
 }
 
 #[test]

@@ -980,7 +980,6 @@ fn request_options_travel_with_the_request() {
     call(&p, "get", "{}");
     let expected = httptool::http::RequestOptions::new()
         .redirect(httptool::http::RedirectPolicy::same_origin())
-        .address_policy(httptool::http::AddressPolicy::allow_all())
         .timeout_call(std::time::Duration::from_millis(5000))
         .max_body(1000);
     assert_eq!(recorder.only().options(), &expected);

@@ -309,6 +309,18 @@ impl Error {
         self
     }
 
+    /// The same error, its message naming the request's origin (`https://host:port/`) but
+    /// not its path, for a reader who must not see the path.
+    pub(crate) fn with_origin_only(mut self) -> Error {
+        if let Some(url) = &mut self.inner.url {
+            let authority = url.find("://").map_or(0, |i| i + 3);
+            if let Some(slash) = url[authority..].find('/') {
+                url.truncate(authority + slash + 1);
+            }
+        }
+        self
+    }
+
     pub(crate) fn with_detail(mut self, detail: impl Into<String>) -> Error {
         self.inner.detail = Some(detail.into());
         self

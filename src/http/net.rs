@@ -40,7 +40,7 @@ impl Stream {
         }
     }
 
-    pub fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
+    pub fn set_read_timeout(&mut self, timeout: Duration) -> io::Result<()> {
         match self {
             Stream::Plain(s) => s.set_read_timeout(Some(timeout)),
             #[cfg(feature = "tls")]
@@ -48,7 +48,7 @@ impl Stream {
         }
     }
 
-    pub fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
+    pub fn set_write_timeout(&mut self, timeout: Duration) -> io::Result<()> {
         match self {
             Stream::Plain(s) => s.set_write_timeout(Some(timeout)),
             #[cfg(feature = "tls")]

@@ -134,7 +134,12 @@ impl Connector {
         };
         let conn = ClientConnection::new(config, server_name(host)?)
             .map_err(|e| handshake_failed("tls setup failed").with_source(e))?;
-        let mut stream = TlsStream { conn, sock };
+        let mut stream = TlsStream {
+            conn,
+            sock,
+            read_wait: Wait::default(),
+            write_wait: Wait::default(),
+        };
         let (budget, which) = clock.budget(Timeout::Connect)?;
         let deadline = Instant::now().checked_add(budget);
         stream.complete_handshake(deadline).map_err(|e| match e {
@@ -177,6 +182,25 @@ enum Step {
 pub(crate) struct TlsStream {
     conn: ClientConnection,
     sock: TcpStream,
+    read_wait: Wait,
+    write_wait: Wait,
+}
+
+/// The timeout the connection set for one direction: it bounds a whole `read` (or
+/// `write_vectored`) call, however many socket waits the records of that call take. Without
+/// this, a server trickling one record a byte at a time, each byte within the socket's
+/// timeout, would hold a call past its own timeout and the call's deadline.
+#[derive(Clone, Copy, Debug, Default)]
+struct Wait {
+    timeout: Option<Duration>,
+    /// The socket's timeout is lower than `timeout` now: the end of a call came near.
+    lowered: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Read,
+    Write,
 }
 
 impl fmt::Debug for TlsStream {
@@ -255,6 +279,8 @@ impl TlsStream {
     /// without it is an `UnexpectedEof` error, since the response may have been cut short
     /// (RFC 8446 section 6.1, RFC 9112 section 9.8).
     pub fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let deadline = self.begin_wait(Direction::Read)?;
+        let mut waited = false;
         loop {
             match self.conn.reader().read(buf) {
                 Ok(n) => return Ok(n),
@@ -270,6 +296,10 @@ impl TlsStream {
             // Nothing decrypted yet: send what rustls owes the server (a key update
             // answer), then read more records.
             self.flush_tls()?;
+            if waited {
+                self.wait_again(Direction::Read, deadline)?;
+            }
+            waited = true;
             if self.conn.read_tls(&mut self.sock)? == 0 {
                 // rustls now knows the transport ended; the next `reader()` call says how.
                 continue;
@@ -289,7 +319,15 @@ impl TlsStream {
     }
 
     fn flush_tls(&mut self) -> io::Result<()> {
+        let mut deadline = None;
+        let mut waited = false;
         while self.conn.wants_write() {
+            if waited {
+                self.wait_again(Direction::Write, deadline)?;
+            } else {
+                deadline = self.begin_wait(Direction::Write)?;
+                waited = true;
+            }
             match self.conn.write_tls(&mut self.sock) {
                 Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
                 Ok(_) => {}
@@ -300,12 +338,70 @@ impl TlsStream {
         Ok(())
     }
 
-    pub fn set_read_timeout(&self, timeout: Duration) -> io::Result<()> {
-        self.sock.set_read_timeout(Some(timeout))
+    pub fn set_read_timeout(&mut self, timeout: Duration) -> io::Result<()> {
+        self.sock.set_read_timeout(Some(timeout))?;
+        self.read_wait = Wait {
+            timeout: Some(timeout),
+            lowered: false,
+        };
+        Ok(())
     }
 
-    pub fn set_write_timeout(&self, timeout: Duration) -> io::Result<()> {
-        self.sock.set_write_timeout(Some(timeout))
+    pub fn set_write_timeout(&mut self, timeout: Duration) -> io::Result<()> {
+        self.sock.set_write_timeout(Some(timeout))?;
+        self.write_wait = Wait {
+            timeout: Some(timeout),
+            lowered: false,
+        };
+        Ok(())
+    }
+
+    fn wait_of(&mut self, direction: Direction) -> &mut Wait {
+        match direction {
+            Direction::Read => &mut self.read_wait,
+            Direction::Write => &mut self.write_wait,
+        }
+    }
+
+    fn set_socket_timeout(
+        &self,
+        direction: Direction,
+        timeout: Option<Duration>,
+    ) -> io::Result<()> {
+        match direction {
+            Direction::Read => self.sock.set_read_timeout(timeout),
+            Direction::Write => self.sock.set_write_timeout(timeout),
+        }
+    }
+
+    /// Starts a call's waits in `direction`: the socket's timeout back to the one set, and
+    /// the instant the call must be done by.
+    fn begin_wait(&mut self, direction: Direction) -> io::Result<Option<Instant>> {
+        let wait = *self.wait_of(direction);
+        if wait.lowered {
+            self.set_socket_timeout(direction, wait.timeout)?;
+            self.wait_of(direction).lowered = false;
+        }
+        Ok(wait.timeout.and_then(|t| Instant::now().checked_add(t)))
+    }
+
+    /// Before another socket wait in the same call: the socket's timeout lowered to what is
+    /// left before `deadline`, or a timeout error once nothing is.
+    fn wait_again(&mut self, direction: Direction, deadline: Option<Instant>) -> io::Result<()> {
+        let deadline = match deadline {
+            Some(deadline) => deadline,
+            None => return Ok(()),
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the tls records of one read or write took longer than its timeout",
+            ));
+        }
+        self.set_socket_timeout(direction, Some(left))?;
+        self.wait_of(direction).lowered = true;
+        Ok(())
     }
 
     /// Whether an idle connection can no longer carry a request. Records that arrived while
@@ -505,5 +601,80 @@ mod tests {
             format!("{trust:?}"),
             "Trust { added_roots: 1, webpki_roots: true }"
         );
+    }
+
+    /// A server that answers the handshake, reads the request, then sends the first bytes
+    /// of a TLS record one by one, each well within the read timeout.
+    fn trickling_server() -> u16 {
+        use rustls::pki_types::PrivateKeyDer;
+        use rustls::{ServerConfig, ServerConnection};
+        let certs =
+            CertificateDer::pem_slice_iter(include_bytes!("../../tests/data/localhost.pem"))
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+        let key =
+            PrivateKeyDer::from_pem_slice(include_bytes!("../../tests/data/server.key")).unwrap();
+        let config = ServerConfig::builder_with_provider(Arc::new(provider::default_provider()))
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(certs, key)
+            .unwrap();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (mut sock, _) = listener.accept().unwrap();
+            sock.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut conn = ServerConnection::new(Arc::new(config)).unwrap();
+            let mut request = Vec::new();
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                if conn.complete_io(&mut sock).is_err() {
+                    return;
+                }
+                let mut chunk = [0u8; 1024];
+                while let Ok(n) = conn.reader().read(&mut chunk) {
+                    if n == 0 {
+                        break;
+                    }
+                    request.extend_from_slice(&chunk[..n]);
+                }
+            }
+            // An application-data record of 16 KiB, arriving a byte every 100 ms.
+            let record = [0x17u8, 0x03, 0x03, 0x40, 0x00].iter().chain(&[0u8; 60]);
+            for &b in record {
+                if sock.write_all(&[b]).is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        port
+    }
+
+    #[test]
+    fn a_server_trickling_tls_records_is_cut_by_timeout_call() {
+        // Regression: one read looped over socket waits until a whole record arrived, each
+        // wait within the socket's timeout, so the call went on past `timeout_call`.
+        use crate::http::{Client, Config, Request, Transport};
+        let port = trickling_server();
+        let config = Config::new()
+            .add_root_certificates_pem(include_bytes!("../../tests/data/ca.pem"))
+            .unwrap()
+            .timeout_read(Duration::from_secs(2))
+            .timeout_call(Duration::from_millis(1500));
+        let client = Client::with_config(config);
+        let start = Instant::now();
+        let request = Request::get(&format!("https://localhost:{port}/")).unwrap();
+        let err = client.send(&request).unwrap_err();
+        let elapsed = start.elapsed();
+        assert_eq!(
+            err.kind(),
+            ErrorKind::Timeout {
+                which: Timeout::Call,
+                after: Duration::from_millis(1500)
+            },
+            "{err}"
+        );
+        assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
     }
 }

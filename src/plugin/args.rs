@@ -375,10 +375,20 @@ fn short(value: &Json) -> String {
         Json::Object(_) => String::from("an object"),
         Json::Null => String::from("null"),
         _ => {
+            // JSON escapes C0 controls only: DEL and C1 controls (NEL, U+0085) are escaped
+            // here, so a model's value cannot break the message's line.
             let text = value.to_string();
-            let mut shown: String = text.chars().take(40).collect();
-            if shown.len() < text.len() {
-                shown.push_str("...");
+            let mut shown = String::with_capacity(text.len().min(48));
+            for (i, c) in text.chars().enumerate() {
+                if i == 40 {
+                    shown.push_str("...");
+                    break;
+                }
+                if c.is_control() {
+                    shown.extend(c.escape_default());
+                } else {
+                    shown.push(c);
+                }
             }
             shown
         }
@@ -449,5 +459,6 @@ mod tests {
         object_missing_property: json!({}), ParamType::object([Property::new("city", ParamType::String).with_required(true)]) => "parameter 'p' lacks required property 'city' (a string)";
         object_nested_path: json!({"a": {"b": "x"}}), ParamType::object([Property::new("a", ParamType::object([Property::new("b", ParamType::Integer)]))]) => "parameter 'p.a.b' must be an integer; got \"x\"";
         long_value_cut: json!("x".repeat(100)), ParamType::Integer => format!("parameter 'p' must be an integer; got \"{}...", "x".repeat(39));
+        control_characters_in_values_are_escaped: json!("a\u{85}b\u{7f}c\u{9b}\n"), ParamType::Integer => "parameter 'p' must be an integer; got \"a\\u{85}b\\u{7f}c\\u{9b}\\n\"";
     }
 }

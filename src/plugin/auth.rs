@@ -2,6 +2,7 @@
 //! the [`Signer`] trait for schemes that sign each request.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use super::error::quote;
 use super::model::{Auth, ConfigValue};
@@ -12,10 +13,11 @@ use crate::tool::{CallContext, ErrorKind, ToolOutput};
 /// express: a timestamp and an HMAC of it, a signature over the method and path, a nonce.
 ///
 /// The signer gets the finished request (URL, headers, body) and the call's context, and
-/// adds what the scheme needs. Mark what it adds as secret
-/// ([`Request::mark_query_secret`], [`Headers::append_sensitive`](crate::http::Headers::append_sensitive))
-/// so logs, dry runs and `Debug` show `***`. A signer runs for dry runs too, so a dry run
-/// shows the exact request.
+/// adds what the scheme needs. What it adds is a credential: every header field and query
+/// pair it adds is marked secret afterwards, whether or not the signer marked it
+/// ([`Request::mark_query_secret`], [`Headers::append_sensitive`](crate::http::Headers::append_sensitive)),
+/// so logs, dry runs and `Debug` show `***` and a redirect that leaves the origin drops it.
+/// A signer runs for dry runs too, so a dry run shows the exact request.
 ///
 /// Install one with [`HttpPlugin::with_signer`](super::HttpPlugin::with_signer).
 ///
@@ -112,6 +114,42 @@ where
     }
 }
 
+/// Runs `signer` on `request`, then marks every header field and query pair it added secret
+/// (DESIGN items 12 and 13: an injected credential is masked wherever the request is shown,
+/// and dropped when a redirect leaves the origin).
+pub(crate) fn sign(
+    signer: &dyn Signer,
+    request: &mut Request,
+    context: &CallContext,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let fields: HashSet<(String, String)> = request
+        .headers()
+        .iter()
+        .map(|(name, value)| (name.to_ascii_lowercase(), value.to_string()))
+        .collect();
+    let pairs: HashSet<(String, String)> = request.url().query_pairs().collect();
+    signer.sign(request, context)?;
+    let added_fields: Vec<String> = request
+        .headers()
+        .iter()
+        .filter(|(name, value)| !fields.contains(&(name.to_ascii_lowercase(), value.to_string())))
+        .map(|(name, _)| name.to_string())
+        .collect();
+    for name in added_fields {
+        request.headers_mut().mark_sensitive(&name);
+    }
+    let added_pairs: Vec<String> = request
+        .url()
+        .query_pairs()
+        .filter(|pair| !pairs.contains(pair))
+        .map(|(name, _)| name)
+        .collect();
+    for name in added_pairs {
+        request.mark_query_secret(&name);
+    }
+    Ok(())
+}
+
 /// The header or query value of `auth` when every part of it is known before the call, so
 /// calls reuse it.
 pub(crate) fn known_value(auth: &Auth) -> Option<String> {
@@ -175,6 +213,33 @@ pub(crate) fn value_for<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_signer_adds_is_secret_even_unmarked() {
+        // Regression: a signer that added its signature with `append` (not
+        // `append_sensitive`) and did not mark its query pair had both shown in dry runs and
+        // `Debug`, and kept across a redirect to another origin.
+        let signer = |request: &mut Request, _: &CallContext| {
+            request.headers_mut().append("X-Signature", "sig-value")?;
+            request.url_mut().append_query_pair("sig", "q-value");
+            Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+        };
+        let mut request = Request::get("https://api.example.com/x?page=2")
+            .unwrap()
+            .with_header("Accept", "application/json")
+            .unwrap();
+        sign(&signer, &mut request, &CallContext::new()).unwrap();
+        assert!(request.headers().is_sensitive("x-signature"));
+        assert!(!request.headers().is_sensitive("accept"));
+        assert_eq!(request.secret_query_params(), ["sig"]);
+        let shown = String::from_utf8(request.render(http::Secrets::Mask).unwrap()).unwrap();
+        assert!(
+            shown.starts_with("GET /x?page=2&sig=*** HTTP/1.1\r\n"),
+            "{shown}"
+        );
+        assert!(shown.contains("X-Signature: ***\r\n"), "{shown}");
+        assert!(!format!("{request:?}").contains("value"));
+    }
 
     #[test]
     fn known_values() {

@@ -218,10 +218,15 @@ fn address_policy(options: &Options) -> AddressPolicy {
 
 /// Every setting travels with the request, so any transport sees it. Overload retries are
 /// for idempotent methods only: a plugin's POST is never retried.
+///
+/// The address policy travels only when it is strict: a request's policy replaces the
+/// client's, so sending `allow_all` would undo the strict policy of a client the application
+/// hands over with `with_client`. A plugin can tighten the client's policy, never loosen it.
 fn request_options(options: &Options) -> RequestOptions {
-    let mut request = RequestOptions::new()
-        .redirect(redirect_policy(options))
-        .address_policy(address_policy(options));
+    let mut request = RequestOptions::new().redirect(redirect_policy(options));
+    if options.address_policy == Some(AddressMode::Strict) {
+        request = request.address_policy(AddressPolicy::strict());
+    }
     if let Some(t) = options.timeout_connect {
         request = request.timeout_connect(t);
     }
@@ -511,6 +516,21 @@ fn body_plan(endpoint: &Endpoint) -> BodyPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plugin_options_never_loosen_the_clients_address_policy() {
+        // Regression: every request carried `allow_all`, which replaced the strict policy of
+        // a client given with `with_client`.
+        let same_origin = RequestOptions::new().redirect(RedirectPolicy::same_origin());
+        assert_eq!(request_options(&Options::new()), same_origin);
+        let allow_all = Options::new().address_policy(AddressMode::AllowAll);
+        assert_eq!(request_options(&allow_all), same_origin);
+        let strict = Options::new().address_policy(AddressMode::Strict);
+        assert_eq!(
+            request_options(&strict),
+            same_origin.address_policy(AddressPolicy::strict())
+        );
+    }
 
     #[test]
     fn redirect_policy_from_options() {

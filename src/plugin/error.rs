@@ -111,7 +111,7 @@ impl Error {
     ) -> Error {
         Error {
             kind,
-            path: path.into(),
+            path: escape_controls(path.into()),
             message: message.into(),
         }
     }
@@ -158,6 +158,23 @@ impl std::error::Error for Error {}
 /// Quotes a name or value for a message, as the tool layer does (one rule for both).
 pub(crate) use crate::tool::quote;
 
+/// A path names fields by the keys written in the file (`headers.X-Api-Key`): control
+/// characters in a key are escaped, so a file cannot break the line an error is logged on.
+fn escape_controls(path: String) -> String {
+    if !path.chars().any(char::is_control) {
+        return path;
+    }
+    let mut escaped = String::with_capacity(path.len() + 8);
+    for c in path.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +189,14 @@ mod tests {
         assert_eq!(err.to_string(), "endpoints[1]: missing field 'path'");
         let err = Error::new(ErrorKind::Syntax, "", "not json");
         assert_eq!(err.to_string(), "not json");
+    }
+
+    #[test]
+    fn control_characters_in_error_paths_are_escaped() {
+        // Regression: a header name holding CR and LF went into the error's path as it was,
+        // so `Display` wrote a line break taken from the plugin file.
+        let err = Error::new(ErrorKind::InvalidHeader, "headers.X\r\nY\u{85}", "bad");
+        assert_eq!(err.path(), "headers.X\\r\\nY\\u{85}");
+        assert_eq!(err.to_string(), "headers.X\\r\\nY\\u{85}: bad");
     }
 }

@@ -231,7 +231,8 @@ impl HttpPlugin {
     }
 
     /// Sends through `client` (its pool and settings; the plugin's options still apply to
-    /// each request).
+    /// each request). The client's address policy stays in force unless the plugin asks for
+    /// [`AddressMode::Strict`](super::AddressMode::Strict).
     #[must_use]
     pub fn with_client(mut self, client: Client) -> HttpPlugin {
         self.runtime.transport = Arc::new(client.clone());

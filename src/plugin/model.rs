@@ -439,8 +439,10 @@ impl Auth {
 /// Whether special-purpose addresses may be connected to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressMode {
-    /// Any address (the client's [`AddressPolicy::allow_all`](crate::http::AddressPolicy::allow_all)).
-    /// The default.
+    /// No address check of the plugin's own: its own client allows any address
+    /// ([`AddressPolicy::allow_all`](crate::http::AddressPolicy::allow_all)), and a client
+    /// given with [`HttpPlugin::with_client`](super::HttpPlugin::with_client) keeps its
+    /// policy. The default.
     AllowAll,
     /// Public addresses only: loopback, private, link-local, CGNAT, metadata and the other
     /// special-purpose ranges are refused ([`AddressPolicy::strict`](crate::http::AddressPolicy::strict)).
@@ -565,7 +567,8 @@ impl Options {
         self
     }
 
-    /// Which addresses may be connected to. Defaults to [`AddressMode::AllowAll`].
+    /// Which addresses may be connected to. Defaults to [`AddressMode::AllowAll`]. A plugin
+    /// can make a client's address policy stricter, never looser.
     #[must_use]
     pub fn address_policy(mut self, mode: AddressMode) -> Options {
         self.address_policy = Some(mode);

@@ -153,14 +153,16 @@ fn media_type(content_type: &str) -> &str {
 }
 
 /// Names and file names between quotes, as browsers encode them (WHATWG HTML, "multipart/form-data
-/// encoding algorithm"): `"` as `%22`, CR as `%0D`, LF as `%0A`.
+/// encoding algorithm"): `"` as `%22`, CR as `%0D`, LF as `%0A`; and, beyond what browsers do,
+/// every other control character but tab (NUL above all) as `%XX`, since a part header is a
+/// header field (RFC 7578 section 4.2, RFC 9110 section 5.5).
 fn push_quoted(out: &mut Vec<u8>, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for &b in text.as_bytes() {
-        match b {
-            b'"' => out.extend_from_slice(b"%22"),
-            b'\r' => out.extend_from_slice(b"%0D"),
-            b'\n' => out.extend_from_slice(b"%0A"),
-            _ => out.push(b),
+        if b == b'"' || (b < 0x20 && b != b'\t') || b == 0x7f {
+            out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0x0f)]]);
+        } else {
+            out.push(b);
         }
     }
 }
@@ -244,6 +246,24 @@ mod tests {
         let picked = pick_boundary(42, &tricky);
         assert_ne!(picked, unsalted);
         assert!(!contains(&tricky[0], picked.as_bytes()));
+    }
+
+    #[test]
+    fn control_characters_in_part_names_are_escaped() {
+        // Regression: a NUL (or another control character) in a file name the host's
+        // resolver returned went into the part's header as it was.
+        let parts = [Part::File(
+            "doc\0",
+            FilePart::new("a\0b\r\n\u{1b}\u{7f}\t\"c", "text/plain", b"x".to_vec()),
+        )];
+        let (_, body) = encode(&parts);
+        let text = String::from_utf8(body).unwrap();
+        assert!(
+            text.contains("name=\"doc%00\"; filename=\"a%00b%0D%0A%1B%7F\t%22c\"\r\n"),
+            "{text:?}"
+        );
+        let head_end = text.find("\r\n\r\n").unwrap();
+        assert!(!text[..head_end].contains(['\0', '\u{1b}', '\u{7f}']));
     }
 
     #[test]

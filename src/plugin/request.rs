@@ -20,7 +20,9 @@ const MAX_DECODE_ROUNDS: usize = 3;
 
 /// Whether `value` holds a `.` or `..` segment once percent-decoded (up to
 /// [`MAX_DECODE_ROUNDS`] times) and split on `/` or `\` (DESIGN item 6): `..`, `../admin`,
-/// `%2e%2e`, `..%2f..%2fadmin`, `..\admin`.
+/// `%2e%2e`, `..%2f..%2fadmin`, `..\admin`. Decoders that servers are known to use are
+/// followed too: overlong UTF-8 forms (`%c0%ae%c0%ae`, `..%c0%afadmin`), a `;` path parameter
+/// (`..;x`, which Tomcat and others read as `..`) and a NUL (where C code stops reading).
 pub(crate) fn has_dot_segment(value: &str) -> bool {
     if dots(value.as_bytes()) {
         return true;
@@ -43,9 +45,48 @@ pub(crate) fn has_dot_segment(value: &str) -> bool {
 }
 
 fn dots(bytes: &[u8]) -> bool {
+    let folded;
+    let bytes = if bytes.iter().any(|&b| b >= 0xc0) {
+        folded = fold_overlong_ascii(bytes);
+        &folded[..]
+    } else {
+        bytes
+    };
     bytes
         .split(|&b| b == b'/' || b == b'\\')
-        .any(|segment| segment == b"." || segment == b"..")
+        .any(is_dot_segment)
+}
+
+/// `.` or `..`, read up to a `;` or a NUL.
+fn is_dot_segment(segment: &[u8]) -> bool {
+    let end = segment
+        .iter()
+        .position(|&b| b == b';' || b == 0)
+        .unwrap_or(segment.len());
+    matches!(&segment[..end], b"." | b"..")
+}
+
+/// `bytes` with every overlong UTF-8 form of an ASCII character (2, 3 or 4 bytes, which RFC
+/// 3629 section 10 forbids and lenient decoders still accept) replaced by that character.
+fn fold_overlong_ascii(bytes: &[u8]) -> Vec<u8> {
+    let continuation = |b: &u8| (0x80..=0xbf).contains(b);
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (ascii, len) = match bytes[i..] {
+            [0xc0 | 0xc1, c, ..] if continuation(&c) => (((b & 1) << 6) | (c & 0x3f), 2),
+            [0xe0, h @ (0x80 | 0x81), c, ..] if continuation(&c) => {
+                (((h & 1) << 6) | (c & 0x3f), 3)
+            }
+            [0xf0, 0x80, h @ (0x80 | 0x81), c, ..] if continuation(&c) => {
+                (((h & 1) << 6) | (c & 0x3f), 4)
+            }
+            _ => (b, 1),
+        };
+        out.push(ascii);
+        i += len;
+    }
+    out
 }
 
 /// The text of a value for a path, query, header or form: a string as it is, anything else
@@ -589,7 +630,22 @@ mod tests {
         dots_double_encoded: "%252e%252e" => true;
         dots_inside: "a/../b" => true;
         dots_trailing: "a/." => true;
+        dots_overlong_utf8: "%c0%ae%c0%ae" => true;
+        dots_overlong_utf8_upper: "%C0%AE." => true;
+        dots_overlong_three_bytes: "%e0%80%ae%e0%80%ae" => true;
+        dots_overlong_four_bytes: "%f0%80%80%ae." => true;
+        dots_overlong_slash: "..%c0%afadmin" => true;
+        dots_overlong_backslash: "..%c1%9cadmin" => true;
+        dots_double_encoded_overlong: "%25c0%25ae%25c0%25ae" => true;
+        dots_path_parameter: "..;jsessionid=1" => true;
+        dots_encoded_path_parameter: "..%3Bx" => true;
+        dots_path_parameter_after_slash: "a/..;/b" => true;
+        dots_nul: "..%00" => true;
         dots_three_is_a_name: "..." => false;
+        dots_parameter_of_a_name: "a;.." => false;
+        dots_lone_parameter: ";x" => false;
+        dots_valid_utf8_is_a_name: "%c3%a9" => false;
+        dots_overlong_letter_is_a_name: "%c1%81%c1%81" => false;
         dots_in_a_name: "v1.2..3" => false;
         dots_plain_name: "report.pdf" => false;
         dots_slash_name: "a/b" => false;

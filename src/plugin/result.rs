@@ -139,7 +139,9 @@ fn textual_type(content_type: &str) -> bool {
 pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     let status = response.status();
     if (300..400).contains(&status) {
-        return redirect_output(&response).with_status(status);
+        let mut output = redirect_output(&response);
+        output.cap_text(shaping.max_output_bytes);
+        return output.with_status(status);
     }
     let json = is_json(&response);
     let textual = response.header("content-type").map_or(true, textual_type);
@@ -399,6 +401,28 @@ mod tests {
         for t in ["image/png", "application/octet-stream", "application/pdf"] {
             assert!(!textual_type(t), "{}", t);
         }
+    }
+
+    #[test]
+    fn redirect_messages_respect_the_output_cap() {
+        // Regression: the message for a redirect not followed quotes where it pointed, and
+        // was the one output not cut to the endpoint's `max_output_bytes`.
+        let url = crate::url::Url::parse("https://api.example.com/x").unwrap();
+        let mut headers = http::Headers::new();
+        let location = format!("https://cdn.example.net/{}", "a".repeat(5000));
+        headers.append("Location", &location).unwrap();
+        let response = Response::new(302, url).with_headers(headers);
+        let shaping = Shaping {
+            pointer: None,
+            max_output_bytes: 300,
+        };
+        let out = output(response, &shaping);
+        assert_eq!(out.error_kind(), Some(ErrorKind::RedirectNotFollowed));
+        assert!(out.text().len() <= 300, "{}", out.text().len());
+        assert!(out
+            .text()
+            .starts_with("the API redirected (302) to https://cdn.example.net/aaa"));
+        assert!(out.text().contains("[truncated: "));
     }
 
     #[test]

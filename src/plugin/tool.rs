@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::args;
+use super::auth;
 use super::compile::Compiled;
 use super::http_plugin::HttpPlugin;
 use super::model::Endpoint;
@@ -98,7 +99,7 @@ impl HttpTool {
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
         if let Some(signer) = &self.plugin.runtime.signer {
-            signer.sign(&mut request, context).map_err(|e| {
+            auth::sign(signer.as_ref(), &mut request, context).map_err(|e| {
                 ToolOutput::error(
                     ErrorKind::ToolFailed,
                     format!(
@@ -150,8 +151,11 @@ impl HttpTool {
 
     fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Response, ToolOutput> {
         let request = self.prepare(arguments, context)?;
-        self.transmit(&request)
-            .map_err(|e| result::transport_output(&e, self.compiled.max_output_bytes))
+        // The model reads the message: it names the failure and the origin but not the path,
+        // which may hold a hidden parameter's value from the call context (DESIGN item 15).
+        self.transmit(&request).map_err(|e| {
+            result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
+        })
     }
 
     /// Sends through the plugin's transport, reporting to the observer when there is one.
@@ -266,5 +270,60 @@ impl fmt::Debug for DryRun {
         f.debug_struct("DryRun")
             .field("request", &self.request)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::{AddressPolicy, Config};
+    use crate::plugin::Endpoint;
+    use std::net::TcpListener;
+
+    #[test]
+    fn transport_errors_never_show_hidden_path_values() {
+        // Regression: a transport error's message ended with the request's URL, whose path
+        // held the value of a hidden parameter from the call context.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        drop(listener);
+        let plugin = HttpPlugin::builder("p", format!("http://127.0.0.1:{port}"))
+            .endpoint(
+                Endpoint::get("get", "/tenants/{tenant}/items")
+                    .param(crate::plugin::Param::path("tenant").hidden(true)),
+            )
+            .build()
+            .unwrap();
+        let context = CallContext::new().with("tenant", "tenant-s3cret");
+        let out = plugin.tool("get").unwrap().call(Map::new(), &context);
+        assert_eq!(out.error_kind(), Some(ErrorKind::Transport), "{out:?}");
+        assert!(
+            out.text().starts_with(
+                "could not get a response from the API: could not connect to 127.0.0.1:"
+            ),
+            "{}",
+            out.text()
+        );
+        assert!(!out.text().contains("s3cret"), "{}", out.text());
+    }
+
+    #[test]
+    fn a_strict_client_given_to_a_plugin_stays_strict() {
+        // Regression: the plugin's requests carried `allow_all`, which replaced the policy
+        // of the client, so a loopback address was reached.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        listener.set_nonblocking(true).unwrap();
+        let client = Client::with_config(Config::new().address_policy(AddressPolicy::strict()));
+        let plugin = HttpPlugin::builder("p", format!("http://127.0.0.1:{port}"))
+            .endpoint(Endpoint::get("get", "/x"))
+            .build()
+            .unwrap()
+            .with_client(client);
+        let tool = plugin.tool("get").unwrap();
+        let out = tool.call(Map::new(), &CallContext::new());
+        assert_eq!(out.error_kind(), Some(ErrorKind::AddressRefused), "{out:?}");
+        // Nothing reached the server.
+        assert!(listener.accept().is_err());
     }
 }

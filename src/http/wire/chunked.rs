@@ -74,4 +74,33 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn fuzz_chunk_size_lines() {
+        const BYTES: &[u8] = b"0123456789abcdefABCDEFgx ;=\"\t\r\n\0\x7f\xff-+";
+        let mut state = 0xc4c4_0001u64;
+        let mut next = || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let line: Vec<u8> = (0..len)
+                .map(|_| BYTES[(next() % BYTES.len() as u64) as usize])
+                .collect();
+            if let Ok(size) = parse_chunk_size(&line) {
+                let digits = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+                assert!(digits > 0, "{line:?}");
+                if digits <= 16 {
+                    let text = std::str::from_utf8(&line[..digits]).unwrap();
+                    assert_eq!(u64::from_str_radix(text, 16).ok(), Some(size));
+                } else if line[..digits].iter().any(|&b| b != b'0') {
+                    assert!(size > 0);
+                }
+                assert!(!line.iter().any(|&b| b < 0x20 && b != b'\t'), "{line:?}");
+            }
+        }
+    }
 }

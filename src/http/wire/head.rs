@@ -272,11 +272,12 @@ impl Head {
     }
 
     /// RFC 9112 section 9.3: HTTP/1.1 connections persist unless `close` is sent; HTTP/1.0
-    /// ones only with `keep-alive`.
+    /// ones only with `keep-alive`. Section 6.1: an HTTP/1.0 message with `Transfer-Encoding`
+    /// has faulty framing, so its connection is closed after it.
     pub(crate) fn persists(&self) -> bool {
         match self.version {
             Version::Http11 => !self.close,
-            Version::Http10 => self.keep_alive && !self.close,
+            Version::Http10 => self.keep_alive && !self.close && self.coding == Coding::Absent,
         }
     }
 }
@@ -548,6 +549,18 @@ mod tests {
     }
 
     #[test]
+    fn http10_with_transfer_encoding_never_persists() {
+        // Regression: an HTTP/1.0 keep-alive response framed by Transfer-Encoding left its
+        // connection in the pool, though RFC 9112 section 6.1 calls its framing faulty.
+        let head = parse(
+            "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n",
+        )
+        .unwrap();
+        assert_eq!(head.framing(false).unwrap(), Framing::Chunked);
+        assert!(!head.persists());
+    }
+
+    #[test]
     fn limits_on_status_line_and_field_count() {
         let mut l = limits();
         l.max_status_line = 15;
@@ -572,5 +585,56 @@ mod tests {
                 seen: 3
             }
         );
+    }
+
+    /// xorshift64*, for the fuzz loop below (fixed seed: the same bytes on every run).
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    #[test]
+    fn fuzz_head_parsing_never_panics_and_trickling_finds_the_same_end() {
+        const BYTES: &[u8] = b"\r\n\n\r\0\t :,;Hh/1.0 2 9-+aAcC\x7f\xff";
+        const SEED: &[u8] =
+            b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n";
+        let mut state = 0x4ead_0001u64;
+        for _ in 0..20_000 {
+            let mut buf = SEED.to_vec();
+            for _ in 0..1 + xorshift(&mut state) % 6 {
+                let at = (xorshift(&mut state) % (buf.len() as u64 + 1)) as usize;
+                let byte = BYTES[(xorshift(&mut state) % BYTES.len() as u64) as usize];
+                match xorshift(&mut state) % 3 {
+                    0 if at < buf.len() => buf[at] = byte,
+                    1 if at < buf.len() => {
+                        buf.remove(at);
+                    }
+                    _ => buf.insert(at, byte),
+                }
+            }
+            let whole = find_head_end(&buf, 0);
+            // The head arriving a byte at a time, each search resuming where the client's
+            // does, ends at the same place.
+            let mut scanned = 0;
+            let mut trickled = None;
+            for k in 1..=buf.len() {
+                if let Some(end) = find_head_end(&buf[..k], scanned) {
+                    trickled = Some(end);
+                    break;
+                }
+                scanned = k.saturating_sub(2);
+            }
+            assert_eq!(trickled, whole, "{:?}", String::from_utf8_lossy(&buf));
+            if let Some(end) = whole {
+                assert!(buf[..end].ends_with(b"\n\n") || buf[..end].ends_with(b"\n\r\n"));
+                if let Ok(head) = parse_head(&buf[..end], &limits()) {
+                    assert!((100..=599).contains(&head.status));
+                    let _ = head.framing(false);
+                    let _ = head.persists();
+                }
+            }
+        }
     }
 }
