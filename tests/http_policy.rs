@@ -215,3 +215,33 @@ fn proxy_environment_is_read_only_when_asked() {
         .unwrap();
     assert_eq!(response.body(), b"via proxy");
 }
+
+#[test]
+fn a_proxy_connection_with_stray_bytes_is_not_reused() {
+    // The first answer through the proxy is followed, a moment later, by bytes nobody asked
+    // for. A connection to a forwarding proxy serves many origins, so the next request must
+    // not take those bytes for its answer, however recently the connection was used.
+    let proxy = Server::start(|mut peer| {
+        if peer.index == 0 && peer.read_request().is_some() {
+            peer.respond("200 OK", "", b"first");
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            peer.send("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged");
+        }
+        while peer.read_request().is_some() {
+            peer.respond("200 OK", "", b"second");
+        }
+    });
+    let client = Client::with_config(Config::new().proxy(ProxyConfig::all(
+        Proxy::new(&proxy.addr.to_string()).unwrap(),
+    )));
+    let first = client
+        .send(&Request::get("http://a.example.test/").unwrap())
+        .unwrap();
+    assert_eq!(first.body(), b"first");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let second = client
+        .send(&Request::get("http://b.example.test/").unwrap())
+        .unwrap();
+    assert_eq!(second.body(), b"second");
+    assert_eq!(proxy.connections(), 2);
+}

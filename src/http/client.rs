@@ -298,9 +298,11 @@ impl Client {
         let reuse_ok = !wants_close(&hop.headers);
         let mut fresh = false;
         loop {
+            // A plain-http proxy's connection carries requests for many origins: bytes one
+            // origin left behind must never answer another's request, so it is always probed.
             let reuse = if fresh {
                 Reuse::Never
-            } else if hop.method.is_idempotent() {
+            } else if hop.method.is_idempotent() && forward.is_none() {
                 Reuse::TrustRecent
             } else {
                 Reuse::Probe
@@ -488,7 +490,8 @@ enum Reuse {
     Probe,
     /// A pooled connection, unchecked if it was idle less than [`TRUST_RECENT_IDLE`]: the
     /// request is idempotent, so if the server had closed it the request is retried once on
-    /// a fresh connection (DESIGN item 10).
+    /// a fresh connection (DESIGN item 10). Never through a forwarding proxy, whose
+    /// connection is shared by several origins.
     TrustRecent,
 }
 
