@@ -69,15 +69,22 @@
 mod command;
 mod error;
 mod form;
+mod infer;
+mod multipart;
 mod options;
 mod reader;
 mod secret;
+mod sent;
 mod shell;
+mod to_plugin;
 
 pub use command::{
     Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, FormValue, Header, Note,
 };
 pub use error::{Error, ErrorKind, Quote};
+pub use to_plugin::{
+    to_plugin, to_plugin_with, Import, ImportOptions, Variable, DEFAULT_MAX_PARAMS,
+};
 
 /// Reads a curl command line as bash and curl would, without acting on it.
 ///
