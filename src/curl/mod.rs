@@ -72,16 +72,19 @@ mod form;
 mod infer;
 mod multipart;
 mod options;
+mod quote;
 mod reader;
 mod secret;
 mod sent;
 mod shell;
+mod to_curl;
 mod to_plugin;
 
 pub use command::{
     Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, FormValue, Header, Note,
 };
 pub use error::{Error, ErrorKind, Quote};
+pub use to_curl::{to_curl, to_curl_call, to_curl_with, ExportOptions};
 pub use to_plugin::{
     to_plugin, to_plugin_with, Import, ImportOptions, Variable, DEFAULT_MAX_PARAMS,
 };
