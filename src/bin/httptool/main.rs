@@ -112,6 +112,25 @@ fn load_plugin(path: &str) -> Result<httptool::plugin::HttpPlugin, CliError> {
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }
 
+/// `--context KEY=VALUE` words as a call context.
+fn call_context(pairs: Vec<String>) -> Result<httptool::tool::CallContext, CliError> {
+    let mut context = httptool::tool::CallContext::new();
+    for pair in pairs {
+        match pair.split_once('=') {
+            Some((key, value)) if !key.is_empty() => {
+                context.insert(key, value);
+            }
+            _ => {
+                return Err(CliError::Usage(
+                    "--context takes KEY=VALUE (the value may be empty, the key may not)"
+                        .to_string(),
+                ))
+            }
+        }
+    }
+    Ok(context)
+}
+
 /// Why a command did not succeed.
 #[derive(Debug)]
 enum CliError {
