@@ -184,10 +184,10 @@ pub enum Error {
         /// The JSON error: what was expected, and the line and column in the data.
         error: json::Error,
     },
-    /// Converting: the command has more parameters than
+    /// Converting: the command has more parameters and headers than
     /// [`ImportOptions::max_params`](super::ImportOptions::max_params) allows.
     TooManyParams {
-        /// How many the command has (at least).
+        /// How many the command has.
         count: usize,
         /// The limit.
         max: usize,
@@ -560,7 +560,7 @@ impl fmt::Display for Error {
             ),
             Error::TooManyParams { count, max } => write!(
                 f,
-                "the command has {} parameters, over the limit of {}; raise \
+                "the command has {} parameters and headers, over the limit of {}; raise \
                  ImportOptions::max_params or trim the command",
                 count, max
             ),

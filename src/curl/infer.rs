@@ -387,9 +387,11 @@ fn is_uuid(text: &str) -> bool {
             .all(|(g, len)| g.len() == len && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// File extensions dropped from the last segment before naming (`Messages.json`).
-const EXTENSIONS: [&str; 10] = [
-    "json", "xml", "csv", "txt", "html", "htm", "php", "asp", "aspx", "jsp",
+/// File extensions dropped from the last segment before naming (`Messages.json`); a
+/// segment with another dot is an RPC method name (`chat.postMessage`).
+const EXTENSIONS: [&str; 24] = [
+    "json", "xml", "csv", "txt", "html", "htm", "php", "asp", "aspx", "jsp", "pdf", "png", "jpg",
+    "jpeg", "gif", "svg", "webp", "zip", "gz", "yaml", "yml", "md", "js", "css",
 ];
 
 /// Last words that are actions rather than resources: the tool is named after the action
@@ -852,6 +854,7 @@ mod tests {
         tool_rpc_post: "POST", "/api/chat.postMessage" => "chat_post_message";
         tool_custom_method: "POST", "/v1beta/models/gemini-pro:generateContent" => "generate_content";
         tool_extension: "POST", "/2010-04-01/Accounts/AC0123456789abcdef/Messages.json" => "create_message";
+        tool_file_extension: "GET", "/files/report.pdf" => "get_report";
         tool_root: "GET", "/" => "get_example";
         tool_post_root: "POST", "/" => "post_example";
         tool_head: "HEAD", "/files/9" => "head_file";

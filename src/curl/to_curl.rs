@@ -350,8 +350,9 @@ impl Command<'_> {
         Ok(groups)
     }
 
-    /// `--data-binary BODY`, or `--data-raw` for a body starting with `@` (which
-    /// `--data-binary` would read as a file name).
+    /// `--data-binary BODY`, or `--data-raw` for a body starting with `@`, which
+    /// `--data-binary` would read as a file name (JSON, urlencoded and multipart bodies never
+    /// do, but a signer may set any body).
     fn data(&self) -> Result<Vec<Vec<u8>>, Error> {
         if self.body.contains(&0) {
             return Err(Error::Unrepresentable {

@@ -5,7 +5,7 @@ use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::multipart;
-use crate::curl::sent::{decode_pairs, joined_data};
+use crate::curl::sent::{decode, decode_pairs, joined_data};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
 use crate::plugin::{Location, ParamType, MAX_TYPE_DEPTH};
@@ -147,13 +147,21 @@ impl Converter<'_> {
         })
     }
 
-    /// Limits the parameters before any is made: a hostile command may hold many.
-    /// Repeated names share a parameter, so distinct names are counted.
+    /// Limits the parameters and headers before any is made: a hostile command may hold
+    /// many, and the plugin's checks compare each with the others. Repeated names share a
+    /// parameter, so distinct names are counted.
     pub(super) fn check_param_count(&self, body: &Body) -> Result<(), Error> {
         let max = self.options.max_params;
-        let segments = self.url.path().split('/').count();
-        let mut count = segments + distinct(self.query_pairs().into_iter().map(|(n, _)| n));
-        count += match body {
+        let path = if self.options.infer_path_params {
+            let segments = self.url.path().split('/');
+            segments
+                .filter(|s| infer::is_id_segment(&decode(s)))
+                .count()
+        } else {
+            0
+        };
+        let query = distinct(self.query_pairs().into_iter().map(|(n, _)| n));
+        let body = match body {
             Body::None => 0,
             Body::Json(Json::Object(map), _) => map.len(),
             Body::Json(..) | Body::JsonFile(_) => 1,
@@ -161,6 +169,8 @@ impl Converter<'_> {
             Body::Multipart => distinct(self.cmd.form().iter().map(|p| p.name().to_string())),
             Body::RawMultipart(parts, _) => distinct(parts.iter().map(|p| p.name.clone())),
         };
+        let headers = self.cmd.headers().len() + self.cmd.cookies().len();
+        let count = path + query + body + headers;
         if count > max {
             return Err(Error::TooManyParams { count, max });
         }

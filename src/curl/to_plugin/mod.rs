@@ -30,8 +30,8 @@ use crate::plugin::{
 use crate::tool;
 use crate::url::Url;
 
-/// The most parameters a converted endpoint may have. Defaults to 256; change it with
-/// [`ImportOptions::max_params`].
+/// The most parameters and headers a converted command may have. Defaults to 256; change
+/// it with [`ImportOptions::max_params`].
 pub const DEFAULT_MAX_PARAMS: usize = 256;
 
 /// How [`to_plugin_with`] converts a command. Every setting is off or derived by default.
@@ -142,8 +142,8 @@ impl ImportOptions {
         self
     }
 
-    /// The most parameters the endpoint may have ([`Error::TooManyParams`] beyond).
-    /// Defaults to [`DEFAULT_MAX_PARAMS`].
+    /// The most parameters and headers the command may have ([`Error::TooManyParams`]
+    /// beyond). Defaults to [`DEFAULT_MAX_PARAMS`].
     #[must_use]
     pub fn max_params(mut self, max: usize) -> ImportOptions {
         self.max_params = max;
@@ -260,7 +260,7 @@ pub fn to_plugin(command: &CurlCommand) -> Result<HttpPlugin, Error> {
 /// [`Error::InvalidUrl`], [`Error::UnsupportedMethod`], [`Error::UnsupportedBody`] (a text
 /// or XML body, a JSON body on GET, data read from a file that is not JSON),
 /// [`Error::InvalidJson`] (JSON data that does not parse, or nests deeper than
-/// [`json::DEFAULT_MAX_DEPTH`]), [`Error::TooManyParams`], [`Error::InvalidName`] for a
+/// [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)), [`Error::TooManyParams`], [`Error::InvalidName`] for a
 /// name given in `options`, and [`Error::Plugin`] if the result fails the plugin's checks.
 ///
 /// # Security
@@ -543,16 +543,16 @@ impl<'a> Converter<'a> {
                 });
             }
         }
-        let mut visible = Vec::new();
-        for (name, value) in self.query_pairs() {
-            if is_secret_name(&name) || infer::is_secret_value(&value) {
-                self.secret_query(&name, &value);
-            } else {
-                visible.push((name, value));
-            }
-        }
+        let (secret, visible): (Vec<_>, Vec<_>) = self
+            .query_pairs()
+            .into_iter()
+            .partition(|(name, value)| is_secret_name(name) || infer::is_secret_value(value));
         for (name, values) in group(visible) {
             self.grouped(Location::Query, &name, &values);
+        }
+        // After the parameters, where the plugin puts its own query credentials.
+        for (name, value) in secret {
+            self.secret_query(&name, &value);
         }
         Ok(())
     }
