@@ -76,14 +76,12 @@ fn part(head: &str, content: &[u8]) -> Option<Part> {
         if field.eq_ignore_ascii_case("content-type") {
             part.content_type = Some(value.trim().to_string());
         } else if field.eq_ignore_ascii_case("content-disposition") {
-            let mut params = value.split(';');
-            if !params.next()?.trim().eq_ignore_ascii_case("form-data") {
+            let (kind, params) = value.split_once(';').unwrap_or((value, ""));
+            if !kind.trim().eq_ignore_ascii_case("form-data") {
                 return None;
             }
-            for param in params {
-                let (key, value) = param.split_once('=')?;
-                let value = unquote(value.trim());
-                match key.trim().to_ascii_lowercase().as_str() {
+            for (key, value) in params_of(params)? {
+                match key.to_ascii_lowercase().as_str() {
                     "name" => {
                         part.name = value;
                         named = true;
@@ -97,13 +95,34 @@ fn part(head: &str, content: &[u8]) -> Option<Part> {
     named.then_some(part)
 }
 
-/// A quoted parameter value with the browser escapes undone.
-fn unquote(value: &str) -> String {
-    let inner = value
-        .strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .unwrap_or(value);
-    inner
+/// `; key=value; key="quoted; value"` pairs: a quoted value runs to the next `"` (browsers
+/// write a quote inside as `%22`, with no backslash escapes), and its escapes are undone.
+fn params_of(mut rest: &str) -> Option<Vec<(String, String)>> {
+    let mut params = Vec::new();
+    loop {
+        rest = rest.trim_start_matches([' ', '\t', ';']);
+        if rest.is_empty() {
+            return Some(params);
+        }
+        let (key, after) = rest.split_once('=')?;
+        let after = after.trim_start();
+        let (value, tail) = match after.strip_prefix('"') {
+            Some(quoted) => {
+                let end = quoted.find('"')?;
+                (unescape(&quoted[..end]), &quoted[end + 1..])
+            }
+            None => {
+                let end = after.find(';').unwrap_or(after.len());
+                (after[..end].trim().to_string(), &after[end..])
+            }
+        };
+        params.push((key.trim().to_string(), value));
+        rest = tail;
+    }
+}
+
+fn unescape(value: &str) -> String {
+    value
         .replace("%22", "\"")
         .replace("%0D", "\r")
         .replace("%0A", "\n")
@@ -161,6 +180,22 @@ Content-Type: text/plain\r\n\r\n\r\n\
         assert_eq!(parts[1].filename.as_deref(), Some("a\"b.txt"));
         assert_eq!(parts[1].content_type.as_deref(), Some("text/plain"));
         assert_eq!(parts[1].content, b"");
+    }
+
+    #[test]
+    fn quoted_values_may_hold_semicolons() {
+        let body = b"--b\r\nContent-Disposition: form-data; name=\"a;b\"; filename=\"x; y=z.txt\"\r\n\r\nv\r\n--b--";
+        let parts = parse(body, "b").unwrap();
+        assert_eq!(parts[0].name, "a;b");
+        assert_eq!(parts[0].filename.as_deref(), Some("x; y=z.txt"));
+        assert_eq!(
+            params_of("name=plain; x=\"q\""),
+            Some(vec![
+                ("name".to_string(), "plain".to_string()),
+                ("x".to_string(), "q".to_string()),
+            ])
+        );
+        assert_eq!(params_of("name=\"open"), None);
     }
 
     #[test]

@@ -234,7 +234,12 @@ pub fn to_curl_with<'a>(
         files: has_files,
     };
     let groups = command.groups()?;
-    Ok(placeholders.fill(&join(&groups, options.multiline)))
+    // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
+    let groups: Vec<Vec<Vec<u8>>> = groups
+        .iter()
+        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
+        .collect();
+    Ok(join(&groups, options.multiline))
 }
 
 /// The endpoint named, or the only one.
@@ -376,10 +381,13 @@ impl Command<'_> {
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
             .and_then(|(_, v)| multipart::boundary(v));
-        let parts = match boundary.and_then(|b| multipart::parse(self.body, b)) {
-            Some(parts) => parts,
+        let boundary = match boundary {
+            Some(boundary) => boundary,
             None => return Ok(None),
         };
+        let parts = multipart::parse(self.body, boundary).ok_or(Error::Unrepresentable {
+            what: "the multipart body does not read back into its parts",
+        })?;
         let mut groups = Vec::with_capacity(parts.len());
         for part in parts {
             if part.name.contains(['=', '"', '\r', '\n']) {
@@ -565,17 +573,33 @@ impl Placeholders {
         context
     }
 
-    /// `command` with every stand-in replaced by what it shows.
-    fn fill(&self, command: &str) -> String {
-        let mut out = command.to_string();
+    /// `word` with every stand-in replaced by what it shows.
+    fn fill(&self, word: &[u8]) -> Vec<u8> {
+        let mut out = word.to_vec();
         // Longest first, so no stand-in is replaced inside a longer one.
         let mut list: Vec<&(String, String)> = self.list.iter().collect();
         list.sort_by_key(|(standin, _)| std::cmp::Reverse(standin.len()));
         for (standin, shown) in list {
-            out = out.replace(standin.as_str(), shown);
+            out = replace_all(&out, standin.as_bytes(), shown.as_bytes());
         }
         out
     }
+}
+
+/// `hay` with every `from` replaced by `to`.
+fn replace_all(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if from.is_empty() {
+        return hay.to_vec();
+    }
+    let mut out = Vec::with_capacity(hay.len());
+    let mut rest = hay;
+    while let Some(at) = rest.windows(from.len()).position(|w| w == from) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(to);
+        rest = &rest[at + from.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 fn auth_values(auth: &crate::plugin::Auth) -> Vec<&ConfigValue> {
@@ -621,6 +645,10 @@ mod tests {
             .collect();
         let text = standins.join(" ");
         let expected: Vec<String> = (0..12).map(|i| format!("<p{}>", i)).collect();
-        assert_eq!(placeholders.fill(&text), expected.join(" "));
+        assert_eq!(
+            placeholders.fill(text.as_bytes()),
+            expected.join(" ").into_bytes()
+        );
+        assert_eq!(replace_all(b"aXbXX", b"X", b"yy"), b"ayybyyyy");
     }
 }
