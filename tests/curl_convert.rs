@@ -780,7 +780,7 @@ fn a_member_mixing_types_makes_the_body_one_object_parameter() {
     assert_eq!(param(&import, "body").ty(), &ParamType::object([]));
     assert!(has_note(
         &import,
-        "the JSON body holds an array that mixes types"
+        "the JSON body holds a member no parameter can stand for"
     ));
     assert_eq!(
         body_json(&replay(&import)),

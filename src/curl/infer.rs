@@ -79,8 +79,9 @@ enum Shape {
 
 /// The type of a JSON sample, as declared for a parameter at type depth `depth` (1 for a
 /// parameter, deeper for properties and items), and whether part of it had to be widened to
-/// "any object" (a member holding `null`, an array mixing types, an invalid property name,
-/// more than [`MAX_PROPERTIES`] members, or nesting deeper than [`MAX_TYPE_DEPTH`]).
+/// "any object" (a member holding `null`, an array mixing types, a property name a
+/// provider refuses, more than [`MAX_PROPERTIES`] members, or nesting deeper than
+/// [`MAX_TYPE_DEPTH`]).
 ///
 /// `None` when no type accepts the sample (an array mixing types or holding `null`, outside
 /// any object). The type always accepts the sample exactly, so the sample can be the
@@ -174,7 +175,10 @@ fn to_type(shape: &Shape, widened: &mut bool) -> Option<ParamType> {
         // An empty sample array says nothing of its items: strings are the likeliest.
         Shape::Array(None) => Some(ParamType::array(ParamType::String)),
         Shape::Array(Some(items)) => to_type(items, widened).map(ParamType::array),
-        Shape::Object(None) => Some(ParamType::object([])),
+        Shape::Object(None) => {
+            *widened = true;
+            Some(ParamType::object([]))
+        }
         Shape::Object(Some(members)) => {
             let mut properties = Vec::with_capacity(members.len());
             for (name, shape) in members {
@@ -715,7 +719,7 @@ mod tests {
             => Some((ParamType::array(object(&[("a", ParamType::Number), ("b", ParamType::Boolean)])), false));
         json_object_with_null_is_widened: r#"{"a": null}"# => Some((ParamType::object([]), true));
         json_object_with_mixed_array_is_widened: r#"{"a": [1, "x"]}"# => Some((ParamType::object([]), true));
-        json_invalid_property_name_is_any: r#"{"a.b": 1}"# => Some((ParamType::object([]), false));
+        json_invalid_property_name_is_any: r#"{"a.b": 1}"# => Some((ParamType::object([]), true));
         json_objects_and_scalars_do_not_mix: r#"[{"a": 1}, 2]"# => None;
     });
 
@@ -747,7 +751,7 @@ mod tests {
             .map(|i| format!("\"k{}\": 1", i))
             .collect();
         let text = format!("{{{}}}", members.join(","));
-        assert_eq!(typed(&text), Some((ParamType::object([]), false)));
+        assert_eq!(typed(&text), Some((ParamType::object([]), true)));
     }
 
     cases!(param_name {

@@ -55,6 +55,17 @@ pub(crate) fn decode_pairs(bytes: &[u8]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether `name=value&...` decodes to text: UTF-8, and UTF-8 once percent-decoded (else
+/// [`decode_pairs`] replaces bytes).
+pub(crate) fn pairs_are_text(bytes: &[u8]) -> bool {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text
+            .split(['&', '='])
+            .all(|part| std::str::from_utf8(&url::form_decode(part)).is_ok()),
+        Err(_) => false,
+    }
+}
+
 /// A header curl would send.
 pub(crate) struct SentHeader {
     pub(crate) name: String,
@@ -205,6 +216,13 @@ mod tests {
         let mut out = Vec::new();
         curl_urlencode(&mut out, "a b&c=é~".as_bytes());
         assert_eq!(out, b"a+b%26c%3D%C3%A9~");
+    }
+
+    #[test]
+    fn pairs_that_are_not_text() {
+        assert!(pairs_are_text(b"a=1&b=%C3%A9"));
+        assert!(!pairs_are_text(b"a=%FF"));
+        assert!(!pairs_are_text(b"a=\xff"));
     }
 
     #[test]

@@ -5,7 +5,11 @@ use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::multipart;
-use crate::curl::sent::{decode, decode_pairs, joined_data};
+use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
+
+/// The note for data that is not text.
+pub(super) const NOT_TEXT: &str =
+    "the data holds bytes that are not UTF-8 (raw or percent-encoded); each is replaced with U+FFFD";
 use crate::http::Method;
 use crate::json::{self, Json, Map};
 use crate::plugin::{Location, ParamType, MAX_TYPE_DEPTH};
@@ -114,6 +118,9 @@ impl Converter<'_> {
                 return self.check_body_method(Body::Json(value, first), first);
             }
         }
+        if !pairs_are_text(&bytes) {
+            self.note(first, NOT_TEXT.to_string());
+        }
         let body = Body::Form(decode_pairs(&bytes), first);
         self.check_body_method(body, first)
     }
@@ -193,7 +200,12 @@ impl Converter<'_> {
                 self.push_param(param.build(), None);
                 Ok(())
             }
-            Body::Form(pairs, _) => {
+            Body::Form(mut pairs, at) => {
+                if pairs.iter().any(|(name, _)| name.is_empty()) {
+                    pairs.retain(|(name, _)| !name.is_empty());
+                    let message = "a form pair without a name is left out";
+                    self.note(at, message.to_string());
+                }
                 let in_query = matches!(self.method, Method::Get | Method::Head | Method::Options);
                 let location = if in_query {
                     Location::Query
@@ -225,12 +237,12 @@ impl Converter<'_> {
         }
         let map = value.into_object().unwrap_or_default();
         let typed = map
-            .values()
-            .all(|v| v.is_null() || infer::json_type(v, 1).is_some());
+            .iter()
+            .all(|(k, v)| !k.is_empty() && (v.is_null() || infer::json_type(v, 1).is_some()));
         if !typed {
-            let message = "the JSON body holds an array that mixes types (or holds null), \
-                           which no parameter type describes; the tool takes the whole body \
-                           as one `body` object";
+            let message = "the JSON body holds a member no parameter can stand for (one \
+                           without a name, or an array that mixes types or holds null); the \
+                           tool takes the whole body as one `body` object";
             self.note(at, message.to_string());
             return self.whole_body(Json::Object(map), at);
         }

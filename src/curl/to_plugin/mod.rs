@@ -20,7 +20,7 @@ use super::command::{CurlCommand, Note};
 use super::error::Error;
 use super::infer;
 use super::secret::is_secret_name;
-use super::sent::{decode, decode_pairs, joined_data, without_userinfo};
+use super::sent::{decode, decode_pairs, joined_data, pairs_are_text, without_userinfo};
 use crate::http::Method;
 use crate::json::{Json, Map};
 use crate::plugin::{
@@ -533,6 +533,13 @@ impl<'a> Converter<'a> {
 
     /// Query pairs: visible parameters, or secrets.
     fn query(&mut self) -> Result<(), Error> {
+        let mut text = pairs_are_text(self.url.query().unwrap_or("").as_bytes());
+        if self.cmd.get() && self.cmd.form().is_empty() {
+            text = text && pairs_are_text(&joined_data(self.cmd));
+        }
+        if !text {
+            self.note(self.cmd.url_index(), body::NOT_TEXT.to_string());
+        }
         if self.cmd.get() && self.cmd.form().is_empty() {
             if let Some(part) = self.cmd.data().iter().find(|p| p.file().is_some()) {
                 return Err(Error::UnsupportedBody {
@@ -543,8 +550,13 @@ impl<'a> Converter<'a> {
                 });
             }
         }
-        let (secret, visible): (Vec<_>, Vec<_>) = self
-            .query_pairs()
+        let mut pairs = self.query_pairs();
+        if pairs.iter().any(|(name, _)| name.is_empty()) {
+            pairs.retain(|(name, _)| !name.is_empty());
+            let message = "a query pair without a name is left out";
+            self.note(self.cmd.url_index(), message.to_string());
+        }
+        let (secret, visible): (Vec<_>, Vec<_>) = pairs
             .into_iter()
             .partition(|(name, value)| is_secret_name(name) || infer::is_secret_value(value));
         for (name, values) in group(visible) {
