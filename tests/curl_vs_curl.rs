@@ -567,9 +567,8 @@ fn multipart_with_text_and_a_file() {
     if !have_curl() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("httptool-curl-vs-curl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let file = dir.join("note.txt");
+    let dir = TempDir::new();
+    let file = dir.0.join("note.txt");
     std::fs::write(&file, b"line one\r\nline two\n\xe2\x82\xac").expect("write the file");
     let server = server();
     let command = format!(
@@ -577,7 +576,24 @@ fn multipart_with_text_and_a_file() {
         file.display()
     );
     Case::new(&command, &server, Body::Multipart).run(&server);
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory of its own, removed when dropped.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new() -> TempDir {
+        let name = format!("httptool-curl-vs-curl-{}", std::process::id());
+        let dir = std::env::temp_dir().join(name);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[test]
