@@ -133,7 +133,7 @@ fn call_context(pairs: Vec<String>) -> Result<httptool::tool::CallContext, CliEr
 
 /// Why a command did not succeed.
 #[derive(Debug)]
-enum CliError {
+pub enum CliError {
     /// The command line cannot be read: exit status 2.
     Usage(String),
     /// The work failed, or the call's result is an error: exit status 1.
