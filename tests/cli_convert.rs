@@ -85,7 +85,7 @@ fn import_prints_the_plugin_and_reports_on_stderr() {
         stderr(&output),
         "note: argument 4: header `sec-fetch-mode` is left out: a browser adds it and the API does not need it\n\
          environment variable EXAMPLE_TOKEN: the bearer token\n\
-         tool create_ticket; the command's request is a call with {\"title\":\"Printer on fire\",\"priority\":2}\n"
+         tool create_ticket; arguments replaying the command: {\"title\":\"Printer on fire\",\"priority\":2}\n"
     );
 }
 
@@ -395,7 +395,10 @@ fn import_then_export_replays_the_command() {
     let path = dir.file("users.json", &stdout(&imported));
     let arguments = stderr(&imported)
         .lines()
-        .find_map(|line| line.split_once("a call with ").map(|(_, a)| a.to_string()))
+        .find_map(|line| {
+            line.split_once("replaying the command: ")
+                .map(|(_, a)| a.to_string())
+        })
         .expect("the sample arguments on stderr");
     let exported = httptool(&["export", "curl", &path, &arguments], None, &[]);
     assert_eq!(status(&exported), 0, "{}", stderr(&exported));
@@ -410,4 +413,56 @@ fn import_then_export_replays_the_command() {
     );
     let parsed: Json = json::parse(&arguments).unwrap();
     assert_eq!(parsed["notify"], httptool::json!(true));
+}
+
+#[test]
+fn import_reports_what_it_leaves_unread() {
+    let output = httptool(
+        &[
+            "import",
+            "curl",
+            "curl -sS -o out.json --resolve api.example.com:443:10.0.0.1 --connect-to ::other:8443 \
+             --unix-socket /tmp/s -H @headers.txt -H 'Content-Type: application/json' -d @body.json \
+             https://api.example.com/v1/things",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "note: argument 2: -o/--output: curl would write a file here; httptool hands the response to the caller\n\
+         note: argument 4: --resolve: changes how curl connects; httptool connects to the URL's own host and port\n\
+         note: argument 6: --connect-to: changes how curl connects; httptool connects to the URL's own host and port\n\
+         note: argument 8: --unix-socket: changes how curl connects; httptool connects to the URL's own host and port\n\
+         note: argument 10: -H/--header: curl would read headers from a file; httptool reads no file, they are left out\n\
+         note: argument 14: -d/--data: curl would read this data from a file; it is kept as an inert reference and not read\n\
+         note: argument 14: curl would read the JSON body from a file, which is not read; the tool takes the whole body as its `body` parameter\n\
+         tool create_thing; arguments replaying the command: {}; no sample for: body\n"
+    );
+    let form = httptool(
+        &[
+            "import",
+            "curl",
+            "curl -F 'doc=@/etc/passwd' https://api.example.com/v1/up",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(status(&form), 0);
+    assert!(
+        stderr(&form).contains("form part `doc` is a file"),
+        "{}",
+        stderr(&form)
+    );
+    let config = httptool(
+        &["import", "curl", "curl -K cfg.txt https://x.example.com"],
+        None,
+        &[],
+    );
+    assert_eq!(status(&config), 1);
+    assert_eq!(
+        stderr(&config),
+        "httptool: the curl command cannot be read: -K/--config at argument 1 is not supported: it reads options from a file, which httptool never does; put the options on the command line\n"
+    );
 }

@@ -167,7 +167,9 @@
 //! static headers, auth, context values), and write that request out; nothing is
 //! recomputed from the declaration. The command names the method only where curl would
 //! pick another (`-X PUT`, `-I` for HEAD), gives the URL with its encoded query (with
-//! `--globoff` if it holds `[]{}`), every header in order but `Host` and `Content-Length`
+//! `--globoff` if it holds `[]{}`, as an IPv6 host does; no `--path-as-is`, since the URL
+//! httptool builds has no dot segment for curl to remove), every header in order but `Host`
+//! and `Content-Length`
 //! (curl writes the same ones), `User-Agent` included, and the body byte for byte with
 //! `--data-binary` (`-H 'Content-Type:'` and `-H 'User-Agent:'` keep curl from adding its
 //! own when the request has none; an empty POST body is `--data-binary ''`). A multipart

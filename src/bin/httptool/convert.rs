@@ -88,11 +88,17 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
         eprintln!("environment variable {}", variable);
     }
     let arguments = Json::Object(import.sample_arguments().clone());
-    eprintln!(
-        "tool {}; the command's request is a call with {}",
+    let mut summary = format!(
+        "tool {}; arguments replaying the command: {}",
         import.tool_name(),
         arguments
     );
+    let unsampled = unsampled(&import);
+    if !unsampled.is_empty() {
+        summary.push_str("; no sample for: ");
+        summary.push_str(&unsampled.join(", "));
+    }
+    eprintln!("{}", summary);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -153,6 +159,18 @@ pub fn export(mut args: Args) -> Result<ExitCode, CliError> {
     .map_err(|e| CliError::Failed(e.to_string()))?;
     print_out(&command)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The required parameters the model sets that the command gives no value for (a body
+/// read from a file, for one).
+fn unsampled(import: &curl::Import) -> Vec<String> {
+    let endpoints = import.plugin().endpoints();
+    let params = endpoints.flat_map(|e| e.params().iter());
+    params
+        .filter(|p| !p.is_hidden() && p.is_required() && p.default().is_none())
+        .filter(|p| import.sample_arguments().get(p.name()).is_none())
+        .map(|p| p.name().to_string())
+        .collect()
 }
 
 fn import_options(args: &mut Args) -> Result<ImportOptions, CliError> {
