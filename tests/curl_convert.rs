@@ -946,6 +946,70 @@ fn form_data_on_get_goes_to_the_query() {
 }
 
 #[test]
+fn credentials_in_get_form_data_stay_secret() {
+    let import = import("curl -X GET https://x.example.com/v1/geo -d q=Paris -d api_key=s3cr3t");
+    assert!(matches!(import.plugin().auth(), Some(Auth::Query { name, .. }) if name == "api_key"));
+    assert_eq!(names(&import), ["q"]);
+    let request = replay(&import);
+    assert_eq!(
+        request.url().as_str(),
+        "https://x.example.com/v1/geo?q=Paris&api_key=s3cr3t"
+    );
+    assert!(request.headers().get("content-type").is_none());
+}
+
+#[test]
+fn a_name_with_one_secret_looking_value_is_secret() {
+    let import =
+        import("curl 'https://x.example.com/a?x=plain&x=sk_live_4eC39HqLyjWDarjtT1zdp7dc&y=1'");
+    assert_eq!(names(&import), ["y"]);
+    assert!(matches!(import.plugin().auth(), Some(Auth::Query { name, .. }) if name == "x"));
+    assert!(has_note(
+        &import,
+        "query parameter `x` is repeated; only its first value is kept"
+    ));
+}
+
+#[test]
+fn a_header_repeated_with_a_credential_keeps_its_first_value() {
+    for command in [
+        "curl https://x.example.com/a -H 'X-Custom: plain' -H 'X-Custom: sk_live_4eC39HqLyjWDarjtT1zdp7dc'",
+        "curl https://x.example.com/a -H 'X-Custom: sk_live_4eC39HqLyjWDarjtT1zdp7dc' -H 'X-Custom: plain'",
+    ] {
+        let import = import(command);
+        assert!(has_note(&import, "header `X-Custom` is repeated; only its first value is kept"), "{}", command);
+        assert!(!file(&import).contains("sk_live"), "{}", command);
+        assert_eq!(replay(&import).headers().get_all("x-custom").count(), 1);
+    }
+}
+
+#[test]
+fn a_credential_in_the_body_is_never_a_default() {
+    let options = ImportOptions::new().sample_defaults(true);
+    let form = import_with(
+        "curl https://x.example.com/login -d user=ann -d password=hunter2",
+        &options,
+    );
+    assert_eq!(
+        param(&form, "user").default(),
+        Some(&httptool::json!("ann"))
+    );
+    assert_eq!(param(&form, "password").default(), None);
+    assert!(param(&form, "password").is_required());
+    assert!(has_note(
+        &form,
+        "body field `password` looks like a credential"
+    ));
+    assert!(!file(&form).contains("hunter2"));
+    let json = import_with(
+        r#"curl https://x.example.com/keys --json '{"name": "ci", "value": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"}'"#,
+        &options,
+    );
+    assert_eq!(param(&json, "value").default(), None);
+    assert!(!file(&json).contains("ghp_"));
+}
+
+#[test]
 fn json_on_get_is_an_error() {
     let err = error("curl -X GET https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {}}'", &ImportOptions::new());
     assert_eq!(err.kind(), ErrorKind::UnsupportedBody);

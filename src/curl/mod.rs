@@ -124,8 +124,8 @@
 //! browser copies uploads); form pairs otherwise for the urlencoded type. Other types (text,
 //! XML) are [`Error::UnsupportedBody`], and so is data read from a file, except JSON,
 //! which becomes the whole-body `body` parameter. Form data of a GET, HEAD or OPTIONS
-//! request goes to the query (with a note; curl would send a body); a JSON or multipart
-//! body there is an error. A DELETE with a body sets the endpoint's `allow_delete_body`.
+//! request goes to the query as `-G` data would (with a note; curl would send a body); a
+//! JSON or multipart body there is an error. A DELETE with a body sets the endpoint's `allow_delete_body`.
 //!
 //! **Headers.** The `-H` headers, then those of `-A`, `-e` and `-b`, become static
 //! headers (a repeated one joined with `, `). Left out, each with a note: `Host`,
@@ -145,8 +145,11 @@
 //! `key`, `cookie`, `session`, `signature`, `credential` or `bearer`, or a value with a
 //! well-known key prefix such as `sk-`, `ghp_`, `xoxb-`, `AKIA`, a `Bearer`/`Basic` value or
 //! a JSON Web Token) takes the slot if it is free, then the first such query value; later
-//! ones become hidden secret parameters. Cookies are a static `Cookie` header, which is
-//! always masked. Each value is a `${PLUGIN_NAME}` variable in the plugin file (the
+//! ones become hidden secret parameters; a header or query name repeated with a credential
+//! in one of its values keeps its first value. Cookies are a static `Cookie` header, which
+//! is always masked. A body or form field that looks like a credential cannot be hidden (a
+//! plugin masks query and header values only): it stays a parameter, with a note, and its
+//! sample is never a default. Each value is a `${PLUGIN_NAME}` variable in the plugin file (the
 //! returned plugin holds the value, so it works at once; [`Import::variables`] names them),
 //! or, with [`ImportOptions::keep_secrets`], the value itself; an empty value is written as
 //! it is. A path segment that looks like a secret token (a webhook URL's) leaves a note:

@@ -10,23 +10,34 @@ impl Converter<'_> {
     // ------------------------------------------------------------- credentials
 
     /// A credential's value: as it is with [`ImportOptions::keep_secrets`] (or when it is
-    /// empty), else a `${NAME}` variable (within `template`, where `{}` stands for it) that
-    /// holds the value in memory.
-    pub(super) fn secret(
+    /// empty), else a `${NAME}` variable that holds the value in memory.
+    ///
+    /// [`ImportOptions::keep_secrets`]: super::ImportOptions::keep_secrets
+    pub(super) fn secret(&mut self, suffix: &str, purpose: &str, value: &str) -> ConfigValue {
+        self.secret_after("", suffix, purpose, value)
+    }
+
+    /// As [`secret`](Self::secret), after a `prefix` that is not secret (the scheme of an
+    /// `Authorization` value, `Token `): only the part after it becomes the variable.
+    fn secret_after(
         &mut self,
+        prefix: &str,
         suffix: &str,
-        purpose: String,
+        purpose: &str,
         value: &str,
-        template: &str,
     ) -> ConfigValue {
+        let full = format!("{}{}", prefix, value);
         if self.options.keep_secrets || value.is_empty() {
-            return ConfigValue::literal(value);
+            return ConfigValue::literal(full);
         }
         let name = unique_variable(&infer::env_name(&self.env_prefix, suffix), &self.variables);
-        let text = template.replace("{}", &format!("${{{}}}", name));
-        let full = template.replace("{}", value);
-        self.variables.push(Variable { name, purpose });
-        ConfigValue::from_template(text, full)
+        // `$${` writes a literal `${` in a template position.
+        let template = format!("{}${{{}}}", prefix.replace("${", "$${"), name);
+        self.variables.push(Variable {
+            name,
+            purpose: purpose.to_string(),
+        });
+        ConfigValue::from_template(template, full)
     }
 
     /// The auth slot, from what curl sends as `Authorization`: an `-H Authorization` header
@@ -54,7 +65,7 @@ impl Converter<'_> {
         match self.cmd.auth() {
             Some(CurlAuth::Bearer { token }) => {
                 let token = token.clone();
-                let value = self.secret("token", "the bearer token".to_string(), &token, "{}");
+                let value = self.secret("token", "the bearer token", &token);
                 self.auth = Some(Auth::bearer(value));
             }
             Some(CurlAuth::Basic { user, password }) => {
@@ -75,10 +86,8 @@ impl Converter<'_> {
     }
 
     pub(super) fn basic(&mut self, user: &str, password: &str) {
-        let purpose = "the basic auth user name".to_string();
-        let username = self.secret("username", purpose, user, "{}");
-        let purpose = "the basic auth password".to_string();
-        let password = self.secret("password", purpose, password, "{}");
+        let username = self.secret("username", "the basic auth user name", user);
+        let password = self.secret("password", "the basic auth password", password);
         self.auth = Some(Auth::basic(username, password));
     }
 
@@ -90,7 +99,7 @@ impl Converter<'_> {
             None => ("", value),
         };
         if scheme.eq_ignore_ascii_case("bearer") {
-            let token = self.secret("token", "the bearer token".to_string(), credential, "{}");
+            let token = self.secret("token", "the bearer token", credential);
             self.auth = Some(Auth::bearer(token));
             return;
         }
@@ -102,24 +111,26 @@ impl Converter<'_> {
                 return;
             }
         }
-        let template = if scheme.is_empty() {
-            "{}".to_string()
+        let prefix = if scheme.is_empty() {
+            String::new()
         } else {
-            format!("{} {{}}", scheme)
+            format!("{} ", scheme)
         };
-        let purpose = "the credential of the Authorization header".to_string();
-        let secret = self.secret("authorization", purpose, credential, &template);
+        let purpose = "the credential of the Authorization header";
+        let secret = self.secret_after(&prefix, "authorization", purpose, credential);
         self.auth = Some(Auth::header("Authorization", secret));
     }
 
     /// A credential-looking header: the auth slot when it is free, else a secret header
     /// parameter (hidden from the model).
     pub(super) fn secret_header(&mut self, name: &str, value: &str, arg_index: usize) {
-        let auth_header = self.auth.as_ref().and_then(Auth::header_name);
-        let repeated = auth_header.map_or(false, |h| h.eq_ignore_ascii_case(name))
-            || self.params.iter().any(|p| {
-                p.location() == Location::Header && p.wire_name().eq_ignore_ascii_case(name)
-            });
+        // A header repeated with a credential in one of its values keeps its first value,
+        // secret or not: joining would put the credential in a static header.
+        let repeated = self.is_secret_header(name)
+            || self
+                .headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name));
         if repeated {
             let message = format!(
                 "header `{}` is repeated; only its first value is kept",
@@ -129,13 +140,23 @@ impl Converter<'_> {
             return;
         }
         let purpose = format!("the value of the {} header", name);
-        let secret = self.secret(name, purpose, value, "{}");
+        let secret = self.secret(name, &purpose, value);
         if self.auth.is_none() {
             self.auth = Some(Auth::header(name, secret));
             return;
         }
         let builder = self.named(Location::Header, name).secret(true);
         self.push_secret_param(builder, secret);
+    }
+
+    /// Whether a header of this name already holds a credential (the auth's, or a secret
+    /// parameter's).
+    pub(super) fn is_secret_header(&self, name: &str) -> bool {
+        let auth_header = self.auth.as_ref().and_then(Auth::header_name);
+        auth_header.map_or(false, |h| h.eq_ignore_ascii_case(name))
+            || self.params.iter().any(|p| {
+                p.location() == Location::Header && p.wire_name().eq_ignore_ascii_case(name)
+            })
     }
 
     /// A credential-looking query value: the auth slot when it is free, else a secret query
@@ -155,7 +176,7 @@ impl Converter<'_> {
             return;
         }
         let purpose = format!("the {} query parameter", name);
-        let secret = self.secret(name, purpose, value, "{}");
+        let secret = self.secret(name, &purpose, value);
         if self.auth.is_none() {
             self.auth = Some(Auth::query(name, secret));
             return;

@@ -1,6 +1,6 @@
 //! The body: JSON members, form fields and multipart parts as parameters.
 
-use super::{distinct, group, Converter};
+use super::{distinct, group, typed_values, Converter};
 use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
 use crate::curl::infer;
@@ -10,9 +10,10 @@ use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
 /// The note for data that is not text.
 pub(super) const NOT_TEXT: &str =
     "the data holds bytes that are not UTF-8 (raw or percent-encoded); each is replaced with U+FFFD";
+use crate::curl::secret::is_secret_name;
 use crate::http::Method;
 use crate::json::{self, Json, Map};
-use crate::plugin::{Location, ParamType, MAX_TYPE_DEPTH};
+use crate::plugin::{Location, ParamBuilder, ParamType, MAX_TYPE_DEPTH};
 
 /// A form field's value.
 enum Field {
@@ -142,7 +143,8 @@ impl Converter<'_> {
                 self.method
             );
             self.note(at, message);
-            return Ok(body);
+            self.data_in_query = true;
+            return Ok(Body::None);
         }
         Err(Error::UnsupportedBody {
             arg_index,
@@ -206,14 +208,8 @@ impl Converter<'_> {
                     let message = "a form pair without a name is left out";
                     self.note(at, message.to_string());
                 }
-                let in_query = matches!(self.method, Method::Get | Method::Head | Method::Options);
-                let location = if in_query {
-                    Location::Query
-                } else {
-                    Location::Form
-                };
                 for (name, values) in group(pairs) {
-                    self.grouped(location, &name, &values);
+                    self.grouped_field(&name, &values, at);
                 }
                 Ok(())
             }
@@ -268,10 +264,35 @@ impl Converter<'_> {
                     );
                     self.note(at, message);
                 }
-                self.sampled(builder.ty(ty), member);
+                self.body_param(builder.ty(ty), &key, member, at);
             }
         }
         Ok(())
+    }
+
+    /// One form parameter for a name and its text values.
+    fn grouped_field(&mut self, wire: &str, values: &[String], at: usize) {
+        let (ty, sample) = typed_values(values);
+        let builder = self.named(Location::Form, wire).ty(ty);
+        self.body_param(builder, wire, sample, at);
+    }
+
+    /// A body or form parameter. One that looks like a credential (by its name or value)
+    /// cannot be hidden, since a plugin masks query and header values only: the model
+    /// fills it, and its sample is never a default.
+    fn body_param(&mut self, builder: ParamBuilder, wire: &str, sample: Json, at: usize) {
+        let text = sample.as_str();
+        let credential = is_secret_name(wire) || text.map_or(false, infer::is_secret_value);
+        if !credential || text == Some("") {
+            return self.sampled(builder, sample);
+        }
+        let message = format!(
+            "body field `{}` looks like a credential; a plugin cannot hide a body value, so \
+             the model fills it and the sample is no default",
+            wire
+        );
+        self.note(at, message);
+        self.push_param(builder.required(true).build(), Some(sample));
     }
 
     /// One parameter that is the whole JSON body.
@@ -369,7 +390,7 @@ impl Converter<'_> {
         }
         for (name, field, values, at) in entries {
             match field {
-                Field::Text(_) => self.grouped(Location::Form, &name, &values),
+                Field::Text(_) => self.grouped_field(&name, &values, at),
                 Field::File(sample) => self.file_field(&name, Some(sample), at),
                 Field::FromFile => self.file_field(&name, None, at),
             }

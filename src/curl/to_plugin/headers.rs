@@ -36,6 +36,10 @@ impl Converter<'_> {
             arg_index,
             implied,
         } = header;
+        // curl's own form type for data that goes to the query instead.
+        if implied && body.is_none() {
+            return;
+        }
         if let Some(reason) = self.left_out(&name, &value, body) {
             if !implied {
                 let message = format!("header `{}` is left out: {}", name, reason);
@@ -54,7 +58,7 @@ impl Converter<'_> {
         if lower == "cookie" {
             return self.cookie(&name, &value, arg_index);
         }
-        if is_secret_name(&name) || infer::is_secret_value(&value) {
+        if is_secret_name(&name) || infer::is_secret_value(&value) || self.is_secret_header(&name) {
             return self.secret_header(&name, &value, arg_index);
         }
         if implied && matches!(body, Body::Json(..)) {
@@ -108,7 +112,7 @@ impl Converter<'_> {
             self.note(arg_index, message.to_string());
             return;
         }
-        let secret = self.secret("cookie", "the cookies".to_string(), value, "{}");
+        let secret = self.secret("cookie", "the cookies", value);
         self.headers.push((name.to_string(), secret));
     }
 

@@ -281,11 +281,13 @@ struct Converter<'a> {
     notes: Vec<Note>,
     variables: Vec<Variable>,
     params: Vec<Param>,
-    /// Model-facing names taken, by index into `params`.
+    /// The names of `params`, taken.
     names: Vec<String>,
     arguments: Map,
     headers: Vec<(String, ConfigValue)>,
     auth: Option<Auth>,
+    /// The data goes to the query: `-G`, or form data of a GET.
+    data_in_query: bool,
 }
 
 impl<'a> Converter<'a> {
@@ -315,6 +317,7 @@ impl<'a> Converter<'a> {
             arguments: Map::new(),
             headers: Vec::new(),
             auth: None,
+            data_in_query: cmd.get() && cmd.form().is_empty(),
         })
     }
 
@@ -334,6 +337,20 @@ impl<'a> Converter<'a> {
         self.query()?;
         let multipart = body.is_multipart();
         self.body_params(body)?;
+        let plugin = self.build(base, path, multipart)?;
+        let mut notes = self.cmd.notes().to_vec();
+        notes.extend(self.notes);
+        notes.sort_by_key(Note::arg_index);
+        Ok(Import {
+            plugin,
+            notes,
+            variables: self.variables,
+            arguments: self.arguments,
+        })
+    }
+
+    /// The plugin of what was gathered: one endpoint, static headers, auth, options.
+    fn build(&mut self, base: String, path: String, multipart: bool) -> Result<HttpPlugin, Error> {
         let options = self.options_from_command();
         let tool_name = self.tool_name(&path)?;
         let description = match &self.options.description {
@@ -358,16 +375,7 @@ impl<'a> Converter<'a> {
         if let Some(auth) = self.auth.take() {
             builder = builder.auth(auth);
         }
-        let plugin = builder.build().map_err(Error::Plugin)?;
-        let mut notes = self.cmd.notes().to_vec();
-        notes.extend(self.notes);
-        notes.sort_by_key(Note::arg_index);
-        Ok(Import {
-            plugin,
-            notes,
-            variables: self.variables,
-            arguments: self.arguments,
-        })
+        builder.build().map_err(Error::Plugin)
     }
 
     fn note(&mut self, arg_index: usize, message: String) {
@@ -417,11 +425,11 @@ impl<'a> Converter<'a> {
         self.push_param(param.build(), Some(sample));
     }
 
-    /// One parameter for a name and its text values: a scalar, or an array for a repeated
+    /// One query parameter for a name and its values: a scalar, or an array for a repeated
     /// name.
-    fn grouped(&mut self, location: Location, wire: &str, values: &[String]) {
+    fn query_param(&mut self, wire: &str, values: &[String]) {
         let (ty, sample) = typed_values(values);
-        let builder = self.named(location, wire).ty(ty);
+        let builder = self.named(Location::Query, wire).ty(ty);
         self.sampled(builder, sample);
     }
 
@@ -525,7 +533,7 @@ impl<'a> Converter<'a> {
     /// The URL's query pairs and, with `-G`, the data.
     fn query_pairs(&self) -> Vec<(String, String)> {
         let mut pairs: Vec<(String, String)> = self.url.query_pairs().collect();
-        if self.cmd.get() && self.cmd.form().is_empty() {
+        if self.data_in_query {
             pairs.extend(decode_pairs(&joined_data(self.cmd)));
         }
         pairs
@@ -533,14 +541,7 @@ impl<'a> Converter<'a> {
 
     /// Query pairs: visible parameters, or secrets.
     fn query(&mut self) -> Result<(), Error> {
-        let mut text = pairs_are_text(self.url.query().unwrap_or("").as_bytes());
-        if self.cmd.get() && self.cmd.form().is_empty() {
-            text = text && pairs_are_text(&joined_data(self.cmd));
-        }
-        if !text {
-            self.note(self.cmd.url_index(), body::NOT_TEXT.to_string());
-        }
-        if self.cmd.get() && self.cmd.form().is_empty() {
+        if self.data_in_query {
             if let Some(part) = self.cmd.data().iter().find(|p| p.file().is_some()) {
                 return Err(Error::UnsupportedBody {
                     arg_index: part.arg_index(),
@@ -550,17 +551,28 @@ impl<'a> Converter<'a> {
                 });
             }
         }
+        let text = pairs_are_text(self.url.query().unwrap_or("").as_bytes())
+            && (!self.data_in_query || pairs_are_text(&joined_data(self.cmd)));
+        if !text {
+            self.note(self.cmd.url_index(), body::NOT_TEXT.to_string());
+        }
         let mut pairs = self.query_pairs();
         if pairs.iter().any(|(name, _)| name.is_empty()) {
             pairs.retain(|(name, _)| !name.is_empty());
             let message = "a query pair without a name is left out";
             self.note(self.cmd.url_index(), message.to_string());
         }
+        // A name is secret when it looks so, or when any of its values does.
+        let secret_names: Vec<String> = pairs
+            .iter()
+            .filter(|(name, value)| is_secret_name(name) || infer::is_secret_value(value))
+            .map(|(name, _)| name.clone())
+            .collect();
         let (secret, visible): (Vec<_>, Vec<_>) = pairs
             .into_iter()
-            .partition(|(name, value)| is_secret_name(name) || infer::is_secret_value(value));
+            .partition(|(name, _)| secret_names.contains(name));
         for (name, values) in group(visible) {
-            self.grouped(Location::Query, &name, &values);
+            self.query_param(&name, &values);
         }
         // After the parameters, where the plugin puts its own query credentials.
         for (name, value) in secret {
