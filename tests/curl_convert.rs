@@ -575,6 +575,21 @@ fn another_scheme_keeps_its_name_in_the_template() {
 }
 
 #[test]
+fn the_last_authorization_header_is_kept() {
+    let token =
+        import("curl https://x.example.com/a -H 'Authorization;' -H 'Authorization: Token x'");
+    assert_eq!(header(&replay(&token), "authorization"), Some("Token x"));
+    assert!(has_note(
+        &token,
+        "the Authorization header is repeated; only the last is kept"
+    ));
+    let empty =
+        import("curl https://x.example.com/a -H 'Authorization: Token x' -H 'Authorization;'");
+    assert!(empty.plugin().auth().is_none());
+    assert_eq!(header(&replay(&empty), "authorization"), Some(""));
+}
+
+#[test]
 fn user_and_bearer_options_fill_the_auth_slot() {
     let basic = import("curl -u ann:pw https://x.example.com/a");
     assert_eq!(
@@ -894,6 +909,36 @@ fn a_form_type_with_parameters_is_kept() {
         header(&replay(&import), "content-type"),
         Some("application/x-www-form-urlencoded; charset=UTF-8")
     );
+}
+
+#[test]
+fn the_last_content_type_decides() {
+    let import = import(
+        r#"curl https://x.example.com/a -H 'Content-Type: text/plain' -H 'Content-Type: application/json' -d '{"a": 1}'"#,
+    );
+    assert_eq!(
+        header(&replay(&import), "content-type"),
+        Some("application/json")
+    );
+    assert!(has_note(
+        &import,
+        "the Content-Type header is repeated; only the last is kept"
+    ));
+    // A removal before a value leaves the value.
+    let err = error(
+        "curl https://x.example.com/a -H 'Content-Type:' -H 'Content-Type: text/plain' -d a=1",
+        &ImportOptions::new(),
+    );
+    assert_eq!(err.kind(), ErrorKind::UnsupportedBody);
+}
+
+#[test]
+fn empty_data_is_no_body() {
+    let import = import("curl -X POST https://x.example.com/v1/jobs -d ''");
+    assert!(endpoint(&import).params().is_empty());
+    let request = replay(&import);
+    assert!(request.body().is_empty());
+    assert_eq!(header(&request, "content-type"), None);
 }
 
 #[test]

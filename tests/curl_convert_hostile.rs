@@ -279,7 +279,7 @@ fn a_body_no_type_describes_is_an_error() {
         ErrorKind::UnsupportedBody
     );
     assert_eq!(
-        kind("curl https://x.example.com/a --json ''", &options),
+        kind("curl https://x.example.com/a --json '{'", &options),
         ErrorKind::InvalidJson
     );
     assert_eq!(

@@ -117,10 +117,9 @@
 //!
 //! **Body.** JSON when the `Content-Type` is JSON (`--json`, or `-H` with
 //! `application/json`, `text/json` or a `+json` type; it must parse, within
-//! [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)); JSON too when no
-//! `Content-Type` is given and the data is a JSON object or array, sent with the
-//! `application/x-www-form-urlencoded` type curl gives it (kept as a static header, with a
-//! note); multipart parts when the type is `multipart/form-data` with a boundary (as a
+//! [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)); JSON too when the data is
+//! a JSON object or array under the `application/x-www-form-urlencoded` type (curl's when
+//! none is given), sent with that type (a static header, with a note); multipart parts when the type is `multipart/form-data` with a boundary (as a
 //! browser copies uploads); form pairs otherwise for the urlencoded type. Other types (text,
 //! XML) are [`Error::UnsupportedBody`], and so is data read from a file, except JSON,
 //! which becomes the whole-body `body` parameter. Form data of a GET, HEAD or OPTIONS
@@ -210,7 +209,7 @@
 //!   above are not sent, nor the `Accept-Encoding` of `--compressed`; `-H 'Name:'` removing
 //!   `User-Agent` or a body's `Content-Type` has no effect.
 //! - A POST, PUT or PATCH without a body has `Content-Length: 0` (RFC 9110 section 8.6);
-//!   `curl -X POST` sends none.
+//!   `curl -X POST` sends none, and `curl -d ''` sends its form type with it.
 //!
 //! A command from [`to_curl_call`] makes curl send the very bytes the tool sends, but
 //! curl's own `Accept: */*` when the request has no `Accept`, the multipart boundary and

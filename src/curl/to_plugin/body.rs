@@ -63,11 +63,13 @@ impl Converter<'_> {
             _ => return Ok(Body::None),
         };
         let content_type = self.cmd.header("content-type");
-        let removed = self
-            .cmd
-            .removed_headers()
-            .iter()
-            .any(|h| h.eq_ignore_ascii_case("content-type"));
+        // `-H 'Content-Type:'` matters only when no value is given too.
+        let removed = content_type.is_none()
+            && self
+                .cmd
+                .removed_headers()
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case("content-type"));
         let json = content_type.map_or(false, infer::is_json_media_type);
         if data.iter().any(|p| p.file().is_some()) {
             if json {
@@ -82,6 +84,10 @@ impl Converter<'_> {
             });
         }
         let bytes = joined_data(self.cmd);
+        if bytes.is_empty() {
+            // `-d ''`: an empty body, which a plugin's POST sends without parameters.
+            return Ok(Body::None);
+        }
         if json {
             let value = json::parse_bytes(&bytes).map_err(|error| Error::InvalidJson {
                 arg_index: first,
@@ -113,8 +119,9 @@ impl Converter<'_> {
                 ),
             });
         }
-        if content_type.is_none() && !removed {
-            // `-d '{"a":1}'` with no Content-Type: JSON that curl labels as a form.
+        if !removed {
+            // `-d '{"a":1}'` with curl's form type (or one written out): JSON labelled as a
+            // form, kept so (the type is a static header).
             if let Ok(value @ (Json::Object(_) | Json::Array(_))) = json::parse_bytes(&bytes) {
                 return self.check_body_method(Body::Json(value, first), first);
             }

@@ -49,11 +49,12 @@ impl Converter<'_> {
         }
         let lower = name.to_ascii_lowercase();
         if lower == "authorization" {
-            // A credential is in the auth slot; an empty header is sent as it is.
-            if value.is_empty() {
-                self.static_header(&name, &value, arg_index);
-            }
-            return;
+            return self.authorization_header(&name, &value, arg_index);
+        }
+        if lower == "content-type" && !implied && !self.is_last(&name, arg_index) {
+            // One type, not a list: the last one decides, as it does for the body.
+            let message = "the Content-Type header is repeated; only the last is kept";
+            return self.note(arg_index, message.to_string());
         }
         if lower == "cookie" {
             return self.cookie(&name, &value, arg_index);
@@ -61,13 +62,38 @@ impl Converter<'_> {
         if is_secret_name(&name) || infer::is_secret_value(&value) || self.is_secret_header(&name) {
             return self.secret_header(&name, &value, arg_index);
         }
-        if implied && matches!(body, Body::Json(..)) {
+        if lower == "content-type"
+            && matches!(body, Body::Json(..))
+            && infer::is_form_media_type(&value)
+        {
             let message = "the data is JSON but curl sends it as \
                            application/x-www-form-urlencoded; the tool sends the same type: \
                            add -H 'Content-Type: application/json' if the API expects JSON";
             self.note(arg_index, message.to_string());
         }
         self.static_header(&name, &value, arg_index);
+    }
+
+    /// Whether the `-H` header at `arg_index` is the last with this name.
+    fn is_last(&self, name: &str, arg_index: usize) -> bool {
+        let last = self
+            .cmd
+            .headers()
+            .iter()
+            .rev()
+            .find(|h| h.name().eq_ignore_ascii_case(name));
+        last.map(|h| h.arg_index()) == Some(arg_index)
+    }
+
+    /// The last `Authorization` header is in the auth slot (or, empty, a static header);
+    /// curl would send the others too.
+    fn authorization_header(&mut self, name: &str, value: &str, arg_index: usize) {
+        if !self.is_last(name, arg_index) {
+            let message = "the Authorization header is repeated; only the last is kept";
+            self.note(arg_index, message.to_string());
+        } else if value.is_empty() {
+            self.static_header(name, value, arg_index);
+        }
     }
 
     /// Why a header is left out, if it is.
