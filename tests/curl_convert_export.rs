@@ -601,3 +601,60 @@ fn exports_of_converted_commands_read_back_as_their_requests() {
         assert_reads_back(&import, &arguments, &CallContext::new());
     }
 }
+
+/// curl -> plugin -> curl -> plugin: the second plugin's call sends the first one's request
+/// (headers compared as a set: the export writes `User-Agent` as a header of its own).
+#[test]
+fn an_exported_command_converts_back_to_the_same_request() {
+    let commands = [
+        "curl 'https://api.example.com/v1/search?q=rust+http&tag=a&tag=b&api_key=k1' -H 'Accept: application/json'",
+        r#"curl https://api.example.com/v1/tickets -H 'Authorization: Bearer t0k' --json '{"title": "x", "n": [1, 2.5], "meta": {"a": true, "b": null}}'"#,
+        r#"curl https://api.example.com/v1/issues -d '{"title": "Bug", "labels": ["a"]}'"#,
+        "curl -X PATCH https://api.example.com/v1/me -d 'name=Ann+Lee&role=a&role=b' -b 'sid=1' -e https://x.example.com/",
+        "curl -X DELETE 'https://api.example.com/v1/files/9?force=true' -H 'X-Api-Key: k' -H 'X-Auth-Token: t'",
+        "curl -X POST https://api.example.com/v1/jobs/9/cancel -H 'Content-Type: application/json'",
+        "curl -I https://api.example.com/v1/status -A 'probe/1'",
+        "curl https://api.example.com/v1/batch --json '[[1], [2]]'",
+        "curl -u 'ann:p@ss:word' https://api.example.com/v1/me -H 'X-Empty;'",
+        "curl -X PUT https://api.example.com/v1/users/42 -H 'Authorization: Token abc' -H 'Content-Type: application/merge-patch+json' -d '{\"name\": \"Zoë\"}'",
+    ];
+    let context = CallContext::new();
+    for command in commands {
+        let first = curl::to_plugin(&curl::parse(command).unwrap()).unwrap();
+        let cmd = curl::parse(command).unwrap();
+        let options = curl::ImportOptions::new();
+        let sample = curl::to_plugin_with(&cmd, &options).unwrap();
+        let arguments = httptool::json::Json::Object(sample.sample_arguments().clone()).to_string();
+        let tool = sample.tool_name().to_string();
+        let before = first
+            .dry_run(&tool, &arguments, &context)
+            .unwrap()
+            .into_request();
+
+        let export = ExportOptions::new().reveal_secrets(true);
+        let exported = curl::to_curl_with(&first, None, Some(&arguments), &export).unwrap();
+        let again = curl::to_plugin_with(&curl::parse(&exported).unwrap(), &options)
+            .unwrap_or_else(|e| panic!("{}: {}", exported, e));
+        let arguments = httptool::json::Json::Object(again.sample_arguments().clone()).to_string();
+        let after = again
+            .plugin()
+            .dry_run(again.tool_name(), &arguments, &context)
+            .unwrap_or_else(|o| panic!("{}: {}", exported, o.text()))
+            .into_request();
+
+        assert_eq!(after.method(), before.method(), "{}", exported);
+        assert_eq!(after.url(), before.url(), "{}", exported);
+        assert_eq!(after.body(), before.body(), "{}", exported);
+        let headers = |r: &Request| {
+            let mut all: Vec<(String, String)> = r
+                .headers()
+                .iter()
+                .filter(|(n, _)| !n.eq_ignore_ascii_case("user-agent"))
+                .map(|(n, v)| (n.to_ascii_lowercase(), v.to_string()))
+                .collect();
+            all.sort();
+            all
+        };
+        assert_eq!(headers(&after), headers(&before), "{}", exported);
+    }
+}
