@@ -589,16 +589,9 @@ fn exports_of_converted_commands_read_back_as_their_requests() {
     ];
     for command in commands {
         let cmd = curl::parse(command).unwrap();
-        let import = curl::to_plugin(&cmd).unwrap();
-        let options = curl::ImportOptions::new();
-        let arguments = httptool::json::Json::Object(
-            curl::to_plugin_with(&cmd, &options)
-                .unwrap()
-                .sample_arguments()
-                .clone(),
-        )
-        .to_string();
-        assert_reads_back(&import, &arguments, &CallContext::new());
+        let import = curl::to_plugin_with(&cmd, &curl::ImportOptions::new()).unwrap();
+        let arguments = httptool::json::Json::Object(import.sample_arguments().clone()).to_string();
+        assert_reads_back(import.plugin(), &arguments, &CallContext::new());
     }
 }
 
@@ -620,12 +613,11 @@ fn an_exported_command_converts_back_to_the_same_request() {
     ];
     let context = CallContext::new();
     for command in commands {
-        let first = curl::to_plugin(&curl::parse(command).unwrap()).unwrap();
-        let cmd = curl::parse(command).unwrap();
         let options = curl::ImportOptions::new();
-        let sample = curl::to_plugin_with(&cmd, &options).unwrap();
-        let arguments = httptool::json::Json::Object(sample.sample_arguments().clone()).to_string();
-        let tool = sample.tool_name().to_string();
+        let first = curl::to_plugin_with(&curl::parse(command).unwrap(), &options).unwrap();
+        let arguments = httptool::json::Json::Object(first.sample_arguments().clone()).to_string();
+        let tool = first.tool_name().to_string();
+        let first = first.into_plugin();
         let before = first
             .dry_run(&tool, &arguments, &context)
             .unwrap()
