@@ -9,7 +9,9 @@ use super::multipart;
 use super::quote::quote;
 use crate::http::Secrets;
 use crate::json::{Json, Map};
-use crate::plugin::{ConfigValue, Endpoint, FilePart, FileResolver, HttpPlugin, Param, ParamType};
+use crate::plugin::{
+    ConfigValue, DryRun, Endpoint, FilePart, FileResolver, HttpPlugin, Param, ParamType,
+};
 use crate::tool::{self, CallContext};
 
 /// How [`to_curl_with`] writes a command.
@@ -184,6 +186,46 @@ pub fn to_curl_with<'a>(
 ) -> Result<String, Error> {
     let endpoint = pick(plugin, endpoint.into())?;
     let mut placeholders = Placeholders::default();
+    let files = endpoint.params().iter().any(Param::is_file);
+    let dry = dry_run(plugin, endpoint, arguments, options, &mut placeholders)?;
+    let secrets = if options.reveal_secrets {
+        Secrets::Reveal
+    } else {
+        Secrets::Mask
+    };
+    let rendered = dry.render(secrets).map_err(|e| Error::Request {
+        reason: e.to_string(),
+    })?;
+    let request = dry.request();
+    let command = Command {
+        method: request.method().as_str(),
+        url: match secrets {
+            Secrets::Reveal => request.url().as_str().to_string(),
+            Secrets::Mask => request.redacted_url(),
+        },
+        head: Head::read(&rendered),
+        body: request.body(),
+        files,
+    };
+    // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
+    let groups: Vec<Vec<Vec<u8>>> = command
+        .groups()?
+        .iter()
+        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
+        .collect();
+    Ok(join(&groups, options.multiline))
+}
+
+/// The request a call sends, built by the plugin layer: with the arguments given, or
+/// stand-ins for the required ones; with stand-ins for the context entries it lacks; file
+/// parts named by their handles.
+fn dry_run(
+    plugin: &HttpPlugin,
+    endpoint: &Endpoint,
+    arguments: Option<&str>,
+    options: &ExportOptions,
+    placeholders: &mut Placeholders,
+) -> Result<DryRun, Error> {
     let map = match arguments {
         Some(text) => {
             tool::parse_arguments(text, tool::DEFAULT_MAX_ARGUMENT_BYTES).map_err(|e| {
@@ -196,50 +238,20 @@ pub fn to_curl_with<'a>(
         None => placeholders.arguments(endpoint),
     };
     let context = placeholders.context(plugin, endpoint, &options.context);
-    let has_files = endpoint.params().iter().any(Param::is_file);
-    let plugin = if has_files {
-        plugin.clone().with_file_resolver(Arc::new(FileHandles))
-    } else {
-        plugin.clone()
-    };
+    let mut plugin = plugin.clone();
+    if endpoint.params().iter().any(Param::is_file) {
+        plugin = plugin.with_file_resolver(Arc::new(FileHandles));
+    }
     let tool = plugin.tool(endpoint.name()).map_err(|e| Error::Call {
         kind: tool::ErrorKind::UnknownTool,
         message: e.message().to_string(),
     })?;
-    let dry = tool.dry_run(map, &context).map_err(|output| Error::Call {
+    tool.dry_run(map, &context).map_err(|output| Error::Call {
         kind: output
             .error_kind()
             .unwrap_or(tool::ErrorKind::InvalidParameter),
         message: output.text().to_string(),
-    })?;
-    let secrets = if options.reveal_secrets {
-        Secrets::Reveal
-    } else {
-        Secrets::Mask
-    };
-    let rendered = dry.render(secrets).map_err(|e| Error::Request {
-        reason: e.to_string(),
-    })?;
-    let request = dry.request();
-    let url = match secrets {
-        Secrets::Reveal => request.url().as_str().to_string(),
-        Secrets::Mask => request.redacted_url(),
-    };
-    let head = Head::read(&rendered);
-    let command = Command {
-        method: request.method().as_str(),
-        url,
-        head,
-        body: request.body(),
-        files: has_files,
-    };
-    let groups = command.groups()?;
-    // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
-    let groups: Vec<Vec<Vec<u8>>> = groups
-        .iter()
-        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
-        .collect();
-    Ok(join(&groups, options.multiline))
+    })
 }
 
 /// The endpoint named, or the only one.

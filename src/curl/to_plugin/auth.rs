@@ -7,8 +7,6 @@ use crate::curl::sent::{base64_decode, userinfo};
 use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
 
 impl Converter<'_> {
-    // ------------------------------------------------------------- credentials
-
     /// A credential's value: as it is with [`ImportOptions::keep_secrets`] (or when it is
     /// empty), else a `${NAME}` variable that holds the value in memory.
     ///

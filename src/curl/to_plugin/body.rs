@@ -5,15 +5,15 @@ use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::multipart;
-use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
-
-/// The note for data that is not text.
-pub(super) const NOT_TEXT: &str =
-    "the data holds bytes that are not UTF-8 (raw or percent-encoded); each is replaced with U+FFFD";
 use crate::curl::secret::is_secret_name;
+use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
 use crate::plugin::{Location, ParamBuilder, ParamType, MAX_TYPE_DEPTH};
+
+/// The note for data that is not text.
+pub(super) const NOT_TEXT: &str = "the data holds bytes that are not UTF-8 (raw or \
+                                   percent-encoded); each is replaced with U+FFFD";
 
 /// A form field's value.
 enum Field {
@@ -50,8 +50,6 @@ impl Body {
 }
 
 impl Converter<'_> {
-    // ------------------------------------------------------------- body
-
     /// What the body is, from the data or form parts and the content type.
     pub(super) fn body(&mut self) -> Result<Body, Error> {
         if let Some(part) = self.cmd.form().first() {
@@ -88,28 +86,40 @@ impl Converter<'_> {
             // `-d ''`: an empty body, which a plugin's POST sends without parameters.
             return Ok(Body::None);
         }
-        if json {
+        let body = self.data_body(bytes, content_type, removed, first)?;
+        self.check_body_method(body, first)
+    }
+
+    /// The body of inline data: JSON, multipart parts or form pairs, by the content type.
+    fn data_body(
+        &mut self,
+        bytes: Vec<u8>,
+        content_type: Option<&str>,
+        removed: bool,
+        first: usize,
+    ) -> Result<Body, Error> {
+        if content_type.map_or(false, infer::is_json_media_type) {
             let value = json::parse_bytes(&bytes).map_err(|error| Error::InvalidJson {
                 arg_index: first,
                 error,
             })?;
-            return self.check_body_method(Body::Json(value, first), first);
+            return Ok(Body::Json(value, first));
         }
         if let Some(boundary) = content_type.and_then(multipart::boundary) {
-            let parts =
-                multipart::parse(&bytes, boundary).ok_or_else(|| Error::UnsupportedBody {
+            let parts = multipart::parse(&bytes, boundary).ok_or_else(|| {
+                let reason = "it is multipart/form-data that does not read as parts with the \
+                              boundary of its Content-Type";
+                Error::UnsupportedBody {
                     arg_index: first,
-                    reason: "it is multipart/form-data that does not read as parts with the \
-                         boundary of its Content-Type"
-                        .to_string(),
-                })?;
+                    reason: reason.to_string(),
+                }
+            })?;
             let message = "the multipart data is read into its parts; the tool sends them \
                            with its own boundary";
             self.note(first, message.to_string());
-            return self.check_body_method(Body::RawMultipart(parts, first), first);
+            return Ok(Body::RawMultipart(parts, first));
         }
-        let form = content_type.map_or(true, infer::is_form_media_type) || removed;
-        if !form {
+        if !removed && !content_type.map_or(true, infer::is_form_media_type) {
             let essence = content_type.unwrap_or("").split(';').next().unwrap_or("");
             return Err(Error::UnsupportedBody {
                 arg_index: first,
@@ -123,14 +133,13 @@ impl Converter<'_> {
             // `-d '{"a":1}'` with curl's form type (or one written out): JSON labelled as a
             // form, kept so (the type is a static header).
             if let Ok(value @ (Json::Object(_) | Json::Array(_))) = json::parse_bytes(&bytes) {
-                return self.check_body_method(Body::Json(value, first), first);
+                return Ok(Body::Json(value, first));
             }
         }
         if !pairs_are_text(&bytes) {
             self.note(first, NOT_TEXT.to_string());
         }
-        let body = Body::Form(decode_pairs(&bytes), first);
-        self.check_body_method(body, first)
+        Ok(Body::Form(decode_pairs(&bytes), first))
     }
 
     /// GET, HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a
