@@ -610,3 +610,39 @@ impl std::error::Error for Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plugin checks refuse nothing the converter makes (the conversion tests say so),
+    /// so this message is checked here.
+    #[test]
+    fn plugin_error_message() {
+        let err = match crate::plugin::HttpPlugin::builder("p", "ftp://x").build() {
+            Ok(_) => panic!("an ftp base url was accepted"),
+            Err(err) => Error::Plugin(err),
+        };
+        assert_eq!(err.kind(), ErrorKind::Plugin);
+        assert_eq!(err.arg_index(), None);
+        assert!(std::error::Error::source(&err).is_some());
+        assert!(
+            err.to_string().starts_with(
+                "the plugin made from the command does not pass the plugin checks: base_url: "
+            ),
+            "{}",
+            err
+        );
+    }
+
+    #[test]
+    fn conversion_errors_have_no_position_but_their_argument() {
+        let body = Error::UnsupportedBody {
+            arg_index: 4,
+            reason: String::new(),
+        };
+        assert_eq!((body.arg_index(), body.offset()), (Some(4), None));
+        let count = Error::TooManyParams { count: 3, max: 2 };
+        assert_eq!((count.arg_index(), count.offset()), (None, None));
+    }
+}
