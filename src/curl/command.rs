@@ -498,7 +498,8 @@ pub struct Note {
 }
 
 impl Note {
-    /// The index of the argument the note is about.
+    /// The index of the argument the note is about; 0 (the program's own index) for a note
+    /// about the whole command, such as one a conversion leaves.
     pub fn arg_index(&self) -> usize {
         self.arg_index
     }
@@ -510,7 +511,11 @@ impl Note {
 }
 
 impl fmt::Display for Note {
+    /// `argument N: message`, or the message alone for a note about the whole command.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.arg_index == 0 {
+            return f.write_str(&self.message);
+        }
         write!(f, "argument {}: {}", self.arg_index, self.message)
     }
 }

@@ -1,13 +1,19 @@
-//! The one error type of the curl reader.
+//! The one error type of the curl module: reading a command, converting it to a plugin, and
+//! writing a plugin's request back as a command.
 
 use std::fmt;
 
-/// Why a curl command could not be read, with where it happened.
+use crate::json;
+use crate::plugin;
+use crate::tool;
+
+/// Why a curl command could not be read or converted, or a plugin's request not written as
+/// a command, with where it happened.
 ///
 /// Positions are byte offsets into the text given to [`parse`](super::parse) (for shell
 /// syntax) and argument indexes (for curl options), counting the program name `curl` as
-/// argument 0, the way `argv` does. Messages name options, positions and shell syntax, never
-/// a header value, a URL, a body or a credential.
+/// argument 0, the way `argv` does. Messages name options, positions, shell syntax,
+/// parameters and tools, never a header value, a URL, a body or a credential.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -148,6 +154,86 @@ pub enum Error {
         /// Index of the argument holding the URL.
         arg_index: usize,
     },
+    /// Converting: httptool's URL parser refuses the URL (whitespace, a non-ASCII host, a
+    /// bad port, ...). curl refuses most of these too.
+    InvalidUrl {
+        /// Index of the argument holding the URL.
+        arg_index: usize,
+        /// What is wrong, from [`url::Error`](crate::url::Error) (it never repeats the URL).
+        reason: String,
+    },
+    /// Converting: the method is not one httptool sends (GET, HEAD, POST, PUT, PATCH,
+    /// DELETE, OPTIONS).
+    UnsupportedMethod {
+        /// The method as written (at most 32 characters).
+        method: String,
+    },
+    /// Converting: the request body cannot become parameters (a plain-text or XML body, a
+    /// JSON body on GET, a body from a file that is not JSON, ...).
+    UnsupportedBody {
+        /// Index of the argument holding the (first) data option.
+        arg_index: usize,
+        /// Why, and what to do instead.
+        reason: String,
+    },
+    /// Converting: data sent as JSON is not valid JSON, or nests deeper than
+    /// [`json::DEFAULT_MAX_DEPTH`].
+    InvalidJson {
+        /// Index of the argument holding the (first) data option.
+        arg_index: usize,
+        /// The JSON error: what was expected, and the line and column in the data.
+        error: json::Error,
+    },
+    /// Converting: the command has more parameters and headers than
+    /// [`ImportOptions::max_params`](super::ImportOptions::max_params) allows.
+    TooManyParams {
+        /// How many the command has.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Converting: a tool or plugin name given in the options is not valid for every
+    /// provider.
+    InvalidName {
+        /// `"tool"` or `"plugin"`.
+        what: &'static str,
+        /// Why, from [`tool::validate_name`].
+        reason: String,
+    },
+    /// Converting: the plugin made from the command does not pass the plugin's own checks.
+    Plugin(plugin::Error),
+    /// Exporting: the plugin has no endpoint with this name.
+    UnknownEndpoint {
+        /// The name asked for (at most 64 characters).
+        name: String,
+        /// The plugin's endpoint names, in order.
+        available: Vec<String>,
+    },
+    /// Exporting: the plugin has several endpoints and none was named.
+    EndpointRequired {
+        /// The plugin's endpoint names, in order.
+        available: Vec<String>,
+    },
+    /// Exporting: the arguments (or the call context) do not make a request; the message is
+    /// the one a model would read.
+    Call {
+        /// The kind of the tool error.
+        kind: tool::ErrorKind,
+        /// The message.
+        message: String,
+    },
+    /// Exporting: the request would not be sent (a request target over the client's limit,
+    /// a header the client writes itself).
+    Request {
+        /// Why, from [`http::Error`](crate::http::Error) (never a header value or a query).
+        reason: String,
+    },
+    /// Exporting: the request holds something no command-line argument can carry (a NUL
+    /// byte in the body, a multipart field name with `=`).
+    Unrepresentable {
+        /// What it is.
+        what: &'static str,
+    },
 }
 
 /// The kinds of [`Error`], for callers that match without the details.
@@ -192,6 +278,30 @@ pub enum ErrorKind {
     SeveralUrls,
     /// See [`Error::UnsupportedScheme`].
     UnsupportedScheme,
+    /// See [`Error::InvalidUrl`].
+    InvalidUrl,
+    /// See [`Error::UnsupportedMethod`].
+    UnsupportedMethod,
+    /// See [`Error::UnsupportedBody`].
+    UnsupportedBody,
+    /// See [`Error::InvalidJson`].
+    InvalidJson,
+    /// See [`Error::TooManyParams`].
+    TooManyParams,
+    /// See [`Error::InvalidName`].
+    InvalidName,
+    /// See [`Error::Plugin`].
+    Plugin,
+    /// See [`Error::UnknownEndpoint`].
+    UnknownEndpoint,
+    /// See [`Error::EndpointRequired`].
+    EndpointRequired,
+    /// See [`Error::Call`].
+    Call,
+    /// See [`Error::Request`].
+    Request,
+    /// See [`Error::Unrepresentable`].
+    Unrepresentable,
 }
 
 /// The three quoting forms that can be left open.
@@ -228,6 +338,18 @@ impl Error {
             Error::NoUrl => ErrorKind::NoUrl,
             Error::SeveralUrls { .. } => ErrorKind::SeveralUrls,
             Error::UnsupportedScheme { .. } => ErrorKind::UnsupportedScheme,
+            Error::InvalidUrl { .. } => ErrorKind::InvalidUrl,
+            Error::UnsupportedMethod { .. } => ErrorKind::UnsupportedMethod,
+            Error::UnsupportedBody { .. } => ErrorKind::UnsupportedBody,
+            Error::InvalidJson { .. } => ErrorKind::InvalidJson,
+            Error::TooManyParams { .. } => ErrorKind::TooManyParams,
+            Error::InvalidName { .. } => ErrorKind::InvalidName,
+            Error::Plugin(_) => ErrorKind::Plugin,
+            Error::UnknownEndpoint { .. } => ErrorKind::UnknownEndpoint,
+            Error::EndpointRequired { .. } => ErrorKind::EndpointRequired,
+            Error::Call { .. } => ErrorKind::Call,
+            Error::Request { .. } => ErrorKind::Request,
+            Error::Unrepresentable { .. } => ErrorKind::Unrepresentable,
         }
     }
 
@@ -249,9 +371,12 @@ impl Error {
             | Error::InvalidValue { arg_index, .. }
             | Error::Conflict { arg_index, .. }
             | Error::Unsupported { arg_index, .. }
-            | Error::UnsupportedScheme { arg_index, .. } => Some(arg_index),
+            | Error::UnsupportedScheme { arg_index, .. }
+            | Error::InvalidUrl { arg_index, .. }
+            | Error::UnsupportedBody { arg_index, .. }
+            | Error::InvalidJson { arg_index, .. } => Some(arg_index),
             Error::SeveralUrls { second_index, .. } => Some(second_index),
-            Error::Empty | Error::SecondCommand { .. } | Error::NotCurl | Error::NoUrl => None,
+            _ => None,
         }
     }
 
@@ -411,8 +536,113 @@ impl fmt::Display for Error {
                 "unsupported URL scheme `{}` at argument {}: httptool sends http and https only",
                 scheme, arg_index
             ),
+            Error::InvalidUrl { arg_index, reason } => write!(
+                f,
+                "the URL at argument {} cannot be used: {}",
+                arg_index, reason
+            ),
+            Error::UnsupportedMethod { method } => write!(
+                f,
+                "method `{}` is not supported: a plugin endpoint uses GET, HEAD, POST, PUT, \
+                 PATCH, DELETE or OPTIONS",
+                method
+            ),
+            Error::UnsupportedBody { arg_index, reason } => write!(
+                f,
+                "the request body (argument {}) cannot become parameters: {}",
+                arg_index, reason
+            ),
+            Error::InvalidJson { arg_index, error } => write!(
+                f,
+                "the data at argument {} is sent as JSON but is not valid JSON ({}); fix the \
+                 data, or send it with another Content-Type",
+                arg_index, error
+            ),
+            Error::TooManyParams { count, max } => write!(
+                f,
+                "the command has {} parameters and headers, over the limit of {}; raise \
+                 ImportOptions::max_params or trim the command",
+                count, max
+            ),
+            Error::InvalidName { what, reason } => {
+                write!(f, "the {} name given cannot be used: {}", what, reason)
+            }
+            Error::Plugin(err) => write!(
+                f,
+                "the plugin made from the command does not pass the plugin checks: {}",
+                err
+            ),
+            Error::UnknownEndpoint { name, available } => write!(
+                f,
+                "{}",
+                tool::unknown_name_message("tool", name, available.iter().map(String::as_str))
+            ),
+            Error::EndpointRequired { available } => write!(
+                f,
+                "the plugin has {} tools; name the one to export: {}",
+                available.len(),
+                available.join(", ")
+            ),
+            Error::Call { kind, message } => {
+                write!(
+                    f,
+                    "the call cannot be built ({}): {}",
+                    kind.as_str(),
+                    message
+                )
+            }
+            Error::Request { reason } => write!(f, "the request would not be sent: {}", reason),
+            Error::Unrepresentable { what } => write!(
+                f,
+                "the request cannot be written as a curl command: {}",
+                what
+            ),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Plugin(err) => Some(err),
+            Error::InvalidJson { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plugin checks refuse nothing the converter makes (the conversion tests say so),
+    /// so this message is checked here.
+    #[test]
+    fn plugin_error_message() {
+        let err = match crate::plugin::HttpPlugin::builder("p", "ftp://x").build() {
+            Ok(_) => panic!("an ftp base url was accepted"),
+            Err(err) => Error::Plugin(err),
+        };
+        assert_eq!(err.kind(), ErrorKind::Plugin);
+        assert_eq!(err.arg_index(), None);
+        assert!(std::error::Error::source(&err).is_some());
+        assert!(
+            err.to_string().starts_with(
+                "the plugin made from the command does not pass the plugin checks: base_url: "
+            ),
+            "{}",
+            err
+        );
+    }
+
+    #[test]
+    fn conversion_errors_have_no_position_but_their_argument() {
+        let body = Error::UnsupportedBody {
+            arg_index: 4,
+            reason: String::new(),
+        };
+        assert_eq!((body.arg_index(), body.offset()), (Some(4), None));
+        let count = Error::TooManyParams { count: 3, max: 2 };
+        assert_eq!((count.arg_index(), count.offset()), (None, None));
+    }
+}

@@ -2,7 +2,10 @@
 //!
 //! [`parse`] reads a curl command line the way bash and then curl would, and returns a
 //! [`CurlCommand`]: what the command asks for, with nothing acted on. No file is opened, no
-//! variable or environment is read, nothing is sent.
+//! variable or environment is read, nothing is sent. [`to_plugin`] turns the command into
+//! an [`HttpPlugin`](crate::plugin::HttpPlugin) with one tool; [`to_curl`] and
+//! [`to_curl_call`] turn any tool of a plugin back into the curl command that sends exactly
+//! the request a call would send.
 //!
 //! ```
 //! let cmd = httptool::curl::parse(
@@ -60,24 +63,189 @@
 //! [`FormValue::FileContent`], each with a note; `-H @file` and `-b file` (no `=`) are left
 //! out with a note.
 //!
+//! # Converting to a plugin
+//!
+//! [`to_plugin`] (and [`to_plugin_with`], with [`ImportOptions`] and the notes) makes a
+//! plugin with one endpoint that sends the command's request. Every rule is a guess from one
+//! sample, so every guess is written down here, and every approximation leaves a [`Note`].
+//!
+//! ```
+//! use httptool::curl::{self, ImportOptions};
+//!
+//! let cmd = curl::parse(r#"curl https://api.example.com/v1/tickets?notify=true \
+//!   -H 'Authorization: Bearer t0ken' -H 'Accept: application/json' \
+//!   --json '{"title": "Printer on fire", "priority": 2, "tags": ["hw"]}'"#)?;
+//! let import = curl::to_plugin_with(&cmd, &ImportOptions::new())?;
+//! assert_eq!(import.tool_name(), "create_ticket");
+//! assert_eq!(import.plugin().base_url().as_str(), "https://api.example.com/v1");
+//! assert_eq!(import.variables()[0].name(), "EXAMPLE_TOKEN"); // the file says ${EXAMPLE_TOKEN}
+//! assert_eq!(
+//!     import.sample_arguments().get("priority").and_then(|v| v.as_i64()),
+//!     Some(2)
+//! );
+//! # Ok::<(), curl::Error>(())
+//! ```
+//!
+//! **URL and names.** The plugin is named after the host (`api.github.com` is `github`);
+//! its base URL is the scheme, the authority and the leading version segments of the path
+//! (`v1`, `v2beta`, `api`, `rest`, dates such as `2010-04-01`), and the endpoint's path is
+//! the rest, percent-encoded as the URL parser normalizes it. Credentials in the URL become
+//! basic auth. With [`ImportOptions::infer_path_params`], id-looking segments (digits,
+//! UUIDs, long hex, tokens mixing letters and digits, e-mail addresses) become path
+//! parameters named after the segment before them (`/users/42` is `/users/{user_id}`). The
+//! tool is named from the method and the last word of the path: `list_users`, `get_user`,
+//! `create_ticket`, `update_user`, `delete_user`, actions such as `refund_payment` and
+//! `search`, RPC-style `chat_post_message` (see `infer::tool_name`).
+//!
+//! **Parameters.** Query pairs (form-decoded, so `+` is a space) and `-G` data are query
+//! parameters; a repeated name is one array parameter. A JSON body's members are body
+//! parameters; a body that is not an object (or is an object some member of which no type
+//! describes, such as an array mixing types) is one whole-body parameter `body`, and `{}`
+//! an optional one. Form data are form parameters; `-F` parts are multipart parameters
+//! (a file part a file parameter whose handle the application's resolver reads; a
+//! `<file` part a text parameter with no sample). Types come from the sample: text values
+//! that write back identically are integers (at most 15 digits, no leading zero), numbers
+//! and booleans, the rest strings; JSON values are typed as they are, objects with
+//! properties and arrays with items (widened to "any object" where a type cannot follow:
+//! `null`, arrays mixing types, more than 256 members, nesting deeper than
+//! [`MAX_TYPE_DEPTH`](crate::plugin::MAX_TYPE_DEPTH)). A `null` member becomes an optional
+//! string. Names a provider refuses keep their wire name and get a valid model name
+//! (`filter[name]` is `filter_name`). Parameters are required and have no default, unless
+//! [`ImportOptions::sample_defaults`] makes each sample its default; an empty sample is
+//! always the default, since an empty argument counts as absent.
+//! [`Import::sample_arguments`] are the arguments that replay the command.
+//!
+//! **Body.** JSON when the `Content-Type` is JSON (`--json`, or `-H` with
+//! `application/json`, `text/json` or a `+json` type; it must parse, within
+//! [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)); JSON too when the data is
+//! a JSON object or array under the `application/x-www-form-urlencoded` type (curl's when
+//! none is given), sent with that type (a static header, with a note); multipart parts when the type is `multipart/form-data` with a boundary (as a
+//! browser copies uploads); form pairs otherwise for the urlencoded type. Other types (text,
+//! XML) are [`Error::UnsupportedBody`], and so is data read from a file, except JSON,
+//! which becomes the whole-body `body` parameter. Form data of a GET, HEAD or OPTIONS
+//! request goes to the query as `-G` data would (with a note; curl would send a body); a
+//! JSON or multipart body there is an error. A DELETE with a body sets the endpoint's `allow_delete_body`.
+//!
+//! **Headers.** The `-H` headers, then those of `-A`, `-e` and `-b`, become static
+//! headers (a repeated one joined with `, `). Left out, each with a note: `Host`,
+//! `Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive` (the client writes
+//! them), `Expect`, `Accept-Encoding` (httptool does not decompress), `Proxy-*`, a
+//! multipart body's `Content-Type` (its boundary is the client's) and, unless
+//! [`ImportOptions::keep_browser_headers`], what browsers add: `sec-ch-*`, `sec-fetch-*`,
+//! `sec-gpc`, `priority`, `dnt`, `upgrade-insecure-requests`, `cache-control`, `pragma`,
+//! `te`, Postman's `postman-token`. `Origin`, `Referer` and `Accept-Language` are kept
+//! (servers check the first two; the third changes the answer).
+//!
+//! **Credentials** never become parameters the model sees. The `Authorization` curl sends
+//! (an `-H` header, else `--oauth2-bearer`, else `-u`, else the URL's user and password,
+//! as curl decides) fills the plugin's auth slot: bearer, basic (a `Basic` header is
+//! decoded), or a header auth keeping any other scheme's name. Then the first
+//! credential-looking header (a name holding `auth`, `token`, `secret`, `passw`, `pwd`,
+//! `key`, `cookie`, `session`, `signature`, `credential` or `bearer`, or a value with a
+//! well-known key prefix such as `sk-`, `ghp_`, `xoxb-`, `AKIA`, a `Bearer`/`Basic` value or
+//! a JSON Web Token) takes the slot if it is free, then the first such query value; later
+//! ones become hidden secret parameters; a header or query name repeated with a credential
+//! in one of its values keeps its first value. Cookies are a static `Cookie` header, which
+//! is always masked. A body or form field that looks like a credential cannot be hidden (a
+//! plugin masks query and header values only): it stays a parameter, with a note, and its
+//! sample is never a default. Each value is a `${PLUGIN_NAME}` variable in the plugin file (the
+//! returned plugin holds the value, so it works at once; [`Import::variables`] names them),
+//! or, with [`ImportOptions::keep_secrets`], the value itself; an empty value is written as
+//! it is. A path segment that looks like a secret token (a webhook URL's) leaves a note:
+//! the path is written as it is.
+//!
+//! **Options.** `-m` is `timeout_call`, `--connect-timeout` `timeout_connect`, `-L` with
+//! `--max-redirs` `max_redirects`. `-L` itself leaves a note: a plugin follows same-origin
+//! redirects only (and follows them without `-L` too). `-k`, `--compressed`, `-x` and
+//! `-A ''` leave notes: httptool always verifies certificates, asks for uncompressed
+//! responses, takes a proxy from the application, and always sends a `User-Agent`. Methods
+//! other than GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS are an error; a method
+//! written in lower case is sent in upper case (with a note).
+//!
+//! # Converting back to curl
+//!
+//! [`to_curl`], [`to_curl_call`] and [`to_curl_with`] build the request with the plugin
+//! layer, exactly as a call would (a dry run: arguments checked and coerced, defaults,
+//! static headers, auth, context values), and write that request out; nothing is
+//! recomputed from the declaration. The command names the method only where curl would
+//! pick another (`-X PUT`, `-I` for HEAD), gives the URL with its encoded query (with
+//! `--globoff` if it holds `[]{}`, as an IPv6 host does; no `--path-as-is`, since the URL
+//! httptool builds has no dot segment for curl to remove), every header in order but `Host`
+//! and `Content-Length`
+//! (curl writes the same ones), `User-Agent` included, and the body byte for byte with
+//! `--data-binary` (`-H 'Content-Type:'` and `-H 'User-Agent:'` keep curl from adding its
+//! own when the request has none; an empty POST body is `--data-binary ''`). A multipart
+//! body with file parts is written as `--form-string name=value` and
+//! `-F name=@HANDLE` parts: the export does not have the files' bytes, and curl reads the
+//! file the handle names. Without arguments, parameters take their defaults and required
+//! ones without a default are `<name>` placeholders (`<user.name>` for a property; a
+//! boolean is `false` and an enum its first value); context entries the request needs and
+//! the options lack are `<key>` placeholders. Secrets (auth, sensitive headers, secret
+//! query values) are `***` unless [`ExportOptions::reveal_secrets`]. Every word is quoted
+//! for a POSIX shell (single quotes), except words with control characters or bytes that
+//! are not UTF-8, which are `$'...'` strings (bash, zsh, ksh; not dash). The command parses
+//! back with [`parse`].
+//!
+//! # What differs from curl's own request
+//!
+//! The tests run the real `curl` and the converted tool against one loopback server and
+//! compare what it receives. These are the differences they allow, and the only ones:
+//!
+//! - curl sends `Accept: */*` and `User-Agent: curl/VERSION` of its own; a converted tool
+//!   sends no `Accept` (RFC 9110 section 12.5.1: the same as `*/*`) and httptool's
+//!   `User-Agent`, unless the command gave either.
+//! - A JSON body is written compactly (the same JSON value, not the same bytes), and a
+//!   `null` member is left out unless given.
+//! - Form bodies and query strings are re-encoded: the same decoded pairs, but `%20` where
+//!   curl had `+` or a raw byte, `flag=` for `flag`, and the values of a repeated name
+//!   together where they were interleaved.
+//! - Multipart bodies have another boundary; a `-F` part's `type=`, `filename=`,
+//!   `headers=` and `encoder=` are not carried over, and a file's bytes, name and type come
+//!   from the application's file resolver.
+//! - Characters RFC 3986 does not allow in a path or query (`|`, `"`, `{`, non-ASCII) are
+//!   percent-encoded; curl sends some as written.
+//! - Credentials in the query (the auth's, secret parameters') come after the other pairs.
+//! - A repeated header is sent once with its values joined by `, `; the headers left out
+//!   above are not sent, nor the `Accept-Encoding` of `--compressed`; `-H 'Name:'` removing
+//!   `User-Agent` or a body's `Content-Type` has no effect.
+//! - A POST, PUT or PATCH without a body has `Content-Length: 0` (RFC 9110 section 8.6);
+//!   `curl -X POST` sends none, and `curl -d ''` sends its form type with it.
+//!
+//! A command from [`to_curl_call`] makes curl send the very bytes the tool sends, but
+//! curl's own `Accept: */*` when the request has no `Accept`, the multipart boundary and
+//! file contents of `-F` parts, and `Expect: 100-continue`, which curl adds to bodies over
+//! 1 MiB (Linux refuses a single argument over 128 KiB anyway).
+//!
 //! # Security
 //!
 //! The text is untrusted. Reading it takes time linear in its length (no recursion, no
-//! backtracking) and never panics. Error messages and notes name options, positions and
-//! shell syntax, never a value. `Debug` of a [`CurlCommand`] masks credentials.
+//! backtracking) and never panics; converting it takes time about linear too, and the
+//! number of parameters is bounded ([`ImportOptions::max_params`]). Error messages and
+//! notes name options, positions, headers and parameters, never a value. `Debug` of a
+//! [`CurlCommand`] masks credentials.
 
 mod command;
 mod error;
 mod form;
+mod infer;
+mod multipart;
 mod options;
+mod quote;
 mod reader;
 mod secret;
+mod sent;
 mod shell;
+mod to_curl;
+mod to_plugin;
 
 pub use command::{
     Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, FormValue, Header, Note,
 };
 pub use error::{Error, ErrorKind, Quote};
+pub use to_curl::{to_curl, to_curl_call, to_curl_with, ExportOptions};
+pub use to_plugin::{
+    to_plugin, to_plugin_with, Import, ImportOptions, Variable, DEFAULT_MAX_PARAMS,
+};
 
 /// Reads a curl command line as bash and curl would, without acting on it.
 ///
@@ -114,6 +282,26 @@ pub use error::{Error, ErrorKind, Quote};
 pub fn parse(command: &str) -> Result<CurlCommand, Error> {
     let words = shell::split(command)?;
     reader::read(words)
+}
+
+/// The arguments bash would pass to the program for `command`: the words [`parse`] reads,
+/// `curl` first, for running a command without a shell (`std::process::Command`).
+///
+/// # Errors
+///
+/// The shell errors of [`parse`]: quotes left open, NUL bytes, and syntax beyond one simple
+/// command.
+///
+/// # Examples
+///
+/// ```
+/// let words = httptool::curl::shell_words("curl -H 'A: b' $'x\\ny'")?;
+/// assert_eq!(words, [&b"curl"[..], b"-H", b"A: b", b"x\ny"]);
+/// # Ok::<(), httptool::curl::Error>(())
+/// ```
+pub fn shell_words(command: &str) -> Result<Vec<Vec<u8>>, Error> {
+    let words = shell::split(command)?;
+    Ok(words.into_iter().map(|word| word.bytes).collect())
 }
 
 /// Reads curl arguments that are already split, as a program receives them in `argv`:

@@ -4,10 +4,10 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use httptool::http::Secrets;
-use httptool::tool::{CallContext, ToolCall, ToolOutput, ToolRegistry};
+use httptool::tool::{ToolCall, ToolOutput, ToolRegistry};
 
 use crate::args::Args;
-use crate::{load_plugin, print_out, write_out, CliError};
+use crate::{call_context, load_plugin, print_out, write_out, CliError};
 
 const HELP: &str = "\
 usage: httptool call PLUGIN.json TOOL [ARGS-JSON] [options]
@@ -27,7 +27,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     }
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
-    let context = context(args.values("--context")?)?;
+    let context = call_context(args.values("--context")?)?;
     let positionals = args.positionals()?;
     let (path, tool, arguments) = match positionals.as_slice() {
         [path, tool] => (path, tool, "{}".to_string()),
@@ -100,23 +100,4 @@ fn read_arguments(word: &str) -> Result<String, CliError> {
         ))
     })?;
     Ok(text)
-}
-
-/// `--context KEY=VALUE` words as a call context.
-fn context(pairs: Vec<String>) -> Result<CallContext, CliError> {
-    let mut context = CallContext::new();
-    for pair in pairs {
-        match pair.split_once('=') {
-            Some((key, value)) if !key.is_empty() => {
-                context.insert(key, value);
-            }
-            _ => {
-                return Err(CliError::Usage(
-                    "--context takes KEY=VALUE (the value may be empty, the key may not)"
-                        .to_string(),
-                ))
-            }
-        }
-    }
-    Ok(context)
 }

@@ -1,14 +1,244 @@
 //! `httptool import` and `httptool export`: curl commands to plugin files and back.
 
+use std::io::Read;
 use std::process::ExitCode;
 
-use crate::args::Args;
-use crate::CliError;
+use httptool::curl::{self, CurlCommand, ExportOptions, ImportOptions};
+use httptool::json::Json;
+use httptool::plugin::HttpPlugin;
 
-pub fn import(_args: Args) -> Result<ExitCode, CliError> {
-    Err(CliError::Failed("import is not written yet".to_string()))
+use crate::args::Args;
+use crate::{call_context, print_out, read_file, CliError};
+
+/// The most bytes read from standard input for a command or arguments.
+const MAX_STDIN_BYTES: u64 = 16 * 1024 * 1024;
+
+const IMPORT_HELP: &str = "\
+usage: httptool import curl ['curl ...' | -] [options]
+       httptool import curl [options] -- curl ARG...
+
+Turns a curl command into a plugin file with one tool and prints it (pretty JSON). The
+command is one argument, as you would paste it into a shell (continued lines, $'...' and a
+`$ ` prompt are read as bash reads them), or standard input when it is left out or `-`;
+after `--`, the command's words as a program receives them. Nothing the command names is
+read and nothing is sent.
+
+Standard error lists what was left out or approximated, and the environment variables the
+plugin file reads its credentials from (set them before loading it).
+
+  --name TOOL             the tool's name (default: from the method and path, as create_ticket)
+  --plugin-name NAME      the plugin's name (default: from the host, as github)
+  --description TEXT      the tool's description (default: the method and URL)
+  --defaults              make the command's values the parameters' defaults
+  --infer-path            turn id-looking path segments into parameters (/users/{user_id})
+  --keep-secrets          write credentials into the file instead of ${NAME} variables
+  --keep-browser-headers  keep the sec-ch-*, sec-fetch-*, priority, ... headers of browsers
+
+`httptool import openapi` is not available yet.";
+
+const EXPORT_HELP: &str = "\
+usage: httptool export curl PLUGIN.json [TOOL] [ARGS-JSON] [options]
+
+Prints the curl command that sends exactly the request a call of TOOL would send (TOOL may
+be left out when the plugin has one tool). ARGS-JSON is the call's arguments, a JSON object
+(`-` reads it from standard input); without it, parameters take their defaults and required
+ones without a default are <name> placeholders. Secrets are *** unless --reveal-secrets, and
+the plugin's ${NAME} variables need not be set then.
+
+  --reveal-secrets   print secrets as they would be sent
+  --context K=V      a per-call context value (a user's token, a tenant id); repeatable
+  --multiline        one option a line, the lines joined with backslashes";
+
+pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
+    if args.help() {
+        print_out(IMPORT_HELP)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = import_options(&mut args)?;
+    let mut positionals = args.positionals()?.into_iter();
+    match positionals.next().as_deref() {
+        Some("curl") => {}
+        Some("openapi") => {
+            return Err(CliError::Failed(
+                "`import openapi` is not available yet (it comes with a later issue); \
+                 `import curl` is"
+                    .to_string(),
+            ))
+        }
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "unknown import format '{}'; the format is curl",
+                other
+            )))
+        }
+        None => {
+            return Err(CliError::Usage(
+                "import needs a format: `httptool import curl 'curl ...'`".to_string(),
+            ))
+        }
+    }
+    let command = read_command(positionals.collect())?;
+    let import =
+        curl::to_plugin_with(&command, &options).map_err(|e| CliError::Failed(e.to_string()))?;
+    print_out(&import.plugin().to_json().to_pretty())?;
+    for note in import.notes() {
+        eprintln!("note: {}", note);
+    }
+    for variable in import.variables() {
+        eprintln!("environment variable {}", variable);
+    }
+    let arguments = Json::Object(import.sample_arguments().clone());
+    let mut summary = format!(
+        "tool {}; arguments replaying the command: {}",
+        import.tool_name(),
+        arguments
+    );
+    let unsampled = unsampled(&import);
+    if !unsampled.is_empty() {
+        summary.push_str("; no sample for: ");
+        summary.push_str(&unsampled.join(", "));
+    }
+    eprintln!("{}", summary);
+    Ok(ExitCode::SUCCESS)
 }
 
-pub fn export(_args: Args) -> Result<ExitCode, CliError> {
-    Err(CliError::Failed("export is not written yet".to_string()))
+pub fn export(mut args: Args) -> Result<ExitCode, CliError> {
+    if args.help() {
+        print_out(EXPORT_HELP)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let reveal = args.flag("--reveal-secrets");
+    let multiline = args.flag("--multiline");
+    let context = call_context(args.values("--context")?)?;
+    let mut positionals = args.positionals()?;
+    let format = if positionals.is_empty() {
+        None
+    } else {
+        Some(positionals.remove(0))
+    };
+    match format.as_deref() {
+        Some("curl") => {}
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "unknown export format '{}'; the format is curl",
+                other
+            )))
+        }
+        None => {
+            return Err(CliError::Usage(
+                "export needs a format: `httptool export curl PLUGIN.json TOOL`".to_string(),
+            ))
+        }
+    }
+    let (path, tool, arguments) = match positionals.as_slice() {
+        [path] => (path, None, None),
+        [path, tool] if tool.starts_with('{') || tool == "-" => (path, None, Some(tool)),
+        [path, tool] => (path, Some(tool), None),
+        [path, tool, arguments] => (path, Some(tool), Some(arguments)),
+        _ => {
+            return Err(CliError::Usage(
+                "export curl needs PLUGIN.json and, optionally, TOOL and ARGS-JSON".to_string(),
+            ))
+        }
+    };
+    let plugin = load_for_export(path, reveal)?;
+    let arguments = match arguments {
+        Some(word) => Some(read_word_or_stdin(word, "the arguments")?),
+        None => None,
+    };
+    let options = ExportOptions::new()
+        .reveal_secrets(reveal)
+        .context(context)
+        .multiline(multiline);
+    let command = curl::to_curl_with(
+        &plugin,
+        tool.map(String::as_str),
+        arguments.as_deref(),
+        &options,
+    )
+    .map_err(|e| CliError::Failed(e.to_string()))?;
+    print_out(&command)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The required parameters the model sets that the command gives no value for (a body
+/// read from a file, for one).
+fn unsampled(import: &curl::Import) -> Vec<String> {
+    let endpoints = import.plugin().endpoints();
+    let params = endpoints.flat_map(|e| e.params().iter());
+    params
+        .filter(|p| !p.is_hidden() && p.is_required() && p.default().is_none())
+        .filter(|p| import.sample_arguments().get(p.name()).is_none())
+        .map(|p| p.name().to_string())
+        .collect()
+}
+
+fn import_options(args: &mut Args) -> Result<ImportOptions, CliError> {
+    let mut options = ImportOptions::new()
+        .sample_defaults(args.flag("--defaults"))
+        .infer_path_params(args.flag("--infer-path"))
+        .keep_secrets(args.flag("--keep-secrets"))
+        .keep_browser_headers(args.flag("--keep-browser-headers"));
+    if let Some(name) = args.value("--name")? {
+        options = options.tool_name(name);
+    }
+    if let Some(name) = args.value("--plugin-name")? {
+        options = options.plugin_name(name);
+    }
+    if let Some(description) = args.value("--description")? {
+        options = options.description(description);
+    }
+    Ok(options)
+}
+
+/// The command: one text argument, standard input, or the words after `--`.
+fn read_command(positionals: Vec<String>) -> Result<CurlCommand, CliError> {
+    let parsed = match positionals.as_slice() {
+        [] => curl::parse(&read_stdin("the curl command")?),
+        [one] if one == "-" => curl::parse(&read_stdin("the curl command")?),
+        [one] => curl::parse(one),
+        words => curl::parse_args(words),
+    };
+    parsed.map_err(|e| CliError::Failed(format!("the curl command cannot be read: {}", e)))
+}
+
+fn read_word_or_stdin(word: &str, what: &str) -> Result<String, CliError> {
+    if word == "-" {
+        read_stdin(what)
+    } else {
+        Ok(word.to_string())
+    }
+}
+
+fn read_stdin(what: &str) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| {
+            CliError::Failed(format!("cannot read {} from standard input: {}", what, e))
+        })?;
+    if bytes.len() as u64 > MAX_STDIN_BYTES {
+        return Err(CliError::Failed(format!(
+            "{} on standard input is over {} MiB",
+            what,
+            MAX_STDIN_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| CliError::Failed(format!("{} on standard input is not UTF-8", what)))
+}
+
+/// Loads a plugin file. Its `${NAME}`s come from the environment; when secrets stay masked
+/// a variable that is not set stands for itself, since its value is never shown.
+fn load_for_export(path: &str, reveal: bool) -> Result<HttpPlugin, CliError> {
+    let text = read_file(path)?;
+    let loaded = if reveal {
+        HttpPlugin::from_json(&text)
+    } else {
+        HttpPlugin::from_json_with(&text, |name| {
+            Some(std::env::var(name).unwrap_or_else(|_| format!("<{}>", name)))
+        })
+    };
+    loaded.map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }

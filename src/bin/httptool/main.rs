@@ -31,7 +31,7 @@ commands:
   tools PLUGIN.json... [--format F]     print the tool specs a model reads
   call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
-  export curl PLUGIN.json TOOL [ARGS]   print the curl command a call would amount to
+  export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
 
 Run `httptool <command> --help` for a command's options.
 `httptool --version` prints the version.";
@@ -112,9 +112,28 @@ fn load_plugin(path: &str) -> Result<httptool::plugin::HttpPlugin, CliError> {
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }
 
+/// `--context KEY=VALUE` words as a call context.
+fn call_context(pairs: Vec<String>) -> Result<httptool::tool::CallContext, CliError> {
+    let mut context = httptool::tool::CallContext::new();
+    for pair in pairs {
+        match pair.split_once('=') {
+            Some((key, value)) if !key.is_empty() => {
+                context.insert(key, value);
+            }
+            _ => {
+                return Err(CliError::Usage(
+                    "--context takes KEY=VALUE (the value may be empty, the key may not)"
+                        .to_string(),
+                ))
+            }
+        }
+    }
+    Ok(context)
+}
+
 /// Why a command did not succeed.
 #[derive(Debug)]
-enum CliError {
+pub enum CliError {
     /// The command line cannot be read: exit status 2.
     Usage(String),
     /// The work failed, or the call's result is an error: exit status 1.

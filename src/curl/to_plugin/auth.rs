@@ -1,0 +1,199 @@
+//! Credentials: the auth slot, secret headers and query values, `${NAME}` variables.
+
+use super::{Converter, Variable};
+use crate::curl::command::Auth as CurlAuth;
+use crate::curl::infer;
+use crate::curl::sent::{base64_decode, userinfo};
+use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
+
+impl Converter<'_> {
+    /// A credential's value: as it is with [`ImportOptions::keep_secrets`] (or when it is
+    /// empty), else a `${NAME}` variable that holds the value in memory.
+    ///
+    /// [`ImportOptions::keep_secrets`]: super::ImportOptions::keep_secrets
+    pub(super) fn secret(&mut self, suffix: &str, purpose: &str, value: &str) -> ConfigValue {
+        self.secret_after("", suffix, purpose, value)
+    }
+
+    /// As [`secret`](Self::secret), after a `prefix` that is not secret (the scheme of an
+    /// `Authorization` value, `Token `): only the part after it becomes the variable.
+    fn secret_after(
+        &mut self,
+        prefix: &str,
+        suffix: &str,
+        purpose: &str,
+        value: &str,
+    ) -> ConfigValue {
+        let full = format!("{}{}", prefix, value);
+        if self.options.keep_secrets || value.is_empty() {
+            return ConfigValue::literal(full);
+        }
+        let name = unique_variable(&infer::env_name(&self.env_prefix, suffix), &self.variables);
+        // `$${` writes a literal `${` in a template position.
+        let template = format!("{}${{{}}}", prefix.replace("${", "$${"), name);
+        self.variables.push(Variable {
+            name,
+            purpose: purpose.to_string(),
+        });
+        ConfigValue::from_template(template, full)
+    }
+
+    /// The auth slot, from what curl sends as `Authorization`: an `-H Authorization` header
+    /// wins, then `--oauth2-bearer`, then `-u`, then credentials in the URL, as in curl.
+    pub(super) fn credentials(&mut self) {
+        let header = self
+            .cmd
+            .headers()
+            .iter()
+            .rev()
+            .find(|h| h.name().eq_ignore_ascii_case("authorization"));
+        if let Some(header) = header {
+            if self.cmd.auth().is_some() {
+                let message =
+                    "-u/--oauth2-bearer is not sent: the Authorization header wins, as in curl";
+                self.note(header.arg_index(), message.to_string());
+            }
+            // An empty header is sent as it is, as a static header.
+            if !header.value().is_empty() {
+                let value = header.value().to_string();
+                self.authorization(&value);
+            }
+            return;
+        }
+        match self.cmd.auth() {
+            Some(CurlAuth::Bearer { token }) => {
+                let token = token.clone();
+                let value = self.secret("token", "the bearer token", &token);
+                self.auth = Some(Auth::bearer(value));
+            }
+            Some(CurlAuth::Basic { user, password }) => {
+                let (user, password) = (user.clone(), password.clone());
+                if password.is_none() {
+                    let message = "-u/--user has no password: the plugin's password is empty \
+                                   until you set it";
+                    self.note(0, message.to_string());
+                }
+                self.basic(&user, password.as_deref().unwrap_or(""));
+            }
+            _ => {
+                if let Some((user, password)) = userinfo(self.cmd.url()) {
+                    self.basic(&user, &password);
+                }
+            }
+        }
+    }
+
+    pub(super) fn basic(&mut self, user: &str, password: &str) {
+        let username = self.secret("username", "the basic auth user name", user);
+        let password = self.secret("password", "the basic auth password", password);
+        self.auth = Some(Auth::basic(username, password));
+    }
+
+    /// An `Authorization` value: bearer and basic credentials become that auth, any other
+    /// scheme a header auth whose credential (after the scheme) is the secret part.
+    pub(super) fn authorization(&mut self, value: &str) {
+        let (scheme, credential) = match value.split_once(' ') {
+            Some((scheme, credential)) => (scheme, credential.trim()),
+            None => ("", value),
+        };
+        if scheme.eq_ignore_ascii_case("bearer") {
+            let token = self.secret("token", "the bearer token", credential);
+            self.auth = Some(Auth::bearer(token));
+            return;
+        }
+        if scheme.eq_ignore_ascii_case("basic") {
+            let decoded = base64_decode(credential).and_then(|b| String::from_utf8(b).ok());
+            if let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) {
+                let (user, password) = (user.to_string(), password.to_string());
+                self.basic(&user, &password);
+                return;
+            }
+        }
+        let prefix = if scheme.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", scheme)
+        };
+        let purpose = "the credential of the Authorization header";
+        let secret = self.secret_after(&prefix, "authorization", purpose, credential);
+        self.auth = Some(Auth::header("Authorization", secret));
+    }
+
+    /// A credential-looking header: the auth slot when it is free, else a secret header
+    /// parameter (hidden from the model).
+    pub(super) fn secret_header(&mut self, name: &str, value: &str, arg_index: usize) {
+        // A header repeated with a credential in one of its values keeps its first value,
+        // secret or not: joining would put the credential in a static header.
+        let repeated = self.is_secret_header(name)
+            || self
+                .headers
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name));
+        if repeated {
+            let message = format!(
+                "header `{}` is repeated; only its first value is kept",
+                name
+            );
+            self.note(arg_index, message);
+            return;
+        }
+        let purpose = format!("the value of the {} header", name);
+        let secret = self.secret(name, &purpose, value);
+        if self.auth.is_none() {
+            self.auth = Some(Auth::header(name, secret));
+            return;
+        }
+        let builder = self.named(Location::Header, name).secret(true);
+        self.push_secret_param(builder, secret);
+    }
+
+    /// Whether a header of this name already holds a credential (the auth's, or a secret
+    /// parameter's).
+    pub(super) fn is_secret_header(&self, name: &str) -> bool {
+        let auth_header = self.auth.as_ref().and_then(Auth::header_name);
+        auth_header.map_or(false, |h| h.eq_ignore_ascii_case(name))
+            || self.params.iter().any(|p| {
+                p.location() == Location::Header && p.wire_name().eq_ignore_ascii_case(name)
+            })
+    }
+
+    /// A credential-looking query value: the auth slot when it is free, else a secret query
+    /// parameter.
+    pub(super) fn secret_query(&mut self, name: &str, value: &str) {
+        let repeated = self
+            .params
+            .iter()
+            .any(|p| p.is_secret() && p.wire_name() == name)
+            || matches!(&self.auth, Some(Auth::Query { name: n, .. }) if n == name);
+        if repeated {
+            let message = format!(
+                "query parameter `{}` is repeated; only its first value is kept",
+                name
+            );
+            self.note(self.cmd.url_index(), message);
+            return;
+        }
+        let purpose = format!("the {} query parameter", name);
+        let secret = self.secret(name, &purpose, value);
+        if self.auth.is_none() {
+            self.auth = Some(Auth::query(name, secret));
+            return;
+        }
+        let builder = self.named(Location::Query, name).secret(true);
+        self.push_secret_param(builder, secret);
+    }
+
+    /// A secret parameter whose default is the credential (its `${NAME}` in the file).
+    pub(super) fn push_secret_param(&mut self, builder: ParamBuilder, value: ConfigValue) {
+        let mut param = builder
+            .default(value.value().unwrap_or("").to_string())
+            .build();
+        param.default_template = value.template().map(str::to_string);
+        self.push_param(param, None);
+    }
+}
+
+fn unique_variable(name: &str, taken: &[Variable]) -> String {
+    let names: Vec<String> = taken.iter().map(|v| v.name.clone()).collect();
+    infer::unique(name, &names)
+}

@@ -1,0 +1,166 @@
+//! Headers: static headers, credentials, and what is left out.
+
+use super::body::Body;
+use super::Converter;
+use crate::curl::infer;
+use crate::curl::secret::is_secret_name;
+use crate::curl::sent::{effective_headers, SentHeader};
+use crate::plugin::ConfigValue;
+
+impl Converter<'_> {
+    /// Every header curl would send but its own defaults: static headers, credentials, or
+    /// left out with a note.
+    pub(super) fn headers(&mut self, body: &Body) {
+        for header in effective_headers(self.cmd) {
+            self.header(header, body);
+        }
+        for removed in self.cmd.removed_headers().to_vec() {
+            let message = match removed.to_ascii_lowercase().as_str() {
+                "user-agent" => {
+                    "-H 'User-Agent:' removes curl's User-Agent; httptool sends its own"
+                }
+                "content-type" if !body.is_none() => {
+                    "-H 'Content-Type:' removes the body's type; httptool sends one"
+                }
+                "host" => "-H 'Host:' removes the Host header; httptool always sends it",
+                _ => continue,
+            };
+            self.note(0, message.to_string());
+        }
+    }
+
+    fn header(&mut self, header: SentHeader, body: &Body) {
+        let SentHeader {
+            name,
+            value,
+            arg_index,
+            implied,
+        } = header;
+        // curl's own form type for data that goes to the query instead.
+        if implied && body.is_none() {
+            return;
+        }
+        if let Some(reason) = self.left_out(&name, &value, body) {
+            if !implied {
+                let message = format!("header `{}` is left out: {}", name, reason);
+                self.note(arg_index, message);
+            }
+            return;
+        }
+        let lower = name.to_ascii_lowercase();
+        if lower == "authorization" {
+            return self.authorization_header(&name, &value, arg_index);
+        }
+        if lower == "content-type" && !implied && !self.is_last(&name, arg_index) {
+            // One type, not a list: the last one decides, as it does for the body.
+            let message = "the Content-Type header is repeated; only the last is kept";
+            return self.note(arg_index, message.to_string());
+        }
+        if lower == "cookie" {
+            return self.cookie(&name, &value, arg_index);
+        }
+        if is_secret_name(&name) || infer::is_secret_value(&value) || self.is_secret_header(&name) {
+            return self.secret_header(&name, &value, arg_index);
+        }
+        if lower == "content-type"
+            && matches!(body, Body::Json(..))
+            && infer::is_form_media_type(&value)
+        {
+            let message = "the data is JSON but curl sends it as \
+                           application/x-www-form-urlencoded; the tool sends the same type: \
+                           add -H 'Content-Type: application/json' if the API expects JSON";
+            self.note(arg_index, message.to_string());
+        }
+        self.static_header(&name, &value, arg_index);
+    }
+
+    /// Whether the `-H` header at `arg_index` is the last with this name.
+    fn is_last(&self, name: &str, arg_index: usize) -> bool {
+        let last = self
+            .cmd
+            .headers()
+            .iter()
+            .rev()
+            .find(|h| h.name().eq_ignore_ascii_case(name));
+        last.map(|h| h.arg_index()) == Some(arg_index)
+    }
+
+    /// The last `Authorization` header is in the auth slot (or, empty, a static header);
+    /// curl would send the others too.
+    fn authorization_header(&mut self, name: &str, value: &str, arg_index: usize) {
+        if !self.is_last(name, arg_index) {
+            let message = "the Authorization header is repeated; only the last is kept";
+            self.note(arg_index, message.to_string());
+        } else if value.is_empty() {
+            self.static_header(name, value, arg_index);
+        }
+    }
+
+    /// Why a header is left out, if it is.
+    pub(super) fn left_out(&self, name: &str, value: &str, body: &Body) -> Option<&'static str> {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "host" => Some("httptool sends the URL's host"),
+            "content-length" | "transfer-encoding" | "connection" | "keep-alive" => {
+                Some("the client writes it")
+            }
+            "expect" => Some("the client does not wait for 100 Continue"),
+            "accept-encoding" => {
+                Some("httptool does not decompress responses, so it asks for none")
+            }
+            _ if lower.starts_with("proxy-") => {
+                Some("it is for a proxy, which is not carried over")
+            }
+            "content-type" if body.is_multipart() => {
+                Some("a multipart body's type carries the client's own boundary")
+            }
+            "content-type"
+                if matches!(body, Body::Form(..))
+                    && infer::is_form_media_type(value)
+                    && !value.contains(';') =>
+            {
+                Some("the plugin sends the same type with a form body")
+            }
+            _ if !self.options.keep_browser_headers && infer::is_browser_header(&lower) => {
+                Some("a browser adds it and the API does not need it")
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn cookie(&mut self, name: &str, value: &str, arg_index: usize) {
+        if self
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            let message = "the Cookie header is repeated; only its first value is kept";
+            self.note(arg_index, message.to_string());
+            return;
+        }
+        let secret = self.secret("cookie", "the cookies", value);
+        self.headers.push((name.to_string(), secret));
+    }
+
+    /// A static header; a repeated one is joined with `, ` (RFC 9110 section 5.3).
+    pub(super) fn static_header(&mut self, name: &str, value: &str, arg_index: usize) {
+        let existing = self
+            .headers
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name));
+        match existing {
+            Some((_, existing)) => {
+                let joined = format!("{}, {}", existing.value().unwrap_or(""), value);
+                *existing = ConfigValue::literal(joined);
+                let message = format!(
+                    "header `{}` is repeated; its values are joined with \", \" into one",
+                    name
+                );
+                self.note(arg_index, message);
+            }
+            None => self
+                .headers
+                .push((name.to_string(), ConfigValue::literal(value))),
+        }
+    }
+}
