@@ -732,6 +732,38 @@ fn api_key_in_query_is_masked() {
 }
 
 #[test]
+fn literal_credentials_in_static_headers_and_query_are_masked() {
+    // Written in the plugin file as plain text, not `${NAME}`: still secret by their names.
+    let recorder = Recorder::new();
+    let p = plugin(
+        r#"{"name": "t", "base_url": "https://api.example.com",
+            "headers": {"X-Auth-Token": "t-123", "Accept": "application/json"},
+            "query": {"access_token": "q-456", "format": "json"},
+            "endpoints": [{"name": "get", "path": "/x"}]}"#,
+        &recorder,
+    );
+    call(&p, "get", "{}");
+    let request = recorder.only();
+    assert_eq!(
+        request.url().query(),
+        Some("access_token=q-456&format=json")
+    );
+    assert_eq!(
+        request.redacted_url(),
+        "https://api.example.com/x?access_token=***&format=json"
+    );
+    assert!(request.headers().is_sensitive("x-auth-token"));
+    assert!(!request.headers().is_sensitive("accept"));
+    let dry = p
+        .dry_run("get", "{}", &CallContext::new())
+        .unwrap()
+        .to_string();
+    assert!(dry.contains("X-Auth-Token: ***\r\n"), "{}", dry);
+    assert!(dry.contains("Accept: application/json\r\n"), "{}", dry);
+    assert!(!dry.contains("t-123") && !dry.contains("q-456"), "{}", dry);
+}
+
+#[test]
 fn secret_query_param_is_hidden_and_masked() {
     let recorder = Recorder::new();
     let p = HttpPlugin::from_json_with(

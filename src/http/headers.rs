@@ -5,13 +5,43 @@ use std::fmt;
 
 use super::error::{Error, ErrorKind};
 
-/// Names whose values are always secret: credentials and session cookies.
-const ALWAYS_SENSITIVE: [&str; 4] = [
-    "authorization",
-    "proxy-authorization",
+/// Words that, inside a header, cookie or query name, mark its value as a credential.
+const CREDENTIAL_WORDS: &[&str] = &[
+    "auth",
+    "token",
+    "secret",
+    "passw",
+    "pwd",
+    "key",
     "cookie",
-    "set-cookie",
+    "session",
+    "signature",
+    "credential",
+    "bearer",
 ];
+
+/// Whether a header or query parameter called `name` probably holds a credential:
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`,
+/// `X-Auth-Token`, `access_token`, `client_secret`, `password`, `sessionid`...
+///
+/// The rule is a list of words looked for anywhere in the name, without regard to case. It
+/// errs on the side of hiding: [`Headers`] treats every such header as sensitive (`***` in
+/// `Debug` and dry runs, dropped when a redirect changes origin), and the curl importer turns
+/// such headers and query values into secrets rather than parameters a model sees.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::is_credential_name;
+///
+/// assert!(is_credential_name("X-API-Key"));
+/// assert!(is_credential_name("Authorization"));
+/// assert!(!is_credential_name("Content-Type"));
+/// ```
+pub fn is_credential_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    CREDENTIAL_WORDS.iter().any(|word| lower.contains(word))
+}
 
 /// Header fields in order, names compared without regard to ASCII case.
 ///
@@ -19,9 +49,10 @@ const ALWAYS_SENSITIVE: [&str; 4] = [
 /// tab (RFC 9110 section 5.5): CR, LF and NUL are refused before anything is sent, so a value
 /// cannot inject a header or end the head early.
 ///
-/// A value can be marked sensitive; `Authorization`, `Proxy-Authorization`, `Cookie` and
-/// `Set-Cookie` always are. `Debug` shows sensitive values as `***`, and so do dry runs
-/// unless asked otherwise.
+/// A value can be marked sensitive; a field whose name looks like a credential's
+/// ([`is_credential_name`]: `Authorization`, `Cookie`, `X-Api-Key`, ...) always is. `Debug`
+/// shows sensitive values as `***`, and so do dry runs unless asked otherwise; redirects to
+/// another origin drop them.
 ///
 /// Header values received in a response that are not UTF-8 (obsolete `obs-text`) are kept with
 /// U+FFFD in place of the bytes that do not decode.
@@ -102,10 +133,9 @@ fn check_value(name: &str, value: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether values of `name` are sensitive whether or not they were marked so.
 pub(crate) fn always_sensitive(name: &str) -> bool {
-    ALWAYS_SENSITIVE
-        .iter()
-        .any(|s| s.eq_ignore_ascii_case(name))
+    is_credential_name(name)
 }
 
 impl Headers {
@@ -180,7 +210,8 @@ impl Headers {
         })
     }
 
-    /// Whether values of `name` are shown as `***`: marked so, or always sensitive.
+    /// Whether values of `name` are shown as `***`: marked so, or named like a credential
+    /// ([`is_credential_name`]).
     pub fn is_sensitive(&self, name: &str) -> bool {
         always_sensitive(name)
             || self
@@ -409,5 +440,39 @@ mod tests {
         let msg = Headers::new().append(&name, "v").unwrap_err().to_string();
         assert!(msg.len() < 200, "{msg}");
         assert!(msg.contains("..."));
+    }
+}
+
+#[cfg(test)]
+mod credential_name_tests {
+    use super::is_credential_name;
+
+    macro_rules! cases {
+        ($($name:ident: $input:expr => $expected:expr;)*) => {
+            $(
+                #[test]
+                fn $name() {
+                    assert_eq!(is_credential_name($input), $expected);
+                }
+            )*
+        };
+    }
+
+    cases! {
+        authorization_is_a_credential: "Authorization" => true;
+        proxy_authorization_is_a_credential: "Proxy-Authorization" => true;
+        cookie_is_a_credential: "Cookie" => true;
+        set_cookie_is_a_credential: "set-cookie" => true;
+        api_key_header_is_a_credential: "X-API-Key" => true;
+        subscription_key_is_a_credential: "Ocp-Apim-Subscription-Key" => true;
+        auth_token_is_a_credential: "X-Auth-Token" => true;
+        client_secret_is_a_credential: "client_secret" => true;
+        password_is_a_credential: "password" => true;
+        session_id_is_a_credential: "sessionid" => true;
+        content_type_is_not: "Content-Type" => false;
+        accept_is_not: "Accept" => false;
+        user_agent_is_not: "User-Agent" => false;
+        keep_alive_is_not: "Keep-Alive" => false;
+        query_name_is_not: "q" => false;
     }
 }

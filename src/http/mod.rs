@@ -78,7 +78,7 @@ pub use self::config::{
 };
 pub use self::credentials::basic_auth;
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
-pub use self::headers::Headers;
+pub use self::headers::{is_credential_name, Headers};
 pub use self::method::Method;
 pub use self::proxy::{Proxy, ProxyConfig};
 pub use self::redirect::{RedirectPolicy, RedirectStop};

@@ -15,7 +15,7 @@ use super::validate::{
     check_static_query, check_tool_like_name, err, index,
 };
 use crate::http::{
-    AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
+    self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
 };
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
@@ -147,7 +147,9 @@ fn common(b: &PluginBuilder) -> Common {
         }
     }
     for (name, value) in &b.query {
-        if value.is_external() {
+        // A literal value under a credential's name (`api_key`) is as secret as one from
+        // the environment; headers get the same rule from `Headers` itself.
+        if value.is_external() || http::is_credential_name(name) {
             common.secret_query.push(name.clone());
         }
         match value.value() {
