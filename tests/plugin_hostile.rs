@@ -8,7 +8,7 @@ use httptool::tool::{ErrorKind, ToolCall, ToolOutput, ToolRegistry, DEFAULT_MAX_
 use plugin_support::Server;
 
 fn setup() -> (Server, ToolRegistry) {
-    let server = Server::replying(|request| {
+    let server = Server::responding(|request| {
         (
             String::from("200 OK"),
             String::new(),

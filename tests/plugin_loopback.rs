@@ -142,7 +142,7 @@ fn patch_on_reset_is_not_retried_either() {
 
 #[test]
 fn two_users_through_one_registry_each_carry_their_own_token() {
-    let server = Server::replying(|request| {
+    let server = Server::responding(|request| {
         let who = request.header("authorization").unwrap_or_default();
         (String::from("200 OK"), String::new(), who.into_bytes())
     });
@@ -188,7 +188,7 @@ fn two_users_through_one_registry_each_carry_their_own_token() {
 }
 
 fn redirecting_to(location: String) -> Server {
-    Server::replying(move |request| {
+    Server::responding(move |request| {
         if request.target == "/moved" {
             (String::from("200 OK"), String::new(), b"arrived".to_vec())
         } else {
@@ -232,7 +232,7 @@ fn cross_origin_redirect_is_not_followed_and_says_where() {
 
 #[test]
 fn redirect_hosts_allow_more_hosts() {
-    let other = Server::replying(|_| (String::from("200 OK"), String::new(), b"other".to_vec()));
+    let other = Server::responding(|_| (String::from("200 OK"), String::new(), b"other".to_vec()));
     let server = redirecting_to(format!("{}/there", other.base()));
     let p = HttpPlugin::from_json(&single(
         &server.base(),
@@ -287,7 +287,7 @@ fn read_timeout_is_a_timeout_for_the_model() {
 
 #[test]
 fn response_over_the_limit_is_an_error_not_a_cut_body() {
-    let server = Server::replying(|_| (String::from("200 OK"), String::new(), vec![b'x'; 101]));
+    let server = Server::responding(|_| (String::from("200 OK"), String::new(), vec![b'x'; 101]));
     let p = HttpPlugin::from_json(&single(
         &server.base(),
         r#""name": "get", "path": "/x", "max_response_bytes": 100"#,
@@ -309,7 +309,7 @@ fn response_over_the_limit_is_an_error_not_a_cut_body() {
 
 #[test]
 fn other_limits_are_not_the_models_fault() {
-    let server = Server::replying(|_| {
+    let server = Server::responding(|_| {
         let headers: String = (0..120).map(|i| format!("X-H{}: v\r\n", i)).collect();
         (String::from("200 OK"), headers, Vec::new())
     });
@@ -362,7 +362,7 @@ fn https_without_tls_is_a_transport_error_that_retrying_cannot_fix() {
 
 #[test]
 fn overload_retries_apply_to_get_but_never_to_post() {
-    let server = Server::replying({
+    let server = Server::responding({
         let count = Mutex::new(0);
         move |_| {
             let mut n = count.lock().unwrap();
@@ -453,7 +453,7 @@ fn observer_sees_each_request_with_secrets_masked() {
 
 #[test]
 fn context_value_from_one_call_never_leaks_into_the_next() {
-    let server = Server::replying(|request| {
+    let server = Server::responding(|request| {
         let tenant = request
             .header("x-tenant")
             .unwrap_or_else(|| String::from("none"));

@@ -118,6 +118,14 @@ impl Peer {
         self.write(text.as_bytes());
     }
 
+    /// Waits until the client has sent something, then closes without reading it: the
+    /// kernel answers with a reset, before any response byte.
+    pub fn reset(self) {
+        let mut byte = [0u8; 1];
+        let _ = self.stream.peek(&mut byte);
+        drop(self.stream);
+    }
+
     /// Writes a response with a `Content-Length` body.
     pub fn respond(&mut self, status: &str, extra_headers: &str, body: &[u8]) {
         let head = format!(
@@ -187,10 +195,40 @@ impl Server {
         })
     }
 
+    /// A keep-alive server answering each request with `reply(request)`: status (`200 OK`),
+    /// extra header lines (each ending in CRLF), body; `Content-Length` is added.
+    pub fn responding<F>(reply: F) -> Server
+    where
+        F: Fn(&Received) -> (String, String, Vec<u8>) + Send + Sync + 'static,
+    {
+        Server::start(move |mut peer| {
+            while let Some(request) = peer.read_request() {
+                let (status, headers, body) = reply(&request);
+                peer.respond(&status, &headers, &body);
+            }
+        })
+    }
+
+    /// A keep-alive server answering every request `200 OK` with a JSON body.
+    pub fn json(body: &'static str) -> Server {
+        Server::responding(move |_| {
+            (
+                String::from("200 OK"),
+                String::from("Content-Type: application/json\r\n"),
+                body.as_bytes().to_vec(),
+            )
+        })
+    }
+
     /// A keep-alive server answering every request with the same bytes.
     pub fn fixed(reply: &str) -> Server {
         let reply = reply.as_bytes().to_vec();
         Server::replying(move |_| reply.clone())
+    }
+
+    /// `http://127.0.0.1:port`.
+    pub fn base(&self) -> String {
+        format!("http://{}", self.addr)
     }
 
     /// `http://127.0.0.1:port` followed by `path`.
