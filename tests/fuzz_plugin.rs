@@ -18,33 +18,8 @@ use httptool::plugin::{FilePart, FileResolver, HttpPlugin, HttpTool};
 use httptool::tool::{CallContext, ToolCall, ToolRegistry};
 use httptool::url::percent_decode;
 
-/// xorshift64*: small, fast, and the same sequence on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// What secrets look like in these tests: none may show in a masked rendering or a message.
 const SECRET: &str = "S3CRET";
