@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::float_format::{format_f64, write_f64, write_i64, write_u64, BUF_LEN};
+use super::float_format::{write_f64, write_i64, write_u64};
 use super::Error;
 
 /// A JSON number that round-trips through parsing and writing.
@@ -143,12 +143,12 @@ impl Number {
         }
     }
 
-    /// Formats a double into `buf` and returns the length (the writer stages the ASCII of
-    /// runs of doubles); `None` for integers and numbers kept as text, which
+    /// The double, when the number is held as one (the writer formats doubles into its
+    /// staging area); `None` for integers and numbers kept as text, which
     /// [`write_to`](Number::write_to) appends directly.
-    pub(crate) fn format_f64(&self, buf: &mut [u8; BUF_LEN]) -> Option<usize> {
-        match &self.n {
-            N::Float(f) => Some(format_f64(*f, buf)),
+    pub(crate) fn as_double(&self) -> Option<f64> {
+        match self.n {
+            N::Float(f) => Some(f),
             _ => None,
         }
     }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::float_format::{push_ascii, BUF_LEN};
+use super::float_format::{format_f64, push_ascii, BUF_LEN};
 use super::{Json, Map, Number};
 
 /// Where the writer's text goes: a `String`, or a `Formatter` fed in chunks that stay in cache.
@@ -90,6 +90,49 @@ enum Frame<'a> {
     Object(std::slice::Iter<'a, (String, Json)>),
 }
 
+/// Whether `elements` is not empty and holds only doubles.
+fn is_doubles(elements: &[Json]) -> bool {
+    !elements.is_empty() && elements.iter().all(|e| as_double(e).is_some())
+}
+
+/// The double a value holds, if it is a number held as one.
+fn as_double(value: &Json) -> Option<f64> {
+    match value {
+        Json::Number(n) => n.as_double(),
+        _ => None,
+    }
+}
+
+/// Stages the byte `b` at `at` (the caller made room); returns the new length.
+#[inline]
+fn stage_byte(stage: &mut [u8; STAGE], at: usize, b: u8) -> usize {
+    match stage.get_mut(at) {
+        Some(slot) => {
+            *slot = b;
+            at + 1
+        }
+        None => at,
+    }
+}
+
+/// Stages the byte `before` and then `f` at `at` (the caller made room); returns the new
+/// length.
+#[inline]
+fn stage_double(stage: &mut [u8; STAGE], at: usize, before: u8, f: f64) -> usize {
+    let at = stage_byte(stage, at, before);
+    match slot(stage, at) {
+        Some(slot) => at + format_f64(f, slot),
+        None => at,
+    }
+}
+
+/// The `BUF_LEN` bytes of `stage` from `at`, where a double is formatted.
+fn slot(stage: &mut [u8; STAGE], at: usize) -> Option<&mut [u8; BUF_LEN]> {
+    stage
+        .get_mut(at..at + BUF_LEN)
+        .and_then(|slot| <&mut [u8; BUF_LEN]>::try_from(slot).ok())
+}
+
 /// Size of the staging area for ASCII output.
 const STAGE: usize = 512;
 
@@ -160,29 +203,85 @@ impl<'s, S: Sink> Writer<'s, S> {
     }
 
     /// Integers and numbers kept as text go straight to the string (integers two digits at
-    /// a time from a table of text). Doubles are formatted into the staging area, where runs
-    /// of them and their punctuation (canada.json's coordinates) share one UTF-8 check.
+    /// a time from a table of text). Doubles are formatted into the staging area.
     fn number(&mut self, n: &Number) {
-        if !n.is_f64() {
-            self.flush();
-            n.write_to(self.sink.buf());
-            return;
-        }
-        if self.staged + BUF_LEN > STAGE {
-            self.flush();
-        }
-        let staged = self.staged;
-        let slot = self
-            .stage
-            .get_mut(staged..staged + BUF_LEN)
-            .and_then(|slot| <&mut [u8; BUF_LEN]>::try_from(slot).ok());
-        match slot.and_then(|slot| n.format_f64(slot)) {
-            Some(len) => self.staged += len,
+        match n.as_double() {
+            Some(f) => {
+                if self.staged + BUF_LEN > STAGE {
+                    self.flush();
+                }
+                let staged = self.staged;
+                if let Some(slot) = slot(&mut self.stage, staged) {
+                    self.staged += format_f64(f, slot);
+                }
+            }
             None => {
                 self.flush();
                 n.write_to(self.sink.buf());
             }
         }
+    }
+
+    /// Stages the run of doubles and arrays of doubles at the front of `elements` (compact
+    /// output), the first after the byte `first`, the others after a comma, and leaves the
+    /// iterator at the first element that is neither; whether there was any. Such runs
+    /// (canada.json's coordinates: rings of `[x,y]` pairs) are most of a numeric document,
+    /// and here they skip the stack and the per-value dispatch, and share one UTF-8 check.
+    fn doubles(&mut self, elements: &mut std::slice::Iter<'_, Json>, first: u8) -> bool {
+        let start = elements.len();
+        let mut before = first;
+        // The staged length stays in a register through the run.
+        let mut at = self.staged;
+        while let Some(next) = elements.as_slice().first() {
+            match next {
+                Json::Number(n) => match n.as_double() {
+                    Some(f) => {
+                        at = self.room(at);
+                        at = stage_double(&mut self.stage, at, before, f);
+                    }
+                    None => break,
+                },
+                Json::Array(inner) if is_doubles(inner) => {
+                    at = self.room(at);
+                    at = stage_byte(&mut self.stage, at, before);
+                    let mut sep = b'[';
+                    for f in inner.iter().filter_map(as_double) {
+                        at = self.room(at);
+                        at = stage_double(&mut self.stage, at, sep, f);
+                        sep = b',';
+                    }
+                    at = stage_byte(&mut self.stage, at, b']');
+                }
+                _ => break,
+            }
+            elements.next();
+            before = b',';
+        }
+        self.staged = at;
+        elements.len() != start
+    }
+
+    /// [`doubles`](Writer::doubles), when the next element is a double or starts with one:
+    /// the check is inline, so other arrays (of integers, strings, objects) pay no call.
+    #[inline]
+    fn doubles_ahead(&mut self, elements: &mut std::slice::Iter<'_, Json>, first: u8) -> bool {
+        let ahead = match elements.as_slice().first() {
+            Some(Json::Number(n)) => n.as_double().is_some(),
+            Some(Json::Array(inner)) => inner.first().and_then(as_double).is_some(),
+            _ => false,
+        };
+        ahead && self.doubles(elements, first)
+    }
+
+    /// The staged length after making room for a double and three bytes at `at`.
+    #[inline]
+    fn room(&mut self, at: usize) -> usize {
+        if at + 3 + BUF_LEN <= STAGE {
+            return at;
+        }
+        self.staged = at;
+        self.flush();
+        self.staged
     }
 
     fn scalar(&mut self, value: &Json) {
@@ -261,20 +360,30 @@ impl<'s, S: Sink> Writer<'s, S> {
         }
     }
 
-    /// Writes `[` and returns the first element, or writes `[]`.
+    /// Writes `[` and returns the first element, or writes `[]`. In compact output, the
+    /// doubles at the front are written here, and the array closed if nothing else follows.
     fn open_array<'a, const PRETTY: bool>(
         &mut self,
         elements: &'a [Json],
         stack: &mut Vec<Frame<'a>>,
     ) -> Option<&'a Json> {
-        match elements.split_first() {
+        let mut rest = elements.iter();
+        if !PRETTY && self.doubles_ahead(&mut rest, b'[') {
+            let next = rest.next();
+            self.byte(if next.is_some() { b',' } else { b']' });
+            if next.is_some() {
+                stack.push(Frame::Array(rest));
+            }
+            return next;
+        }
+        match rest.next() {
             None => {
                 self.ascii("[]");
                 None
             }
-            Some((first, rest)) => {
+            Some(first) => {
                 self.byte(b'[');
-                stack.push(Frame::Array(rest.iter()));
+                stack.push(Frame::Array(rest));
                 self.newline::<PRETTY>(stack.len());
                 Some(first)
             }
@@ -489,6 +598,64 @@ mod tests {
         ];
         for &(name, input, expected) in table {
             assert_eq!(quoted(input), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn runs_of_doubles() {
+        // Runs of doubles and arrays of doubles take their own path in compact output;
+        // around them, everything else takes the general one.
+        let table: &[(&str, &str)] = &[
+            ("flat", "[1.5,-2.5,0.0]"),
+            ("pairs", "[[1.5,2.5],[3.5,4.5],[5.5,6.5]]"),
+            ("rings", "[[[1.5,2.5],[3.5,4.5]],[[5.5,6.5]]]"),
+            ("one pair", "[[1.5,2.5]]"),
+            ("pairs then a double", "[[1.5,2.5],3.5,[4.5]]"),
+            ("double then pairs", "[0.5,[1.5,2.5],[3.5]]"),
+            ("integers", "[1,2,[3,4]]"),
+            ("integer in a pair", "[[1.5,2],[3.5,4.5]]"),
+            ("integer first", "[[1,2.5],[3.5,4.5]]"),
+            ("after an integer", "[1,2.5,[3.5]]"),
+            ("empty arrays", "[[],[1.5],[],[[]],[2.5,[]]]"),
+            ("with objects", "[{\"a\":[1.5,2.5]},[1.5],{\"b\":0.5}]"),
+            ("strings and nulls", "[1.5,\"x\",[2.5],null,[3.5,true]]"),
+            ("deep", "[[[[[1.5]]]],[[[2.5,3.5]]]]"),
+            ("exponents", "[[1e300,-1.5e-7],[1e-7,1e16]]"),
+        ];
+        for &(name, text) in table {
+            let value = crate::json::parse(text).unwrap();
+            assert_eq!(value.to_string(), text, "{name}");
+            let mut out = String::new();
+            write_compact(&value, &mut out);
+            assert_eq!(out, text, "{name}");
+        }
+    }
+
+    #[test]
+    fn long_runs_of_doubles_cross_the_staging_area() {
+        // Thousands of staged bytes: every flush point falls somewhere in the run.
+        for len in [1, 2, 17, 18, 19, 20, 21, 22, 23, 24, 500, 2000] {
+            let pairs: Vec<Json> = (0..len)
+                .map(|i| {
+                    let x = -65.613_616_999_999_98 + f64::from(i) * 1e-9;
+                    Json::Array(vec![Json::from(x), Json::from(f64::from(i) + 0.25)])
+                })
+                .collect();
+            let doubles: Vec<Json> = (0..len).map(|i| Json::from(f64::from(i) / 3.0)).collect();
+            for value in [Json::Array(pairs), Json::Array(doubles)] {
+                let text = value.to_string();
+                assert_eq!(crate::json::parse(&text).unwrap(), value, "{len}");
+                let expected = match &value {
+                    Json::Array(items) => items.iter().map(Json::to_pretty).collect::<Vec<_>>(),
+                    _ => unreachable!(),
+                };
+                let general: String = expected
+                    .iter()
+                    .map(|t| t.replace(['\n', ' '], ""))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                assert_eq!(text, format!("[{general}]"), "{len}");
+            }
         }
     }
 
