@@ -134,7 +134,7 @@ fn slot(stage: &mut [u8; STAGE], at: usize) -> Option<&mut [u8; BUF_LEN]> {
 }
 
 /// Size of the staging area for ASCII output.
-const STAGE: usize = 512;
+const STAGE: usize = 1024;
 
 /// Writes JSON text to a sink.
 ///
@@ -158,15 +158,22 @@ impl<'s, S: Sink> Writer<'s, S> {
     }
 
     /// Moves the staged bytes to the sink's string.
+    #[inline]
     fn flush(&mut self) {
+        // The check is inline (it runs before every string and integer); the move is not.
         if self.staged > 0 {
-            push_ascii(
-                self.sink.buf(),
-                self.stage.get(..self.staged).unwrap_or_default(),
-            );
-            self.staged = 0;
-            self.sink.checkpoint();
+            self.move_staged();
         }
+    }
+
+    #[inline(never)]
+    fn move_staged(&mut self) {
+        push_ascii(
+            self.sink.buf(),
+            self.stage.get(..self.staged).unwrap_or_default(),
+        );
+        self.staged = 0;
+        self.sink.checkpoint();
     }
 
     /// Appends ASCII punctuation: staged if something is staged (to keep the order),
@@ -236,22 +243,36 @@ impl<'s, S: Sink> Writer<'s, S> {
             match next {
                 Json::Number(n) => match n.as_double() {
                     Some(f) => {
-                        at = self.room(at);
+                        at = self.room_for(at, 1);
                         at = stage_double(&mut self.stage, at, before, f);
                     }
                     None => break,
                 },
-                Json::Array(inner) if is_doubles(inner) => {
-                    at = self.room(at);
-                    at = stage_byte(&mut self.stage, at, before);
-                    let mut sep = b'[';
-                    for f in inner.iter().filter_map(as_double) {
-                        at = self.room(at);
-                        at = stage_double(&mut self.stage, at, sep, f);
-                        sep = b',';
+                Json::Array(inner) => match inner.as_slice() {
+                    // Pairs (coordinates) first: one check for room, no inner loop.
+                    [Json::Number(x), Json::Number(y)] => match (x.as_double(), y.as_double()) {
+                        (Some(x), Some(y)) => {
+                            at = self.room_for(at, 2);
+                            at = stage_byte(&mut self.stage, at, before);
+                            at = stage_double(&mut self.stage, at, b'[', x);
+                            at = stage_double(&mut self.stage, at, b',', y);
+                            at = stage_byte(&mut self.stage, at, b']');
+                        }
+                        _ => break,
+                    },
+                    inner if is_doubles(inner) => {
+                        at = self.room_for(at, 1);
+                        at = stage_byte(&mut self.stage, at, before);
+                        let mut sep = b'[';
+                        for f in inner.iter().filter_map(as_double) {
+                            at = self.room_for(at, 1);
+                            at = stage_double(&mut self.stage, at, sep, f);
+                            sep = b',';
+                        }
+                        at = stage_byte(&mut self.stage, at, b']');
                     }
-                    at = stage_byte(&mut self.stage, at, b']');
-                }
+                    _ => break,
+                },
                 _ => break,
             }
             elements.next();
@@ -273,10 +294,11 @@ impl<'s, S: Sink> Writer<'s, S> {
         ahead && self.doubles(elements, first)
     }
 
-    /// The staged length after making room for a double and three bytes at `at`.
+    /// The staged length after making room at `at` for `doubles` doubles, each with a byte
+    /// before it, and two more bytes.
     #[inline]
-    fn room(&mut self, at: usize) -> usize {
-        if at + 3 + BUF_LEN <= STAGE {
+    fn room_for(&mut self, at: usize, doubles: usize) -> usize {
+        if at + 2 + doubles * (1 + BUF_LEN) <= STAGE {
             return at;
         }
         self.staged = at;
