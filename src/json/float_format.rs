@@ -44,15 +44,6 @@ fn digit_count(n: u64) -> usize {
     count.max(1)
 }
 
-/// "00", "01", ..., "99": writing two digits at a time halves the divisions. As text, so
-/// pairs can go to a `String` without a UTF-8 check.
-const PAIRS_STR: &str = "\
-    0001020304050607080910111213141516171819\
-    2021222324252627282930313233343536373839\
-    4041424344454647484950515253545556575859\
-    6061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899";
-
 /// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
 pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
     if bytes.len() <= 16 {
@@ -243,86 +234,74 @@ fn four_digit_pairs(x: u64) -> u64 {
     (x << 8).wrapping_sub(tens * ((10 << 8) - 1))
 }
 
-/// Appends `n` in decimal, left to right, two digits at a time straight from the table:
-/// no buffer to copy out of, and no UTF-8 check (integers between keys and strings).
-pub(crate) fn write_u64(out: &mut String, n: u64) {
+/// Formats `n` in decimal into `buf` from `at` and returns the end (`at + 28 <= BUF_LEN`:
+/// the 8-byte stores may write past the digits). Eight digits at a time, by SWAR.
+fn put_u64(n: u64, buf: &mut [u8; BUF_LEN], at: usize) -> usize {
     const E8: u64 = 100_000_000;
     if n < E8 {
-        push_head(out, n as u32);
-        return;
+        return put_head(n as u32, buf, at);
     }
     let (high, low) = (n / E8, (n % E8) as u32);
-    if high < E8 {
-        push_head(out, high as u32);
+    let end = if high < E8 {
+        put_head(high as u32, buf, at)
     } else {
-        push_head(out, (high / E8) as u32);
-        push8(out, (high % E8) as u32);
-    }
-    push8(out, low);
+        let end = put_head((high / E8) as u32, buf, at);
+        put_word(buf, end, eight_digits((high % E8) as u32));
+        end + 8
+    };
+    put_word(buf, end, eight_digits(low));
+    end + 8
 }
 
-/// Appends the two digits of `v < 100`.
-#[inline]
-fn push_pair(out: &mut String, v: u32) {
-    let i = v as usize * 2;
-    out.push_str(PAIRS_STR.get(i..i + 2).unwrap_or_default());
+/// Formats `v < 10^8` without leading zeros (`0` for zero) at `at`; returns the end.
+fn put_head(v: u32, buf: &mut [u8; BUF_LEN], at: usize) -> usize {
+    let digits = eight_digit_values(v);
+    // The leading zeros are the zero bytes at the bottom; keep at least one digit.
+    let zeros = (digits.trailing_zeros() / 8).min(7);
+    put_word(buf, at, (digits | ASCII_ZEROS) >> (8 * zeros));
+    at + 8 - zeros as usize
 }
 
-/// Appends the digit `v < 10`.
-#[inline]
-fn push_digit(out: &mut String, v: u32) {
-    out.push(char::from(b'0' + (v % 10) as u8));
-}
-
-/// Appends `v < 10^8` without leading zeros (`0` for zero).
-fn push_head(out: &mut String, v: u32) {
-    match v {
-        0..=9 => push_digit(out, v),
-        10..=99 => push_pair(out, v),
-        100..=999 => {
-            push_digit(out, v / 100);
-            push_pair(out, v % 100);
-        }
-        1_000..=9_999 => {
-            push_pair(out, v / 100);
-            push_pair(out, v % 100);
-        }
-        10_000..=99_999 => {
-            push_digit(out, v / 10_000);
-            push_four(out, v % 10_000);
-        }
-        100_000..=999_999 => {
-            push_pair(out, v / 10_000);
-            push_four(out, v % 10_000);
-        }
-        1_000_000..=9_999_999 => {
-            push_digit(out, v / 1_000_000);
-            push_pair(out, v / 10_000 % 100);
-            push_four(out, v % 10_000);
-        }
-        _ => push8(out, v),
+/// Stores eight bytes at `at`, the lowest first.
+fn put_word(buf: &mut [u8; BUF_LEN], at: usize, word: u64) {
+    if let Some(dst) = buf.get_mut(at..at + 8) {
+        dst.copy_from_slice(&word.to_le_bytes());
     }
 }
 
-/// Appends exactly four digits of `v < 10^4`.
-#[inline]
-fn push_four(out: &mut String, v: u32) {
-    push_pair(out, v / 100);
-    push_pair(out, v % 100);
+/// The eight decimal digits of `v < 10^8` as ASCII, the first in the lowest byte.
+fn eight_digits(v: u32) -> u64 {
+    eight_digit_values(v) | ASCII_ZEROS
 }
 
-/// Appends exactly eight digits of `v < 10^8`.
-fn push8(out: &mut String, v: u32) {
-    push_four(out, v / 10_000);
-    push_four(out, v % 10_000);
+/// The eight decimal digits of `v < 10^8` as byte values 0 to 9, the first in the lowest byte.
+fn eight_digit_values(v: u32) -> u64 {
+    four_digit_pairs(u64::from(v / 10_000) | u64::from(v % 10_000) << 32)
 }
 
-/// Appends `n` in decimal (see [`write_u64`]).
+/// Formats `n` in decimal into `buf` and returns the length.
+pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
+    put_u64(n, buf, 0)
+}
+
+/// Formats `n` in decimal into `buf` and returns the length.
+pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
+    buf[0] = b'-';
+    put_u64(n.unsigned_abs(), buf, usize::from(n < 0))
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_u64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends `n` in decimal.
 pub(crate) fn write_i64(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    write_u64(out, n.unsigned_abs());
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_i64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
 }
 
 /// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::float_format::{write_f64, write_i64, write_u64};
+use super::float_format::{
+    format_f64, format_i64, format_u64, write_f64, write_i64, write_u64, BUF_LEN,
+};
 use super::Error;
 
 /// A JSON number that round-trips through parsing and writing.
@@ -140,6 +142,18 @@ impl Number {
             N::PosInt(_) | N::NegInt(_) => true,
             N::Float(f) => f.fract() == 0.0,
             N::Text(t) => Decimal::new(t).is_integer(),
+        }
+    }
+
+    /// Formats an integer or a double into `buf` and returns the length (the writer stages
+    /// the text of numbers); `None` for numbers kept as text, which
+    /// [`write_to`](Number::write_to) appends directly.
+    pub(crate) fn format(&self, buf: &mut [u8; BUF_LEN]) -> Option<usize> {
+        match &self.n {
+            N::PosInt(u) => Some(format_u64(*u, buf)),
+            N::NegInt(i) => Some(format_i64(*i, buf)),
+            N::Float(f) => Some(format_f64(*f, buf)),
+            N::Text(_) => None,
         }
     }
 

@@ -136,12 +136,16 @@ fn slot(stage: &mut [u8; STAGE], at: usize) -> Option<&mut [u8; BUF_LEN]> {
 /// Size of the staging area for ASCII output.
 const STAGE: usize = 1024;
 
+/// Strings up to this length go through the staging area when they are plain ASCII.
+const SHORT_STRING: usize = 64;
+
 /// Writes JSON text to a sink.
 ///
-/// Doubles are formatted straight into a staging array of ASCII bytes, and the punctuation
-/// that follows them joins it; the array moves to the `String` (one UTF-8 check for many
-/// numbers, which is what makes number-heavy output fast without `unsafe`) when it fills up
-/// or before anything else is written.
+/// Punctuation, numbers, and short strings of plain ASCII (most keys) are formatted straight
+/// into a staging array of bytes, which moves to the `String` when it fills up or before a
+/// string that is written directly (long, escaped or not ASCII). Safe Rust cannot append
+/// bytes to a `String` without a UTF-8 check; this way one check covers a kilobyte of
+/// output instead of each number and key paying a call and a check of its own.
 struct Writer<'s, S: Sink> {
     sink: &'s mut S,
     stage: [u8; STAGE],
@@ -160,7 +164,7 @@ impl<'s, S: Sink> Writer<'s, S> {
     /// Moves the staged bytes to the sink's string.
     #[inline]
     fn flush(&mut self) {
-        // The check is inline (it runs before every string and integer); the move is not.
+        // The check is inline; the move is not.
         if self.staged > 0 {
             self.move_staged();
         }
@@ -176,52 +180,85 @@ impl<'s, S: Sink> Writer<'s, S> {
         self.sink.checkpoint();
     }
 
-    /// Appends ASCII punctuation: staged if something is staged (to keep the order),
-    /// straight to the string otherwise.
+    /// The staged length, after flushing if `n` more bytes (at most `STAGE`) would not fit.
+    #[inline]
+    fn room(&mut self, n: usize) -> usize {
+        if self.staged + n > STAGE {
+            self.flush();
+        }
+        self.staged
+    }
+
+    /// Stages ASCII punctuation.
     #[inline]
     fn ascii(&mut self, text: &'static str) {
-        let end = self.staged + text.len();
-        if self.staged == 0 {
-            self.sink.buf().push_str(text);
-        } else if let Some(dst) = self.stage.get_mut(self.staged..end) {
+        let at = self.room(text.len());
+        if let Some(dst) = self.stage.get_mut(at..at + text.len()) {
             dst.copy_from_slice(text.as_bytes());
-            self.staged = end;
-        } else {
-            self.flush();
-            self.sink.buf().push_str(text);
+            self.staged = at + text.len();
         }
     }
 
     #[inline]
     fn byte(&mut self, b: u8) {
-        if self.staged == 0 || self.staged >= STAGE {
-            self.flush();
-            self.sink.buf().push(char::from(b));
-        } else {
-            self.stage[self.staged] = b;
-            self.staged += 1;
-        }
+        let at = self.room(1);
+        self.staged = stage_byte(&mut self.stage, at, b);
     }
 
+    /// Writes `s` quoted and escaped, then the punctuation `after`: staged when it is short
+    /// plain ASCII (no escapes), straight to the string otherwise.
     #[inline]
-    fn string(&mut self, s: &str) {
-        self.flush();
-        write_str(self.sink.buf(), s);
+    fn string(&mut self, s: &str, after: &'static str) {
+        if s.len() > SHORT_STRING || !self.stage_plain(s.as_bytes()) {
+            self.flush();
+            write_str(self.sink.buf(), s);
+        }
+        self.ascii(after);
     }
 
-    /// Integers and numbers kept as text go straight to the string (integers two digits at
-    /// a time from a table of text). Doubles are formatted into the staging area.
-    fn number(&mut self, n: &Number) {
-        match n.as_double() {
-            Some(f) => {
-                if self.staged + BUF_LEN > STAGE {
-                    self.flush();
-                }
-                let staged = self.staged;
-                if let Some(slot) = slot(&mut self.stage, staged) {
-                    self.staged += format_f64(f, slot);
-                }
+    /// Stages `bytes` in quotes if they are plain ASCII (no `"`, `\\`, control character or
+    /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass;
+    /// whether they were. `bytes` are at most `SHORT_STRING` long.
+    fn stage_plain(&mut self, bytes: &[u8]) -> bool {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+        let start = self.room(bytes.len() + 2);
+        let mut at = stage_byte(&mut self.stage, start, b'"');
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            let x = u64::from_le_bytes(word);
+            let special = (x & HIGHS)
+                | has_zero(x ^ (ONES * u64::from(b'"')))
+                | has_zero(x ^ (ONES * u64::from(b'\\')))
+                | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+            if special != 0 {
+                return false;
             }
+            if let Some(dst) = self.stage.get_mut(at..at + 8) {
+                dst.copy_from_slice(&word);
+            }
+            at += 8;
+        }
+        for &b in chunks.remainder() {
+            if !b.is_ascii() || LOOK[usize::from(b)] {
+                return false;
+            }
+            at = stage_byte(&mut self.stage, at, b);
+        }
+        // Committed only now: a string that was not plain left nothing staged.
+        self.staged = stage_byte(&mut self.stage, at, b'"');
+        true
+    }
+
+    /// Numbers are formatted into the staging area; numbers kept as text (beyond the ranges
+    /// of integers and doubles) go straight to the string.
+    fn number(&mut self, n: &Number) {
+        let at = self.room(BUF_LEN);
+        match slot(&mut self.stage, at).and_then(|slot| n.format(slot)) {
+            Some(len) => self.staged = at + len,
             None => {
                 self.flush();
                 n.write_to(self.sink.buf());
@@ -312,7 +349,7 @@ impl<'s, S: Sink> Writer<'s, S> {
             Json::Bool(true) => self.ascii("true"),
             Json::Bool(false) => self.ascii("false"),
             Json::Number(n) => self.number(n),
-            Json::String(s) => self.string(s),
+            Json::String(s) => self.string(s, ""),
             // Containers are opened by the caller; an empty one never reaches here.
             Json::Array(_) => self.ascii("[]"),
             Json::Object(_) => self.ascii("{}"),
@@ -435,8 +472,7 @@ impl<'s, S: Sink> Writer<'s, S> {
 
     #[inline]
     fn key<const PRETTY: bool>(&mut self, key: &str) {
-        self.string(key);
-        self.sink.buf().push_str(if PRETTY { ": " } else { ":" });
+        self.string(key, if PRETTY { ": " } else { ":" });
     }
 
     /// In pretty mode, a line break and two spaces per level.
