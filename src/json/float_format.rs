@@ -143,7 +143,9 @@ impl Digits17 {
             (digits * POW10[17 - count], count)
         };
         // The first digit and four groups of four, by reciprocal multiplications that do not
-        // wait on one another (shorter dependency chains than splitting 16 into 8 into 4).
+        // wait on one another: in the writer, where each double's text waits for the length
+        // of the one before, this shorter dependency chain beats splitting 16 into 8 into 4
+        // (which takes a few instructions fewer).
         const E4: u64 = 10_000;
         let first = aligned / E16;
         let to_5 = aligned / (E8 * E4);
@@ -276,7 +278,10 @@ fn eight_digits(v: u32) -> u64 {
 
 /// The eight decimal digits of `v < 10^8` as byte values 0 to 9, the first in the lowest byte.
 fn eight_digit_values(v: u32) -> u64 {
-    four_digit_pairs(u64::from(v / 10_000) | u64::from(v % 10_000) << 32)
+    // Two 4-digit halves in 32-bit lanes, the first in the low lane: v << 32 minus
+    // (v / 10^4) * (10^4 << 32 - 1), one multiplication (as in `four_digit_pairs`).
+    let v = u64::from(v);
+    four_digit_pairs((v << 32).wrapping_sub((v / 10_000) * ((10_000 << 32) - 1)))
 }
 
 /// Formats `n` in decimal into `buf` and returns the length.
@@ -353,34 +358,35 @@ fn shortest_fast(f: f64) -> Option<(u64, i32)> {
     let q = biased - 1075;
     let k = (q * 1_262_611) >> 22;
     // g: 10^-(k+1), truncated to 128 bits; with the shift s the product below is y * 2^69.
-    // -3 <= s <= 1 (a test checks every exponent), so every shift below stays under 64.
+    // -3 <= s <= 1 (a test checks every exponent), so the shifts below stay in 0..64.
     let s = q + floor_log2_pow10(-(k + 1)) + 1;
     let (g_hi, g_lo) = pow5(-(k + 1)).unwrap_or((0, 0));
     let cp = c << (s + 5);
-    // floor(g * cp / 2^64) < 2^123.
+    // floor(g * cp / 2^64) = y * 2^69 < 2^123: y's whole part, and the top 64 bits of its
+    // fraction (units of 2^-64 from here on).
     let y = u128::from(g_hi) * u128::from(cp) + ((u128::from(g_lo) * u128::from(cp)) >> 64);
-    // (w / 10) * 2^69 = g * 2^(s+4) / 2^64, leaving out the low word of g.
-    let shift = (s + 4) as u32;
-    let half_width = u128::from(g_hi >> (64 - shift)) << 64 | u128::from(g_hi << shift);
+    let whole = (y >> 69) as u64;
+    let fraction = (y >> 5) as u64;
+    // The half width w / 10 = g * 2^(s-1) / 2^128, leaving out the low word of g; below 1/2,
+    // so twice it fits too.
+    let half_width = g_hi >> (1 - s);
 
-    // The errors, in units of 2^-69: g is below 10^-(k+1) by less than a unit of its last
-    // bit, which takes less than 2^-5 from y, and the floor less than 1; leaving out g's low
-    // word takes less than 2^(s+4) <= 32 from the half width. So the upper end is low by less
-    // than 34, the width by less than 64, and 10y by less than 11: decisions closer than
+    // The errors: g is below 10^-(k+1) by less than a unit of its last bit, and with the
+    // floors the fraction is low by less than 1.04 units, the half width by less than 2
+    // (leaving out g's low word). So the upper end is low by less than 3.04, the width by
+    // less than 4, and ten times the fraction by less than 10.4: decisions closer than
     // MARGIN are left to Schubfach.
-    const MARGIN: u128 = 128;
-    const ONE: u128 = 1 << 69;
-    let upper = y + half_width;
-    let tens = (upper >> 69) as u64;
-    let cut = upper & (ONE - 1);
+    const MARGIN: u64 = 16;
+    let (cut, carry) = fraction.overflowing_add(half_width);
+    let tens = whole + u64::from(carry);
     let shorter_by = cut.wrapping_sub(2 * half_width);
-    let clear_of_ends = cut.wrapping_sub(MARGIN) <= ONE - 2 * MARGIN;
+    let clear_of_ends = cut.wrapping_sub(MARGIN) <= u64::MAX - 2 * MARGIN;
     let clear_of_lower = shorter_by.wrapping_add(MARGIN) >= 2 * MARGIN;
-    let shorter = shorter_by >> 127 == 1;
-    // 10y rounded; near a tie when 10y + MARGIN is within 2 * MARGIN above a half.
-    let ten_y = y * 10;
-    let near = (ten_y + MARGIN) & (ONE - 1);
-    let near_half = near.wrapping_sub(ONE / 2) < 2 * MARGIN;
+    let shorter = cut < 2 * half_width;
+    // 10y rounded: ten times the fraction gives the last digit and what is left of it.
+    let ten = u128::from(fraction) * 10;
+    let (digit, rest) = ((ten >> 64) as u64, ten as u64);
+    let near_half = rest.wrapping_sub(1 << 63).wrapping_add(MARGIN) < 2 * MARGIN;
     // `&` and `|`, not `&&` and `||`: no branch on which case it is, only on the rare
     // fallback. Without a shorter candidate, the nearest must not be a close call.
     if !(clear_of_ends & clear_of_lower & (shorter | !near_half)) {
@@ -388,7 +394,7 @@ fn shortest_fast(f: f64) -> Option<(u64, i32)> {
     }
     // The digits at the scale 10^k either way (the shorter candidate gets a zero that the
     // digit writer drops), chosen without a branch: which wins is as good as random.
-    let nearest = ((ten_y + ONE / 2) >> 69) as u64;
+    let nearest = whole * 10 + digit + (rest >> 63);
     Some((if shorter { tens * 10 } else { nearest }, k))
 }
 
