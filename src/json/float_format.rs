@@ -1,14 +1,13 @@
 //! Binary to decimal: integers, and finite doubles in their shortest round-trip form.
 //!
-//! Integers are appended to a `String` left to right, two digits at a time from a table of
-//! text. Doubles are formatted into a byte buffer (the writer's staging area), which only
-//! ever holds ASCII.
+//! Numbers are formatted into byte buffers (the writer's staging area, which only ever holds
+//! ASCII), eight digits at a time in the bytes of a u64 (SWAR): no digit table, no division.
 //!
 //! The shortest digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render
 //! doubles", 2020): scale the rounding interval of the double by a 128-bit upper approximation
 //! of a power of ten, then pick the shortest decimal inside the interval, the closest one when
 //! several are equally short. Nearly all doubles take a shortcut with one product instead of
-//! Schubfach's three ([`shortest`] says why it gives the same answer, and when it does not
+//! Schubfach's three ([`shortest_fast`] says why it gives the same answer, and when it does not
 //! answer). Tests compare the digits with the standard library's `{:e}` (also shortest and
 //! closest) and the shortcut with Schubfach, on many random bit patterns and edge cases.
 //!
@@ -69,16 +68,29 @@ pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
 /// data, whose digit counts vary from one number to the next, takes no branch that could be
 /// mispredicted on the common plain layout.
 pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
+    const E16: u64 = 10_000_000_000_000_000;
     buf[0] = b'-';
     let pos = usize::from(f.is_sign_negative());
-    if f == 0.0 {
-        buf[pos..pos + 3].copy_from_slice(b"0.0");
-        return pos + 3;
-    }
-    let (digits, exp) = shortest(f.abs());
-    let d = Digits17::new(digits);
-    // value = 0.d1d2...d17 * 10^point
-    let point = d.count as i32 + exp;
+    // The digits left-aligned to seventeen (in [10^16, 10^17)) and the decimal point's
+    // position: value = 0.d1d2...d17 * 10^point.
+    let (aligned, point) = match shortest_fast(f.abs()) {
+        // 16 or 17 digits: at most one multiplication by ten, chosen without a branch.
+        Some((digits, exp)) => {
+            let short = digits < E16;
+            let aligned = if short { digits * 10 } else { digits };
+            (aligned, exp + 17 - i32::from(short))
+        }
+        None if f == 0.0 => {
+            buf[pos..pos + 3].copy_from_slice(b"0.0");
+            return pos + 3;
+        }
+        None => {
+            let (digits, exp) = shortest_exact(f.abs());
+            let count = digit_count(digits);
+            (digits * POW10[17 - count], exp + count as i32)
+        }
+    };
+    let d = Digits17::new(aligned);
     if 0 < point && point <= 16 {
         return pos + d.write_plain(buf, pos, point as usize);
     }
@@ -118,30 +130,15 @@ struct Digits17 {
     first: u8,
     high: u64,
     low: u64,
-    /// The number of digits of the significand as given (1 to 17).
-    count: usize,
     /// The number of digits up to the last one that is not zero (1 to 17).
     significant: usize,
 }
 
 impl Digits17 {
-    /// `digits` must be in `1..10^17`.
-    fn new(digits: u64) -> Digits17 {
+    /// `aligned` must be in `[10^16, 10^17)`.
+    fn new(aligned: u64) -> Digits17 {
         const E8: u64 = 100_000_000;
         const E16: u64 = E8 * E8;
-        const E15: u64 = E16 / 10;
-        // Multiplying by a power of ten left-aligns the digits: aligned is in [10^16, 10^17).
-        // Most doubles have 16 or 17 digits (all of those from the one-product path).
-        let (aligned, count) = if digits >= E15 {
-            let short = digits < E16;
-            (
-                if short { digits * 10 } else { digits },
-                17 - usize::from(short),
-            )
-        } else {
-            let count = digit_count(digits);
-            (digits * POW10[17 - count], count)
-        };
         // The first digit and four groups of four, by reciprocal multiplications that do not
         // wait on one another: in the writer, where each double's text waits for the length
         // of the one before, this shorter dependency chain beats splitting 16 into 8 into 4
@@ -160,7 +157,6 @@ impl Digits17 {
             first: first as u8,
             high: high | ASCII_ZEROS,
             low: low | ASCII_ZEROS,
-            count,
             significant: 17 - trailing as usize,
         }
     }
@@ -318,14 +314,24 @@ pub(crate) fn write_f64(out: &mut String, f: f64) {
 
 /// The shortest `(digits, exponent)` with `digits * 10^exponent` rounding to `f`, the closest
 /// to `f` among equally short candidates (`digits` may end in zeros). `f` must be finite and
-/// positive.
+/// positive. The formatter calls the two paths itself.
+#[cfg(test)]
+fn shortest(f: f64) -> (u64, i32) {
+    match shortest_fast(f) {
+        Some(found) => found,
+        None => shortest_exact(f),
+    }
+}
+
+/// [`shortest_exact`]'s answer for nearly all doubles, or `None` where this cannot decide.
+/// For a normal double the digits are 16 or 17 (in `[10^15, 10^17)`; a test checks it).
 ///
 /// Schubfach ([`shortest_exact`]) decides with three products, of the value and of both ends
 /// of its rounding interval, each rounded so that every comparison it makes is exact. Here
 /// one product does for nearly all doubles. With `k = floor(log10(2^q))` for `f = c * 2^q`,
 /// the decimals `10^k` apart always have one inside the interval (its half width `w`, in
 /// units of `10^k`, is at least 1/2), and the question is whether one `10^(k+1)` apart does.
-/// In units of `10^(k+1)`, the product gives `y = f / 10^(k+1)` with 69 fraction bits, and a
+/// In units of `10^(k+1)`, the product gives `y = f / 10^(k+1)` with 64 fraction bits, and a
 /// shift of the same power of ten gives `w / 10`; both are low by a few units of the last
 /// bit at most. Then:
 ///
@@ -337,15 +343,6 @@ pub(crate) fn write_f64(out: &mut String, f: f64) {
 /// error; a tie or an end of the interval hit exactly (among whole numbers beyond 2^53 and
 /// some binary fractions, about 1 in 1000 random bit patterns) is left to Schubfach, as are
 /// powers of two (whose interval is lopsided) and subnormals.
-#[inline]
-pub(crate) fn shortest(f: f64) -> (u64, i32) {
-    match shortest_fast(f) {
-        Some(found) => found,
-        None => shortest_exact(f),
-    }
-}
-
-/// The one-product path of [`shortest`]; `None` where it cannot decide.
 #[inline]
 fn shortest_fast(f: f64) -> Option<(u64, i32)> {
     let bits = f.to_bits();
@@ -585,6 +582,8 @@ mod tests {
         }
     }
 
+    const E15: u64 = 1_000_000_000_000_000;
+
     /// Digits without trailing zeros, and their exponent.
     fn normal((mut digits, mut exp): (u64, i32)) -> (u64, i32) {
         while digits % 10 == 0 {
@@ -626,7 +625,10 @@ mod tests {
                 continue;
             }
             match shortest_fast(f) {
-                Some(found) => assert_eq!(normal(found), normal(shortest_exact(f)), "{f:e}"),
+                Some(found) => {
+                    assert!((E15..E15 * 100).contains(&found.0), "{f:e}");
+                    assert_eq!(normal(found), normal(shortest_exact(f)), "{f:e}");
+                }
                 None => undecided += 1,
             }
         }
