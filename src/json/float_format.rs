@@ -602,6 +602,9 @@ mod tests {
             let k = (q * 1_262_611) >> 22;
             let s = q + floor_log2_pow10(-(k + 1)) + 1;
             assert!((-3..=1).contains(&s), "q = {q}: s = {s}");
+            // k = floor(log10(2^q)), which the shortcut's argument needs.
+            let exact = (f64::from(q) * std::f64::consts::LOG10_2).floor() as i32;
+            assert_eq!(k, exact, "q = {q}");
             assert!(pow5(-(k + 1)).is_some(), "q = {q}");
         }
     }
@@ -768,6 +771,17 @@ mod tests {
             let mut s = String::new();
             write_i64(&mut s, n);
             assert_eq!(s, n.to_string());
+        }
+        // Every digit count, at random.
+        let mut rng = Rng(0x1234_5678);
+        for i in 0..100_000 {
+            let n = rng.next() >> (i % 64);
+            let mut buf = [0u8; BUF_LEN];
+            let len = format_u64(n, &mut buf);
+            assert_eq!(&buf[..len], n.to_string().as_bytes());
+            let m = n as i64;
+            let len = format_i64(m, &mut buf);
+            assert_eq!(&buf[..len], m.to_string().as_bytes());
         }
     }
 }

@@ -690,6 +690,39 @@ mod tests {
     }
 
     #[test]
+    fn staged_and_direct_strings_agree() {
+        // Short plain ASCII strings are staged; the rest go straight to the string. Both
+        // must give write_str's text, as values and as keys, next to numbers.
+        let mut cases: Vec<String> = Vec::new();
+        for len in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 200] {
+            let plain: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            cases.push(plain.clone());
+            for special in ["\"", "\\", "\n", "\u{1}", "\u{7f}", "é", "\u{2028}", "日"] {
+                for at in [0, len / 2, len] {
+                    let mut s = plain.clone();
+                    s.insert_str(at, special);
+                    cases.push(s);
+                }
+            }
+        }
+        for s in &cases {
+            let value = crate::json!([s.clone(), 1, {s.clone(): 2.5, "k": s.clone()}, 3]);
+            let q = quoted(s);
+            assert_eq!(
+                value.to_string(),
+                format!("[{q},1,{{{q}:2.5,\"k\":{q}}},3]")
+            );
+            assert_eq!(crate::json::parse(&value.to_string()).unwrap(), value);
+        }
+        // All of them in one array: many times the staging area, flushed at every length.
+        let all = Json::Array(cases.iter().map(|s| Json::from(s.as_str())).collect());
+        let expected: Vec<String> = cases.iter().map(|s| quoted(s)).collect();
+        assert_eq!(all.to_string(), format!("[{}]", expected.join(",")));
+    }
+
+    #[test]
     fn long_runs_of_doubles_cross_the_staging_area() {
         // Thousands of staged bytes: every flush point falls somewhere in the run.
         for len in [1, 2, 17, 18, 19, 20, 21, 22, 23, 24, 500, 2000] {
