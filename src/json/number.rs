@@ -157,9 +157,8 @@ impl Number {
         }
     }
 
-    /// The double, when the number is held as one (the writer formats doubles into its
-    /// staging area); `None` for integers and numbers kept as text, which
-    /// [`write_to`](Number::write_to) appends directly.
+    /// The double, when the number is held as one (runs of doubles take the writer's fast
+    /// path); `None` for integers and numbers kept as text.
     pub(crate) fn as_double(&self) -> Option<f64> {
         match self.n {
             N::Float(f) => Some(f),
