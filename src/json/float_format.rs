@@ -14,7 +14,7 @@
 //! Formatting is throughput-bound (a few instructions a cycle, no data-dependent branch to
 //! mispredict), so the instruction count is the measure. Per double of canada.json, counted
 //! with callgrind: `format_f64` about 200 instructions, the shortcut about 70 of them, where
-//! Schubfach with the previous digit writing took about 360; the whole `to_string` about 290
+//! Schubfach with the previous digit writing took about 360; the whole `to_string` about 270
 //! a double where it took 475.
 
 use super::pow5::{floor_log2_pow10, pow5};
