@@ -10,7 +10,9 @@
 //!
 //! Conventions follow serde-rs/json-benchmark and `../shared/peers` (which compares with
 //! serde_json in one process): parse MB/s = input bytes / parse time (dropping the value is
-//! not timed); write MB/s = output bytes / time to produce the `String`.
+//! not timed); write MB/s = output bytes / time to produce the `String`. "ns / number" is the
+//! write time divided by the numbers in the file: for canada.json, nearly all doubles, the
+//! cost of one double with its punctuation.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
@@ -132,6 +134,14 @@ fn bench_file(name: &str, text: &str, budget: Duration) {
     println!("{name:<18} write        {write:>8.1} MB/s");
     println!("{name:<18} write pretty {write_pretty:>8.1} MB/s");
 
+    // The whole write time over the numbers: for canada.json (all doubles) what one double
+    // costs, punctuation included; for the others, only an upper bound.
+    let numbers = count_numbers(&value);
+    if numbers > 0 {
+        let ns = compact.len() as f64 / (write * 1e6) / numbers as f64 * 1e9;
+        println!("{name:<18} write        {ns:>8.1} ns / number ({numbers} numbers)");
+    }
+
     let (held, allocations) = heap_held(|| json::parse(text));
     println!(
         "{name:<18} memory       {held} heap bytes in {allocations} allocations for {} bytes of text ({:.2}x)",
@@ -157,6 +167,21 @@ fn median_mbps<T>(bytes: usize, budget: Duration, mut run: impl FnMut() -> T) ->
     }
     rates.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     rates[rates.len() / 2]
+}
+
+/// The numbers in `value` (an explicit stack: no recursion on the nesting).
+fn count_numbers(value: &Json) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Json::Number(_) => count += 1,
+            Json::Array(items) => stack.extend(items.iter()),
+            Json::Object(map) => stack.extend(map.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// Parsing an object with 200,000 distinct keys, with and without duplicate-key rejection:

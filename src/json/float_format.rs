@@ -1,20 +1,27 @@
 //! Binary to decimal: integers, and finite doubles in their shortest round-trip form.
 //!
-//! Integers are appended to a `String` left to right, two digits at a time from a table of
-//! text. Doubles are formatted into a byte buffer (the writer's staging area), which only
-//! ever holds ASCII.
+//! Numbers are formatted into byte buffers (the writer's staging area, which only ever holds
+//! ASCII), eight digits at a time in the bytes of a u64 (SWAR): no digit table, no division.
 //!
 //! The shortest digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render
 //! doubles", 2020): scale the rounding interval of the double by a 128-bit upper approximation
 //! of a power of ten, then pick the shortest decimal inside the interval, the closest one when
-//! several are equally short. A test compares the digits with the standard library's `{:e}`
-//! (also shortest and closest) on many random bit patterns.
+//! several are equally short. Nearly all doubles take a shortcut with one product instead of
+//! Schubfach's three ([`shortest_fast`] says why it gives the same answer, and when it does not
+//! answer). Tests compare the digits with the standard library's `{:e}` (also shortest and
+//! closest) and the shortcut with Schubfach, on many random bit patterns and edge cases.
+//!
+//! Formatting is throughput-bound (a few instructions a cycle, no data-dependent branch to
+//! mispredict), so the instruction count is the measure. Per double of canada.json, counted
+//! with callgrind: `format_f64` about 200 instructions, the shortcut about 70 of them, where
+//! Schubfach with the previous digit writing took about 360; the whole `to_string` about 270
+//! a double where it took 475.
 
 use super::pow5::{floor_log2_pow10, pow5};
 
-/// The size of the buffers doubles are formatted into: the longest is 24 bytes
-/// (`-1.2345678901234567e-308`), and the layout of whole doubles writes up to 16 zeros past
-/// the digits before it cuts them to length.
+/// The size of the buffers doubles are formatted into: the longest text is 24 bytes
+/// (`-1.2345678901234567e-308`), and the layouts store all seventeen digits in 8-byte words
+/// (up to byte 24 for `-0.00001234...`) before the length cuts the zeros off.
 pub(crate) const BUF_LEN: usize = 40;
 
 /// Powers of ten that fit u64.
@@ -28,34 +35,6 @@ const POW10: [u64; 20] = {
     table
 };
 
-/// `(d / 10^k, d % 10^k)` for `d < 2^57` (every shortest-digits value: at most 17 digits)
-/// and `k <= 17`, by multiplying with a rounded-up reciprocal: a hardware division costs
-/// several times more on common CPUs.
-///
-/// With `S = 57 + bits(10^k)` and `M = 2^S / 10^k + e` (rounded up, so `0 < e <= 1`),
-/// `d * M / 2^S = d / 10^k + d * e / 2^S`, and the error term is below
-/// `2^57 / 2^S = 2^-bits(10^k) < 10^-k`. The fraction of `d / 10^k` is at most `1 - 10^-k`,
-/// so the error never reaches the next integer and the floor is exact (a test checks the
-/// boundaries).
-fn div_pow10(d: u64, k: usize) -> (u64, u64) {
-    let (m, shift) = RECIPROCALS[k];
-    let q = ((u128::from(d) * u128::from(m)) >> shift) as u64;
-    (q, d - q * POW10[k])
-}
-
-/// `(ceil(2^S / 10^k), S)` for `k` in 0..=17, `S = 57 + bits(10^k)`.
-const RECIPROCALS: [(u64, u32); 18] = {
-    let mut table = [(0u64, 0u32); 18];
-    let mut k = 0;
-    while k < 18 {
-        let p = POW10[k];
-        let shift = 57 + (64 - p.leading_zeros());
-        table[k] = (((1u128 << shift) / p as u128) as u64 + 1, shift);
-        k += 1;
-    }
-    table
-};
-
 /// The number of decimal digits of `n` (1 for 0).
 fn digit_count(n: u64) -> usize {
     // log10(2) ~ 1233 / 4096 gives the count or one less.
@@ -63,64 +42,6 @@ fn digit_count(n: u64) -> usize {
     let guess = (bits * 1233) >> 12;
     let count = guess + usize::from(n >= POW10[guess]);
     count.max(1)
-}
-
-/// "00", "01", ..., "99": writing two digits at a time halves the divisions. As text, so
-/// pairs can go to a `String` without a UTF-8 check.
-const PAIRS_STR: &str = "\
-    0001020304050607080910111213141516171819\
-    2021222324252627282930313233343536373839\
-    4041424344454647484950515253545556575859\
-    6061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899";
-
-/// [`PAIRS_STR`] as bytes, for formatting into buffers.
-const PAIRS: &[u8] = PAIRS_STR.as_bytes();
-
-/// Writes the two digits of `v < 100` at `pos`.
-#[inline]
-fn put2(buf: &mut [u8; BUF_LEN], pos: usize, v: u32) {
-    let i = v as usize * 2;
-    if let (Some(dst), Some(src)) = (buf.get_mut(pos..pos + 2), PAIRS.get(i..i + 2)) {
-        dst.copy_from_slice(src);
-    }
-}
-
-/// Writes the eight digits of `v < 10^8` at `pos`.
-#[inline]
-fn put8(buf: &mut [u8; BUF_LEN], pos: usize, v: u32) {
-    let (high, low) = (v / 10_000, v % 10_000);
-    put2(buf, pos, high / 100);
-    put2(buf, pos + 2, high % 100);
-    put2(buf, pos + 4, low / 100);
-    put2(buf, pos + 6, low % 100);
-}
-
-/// Writes the lowest `count` decimal digits of `n` at `pos` (with leading zeros if `n` is
-/// shorter), from the right: eight digits a step while that many are left (one 64-bit
-/// division), then two at a time in 32-bit arithmetic. Returns the end position.
-fn put_digits(buf: &mut [u8; BUF_LEN], pos: usize, n: u64, count: usize) -> usize {
-    const E8: u64 = 100_000_000;
-    let end = pos + count;
-    let (mut n, mut at) = (n, end);
-    while at >= pos + 8 {
-        at -= 8;
-        put8(buf, at, (n % E8) as u32);
-        n /= E8;
-    }
-    // Fewer than eight digits are left, so the rest of `n` fits in 32 bits.
-    let mut v = (n % E8) as u32;
-    while at >= pos + 2 {
-        at -= 2;
-        put2(buf, at, v % 100);
-        v /= 100;
-    }
-    if at > pos {
-        if let Some(digit) = buf.get_mut(pos) {
-            *digit = b'0' + (v % 10) as u8;
-        }
-    }
-    end
 }
 
 /// Appends ASCII bytes (digits, '-', '.', 'e') to `out`.
@@ -141,136 +62,248 @@ pub(crate) fn push_ascii(out: &mut String, bytes: &[u8]) {
 /// `0.1`, `1.0`, `-0.0`, `1e300`, `1.5e-7`, `123456.789`. Plain notation is used when the
 /// decimal point falls within 16 digits to the left or 5 to the right of the first digit;
 /// otherwise exponent notation. A whole number keeps `.0`, so the text reads back as a float.
+///
+/// The digits are always written as seventeen (the first one, then sixteen as two 8-byte
+/// words), padded with zeros on the right; the length returned cuts the zeros that are not
+/// wanted. Where the text goes depends only on the position of the decimal point, so real
+/// data, whose digit counts vary from one number to the next, takes no branch that could be
+/// mispredicted on the common plain layout.
 pub(crate) fn format_f64(f: f64, buf: &mut [u8; BUF_LEN]) -> usize {
+    const E16: u64 = 10_000_000_000_000_000;
     buf[0] = b'-';
     let pos = usize::from(f.is_sign_negative());
-    if f == 0.0 {
-        buf[pos..pos + 3].copy_from_slice(b"0.0");
-        return pos + 3;
-    }
-    let (mut digits, mut exp) = shortest(f.abs());
-    while digits % 10 == 0 {
-        digits /= 10;
-        exp += 1;
-    }
-    let n = digit_count(digits);
-    // value = 0.d1d2...dn * 10^point, with n <= 17
-    let point = n as i32 + exp;
-    if 0 < point && point <= 16 {
-        let p = point as usize;
-        if p >= n {
-            // Whole: the digits, zeros up to the point, ".0".
-            let end = put_digits(buf, pos, digits, n);
-            buf[end..end + 16].copy_from_slice(&[b'0'; 16]);
-            buf[pos + p..pos + p + 2].copy_from_slice(b".0");
-            return pos + p + 2;
+    // The digits left-aligned to seventeen (in [10^16, 10^17)) and the decimal point's
+    // position: value = 0.d1d2...d17 * 10^point.
+    let (aligned, point) = match shortest_fast(f.abs()) {
+        // 16 or 17 digits: at most one multiplication by ten, chosen without a branch.
+        Some((digits, exp)) => {
+            let short = digits < E16;
+            let aligned = if short { digits * 10 } else { digits };
+            (aligned, exp + 17 - i32::from(short))
         }
-        let (whole, fraction) = div_pow10(digits, n - p);
-        let end = put_digits(buf, pos, whole, p);
-        buf[end] = b'.';
-        return put_digits(buf, end + 1, fraction, n - p);
+        None if f == 0.0 => {
+            buf[pos..pos + 3].copy_from_slice(b"0.0");
+            return pos + 3;
+        }
+        None => {
+            let (digits, exp) = shortest_exact(f.abs());
+            let count = digit_count(digits);
+            (digits * POW10[17 - count], exp + count as i32)
+        }
+    };
+    let d = Digits17::new(aligned);
+    if 0 < point && point <= 16 {
+        return pos + d.write_plain(buf, pos, point as usize);
     }
     if -5 < point && point <= 0 {
         // "0." and up to four zeros, then the digits.
+        let zeros = point.unsigned_abs() as usize;
         buf[pos..pos + 8].copy_from_slice(b"0.000000");
-        return put_digits(buf, pos + 2 + point.unsigned_abs() as usize, digits, n);
+        d.write_from(buf, pos + 2 + zeros);
+        return pos + 2 + zeros + d.significant;
     }
     // d1[.d2...dn]e[-]x
-    let (first, rest) = div_pow10(digits, n - 1);
-    buf[pos] = b'0' + first as u8;
-    let mut end = pos + 1;
-    if n > 1 {
-        buf[end] = b'.';
-        end = put_digits(buf, end + 1, rest, n - 1);
-    }
+    d.write_from(buf, pos + 1);
+    buf[pos] = b'0' + d.first;
+    buf[pos + 1] = b'.';
+    let mut end = pos + d.significant + usize::from(d.significant > 1);
     buf[end] = b'e';
     buf[end + 1] = b'-';
     let e = point - 1;
     end += 1 + usize::from(e < 0);
-    let e = u64::from(e.unsigned_abs());
-    put_digits(buf, end, e, digit_count(e))
+    let e = e.unsigned_abs();
+    if e >= 100 {
+        buf[end] = b'0' + (e / 100) as u8;
+        end += 1;
+    }
+    if e >= 10 {
+        buf[end] = b'0' + (e / 10 % 10) as u8;
+        end += 1;
+    }
+    buf[end] = b'0' + (e % 10) as u8;
+    end + 1
 }
 
-/// Appends `n` in decimal, left to right, two digits at a time straight from the table:
-/// no buffer to copy out of, and no UTF-8 check (integers between keys and strings).
-pub(crate) fn write_u64(out: &mut String, n: u64) {
+/// The digits of a shortest significand, left-aligned to seventeen: the first digit, then
+/// two words of eight digits as ASCII (the first of them in the lowest byte, so that
+/// `to_le_bytes` gives them in writing order), zeros on the right.
+struct Digits17 {
+    first: u8,
+    high: u64,
+    low: u64,
+    /// The number of digits up to the last one that is not zero (1 to 17).
+    significant: usize,
+}
+
+impl Digits17 {
+    /// `aligned` must be in `[10^16, 10^17)`.
+    fn new(aligned: u64) -> Digits17 {
+        const E8: u64 = 100_000_000;
+        const E16: u64 = E8 * E8;
+        // The first digit and four groups of four, by reciprocal multiplications that do not
+        // wait on one another: in the writer, where each double's text waits for the length
+        // of the one before, this shorter dependency chain beats splitting 16 into 8 into 4
+        // (which takes a few instructions fewer).
+        const E4: u64 = 10_000;
+        let first = aligned / E16;
+        let to_5 = aligned / (E8 * E4);
+        let to_9 = aligned / E8;
+        let to_13 = aligned / E4;
+        let high = four_digit_pairs((to_5 - first * E4) | (to_9 - to_5 * E4) << 32);
+        let low = four_digit_pairs((to_13 - to_9 * E4) | (aligned - to_13 * E4) << 32);
+        // A byte holds a digit's value, so the zero digits at the end are zero bytes at the
+        // top: count them instead of dividing by ten in a loop.
+        let trailing = (u128::from(high) | u128::from(low) << 64).leading_zeros() / 8;
+        Digits17 {
+            first: first as u8,
+            high: high | ASCII_ZEROS,
+            low: low | ASCII_ZEROS,
+            significant: 17 - trailing as usize,
+        }
+    }
+
+    /// Writes the seventeen digits at `at` (18 bytes of room needed).
+    fn write_from(&self, buf: &mut [u8; BUF_LEN], at: usize) {
+        buf[at] = b'0' + self.first;
+        buf[at + 1..at + 9].copy_from_slice(&self.high.to_le_bytes());
+        buf[at + 9..at + 17].copy_from_slice(&self.low.to_le_bytes());
+    }
+
+    /// Writes the digits with a decimal point after the first `point` (1 to 16) at `at`,
+    /// and `.0` when no digit after the point is significant. Returns the length.
+    fn write_plain(&self, buf: &mut [u8; BUF_LEN], at: usize, point: usize) -> usize {
+        buf[at] = b'0' + self.first;
+        if point <= 8 {
+            // The point goes into the high word: the bytes above it move up one, which
+            // pushes its last digit out of the top, into the next byte. The low word follows.
+            let with_point = insert_point(self.high, point - 1);
+            buf[at + 1..at + 9].copy_from_slice(&with_point.to_le_bytes());
+            buf[at + 9] = (self.high >> 56) as u8;
+            buf[at + 10..at + 18].copy_from_slice(&self.low.to_le_bytes());
+        } else {
+            // The same in the low word, after the high one.
+            let with_point = insert_point(self.low, point - 9);
+            buf[at + 1..at + 9].copy_from_slice(&self.high.to_le_bytes());
+            buf[at + 9..at + 17].copy_from_slice(&with_point.to_le_bytes());
+            buf[at + 17] = (self.low >> 56) as u8;
+        }
+        // Past the point come the significant digits, or one zero.
+        self.significant.max(point + 1) + 1
+    }
+}
+
+/// `word` (eight bytes, the first lowest) with `.` put in after the first `before` (0 to 7)
+/// bytes and the rest moved up one byte, the last one falling out.
+#[inline]
+fn insert_point(word: u64, before: usize) -> u64 {
+    // The mask of the bytes below the point, from a table: cheaper than building it with
+    // variable shifts (whose count must go through one register on x86).
+    const BELOW: [u64; 8] = {
+        let mut table = [0u64; 8];
+        let mut i = 1;
+        while i < 8 {
+            table[i] = (1 << (8 * i)) - 1;
+            i += 1;
+        }
+        table
+    };
+    let mask = BELOW[before & 7];
+    let below = word & mask;
+    // (mask + 1) is the lowest byte above the mask: one times '.' puts the point there.
+    below | ((mask + 1) * u64::from(b'.')) | (word ^ below) << 8
+}
+
+/// The byte `b'0'` in each of eight lanes.
+const ASCII_ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
+
+/// The eight decimal digits of two numbers below 10^4 held in the 32-bit lanes of `x` (the
+/// first in the low lane) as byte values 0 to 9, the most significant in the lowest byte:
+/// computed in parallel lanes of one register (SWAR), two multiplications a step instead of a
+/// division per digit.
+fn four_digit_pairs(x: u64) -> u64 {
+    // Each step splits every lane t into t / d (kept in the lane's low half) and t % d (moved
+    // to its high half): t << half - (t / d) * (d << half - 1), one multiplication for both.
+    // Each lane t < 10^4 into t / 100 and t % 100, in 16-bit lanes: t / 100 = t * 5243 >> 19
+    // (exact for t < 10^4; 9999 * 5243 < 2^32 stays inside the lane).
+    let hundreds = ((x * 5243) >> 19) & 0x0000_007F_0000_007F;
+    let x = (x << 16).wrapping_sub(hundreds * ((100 << 16) - 1));
+    // Each lane t < 100 into t / 10 and t % 10, in 8-bit lanes: t / 10 = t * 103 >> 10
+    // (exact for t < 100; 99 * 103 < 2^16).
+    let tens = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    (x << 8).wrapping_sub(tens * ((10 << 8) - 1))
+}
+
+/// Formats `n` in decimal into `buf` from `at` and returns the end (`at + 28 <= BUF_LEN`:
+/// the 8-byte stores may write past the digits). Eight digits at a time, by SWAR.
+fn put_u64(n: u64, buf: &mut [u8; BUF_LEN], at: usize) -> usize {
     const E8: u64 = 100_000_000;
     if n < E8 {
-        push_head(out, n as u32);
-        return;
+        return put_head(n as u32, buf, at);
     }
     let (high, low) = (n / E8, (n % E8) as u32);
-    if high < E8 {
-        push_head(out, high as u32);
+    let end = if high < E8 {
+        put_head(high as u32, buf, at)
     } else {
-        push_head(out, (high / E8) as u32);
-        push8(out, (high % E8) as u32);
-    }
-    push8(out, low);
+        let end = put_head((high / E8) as u32, buf, at);
+        put_word(buf, end, eight_digits((high % E8) as u32));
+        end + 8
+    };
+    put_word(buf, end, eight_digits(low));
+    end + 8
 }
 
-/// Appends the two digits of `v < 100`.
-#[inline]
-fn push_pair(out: &mut String, v: u32) {
-    let i = v as usize * 2;
-    out.push_str(PAIRS_STR.get(i..i + 2).unwrap_or_default());
+/// Formats `v < 10^8` without leading zeros (`0` for zero) at `at`; returns the end.
+fn put_head(v: u32, buf: &mut [u8; BUF_LEN], at: usize) -> usize {
+    let digits = eight_digit_values(v);
+    // The leading zeros are the zero bytes at the bottom; keep at least one digit.
+    let zeros = (digits.trailing_zeros() / 8).min(7);
+    put_word(buf, at, (digits | ASCII_ZEROS) >> (8 * zeros));
+    at + 8 - zeros as usize
 }
 
-/// Appends the digit `v < 10`.
-#[inline]
-fn push_digit(out: &mut String, v: u32) {
-    out.push(char::from(b'0' + (v % 10) as u8));
-}
-
-/// Appends `v < 10^8` without leading zeros (`0` for zero).
-fn push_head(out: &mut String, v: u32) {
-    match v {
-        0..=9 => push_digit(out, v),
-        10..=99 => push_pair(out, v),
-        100..=999 => {
-            push_digit(out, v / 100);
-            push_pair(out, v % 100);
-        }
-        1_000..=9_999 => {
-            push_pair(out, v / 100);
-            push_pair(out, v % 100);
-        }
-        10_000..=99_999 => {
-            push_digit(out, v / 10_000);
-            push_four(out, v % 10_000);
-        }
-        100_000..=999_999 => {
-            push_pair(out, v / 10_000);
-            push_four(out, v % 10_000);
-        }
-        1_000_000..=9_999_999 => {
-            push_digit(out, v / 1_000_000);
-            push_pair(out, v / 10_000 % 100);
-            push_four(out, v % 10_000);
-        }
-        _ => push8(out, v),
+/// Stores eight bytes at `at`, the lowest first.
+fn put_word(buf: &mut [u8; BUF_LEN], at: usize, word: u64) {
+    if let Some(dst) = buf.get_mut(at..at + 8) {
+        dst.copy_from_slice(&word.to_le_bytes());
     }
 }
 
-/// Appends exactly four digits of `v < 10^4`.
-#[inline]
-fn push_four(out: &mut String, v: u32) {
-    push_pair(out, v / 100);
-    push_pair(out, v % 100);
+/// The eight decimal digits of `v < 10^8` as ASCII, the first in the lowest byte.
+fn eight_digits(v: u32) -> u64 {
+    eight_digit_values(v) | ASCII_ZEROS
 }
 
-/// Appends exactly eight digits of `v < 10^8`.
-fn push8(out: &mut String, v: u32) {
-    push_four(out, v / 10_000);
-    push_four(out, v % 10_000);
+/// The eight decimal digits of `v < 10^8` as byte values 0 to 9, the first in the lowest byte.
+fn eight_digit_values(v: u32) -> u64 {
+    // Two 4-digit halves in 32-bit lanes, the first in the low lane: v << 32 minus
+    // (v / 10^4) * (10^4 << 32 - 1), one multiplication (as in `four_digit_pairs`).
+    let v = u64::from(v);
+    four_digit_pairs((v << 32).wrapping_sub((v / 10_000) * ((10_000 << 32) - 1)))
 }
 
-/// Appends `n` in decimal (see [`write_u64`]).
+/// Formats `n` in decimal into `buf` and returns the length.
+pub(crate) fn format_u64(n: u64, buf: &mut [u8; BUF_LEN]) -> usize {
+    put_u64(n, buf, 0)
+}
+
+/// Formats `n` in decimal into `buf` and returns the length.
+pub(crate) fn format_i64(n: i64, buf: &mut [u8; BUF_LEN]) -> usize {
+    buf[0] = b'-';
+    put_u64(n.unsigned_abs(), buf, usize::from(n < 0))
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_u64(out: &mut String, n: u64) {
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_u64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
+}
+
+/// Appends `n` in decimal.
 pub(crate) fn write_i64(out: &mut String, n: i64) {
-    if n < 0 {
-        out.push('-');
-    }
-    write_u64(out, n.unsigned_abs());
+    let mut buf = [0u8; BUF_LEN];
+    let len = format_i64(n, &mut buf);
+    push_ascii(out, &buf[..len]);
 }
 
 /// Appends a finite `f` in its shortest round-trip form (see [`format_f64`]).
@@ -281,8 +314,93 @@ pub(crate) fn write_f64(out: &mut String, f: f64) {
 }
 
 /// The shortest `(digits, exponent)` with `digits * 10^exponent` rounding to `f`, the closest
-/// to `f` among equally short candidates. `f` must be finite and positive.
-pub(crate) fn shortest(f: f64) -> (u64, i32) {
+/// to `f` among equally short candidates (`digits` may end in zeros). `f` must be finite and
+/// positive. The formatter calls the two paths itself.
+#[cfg(test)]
+fn shortest(f: f64) -> (u64, i32) {
+    match shortest_fast(f) {
+        Some(found) => found,
+        None => shortest_exact(f),
+    }
+}
+
+/// [`shortest_exact`]'s answer for nearly all doubles, or `None` where this cannot decide.
+/// For a normal double the digits are 16 or 17 (in `[10^15, 10^17)`; a test checks it).
+///
+/// Schubfach ([`shortest_exact`]) decides with three products, of the value and of both ends
+/// of its rounding interval, each rounded so that every comparison it makes is exact. Here
+/// one product does for nearly all doubles. With `k = floor(log10(2^q))` for `f = c * 2^q`,
+/// the decimals `10^k` apart always have one inside the interval (its half width `w`, in
+/// units of `10^k`, is at least 1/2), and the question is whether one `10^(k+1)` apart does.
+/// In units of `10^(k+1)`, the product gives `y = f / 10^(k+1)` with 64 fraction bits, and a
+/// shift of the same power of ten gives `w / 10`; both are low by a few units of the last
+/// bit at most. Then:
+///
+/// - the largest multiple of `10^(k+1)` below the upper end is `floor(y + w/10)`; it is inside
+///   when the fraction cut off is below the interval's width `2w/10`;
+/// - otherwise the answer is the multiple of `10^k` nearest to `f`: `10y` rounded.
+///
+/// Each comparison is decided only when the values compared are further apart than the
+/// error; a tie or an end of the interval hit exactly (among whole numbers beyond 2^53 and
+/// some binary fractions, about 1 in 1000 random bit patterns) is left to Schubfach, as are
+/// powers of two (whose interval is lopsided) and subnormals.
+#[inline]
+fn shortest_fast(f: f64) -> Option<(u64, i32)> {
+    let bits = f.to_bits();
+    let fraction = bits & ((1 << 52) - 1);
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    if biased == 0 || fraction == 0 {
+        return None;
+    }
+    let c = fraction | 1 << 52;
+    let q = biased - 1075;
+    let k = (q * 1_262_611) >> 22;
+    // g: 10^-(k+1), truncated to 128 bits; with the shift s the product below is y * 2^69.
+    // -3 <= s <= 1 (a test checks every exponent), so the shifts below stay in 0..64.
+    let s = q + floor_log2_pow10(-(k + 1)) + 1;
+    let (g_hi, g_lo) = pow5(-(k + 1)).unwrap_or((0, 0));
+    let cp = c << (s + 5);
+    // floor(g * cp / 2^64) = y * 2^69 < 2^123: y's whole part, and the top 64 bits of its
+    // fraction (units of 2^-64 from here on).
+    let y = u128::from(g_hi) * u128::from(cp) + ((u128::from(g_lo) * u128::from(cp)) >> 64);
+    let whole = (y >> 69) as u64;
+    let fraction = (y >> 5) as u64;
+    // The half width w / 10 = g * 2^(s-1) / 2^128, leaving out the low word of g; below 1/2,
+    // so twice it fits too.
+    let half_width = g_hi >> (1 - s);
+
+    // The errors: g is below 10^-(k+1) by less than a unit of its last bit, and with the
+    // floors the fraction is low by less than 1.04 units, the half width by less than 2
+    // (leaving out g's low word). So the upper end is low by less than 3.04, the width by
+    // less than 4, and ten times the fraction by less than 10.4: decisions closer than
+    // MARGIN are left to Schubfach.
+    const MARGIN: u64 = 16;
+    let (cut, carry) = fraction.overflowing_add(half_width);
+    let tens = whole + u64::from(carry);
+    let shorter_by = cut.wrapping_sub(2 * half_width);
+    let clear_of_ends = cut.wrapping_sub(MARGIN) <= u64::MAX - 2 * MARGIN;
+    let clear_of_lower = shorter_by.wrapping_add(MARGIN) >= 2 * MARGIN;
+    let shorter = cut < 2 * half_width;
+    // 10y rounded: ten times the fraction gives the last digit and what is left of it.
+    let ten = u128::from(fraction) * 10;
+    let (digit, rest) = ((ten >> 64) as u64, ten as u64);
+    let near_half = rest.wrapping_sub(1 << 63).wrapping_add(MARGIN) < 2 * MARGIN;
+    // `&` and `|`, not `&&` and `||`: no branch on which case it is, only on the rare
+    // fallback. Without a shorter candidate, the nearest must not be a close call.
+    if !(clear_of_ends & clear_of_lower & (shorter | !near_half)) {
+        return None;
+    }
+    // The digits at the scale 10^k either way (the shorter candidate gets a zero that the
+    // digit writer drops), chosen without a branch: which wins is as good as random.
+    let nearest = whole * 10 + digit + (rest >> 63);
+    Some((if shorter { tens * 10 } else { nearest }, k))
+}
+
+/// Schubfach: the shortest `(digits, exponent)` with `digits * 10^exponent` rounding to `f`,
+/// the closest to `f` among equally short candidates. `f` must be finite and positive.
+#[cold]
+#[inline(never)]
+pub(crate) fn shortest_exact(f: f64) -> (u64, i32) {
     let bits = f.to_bits();
     let fraction = bits & ((1 << 52) - 1);
     let biased = ((bits >> 52) & 0x7FF) as i32;
@@ -465,6 +583,145 @@ mod tests {
         }
     }
 
+    const E15: u64 = 1_000_000_000_000_000;
+
+    /// Digits without trailing zeros, and their exponent.
+    fn normal((mut digits, mut exp): (u64, i32)) -> (u64, i32) {
+        while digits % 10 == 0 {
+            digits /= 10;
+            exp += 1;
+        }
+        (digits, exp)
+    }
+
+    #[test]
+    fn one_product_path_shifts_stay_small() {
+        // s for every exponent of a normal double: the one-product path shifts by s + 5,
+        // s + 4 and 60 - s, which must all be in 0..64, and looks up 10^-(k+1).
+        for biased in 1..2047 {
+            let q = biased - 1075;
+            let k = (q * 1_262_611) >> 22;
+            let s = q + floor_log2_pow10(-(k + 1)) + 1;
+            assert!((-3..=1).contains(&s), "q = {q}: s = {s}");
+            // k = floor(log10(2^q)), which the shortcut's argument needs.
+            let exact = (f64::from(q) * std::f64::consts::LOG10_2).floor() as i32;
+            assert_eq!(k, exact, "q = {q}");
+            assert!(pow5(-(k + 1)).is_some(), "q = {q}");
+        }
+    }
+
+    #[test]
+    fn one_product_path_agrees_with_schubfach() {
+        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        let mut undecided = 0;
+        let total = 1_000_000;
+        for i in 0..total {
+            // Random bit patterns, and every fourth a short decimal (ends of intervals and
+            // ties are more likely there).
+            let f = if i % 4 == 0 {
+                let digits = rng.next() % 100_000_000;
+                let exp = (rng.next() % 600) as i32 - 300;
+                format!("{digits}e{exp}").parse().unwrap()
+            } else {
+                f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF)
+            };
+            if !f.is_finite() || f == 0.0 {
+                continue;
+            }
+            match shortest_fast(f) {
+                Some(found) => {
+                    assert!((E15..E15 * 100).contains(&found.0), "{f:e}");
+                    assert_eq!(normal(found), normal(shortest_exact(f)), "{f:e}");
+                }
+                None => undecided += 1,
+            }
+        }
+        // Subnormals (1 in 2048 bit patterns), powers of two, and the close calls: exact
+        // ties and ends of intervals, among whole numbers beyond 2^53 and binary fractions.
+        assert!(undecided < total / 500, "{undecided} undecided");
+    }
+
+    #[test]
+    fn one_product_path_edge_cases() {
+        let mut cases = vec![f64::MAX, f64::MIN_POSITIVE, 1.0, 0.5, 2.0, 3.0, 0.1, 0.3];
+        for e in -1074..=1023 {
+            let p = 2f64.powi(e);
+            cases.extend([p * 1.5, p * 1.25, p * 1.75]);
+        }
+        for e in -307..=308 {
+            let p: f64 = format!("1e{e}").parse().unwrap();
+            for m in [1.0, 2.0, 5.0, 9.5, 1.5, 7.25] {
+                cases.push(p * m);
+            }
+        }
+        for n in 1..100_000u64 {
+            cases.push(n as f64 / 1000.0);
+            cases.push(n as f64 * 1e15);
+        }
+        for f in cases {
+            let bits = f.to_bits();
+            for g in [
+                f,
+                f64::from_bits(bits + 1),
+                f64::from_bits(bits.saturating_sub(1)),
+            ] {
+                if !(g.is_finite() && g > 0.0) {
+                    continue;
+                }
+                if let Some(found) = shortest_fast(g) {
+                    assert_eq!(normal(found), normal(shortest_exact(g)), "{g:e}");
+                }
+                assert_eq!(normal(shortest(g)), normal(shortest_exact(g)), "{g:e}");
+            }
+        }
+    }
+
+    /// The text for `f` built naively from Schubfach's digits, by the rules of `format_f64`.
+    fn naive_text(f: f64) -> String {
+        let sign = if f.is_sign_negative() { "-" } else { "" };
+        if f == 0.0 {
+            return format!("{sign}0.0");
+        }
+        let (digits, exp) = normal(shortest_exact(f.abs()));
+        let digits = digits.to_string();
+        let point = digits.len() as i32 + exp;
+        let body = if 0 < point && point <= 16 {
+            let p = point as usize;
+            if p >= digits.len() {
+                format!("{digits}{}.0", "0".repeat(p - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..p], &digits[p..])
+            }
+        } else if -5 < point && point <= 0 {
+            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+        } else if digits.len() == 1 {
+            format!("{digits}e{}", point - 1)
+        } else {
+            format!("{}.{}e{}", &digits[..1], &digits[1..], point - 1)
+        };
+        format!("{sign}{body}")
+    }
+
+    #[test]
+    fn layout_matches_the_rules_at_every_length_and_point() {
+        let mut rng = Rng(0xFACE_B00C);
+        for i in 0..200_000 {
+            // Every digit count (1 to 17) at every decimal exponent around the plain range,
+            // and random bit patterns.
+            let f = if i % 2 == 0 {
+                let len = 1 + (i / 2) % 17;
+                let digits = rng.next() % 10u64.pow(len as u32);
+                let exp = (rng.next() % 50) as i32 - 25;
+                format!("{digits}e{exp}").parse().unwrap()
+            } else {
+                f64::from_bits(rng.next())
+            };
+            if f.is_finite() {
+                assert_eq!(fmt(f), naive_text(f), "{f:e}");
+            }
+        }
+    }
+
     #[test]
     fn layout() {
         let table: &[(f64, &str)] = &[
@@ -493,29 +750,6 @@ mod tests {
     }
 
     #[test]
-    fn reciprocal_division_is_exact() {
-        let mut rng = Rng(42);
-        for k in 0..18 {
-            let p = 10u64.pow(k as u32);
-            let limit = 1u64 << 57;
-            // Around every multiple boundary near the top of the range, and at random.
-            let mut cases: Vec<u64> = (0..2000).map(|_| rng.next() % limit).collect();
-            for m in [1, 2, 3, limit / p - 1, limit / p] {
-                let base = m.saturating_mul(p);
-                cases.extend(
-                    [base.saturating_sub(1), base, base + 1]
-                        .iter()
-                        .filter(|&&d| d < limit),
-                );
-            }
-            cases.push(limit - 1);
-            for d in cases {
-                assert_eq!(div_pow10(d, k), (d / p, d % p), "{d} / 10^{k}");
-            }
-        }
-    }
-
-    #[test]
     fn integers() {
         let mut cases = vec![0u64, 9, 10, 99, 100, 12345, u64::MAX];
         cases.extend((0..20).map(|e| 10u64.pow(e)));
@@ -538,6 +772,17 @@ mod tests {
             let mut s = String::new();
             write_i64(&mut s, n);
             assert_eq!(s, n.to_string());
+        }
+        // Every digit count, at random.
+        let mut rng = Rng(0x1234_5678);
+        for i in 0..100_000 {
+            let n = rng.next() >> (i % 64);
+            let mut buf = [0u8; BUF_LEN];
+            let len = format_u64(n, &mut buf);
+            assert_eq!(&buf[..len], n.to_string().as_bytes());
+            let m = n as i64;
+            let len = format_i64(m, &mut buf);
+            assert_eq!(&buf[..len], m.to_string().as_bytes());
         }
     }
 }

@@ -3,7 +3,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::float_format::{format_f64, write_f64, write_i64, write_u64, BUF_LEN};
+use super::float_format::{
+    format_f64, format_i64, format_u64, write_f64, write_i64, write_u64, BUF_LEN,
+};
 use super::Error;
 
 /// A JSON number that round-trips through parsing and writing.
@@ -143,12 +145,23 @@ impl Number {
         }
     }
 
-    /// Formats a double into `buf` and returns the length (the writer stages the ASCII of
-    /// runs of doubles); `None` for integers and numbers kept as text, which
+    /// Formats an integer or a double into `buf` and returns the length (the writer stages
+    /// the text of numbers); `None` for numbers kept as text, which
     /// [`write_to`](Number::write_to) appends directly.
-    pub(crate) fn format_f64(&self, buf: &mut [u8; BUF_LEN]) -> Option<usize> {
+    pub(crate) fn format(&self, buf: &mut [u8; BUF_LEN]) -> Option<usize> {
         match &self.n {
+            N::PosInt(u) => Some(format_u64(*u, buf)),
+            N::NegInt(i) => Some(format_i64(*i, buf)),
             N::Float(f) => Some(format_f64(*f, buf)),
+            N::Text(_) => None,
+        }
+    }
+
+    /// The double, when the number is held as one (runs of doubles take the writer's fast
+    /// path); `None` for integers and numbers kept as text.
+    pub(crate) fn as_double(&self) -> Option<f64> {
+        match self.n {
+            N::Float(f) => Some(f),
             _ => None,
         }
     }
