@@ -474,15 +474,7 @@ fn round_to_odd(g: (u64, u64), cp: u64) -> u64 {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-    }
+    use crate::json::test_rng::Rng;
 
     fn fmt(f: f64) -> String {
         let mut s = String::new();

@@ -92,16 +92,7 @@ fn eisel_lemire(w: u64, q: i32) -> Option<f64> {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (xorshift64*) so the tests need no dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-    }
+    use crate::json::test_rng::Rng;
 
     fn check(w: u64, q: i32) {
         let text = format!("{w}e{q}");
