@@ -2,41 +2,17 @@
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Output;
 use std::thread;
 
 use httptool::json::{self, Json};
 
+mod cli_support;
+use cli_support::{stderr, stdout, TempDir};
+
+/// Runs the binary with `args` and nothing on standard input.
 fn httptool(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_httptool"))
-        .args(args)
-        .env_remove("WEATHER_TOKEN")
-        .output()
-        .expect("the httptool binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
-
-/// A file in a folder of its own under the system's temporary folder.
-fn temp_file(name: &str, contents: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "httptool-cli-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
+    cli_support::httptool(args, None, &[])
 }
 
 fn weather_plugin(base_url: &str) -> String {
@@ -102,8 +78,8 @@ fn demo_runs_the_main_job_end_to_end() {
 
 #[test]
 fn tools_prints_each_provider_format() {
-    let path = temp_file("weather.json", &weather_plugin("https://api.example.com"));
-    let path = path.to_str().unwrap();
+    let dir = TempDir::new("tools_prints_each_provider_format");
+    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
     let cases: &[(&str, &str)] = &[
         ("openai", "/0/function/name"),
         ("openai-strict", "/0/function/name"),
@@ -132,8 +108,9 @@ fn tools_prints_each_provider_format() {
 
 #[test]
 fn tools_refuses_an_unknown_format_with_usage_status() {
-    let path = temp_file("weather.json", &weather_plugin("https://api.example.com"));
-    let out = httptool(&["tools", path.to_str().unwrap(), "--format", "cohere"]);
+    let dir = TempDir::new("tools_refuses_an_unknown_format_with_usage_status");
+    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let out = httptool(&["tools", path, "--format", "cohere"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with(
         "httptool: unknown format 'cohere'; the formats are openai, openai-strict, responses, anthropic, gemini, mcp\n"
@@ -142,9 +119,10 @@ fn tools_refuses_an_unknown_format_with_usage_status() {
 
 #[test]
 fn tools_refuses_duplicate_names_across_files() {
-    let a = temp_file("a.json", &weather_plugin("https://a.example.com"));
-    let b = temp_file("b.json", &weather_plugin("https://b.example.com"));
-    let out = httptool(&["tools", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let dir = TempDir::new("tools_refuses_duplicate_names_across_files");
+    let a = &dir.file("a.json", &weather_plugin("https://a.example.com"));
+    let b = &dir.file("b.json", &weather_plugin("https://b.example.com"));
+    let out = httptool(&["tools", a, b]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("getWeather"), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
@@ -152,15 +130,16 @@ fn tools_refuses_duplicate_names_across_files() {
 
 #[test]
 fn a_plugin_file_that_does_not_load_names_the_file_and_field() {
-    let path = temp_file(
+    let dir = TempDir::new("a_plugin_file_that_does_not_load_names_the_file_and_field");
+    let path = &dir.file(
         "bad.json",
         r#"{"name": "x", "base_url": "ftp://example.com", "endpoints": []}"#,
     );
-    let out = httptool(&["tools", path.to_str().unwrap()]);
+    let out = httptool(&["tools", path]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.starts_with(&format!("httptool: {}: base_url", path.display())),
+        err.starts_with(&format!("httptool: {}: base_url", path)),
         "{}",
         err
     );
@@ -175,8 +154,8 @@ fn a_missing_file_is_a_failure() {
 
 #[test]
 fn call_dry_run_prints_the_request_with_secrets_masked() {
-    let path = temp_file("weather.json", &weather_plugin("https://api.example.com"));
-    let path = path.to_str().unwrap();
+    let dir = TempDir::new("call_dry_run_prints_the_request_with_secrets_masked");
+    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
     let out = httptool(&[
         "call",
         path,
@@ -205,14 +184,9 @@ fn call_dry_run_prints_the_request_with_secrets_masked() {
 
 #[test]
 fn call_dry_run_with_bad_arguments_is_an_error_result() {
-    let path = temp_file("weather.json", &weather_plugin("https://api.example.com"));
-    let out = httptool(&[
-        "call",
-        path.to_str().unwrap(),
-        "getWeather",
-        r#"{"ctiy":"x"}"#,
-        "--dry-run",
-    ]);
+    let dir = TempDir::new("call_dry_run_with_bad_arguments_is_an_error_result");
+    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let out = httptool(&["call", path, "getWeather", r#"{"ctiy":"x"}"#, "--dry-run"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
@@ -227,13 +201,9 @@ fn call_dry_run_with_bad_arguments_is_an_error_result() {
 #[test]
 fn call_sends_the_request_and_prints_what_the_model_gets() {
     let (base, server) = serve_once("200 OK", r#"{"temp_c":21.5}"#);
-    let path = temp_file("weather.json", &weather_plugin(&base));
-    let out = httptool(&[
-        "call",
-        path.to_str().unwrap(),
-        "getWeather",
-        r#"{"city":"Oslo","days":"3"}"#,
-    ]);
+    let dir = TempDir::new("call_sends_the_request_and_prints_what_the_model_gets");
+    let path = &dir.file("weather.json", &weather_plugin(&base));
+    let out = httptool(&["call", path, "getWeather", r#"{"city":"Oslo","days":"3"}"#]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "{\"temp_c\":21.5}\n");
     let head = server.join().unwrap();
@@ -248,13 +218,9 @@ fn call_sends_the_request_and_prints_what_the_model_gets() {
 #[test]
 fn call_with_an_error_status_exits_non_zero_and_keeps_the_body() {
     let (base, server) = serve_once("404 Not Found", r#"{"error":"no such city"}"#);
-    let path = temp_file("weather.json", &weather_plugin(&base));
-    let out = httptool(&[
-        "call",
-        path.to_str().unwrap(),
-        "getWeather",
-        r#"{"city":"Atlantis"}"#,
-    ]);
+    let dir = TempDir::new("call_with_an_error_status_exits_non_zero_and_keeps_the_body");
+    let path = &dir.file("weather.json", &weather_plugin(&base));
+    let out = httptool(&["call", path, "getWeather", r#"{"city":"Atlantis"}"#]);
     server.join().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -282,29 +248,21 @@ fn call_reads_arguments_from_stdin_and_context_from_options() {
     ]
   }]
 }"#;
-    let path = temp_file("tenants.json", plugin);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_httptool"))
-        .args([
+    let dir = TempDir::new("call_reads_arguments_from_stdin_and_context_from_options");
+    let path = &dir.file("tenants.json", plugin);
+    let out = cli_support::httptool(
+        &[
             "call",
-            path.to_str().unwrap(),
+            path,
             "listUsers",
             "-",
             "--dry-run",
             "--context",
             "tenant=acme",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"{"limit": 5}"#)
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+        ],
+        Some(r#"{"limit": 5}"#),
+        &[],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(

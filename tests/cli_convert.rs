@@ -1,68 +1,10 @@
 //! `httptool import curl` and `httptool export curl`, run as the built binary: standard
 //! output, standard error and the exit status.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 use httptool::json::{self, Json};
 
-fn httptool(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_httptool"));
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = command.spawn().expect("run httptool");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).expect("write stdin");
-        }
-    }
-    child.wait_with_output().expect("httptool output")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 stdout")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("UTF-8 stderr")
-}
-
-fn status(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
-}
-
-/// A directory of one test's own, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> TempDir {
-        let name = format!("httptool-cli-convert-{}-{}", std::process::id(), test);
-        let dir = std::env::temp_dir().join(name);
-        std::fs::create_dir_all(&dir).expect("a temporary directory");
-        TempDir(dir)
-    }
-
-    /// Writes a file and returns its path as text.
-    fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("write the file");
-        path.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod cli_support;
+use cli_support::{httptool, status, stderr, stdout, TempDir};
 
 const TICKETS: &str = r#"curl https://api.example.com/v1/tickets \
   -H 'Authorization: Bearer t0ken' \
