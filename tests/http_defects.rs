@@ -3,78 +3,38 @@
 //! refused early sent twice with its answer lost, and a dry run checking other limits than
 //! the send.
 
+#[path = "support/steps.rs"]
+mod steps;
 mod support;
 
 use std::io::Read;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
 use httptool::http::{
     Client, Config, ErrorKind, Limit, Method, Request, RequestOptions, Secrets, Transport,
 };
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{ToolCall, ToolRegistry};
+use steps::{steps, Test};
 use support::{Peer, Server};
 
 const STRAY: &str = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{\"balance\":999999}\n";
 const REAL_BALANCE: &str = r#"{"balance":100}"#;
 
-/// The two signals of a stray-bytes test: the test says `go` once the real response was
-/// read (so the stray bytes cannot arrive with it), and the server says `written` once the
-/// stray bytes are in the client's socket (so the next call starts after they arrived).
-struct Steps {
-    go: Mutex<Receiver<()>>,
-    written: Mutex<Sender<()>>,
-}
-
-/// The server's side, and the test's: `go` to send, `written` to wait on.
-fn steps() -> (Arc<Steps>, Sender<()>, Receiver<()>) {
-    let (go_tx, go_rx) = mpsc::channel();
-    let (written_tx, written_rx) = mpsc::channel();
-    let steps = Steps {
-        // A `Sender` is not `Sync` on Rust 1.63, and a handler is shared by the server's
-        // threads: hence the locks.
-        go: Mutex::new(go_rx),
-        written: Mutex::new(written_tx),
-    };
-    (Arc::new(steps), go_tx, written_rx)
-}
-
-impl Steps {
-    /// Waits for the test's go, writes `stray`, and says so.
-    fn stray(&self, peer: &mut Peer, stray: &str) {
-        let go = self
-            .go
-            .lock()
-            .unwrap()
-            .recv_timeout(Duration::from_secs(10));
-        if go.is_ok() {
-            peer.send(stray);
-            let _ = self.written.lock().unwrap().send(());
-        }
-    }
-}
-
-/// The test's side: lets the server write its stray bytes and waits until it has.
-fn let_the_stray_bytes_in(go: &Sender<()>, written: &Receiver<()>) {
-    go.send(()).unwrap();
-    written
-        .recv_timeout(Duration::from_secs(10))
-        .expect("the server wrote its stray bytes");
-}
-
 /// Answers `DELETE` with 204 and then, on the same connection, writes a second response
-/// nobody asked for (and signals); answers `GET /balance` with the real balance.
-fn server_with_a_late_stray_response() -> (Server, Sender<()>, Receiver<()>) {
-    let (steps, go, written) = steps();
+/// nobody asked for, once the client has read the 204 (the steps); answers `GET /balance`
+/// with the real balance.
+fn server_with_a_late_stray_response() -> (Server, Test) {
+    let (steps, test) = steps();
     let server = Server::start(move |mut peer: Peer| {
+        // The stray bytes leave when written, not when the 204 is acknowledged.
+        peer.stream.set_nodelay(true).unwrap();
         while let Some(request) = peer.read_request() {
             if request.method == "DELETE" {
                 peer.send("HTTP/1.1 204 No Content\r\n\r\n");
-                steps.stray(&mut peer, STRAY);
+                steps.on_go(|| peer.send(STRAY));
             } else {
                 peer.respond(
                     "200 OK",
@@ -84,18 +44,18 @@ fn server_with_a_late_stray_response() -> (Server, Sender<()>, Receiver<()>) {
             }
         }
     });
-    (server, go, written)
+    (server, test)
 }
 
 #[test]
 fn a_stray_response_on_a_reused_connection_is_not_handed_to_the_next_call() {
-    let (server, go, written) = server_with_a_late_stray_response();
+    let (server, mut test) = server_with_a_late_stray_response();
     let client = Client::new();
     let deleted = client
         .send(&Request::delete(&server.url("/things/1")).unwrap())
         .unwrap();
     assert_eq!(deleted.status(), 204);
-    let_the_stray_bytes_in(&go, &written);
+    test.go_and_wait();
     let balance = client
         .send(&Request::get(&server.url("/balance")).unwrap())
         .unwrap();
@@ -115,7 +75,7 @@ fn a_stray_response_on_a_reused_connection_is_not_handed_to_the_next_call() {
 fn a_stray_response_on_a_reused_connection_is_not_handed_to_the_next_tool_call() {
     // The issue's report: a plugin's deleteThing got 204, the server wrote a 200 with
     // another balance 30 ms later, and the next getBalance returned it as success.
-    let (server, go, written) = server_with_a_late_stray_response();
+    let (server, mut test) = server_with_a_late_stray_response();
     let plugin = HttpPlugin::from_json(&format!(
         r#"{{"name": "bank", "base_url": "{}", "endpoints": [
             {{"name": "deleteThing", "method": "DELETE", "path": "/things/{{id}}",
@@ -128,7 +88,7 @@ fn a_stray_response_on_a_reused_connection_is_not_handed_to_the_next_tool_call()
     registry.add_plugin(&plugin).unwrap();
     let deleted = registry.call(&ToolCall::new("call_1", "deleteThing", r#"{"id":"7"}"#));
     assert!(!deleted.is_error(), "{}", deleted.text());
-    let_the_stray_bytes_in(&go, &written);
+    test.go_and_wait();
     let balance = registry.call(&ToolCall::new("call_2", "getBalance", "{}"));
     assert!(!balance.is_error(), "{}", balance.text());
     assert_eq!(balance.text(), REAL_BALANCE);
@@ -139,12 +99,13 @@ fn a_stray_response_on_a_reused_connection_is_not_handed_to_the_next_tool_call()
 fn a_head_response_followed_by_body_bytes_closes_the_connection() {
     // RFC 9110 section 9.3.2: a response to HEAD has no content. Bytes after its head are
     // framing garbage; a connection holding them is never reused.
-    let (steps, go, written) = steps();
+    let (steps, mut test) = steps();
     let server = Server::start(move |mut peer: Peer| {
+        peer.stream.set_nodelay(true).unwrap();
         while let Some(request) = peer.read_request() {
             if request.method == "HEAD" {
                 peer.send("HTTP/1.1 200 OK\r\nContent-Length: 19\r\n\r\n");
-                steps.stray(&mut peer, "{\"balance\":999999}\n");
+                steps.on_go(|| peer.send("{\"balance\":999999}\n"));
             } else {
                 peer.respond("200 OK", "", REAL_BALANCE.as_bytes());
             }
@@ -155,7 +116,7 @@ fn a_head_response_followed_by_body_bytes_closes_the_connection() {
         .send(&Request::head(&server.url("/balance")).unwrap())
         .unwrap();
     assert_eq!((head.status(), head.body().len()), (200, 0));
-    let_the_stray_bytes_in(&go, &written);
+    test.go_and_wait();
     let got = client
         .send(&Request::get(&server.url("/balance")).unwrap())
         .unwrap();
@@ -166,12 +127,12 @@ fn a_head_response_followed_by_body_bytes_closes_the_connection() {
 #[test]
 fn a_stray_response_is_not_handed_to_the_next_non_idempotent_call() {
     // POST was always probed; the same rule holds for it, whatever the method.
-    let (server, go, written) = server_with_a_late_stray_response();
+    let (server, mut test) = server_with_a_late_stray_response();
     let client = Client::new();
     client
         .send(&Request::delete(&server.url("/things/1")).unwrap())
         .unwrap();
-    let_the_stray_bytes_in(&go, &written);
+    test.go_and_wait();
     let posted = client
         .send(
             &Request::post(&server.url("/balance"))
