@@ -8,7 +8,9 @@ use super::auth;
 use super::builder::PluginBuilder;
 use super::error::{quote, Error, ErrorKind};
 use super::http_plugin::{Common, Declaration, HttpPlugin};
-use super::model::{AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param};
+use super::model::{
+    AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param, MAX_OUTPUT_SCHEMA_BYTES,
+};
 use super::schema;
 use super::validate::{
     at, check_auth, check_base_url, check_options, check_param, check_static_headers,
@@ -357,12 +359,34 @@ fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
     } else {
         endpoint.description.clone()
     };
-    ToolSpec::new(
+    let mut spec = ToolSpec::new(
         endpoint.name.clone(),
         description,
         schema::endpoint_schema(endpoint),
     )
-    .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))
+    .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?
+    .with_annotations(endpoint.annotations());
+    if let Some(title) = &endpoint.title {
+        spec = spec.with_title(title.clone());
+    }
+    if let Some(schema) = &endpoint.output_schema {
+        let field = at(path, "output_schema");
+        let size = schema.to_string().len();
+        if size > MAX_OUTPUT_SCHEMA_BYTES {
+            return Err(err(
+                ErrorKind::InvalidField,
+                field,
+                format!(
+                    "the output schema is {} bytes, over the limit of {}",
+                    size, MAX_OUTPUT_SCHEMA_BYTES
+                ),
+            ));
+        }
+        spec = spec
+            .with_output_schema(schema.clone())
+            .map_err(|e| err(ErrorKind::InvalidField, field, e.message().to_string()))?;
+    }
+    Ok(spec)
 }
 
 /// Where a parameter's value really goes: body and form parameters of GET-style methods go
