@@ -213,7 +213,7 @@ impl Endpoint {
                 allow_delete_body: false,
                 options: Options::default(),
                 title: None,
-                annotations: ToolAnnotations::default(),
+                hints: ToolAnnotations::default(),
                 output_schema: None,
             },
         }
@@ -328,7 +328,7 @@ impl EndpointBuilder {
     /// Behaviour hints; those left unknown come from the method (see
     /// [`method_annotations`](super::method_annotations)).
     pub fn annotations(mut self, annotations: ToolAnnotations) -> EndpointBuilder {
-        self.endpoint.annotations = annotations;
+        self.endpoint.hints = annotations;
         self
     }
 

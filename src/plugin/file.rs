@@ -26,7 +26,6 @@ const PLUGIN_FIELDS: [&str; 7] = [
 ];
 const ENDPOINT_FIELDS: [&str; 12] = [
     "name",
-    "title",
     "description",
     "method",
     "path",
@@ -35,6 +34,7 @@ const ENDPOINT_FIELDS: [&str; 12] = [
     "response_pointer",
     "allow_unknown_arguments",
     "allow_delete_body",
+    "title",
     "annotations",
     "output_schema",
 ];

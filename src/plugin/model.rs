@@ -756,7 +756,7 @@ pub struct Endpoint {
     pub(crate) options: Options,
     pub(crate) title: Option<String>,
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
-    pub(crate) annotations: ToolAnnotations,
+    pub(crate) hints: ToolAnnotations,
     pub(crate) output_schema: Option<Json>,
 }
 
@@ -826,12 +826,12 @@ impl Endpoint {
     /// The behaviour hints of the tool: those declared, and for the others the method's
     /// ([`method_annotations`]).
     pub fn annotations(&self) -> ToolAnnotations {
-        self.annotations.or(method_annotations(self.method))
+        self.hints.or(method_annotations(self.method))
     }
 
     /// The hints as declared, without the method's.
     pub fn declared_annotations(&self) -> ToolAnnotations {
-        self.annotations
+        self.hints
     }
 
     /// The JSON Schema of the structured result (the JSON the model gets, after
