@@ -10,7 +10,7 @@
 //! | [`ToolSpec`], [`ToolAnnotations`] | name, title, description, JSON Schema of the arguments, behaviour hints, output schema |
 //! | [`ToolCall`] | a call the model asked for: id, tool name, arguments |
 //! | [`ToolOutput`] | text for the model, an error kind, structured JSON, HTTP status |
-//! | [`CallContext`] | per-call values from the host that the model never sees |
+//! | [`CallContext`], [`Progress`] | per-call values from the host that the model never sees; a progress listener |
 //! | [`Tool`], [`FnTool`] | the trait, and closures as tools |
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
@@ -61,7 +61,7 @@ mod spec;
 mod suggest;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
-pub use context::CallContext;
+pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};
