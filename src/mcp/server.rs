@@ -593,10 +593,12 @@ impl Session<'_> {
                 None | Some(Json::Null) => None,
                 Some(token @ Json::String(_)) => Some(token),
                 Some(token @ Json::Number(_)) if token.as_i64().is_some() => Some(token),
-                Some(other) => return invalid(format!(
+                Some(other) => {
+                    return invalid(format!(
                     "invalid params: _meta.progressToken must be a string or an integer, got {}",
                     other.type_name()
-                )),
+                ))
+                }
             },
             Some(other) => {
                 return invalid(format!(
