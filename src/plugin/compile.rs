@@ -2,6 +2,7 @@
 //! split into pieces, where each parameter goes, encoded names, header templates, the
 //! request options and the spec. Pure: no I/O, no clock, no environment.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::auth;
@@ -88,12 +89,12 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
     let common = common(&b);
     let prefix = base_url.as_str().trim_end_matches('/').to_string();
     let mut endpoints = Vec::with_capacity(b.endpoints.len());
+    // A map, not a scan of the endpoints before: a scan made 5,000 endpoints cost 12.5
+    // million name comparisons, most of the time it took to load such a plugin.
+    let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
     for (i, endpoint) in b.endpoints.iter().enumerate() {
         let path = index("endpoints", i);
-        if let Some(first) = b.endpoints[..i]
-            .iter()
-            .position(|e| e.name == endpoint.name)
-        {
+        if let Some(&first) = first_use.get(endpoint.name.as_str()) {
             return Err(err(
                 ErrorKind::DuplicateName,
                 at(&path, "name"),
@@ -104,6 +105,7 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
                 ),
             ));
         }
+        first_use.insert(&endpoint.name, i);
         let compiled = compile(&b, &common, endpoint, &path, &base_url, &prefix)?;
         endpoints.push(Arc::new(compiled));
     }
