@@ -9,6 +9,25 @@ use std::sync::Arc;
 /// Tools report through [`CallContext::report_progress`]; the plugin layer's tools report
 /// when the request goes out and when its response has arrived. Called on the calling
 /// thread; keep it quick.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use httptool::tool::{CallContext, Progress};
+///
+/// struct Log(Mutex<Vec<String>>);
+/// impl Progress for Log {
+///     fn report(&self, done: u64, total: Option<u64>, message: &str) {
+///         self.0.lock().unwrap().push(format!("{}/{:?} {}", done, total, message));
+///     }
+/// }
+///
+/// let log = Arc::new(Log(Mutex::new(Vec::new())));
+/// let context = CallContext::new().with_progress(log.clone());
+/// context.report_progress(1, Some(2), "sending the GET request");
+/// assert_eq!(*log.0.lock().unwrap(), ["1/Some(2) sending the GET request"]);
+/// ```
 pub trait Progress: Send + Sync {
     /// `done` steps of `total` (when known) are complete; `message` says what happened, for
     /// a person, and holds no secret.
