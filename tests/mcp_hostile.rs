@@ -169,22 +169,26 @@ struct Huge {
 impl Read for Huge {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         const HEAD: &[u8] = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":""#;
-        let mut n = 0;
-        while n < out.len() {
-            let byte = if self.at < HEAD.len() as u64 {
-                HEAD[self.at as usize]
-            } else if self.at < self.len {
-                b'x'
-            } else {
-                match self.tail.get((self.at - self.len) as usize) {
-                    Some(&b) => b,
-                    None => break,
-                }
-            };
-            out[n] = byte;
-            n += 1;
-            self.at += 1;
-        }
+        let head = HEAD.len() as u64;
+        let n = if self.at < head {
+            let rest = &HEAD[self.at as usize..];
+            let n = rest.len().min(out.len());
+            out[..n].copy_from_slice(&rest[..n]);
+            n
+        } else if self.at < self.len {
+            let n = ((self.len - self.at) as usize).min(out.len());
+            out[..n].iter_mut().for_each(|b| *b = b'x');
+            n
+        } else {
+            let rest = self
+                .tail
+                .get((self.at - self.len) as usize..)
+                .unwrap_or(&[]);
+            let n = rest.len().min(out.len());
+            out[..n].copy_from_slice(&rest[..n]);
+            n
+        };
+        self.at += n as u64;
         Ok(n)
     }
 }
