@@ -1,4 +1,4 @@
-//! The Model Context Protocol server: any [`ToolRegistry`](crate::tool::ToolRegistry),
+//! The Model Context Protocol server: any [`ToolRegistry`],
 //! plugins included, served to any MCP client over newline-delimited JSON-RPC 2.0 (MCP
 //! revision 2025-11-25, "Transports", "stdio"), on any `BufRead` and `Write`.
 //!
