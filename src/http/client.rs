@@ -1,5 +1,6 @@
 //! The client: a call is a series of hops (redirects), each sent on a pooled or new
-//! connection, retried once when the connection failed before any response byte.
+//! connection, retried once when the connection failed before any response byte and before
+//! the server could have acted on the request.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,12 +8,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::config::{Config, Settings};
+use super::config::{Config, Limits, Settings};
 use super::conn::{Clock, Conn, Origin};
 use super::error::{Error, ErrorKind, Limit};
 #[cfg(feature = "tls")]
 use super::exchange::tunnel;
-use super::exchange::{exchange, Reply};
+use super::exchange::{exchange, Failure, Reply};
 use super::headers::{always_sensitive, Headers};
 use super::method::Method;
 use super::net::{self, Target};
@@ -129,10 +130,15 @@ impl Client {
     /// With [`Secrets::Mask`], sensitive header values, proxy credentials and secret query
     /// values are `***`.
     ///
+    /// The head is built and checked by the same code as a send's, with the same settings
+    /// (the client's, overridden by the request's [`RequestOptions`](super::RequestOptions)),
+    /// so a dry run refuses exactly what a send would refuse there.
+    ///
     /// # Errors
     ///
     /// What sending would refuse before connecting: a header the client writes itself, a
-    /// request target over `max_request_target`.
+    /// request target over `max_request_target` (the request's own, when its options set
+    /// one).
     pub fn render(&self, request: &Request, secrets: Secrets) -> Result<Vec<u8>, Error> {
         render(request, &self.inner.config, secrets)
     }
@@ -262,7 +268,8 @@ impl Client {
     }
 
     /// Sends one hop: checks, then a pooled or new connection, and one more try on a fresh
-    /// connection when an idempotent request's connection failed before any response byte.
+    /// connection when an idempotent request's connection failed in a way that says the
+    /// server did not act on it (see [`Failure::replayable`]).
     fn send_hop(
         &self,
         hop: &Hop<'_>,
@@ -276,50 +283,28 @@ impl Client {
         let proxy = self.inner.config.proxy.for_url(url);
         check_policy(settings, url, proxy.is_some())?;
         let forward = forwarding(url, proxy);
-        let target = if forward.is_some() {
-            url.as_str()
-        } else {
-            url.path_and_query()
-        };
-        if target.len() > settings.limits.max_request_target {
-            let max = settings.limits.max_request_target;
-            return Err(Error::limit(Limit::RequestTarget, max, target.len() as u64));
-        }
-        let head = request_head(
+        let head = prepare(
             hop.method,
             url,
-            target,
             &hop.headers,
             hop.body.len(),
             &self.inner.config,
+            &settings.limits,
             forward,
-        );
-        check(&head)?;
+        )?;
         let reuse_ok = !wants_close(&hop.headers);
-        let mut fresh = false;
+        let mut retried = false;
         loop {
-            // A plain-http proxy's connection carries requests for many origins: bytes one
-            // origin left behind must never answer another's request, so it is always probed.
-            let reuse = if fresh {
-                Reuse::Never
-            } else if hop.method.is_idempotent() && forward.is_none() {
-                Reuse::TrustRecent
-            } else {
-                Reuse::Probe
-            };
-            let mut conn = self.connection(url, proxy, settings, clock, reuse)?;
+            // After a failure the pool is not asked again: the retry gets a new connection.
+            let mut conn = self.connection(url, proxy, settings, clock, !retried)?;
             conn.wbuf.clear();
             write_head(&mut conn.wbuf, &head, false);
             match exchange(&mut conn, hop.method, hop.body, &settings.limits, clock) {
                 Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok)),
-                Err(e)
-                    if e.kind() == ErrorKind::ConnectionClosed
-                        && hop.method.is_idempotent()
-                        && !fresh =>
-                {
-                    fresh = true;
-                }
-                Err(e) => return Err(e),
+                Err(Failure {
+                    replayable: true, ..
+                }) if hop.method.is_idempotent() && !retried => retried = true,
+                Err(failure) => return Err(failure.error),
             }
         }
     }
@@ -342,7 +327,8 @@ impl Client {
     }
 
     /// A pooled connection to the origin (or the proxy) whose address the policy still
-    /// accepts, or a new one (see [`Reuse`]).
+    /// accepts (when `pooled` allows one), or a new one. The pool checks every connection
+    /// before handing it out: one with bytes waiting, or closed by the server, is dropped.
     ///
     /// The pool's key is the origin the connection speaks HTTP with: an http proxy's own
     /// address (it forwards to any origin), but an https URL's origin, tunnel or not (a
@@ -353,7 +339,7 @@ impl Client {
         proxy: Option<&Proxy>,
         settings: &Settings<'_>,
         clock: &Clock,
-        reuse: Reuse,
+        pooled: bool,
     ) -> Result<Conn, Error> {
         let (peer_url, policy) = match proxy {
             Some(p) => (p.url(), None),
@@ -364,18 +350,12 @@ impl Client {
         } else {
             peer_url
         };
-        let trust_for = match reuse {
-            Reuse::Never => None,
-            Reuse::Probe => Some(Duration::ZERO),
-            Reuse::TrustRecent => Some(TRUST_RECENT_IDLE),
-        };
-        if let Some(trust_for) = trust_for {
-            if let Some(conn) = self.inner.pool.take(
-                key.scheme(),
-                key.host_str(),
-                key.port_or_default(),
-                trust_for,
-            ) {
+        if pooled {
+            if let Some(conn) =
+                self.inner
+                    .pool
+                    .take(key.scheme(), key.host_str(), key.port_or_default())
+            {
                 if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
                     return Ok(conn);
                 }
@@ -481,25 +461,6 @@ fn wants_close(headers: &Headers) -> bool {
         .any(|v| v.split(',').any(|o| o.trim().eq_ignore_ascii_case("close")))
 }
 
-/// Whether a request may go on a pooled connection, and how much checking that takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reuse {
-    /// A new connection: the pooled one just failed.
-    Never,
-    /// A pooled connection the socket confirms is still open (requests never retried).
-    Probe,
-    /// A pooled connection, unchecked if it was idle less than [`TRUST_RECENT_IDLE`]: the
-    /// request is idempotent, so if the server had closed it the request is retried once on
-    /// a fresh connection (DESIGN item 10). Never through a forwarding proxy, whose
-    /// connection is shared by several origins.
-    TrustRecent,
-}
-
-/// How long an idle connection is trusted without asking the socket. Servers close idle
-/// connections after seconds, not milliseconds; a close inside this window costs an
-/// idempotent request one retry.
-const TRUST_RECENT_IDLE: Duration = Duration::from_secs(1);
-
 /// How long to wait before retrying a 429 or 503, when the retry policy says to and the wait
 /// ends before the call's deadline.
 fn retry_wait(
@@ -528,19 +489,32 @@ fn retry_wait(
     }
 }
 
-fn request_head<'a>(
+/// The head a request is sent with, built and checked in one place for the send and for the
+/// dry run ([`render`]), so the two cannot disagree: the request target (absolute form
+/// through a forwarding `proxy`) within `limits.max_request_target`, the `Content-Length`,
+/// and no header the client writes itself.
+fn prepare<'a>(
     method: Method,
     url: &'a Url,
-    target: &'a str,
     headers: &'a Headers,
     body_len: usize,
     config: &'a Config,
+    limits: &Limits,
     proxy: Option<&'a Proxy>,
-) -> RequestHead<'a> {
+) -> Result<RequestHead<'a>, Error> {
+    let target = if proxy.is_some() {
+        url.as_str()
+    } else {
+        url.path_and_query()
+    };
+    let max = limits.max_request_target;
+    if target.len() > max {
+        return Err(Error::limit(Limit::RequestTarget, max, target.len() as u64));
+    }
     // RFC 9110 section 8.6: a Content-Length for every body, and 0 for an empty one where the
     // method gives a body meaning.
     let content_length = (body_len > 0 || method.expects_body()).then_some(body_len);
-    RequestHead {
+    let head = RequestHead {
         method,
         target,
         host: url.authority(),
@@ -548,48 +522,44 @@ fn request_head<'a>(
         headers,
         proxy_authorization: proxy.and_then(Proxy::authorization),
         content_length,
-    }
+    };
+    check(&head)?;
+    Ok(head)
 }
 
-/// The bytes `config`'s client would write for `request`.
+/// The bytes `config`'s client would write for `request`, under the request's own options
+/// merged over `config`, as a send would.
 pub(crate) fn render(
     request: &Request,
     config: &Config,
     secrets: Secrets,
 ) -> Result<Vec<u8>, Error> {
     let url = request.url();
+    let settings = Settings::new(config, request.options());
     let proxy = forwarding(url, config.proxy.for_url(url));
-    let full = match secrets {
-        Secrets::Reveal => Cow::Borrowed(url.as_str()),
-        Secrets::Mask => Cow::Owned(url.redacted(request.secret_query_params())),
-    };
-    // Masking changes only the query, so the path starts where it did.
-    let prefix = url.as_str().len() - url.path_and_query().len();
-    let target = if proxy.is_some() {
-        &full[..]
-    } else {
-        &full[prefix..]
-    };
-    let max = config.limits.max_request_target;
-    let real_len = if proxy.is_some() {
-        url.as_str().len()
-    } else {
-        url.path_and_query().len()
-    };
-    if real_len > max {
-        return Err(Error::limit(Limit::RequestTarget, max, real_len as u64).with_url(url));
-    }
     let body = request.body();
-    let head = request_head(
+    let masked;
+    let mut head = prepare(
         request.method(),
         url,
-        target,
         request.headers(),
         body.len(),
         config,
+        &settings.limits,
         proxy,
-    );
-    check(&head)?;
+    )
+    .map_err(|e| e.with_url(url))?;
+    if secrets == Secrets::Mask {
+        // Only what is shown changes: the checks above ran on the target as sent. Masking
+        // changes only the query, so the path starts where it did.
+        masked = url.redacted(request.secret_query_params());
+        let prefix = url.as_str().len() - url.path_and_query().len();
+        head.target = if proxy.is_some() {
+            &masked
+        } else {
+            &masked[prefix..]
+        };
+    }
     let mut out = Vec::with_capacity(256 + body.len());
     write_head(&mut out, &head, secrets == Secrets::Mask);
     out.extend_from_slice(body);

@@ -98,6 +98,8 @@ pub(crate) struct Conn {
     pub wbuf: Vec<u8>,
     /// Bytes consumed from the stream, for `Response::bytes_read`.
     pub consumed: u64,
+    /// Bytes the stream took from `write_all`: whether a failed write sent part of a request.
+    pub sent: u64,
     /// Whether a response was already read on it (it came from the pool).
     pub reused: bool,
 }
@@ -128,14 +130,15 @@ impl Conn {
             write_timeout: None,
             wbuf: Vec::with_capacity(1024),
             consumed: 0,
+            sent: 0,
             reused: false,
         }
     }
 
     /// Whether an idle connection can no longer carry a request: bytes nobody asked for are
-    /// waiting, or (when `probe` is set) the socket says the server closed it or sent more.
-    pub fn is_stale(&mut self, probe: bool) -> bool {
-        self.end > self.start || (probe && self.stream.is_stale())
+    /// buffered, or the socket says the server closed it or sent more.
+    pub fn is_stale(&mut self) -> bool {
+        self.end > self.start || self.stream.is_stale()
     }
 
     /// The same connection, now speaking TLS to `host`. Nothing may be buffered: bytes that
@@ -262,6 +265,7 @@ impl Conn {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(io_error(e, clock, which)),
             };
+            self.sent += written as u64;
             if written < head.len() {
                 head = &head[written..];
             } else {

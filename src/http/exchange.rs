@@ -18,19 +18,74 @@ pub(crate) struct Reply {
     pub reusable: bool,
 }
 
+/// Why an exchange failed, and whether the request may be sent again.
+pub(crate) struct Failure {
+    pub error: Error,
+    /// No response byte arrived, and the server cannot have acted on part of the request:
+    /// nothing of it was written, or all of it was and the connection closed before any
+    /// answer (a pooled connection the server closed as the request arrived). An idempotent
+    /// request may then go once more on a new connection (RFC 9112 section 9.3.1). A request
+    /// written in part never is: the server may have started on it, and what it answered
+    /// is the result.
+    pub replayable: bool,
+}
+
 /// Sends the head in `conn.wbuf` and `body`, and reads the response.
+///
+/// A write that fails because the server closed the connection does not end the exchange:
+/// a server refusing a request (a `413` for a body too large, a `401`) often answers and
+/// closes before reading the body, and that answer is the result (RFC 9112 section 9.5: a
+/// client sending a body watches for an error response). The connection is then not reused.
 pub(crate) fn exchange(
     conn: &mut Conn,
     method: Method,
     body: &[u8],
     limits: &Limits,
     clock: &Clock,
-) -> Result<Reply, Error> {
+) -> Result<Reply, Failure> {
     let start = conn.consumed;
+    let sent_before = conn.sent;
     let head_bytes = std::mem::take(&mut conn.wbuf);
     let written = conn.write_all(clock, &head_bytes, body);
     conn.wbuf = head_bytes;
-    written?;
+    if let Err(error) = written {
+        if error.kind() != ErrorKind::ConnectionClosed {
+            return Err(Failure {
+                error,
+                replayable: false,
+            });
+        }
+        // The peer is gone, so these reads end at once: with what it sent, or nothing.
+        return match read_response(conn, method, limits, clock, start) {
+            Ok(mut reply) => {
+                reply.reusable = false;
+                Ok(reply)
+            }
+            Err(_) => Err(Failure {
+                error,
+                replayable: conn.sent == sent_before && nothing_read(conn, start),
+            }),
+        };
+    }
+    read_response(conn, method, limits, clock, start).map_err(|error| Failure {
+        replayable: error.kind() == ErrorKind::ConnectionClosed && nothing_read(conn, start),
+        error,
+    })
+}
+
+/// Whether no byte of a response arrived since the exchange began at `start`.
+fn nothing_read(conn: &Conn, start: u64) -> bool {
+    conn.consumed == start && conn.buffered().is_empty()
+}
+
+/// Reads the final response (interim 1xx ones skipped) and its body.
+fn read_response(
+    conn: &mut Conn,
+    method: Method,
+    limits: &Limits,
+    clock: &Clock,
+    start: u64,
+) -> Result<Reply, Error> {
     let mut head_total = 0;
     let head = loop {
         let (head, len) = read_head(conn, limits, clock, head_total)?;
@@ -44,6 +99,9 @@ pub(crate) fn exchange(
     };
     let framing = head.framing(method == Method::Head)?;
     let body = read_body(conn, framing, limits, clock)?;
+    // Bytes already here after the response (a HEAD response's body, a second response
+    // nobody asked for) mean the exchange is not over: the connection is not reused. Bytes
+    // that arrive later are found by the pool's check before reuse.
     let reusable = head.persists()
         && head.status != 101
         && framing != Framing::Close

@@ -6,7 +6,10 @@
 //! (`max_*`) and every wait is bounded (`timeout_*`), with one deadline for the whole call;
 //! hitting a bound is an error naming it, never a truncated success. Malformed framing
 //! (conflicting `Content-Length`s, `Transfer-Encoding` with `Content-Length`, unknown transfer
-//! codings, obsolete line folding) is an error and closes the connection.
+//! codings, obsolete line folding) is an error and closes the connection. A pooled
+//! connection is checked before every reuse: one the server closed, or with any byte already
+//! waiting on it (a late second response, a HEAD response's body), is closed, never read as
+//! the next call's answer.
 //!
 //! `https` needs the `tls` feature (rustls with the ring provider, and Mozilla's roots from
 //! webpki-roots): certificates are always verified, against those roots and any added with

@@ -253,7 +253,8 @@ impl Request {
     /// # Errors
     ///
     /// What sending would refuse before connecting: a header the client writes itself, a
-    /// request target over `max_request_target`.
+    /// request target over `max_request_target` (the request's own, when its options set
+    /// one).
     pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, Error> {
         client::render(self, &Config::default(), secrets)
     }

@@ -15,7 +15,10 @@ use super::method::Method;
 /// Only idempotent methods are retried unless [`allow_non_idempotent`] says otherwise.
 ///
 /// This is separate from the retry every client does on its own: an idempotent request whose
-/// connection failed before any response byte is sent once more on a fresh connection.
+/// connection failed before any response byte, and before the server could have acted on it
+/// (nothing of the request was written, or all of it was and the connection then closed), is
+/// sent once more on a fresh connection. A request written in part is never sent again: what
+/// the server answered before closing (a `413` to an upload) is the response.
 ///
 /// [`allow_non_idempotent`]: RetryPolicy::allow_non_idempotent
 ///

@@ -137,6 +137,7 @@ impl Connector {
         let mut stream = TlsStream {
             conn,
             sock,
+            records: Records::default(),
             read_wait: Wait::default(),
             write_wait: Wait::default(),
         };
@@ -182,9 +183,80 @@ enum Step {
 pub(crate) struct TlsStream {
     conn: ClientConnection,
     sock: TcpStream,
+    /// Where the bytes read so far stand in the record layer.
+    records: Records,
     read_wait: Wait,
     write_wait: Wait,
 }
+
+/// Where the bytes read from the socket stand in the record layer (RFC 8446 section 5.1,
+/// RFC 5246 section 6.2: a 5-byte header of type, version and a 16-bit length, then that
+/// many bytes). rustls keeps a record until it is whole and tells nothing of one begun;
+/// this does, for the idle check: a record begun on an idle connection is bytes nobody asked
+/// for, and the next response read would start with them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Records {
+    /// Bytes of the current header seen: 0 (none: between records) to 4.
+    header_seen: u8,
+    /// The high byte of the current header's length, once seen.
+    length_high: u8,
+    /// Bytes of the current record still to come after its header.
+    body_left: usize,
+}
+
+impl Records {
+    fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self.body_left > 0 {
+                let skip = self.body_left.min(bytes.len());
+                self.body_left -= skip;
+                bytes = &bytes[skip..];
+                continue;
+            }
+            let (&byte, rest) = match bytes.split_first() {
+                Some(split) => split,
+                None => return,
+            };
+            bytes = rest;
+            match self.header_seen {
+                3 => {
+                    self.length_high = byte;
+                    self.header_seen = 4;
+                }
+                4 => {
+                    self.body_left = usize::from(u16::from_be_bytes([self.length_high, byte]));
+                    self.header_seen = 0;
+                }
+                seen => self.header_seen = seen + 1,
+            }
+        }
+    }
+
+    /// Whether a record has begun and not ended.
+    fn pending(&self) -> bool {
+        self.header_seen > 0 || self.body_left > 0
+    }
+}
+
+/// The socket as rustls reads it, every byte also fed to [`Records`].
+struct Framed<'a> {
+    sock: &'a mut TcpStream,
+    records: &'a mut Records,
+}
+
+impl Read for Framed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.sock.read(buf)?;
+        if let Some(read) = buf.get(..n) {
+            self.records.feed(read);
+        }
+        Ok(n)
+    }
+}
+
+/// How many reads the idle check makes at most: records that mean nothing to the
+/// application (session tickets, a key update) are few; more than this is not idle.
+const IDLE_READS: usize = 4;
 
 /// The timeout the connection set for one direction: it bounds a whole `read` (or
 /// `write_vectored`) call, however many socket waits the records of that call take. Without
@@ -213,6 +285,15 @@ impl fmt::Debug for TlsStream {
 }
 
 impl TlsStream {
+    /// Reads TLS bytes from the socket into rustls, keeping track of the records.
+    fn read_tls(&mut self) -> io::Result<usize> {
+        let mut framed = Framed {
+            sock: &mut self.sock,
+            records: &mut self.records,
+        };
+        self.conn.read_tls(&mut framed)
+    }
+
     /// Drives the handshake to its end, writing what rustls queues and reading what it asks
     /// for, each wait bounded by what is left before `deadline`.
     fn complete_handshake(&mut self, deadline: Option<Instant>) -> Result<(), Step> {
@@ -229,7 +310,7 @@ impl TlsStream {
                 return Ok(());
             }
             self.arm(deadline)?;
-            match self.conn.read_tls(&mut self.sock) {
+            match self.read_tls() {
                 Ok(0) => {
                     return Err(Step::Failed(handshake_failed(
                         "the server closed the connection during the handshake",
@@ -300,7 +381,7 @@ impl TlsStream {
                 self.wait_again(Direction::Read, deadline)?;
             }
             waited = true;
-            if self.conn.read_tls(&mut self.sock)? == 0 {
+            if self.read_tls()? == 0 {
                 // rustls now knows the transport ended; the next `reader()` call says how.
                 continue;
             }
@@ -405,8 +486,9 @@ impl TlsStream {
     }
 
     /// Whether an idle connection can no longer carry a request. Records that arrived while
-    /// it was idle are read without waiting: a session ticket or key update leaves it usable;
-    /// `close_notify`, the end of the stream, an error or data nobody asked for do not.
+    /// it was idle are read without waiting: session tickets or a key update leave it usable;
+    /// `close_notify`, the end of the stream, an error, decrypted bytes nobody asked for (now
+    /// or left from before), or a record begun and not ended do not.
     pub fn is_stale(&mut self) -> bool {
         if self.sock.set_nonblocking(true).is_err() {
             return true;
@@ -416,16 +498,25 @@ impl TlsStream {
     }
 
     fn poll_idle(&mut self) -> bool {
-        match self.conn.read_tls(&mut self.sock) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(_) => return true,
+        for _ in 0..IDLE_READS {
+            let more = match self.read_tls() {
+                Ok(0) => return true,
+                Ok(_) => true,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => false,
+                Err(_) => return true,
+            };
+            match self.conn.process_new_packets() {
+                Ok(state) if state.plaintext_bytes_to_read() > 0 || state.peer_has_closed() => {
+                    return true
+                }
+                Ok(_) => {}
+                Err(_) => return true,
+            }
+            if !more {
+                return self.records.pending();
+            }
         }
-        match self.conn.process_new_packets() {
-            Ok(state) => state.plaintext_bytes_to_read() > 0 || state.peer_has_closed(),
-            Err(_) => true,
-        }
+        true
     }
 }
 
@@ -477,6 +568,26 @@ mod tests {
 
     fn at(secs: u64) -> UnixTime {
         UnixTime::since_unix_epoch(Duration::from_secs(secs))
+    }
+
+    #[test]
+    fn records_are_followed_across_reads() {
+        let mut records = Records::default();
+        assert!(!records.pending());
+        // A whole record with a 3-byte body, then a header split over three reads.
+        records.feed(&[0x17, 0x03, 0x03, 0x00, 0x03, 1, 2, 3]);
+        assert!(!records.pending());
+        records.feed(&[0x17, 0x03]);
+        assert!(records.pending());
+        records.feed(&[0x03, 0x01]);
+        assert!(records.pending());
+        records.feed(&[0x00]);
+        assert_eq!(records.body_left, 256);
+        records.feed(&[0u8; 255]);
+        assert!(records.pending());
+        // The last body byte, and a record with an empty body.
+        records.feed(&[0, 0x15, 0x03, 0x03, 0x00, 0x00]);
+        assert!(!records.pending());
     }
 
     #[test]
