@@ -76,6 +76,7 @@ pub use self::config::{
     DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT, DEFAULT_TIMEOUT_CALL, DEFAULT_TIMEOUT_CONNECT,
     DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
 };
+pub(crate) use self::credentials::base64_decode;
 pub use self::credentials::basic_auth;
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
 pub use self::headers::{is_credential_name, Headers};
