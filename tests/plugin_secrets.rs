@@ -335,3 +335,59 @@ fn regression_echoed_context_values_are_redacted() {
         ],
     );
 }
+
+// ------------------------------------------------------------------- defect 5
+
+#[test]
+fn regression_plugin_credential_names_are_judged_on_tokens() {
+    // Issue 10, defect 5: a literal `sig` query value and an `X-Jwt` header were printed in
+    // dry runs, while `author` was masked and an `Idempotency-Key` header was `***`.
+    let server = Server::fixed("HTTP/1.1 204 No Content\r\n\r\n");
+    let file = format!(
+        r#"{{"name": "p", "base_url": "{}",
+            "query": {{"sig": "sas-signature-1", "author": "tolkien"}},
+            "headers": {{"X-Jwt": "jwt-header-1", "Idempotency-Key": "idem-1234"}},
+            "endpoints": [{{"name": "get", "path": "/x"}}]}}"#,
+        server.base()
+    );
+    let plugin = HttpPlugin::from_json(&file).unwrap();
+    let dry = plugin
+        .dry_run("get", "{}", &CallContext::new())
+        .unwrap()
+        .to_string();
+    assert!(
+        dry.starts_with("GET /x?sig=***&author=tolkien HTTP/1.1\r\n"),
+        "{dry}"
+    );
+    assert!(dry.contains("X-Jwt: ***\r\n"), "{dry}");
+    assert!(dry.contains("Idempotency-Key: idem-1234\r\n"), "{dry}");
+    assert!(!dry.contains("sas-signature-1") && !dry.contains("jwt-header-1"));
+}
+
+#[test]
+fn dry_runs_mask_hidden_context_values_wherever_they_go() {
+    // A value from the call context is a secret in the path and the body too, not only in
+    // the query and headers.
+    let plugin = HttpPlugin::from_json(
+        r#"{"name": "p", "base_url": "https://api.example.com",
+            "endpoints": [{"name": "put", "method": "PUT", "path": "/tenants/{tenant}",
+              "params": [{"name": "tenant", "in": "path", "hidden": true},
+                         {"name": "owner", "in": "body", "hidden": true},
+                         {"name": "note", "in": "body"}]}]}"#,
+    )
+    .unwrap();
+    let context = CallContext::new()
+        .with("tenant", "tenant-acme-01")
+        .with("owner", "owner-secret-2");
+    let dry = plugin.dry_run("put", r#"{"note":"hi"}"#, &context).unwrap();
+    let shown = dry.to_string();
+    assert!(
+        shown.starts_with("PUT /tenants/*** HTTP/1.1\r\n"),
+        "{shown}"
+    );
+    assert!(shown.ends_with(r#"{"owner":"***","note":"hi"}"#), "{shown}");
+    // The request itself is unchanged.
+    assert_eq!(dry.request().url().path(), "/tenants/tenant-acme-01");
+    let raw = dry.render(httptool::http::Secrets::Reveal).unwrap();
+    assert!(String::from_utf8_lossy(&raw).contains("owner-secret-2"));
+}

@@ -77,9 +77,9 @@ pub use self::config::{
     DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
 };
 pub(crate) use self::credentials::base64_decode;
-pub use self::credentials::basic_auth;
+pub use self::credentials::{basic_auth, is_credential_name};
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
-pub use self::headers::{is_credential_name, Headers};
+pub use self::headers::Headers;
 pub use self::method::Method;
 pub use self::proxy::{Proxy, ProxyConfig};
 pub use self::redirect::{RedirectPolicy, RedirectStop};

@@ -40,9 +40,11 @@ pub(crate) struct Redactor {
 #[derive(Clone)]
 struct Needle {
     text: String,
-    /// The KMP failure function, kept only for a needle with a period at most half its
-    /// length (the only kind that can overlap itself often).
-    failure: Option<Vec<usize>>,
+    /// The Knuth-Morris-Pratt failure function.
+    failure: Vec<usize>,
+    /// Whether the needle has a period at most half its length: the only kind that can
+    /// overlap itself often, so std's search restarted after each match would not be linear.
+    periodic: bool,
 }
 
 impl Redactor {
@@ -147,9 +149,6 @@ impl Redactor {
 
     /// `text` with every secret as `***`; borrowed when none is in it.
     pub(crate) fn text<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        if self.needles.is_empty() {
-            return Cow::Borrowed(text);
-        }
         let mut ranges: Vec<(usize, usize)> = Vec::new();
         for needle in &self.needles {
             needle.find_all(text, &mut ranges);
@@ -157,26 +156,25 @@ impl Redactor {
         if ranges.is_empty() {
             return Cow::Borrowed(text);
         }
-        ranges.sort_unstable();
-        let mut out = String::with_capacity(text.len());
-        let mut copied = 0;
-        let mut ranges = ranges.into_iter().peekable();
-        while let Some((start, mut end)) = ranges.next() {
-            // Overlapping or touching occurrences become one mask.
-            while let Some(&(next_start, next_end)) = ranges.peek() {
-                if next_start > end {
-                    break;
-                }
-                end = end.max(next_end);
-                ranges.next();
-            }
-            // Matches of UTF-8 needles in UTF-8 text start and end on char boundaries.
-            out.push_str(text.get(copied..start).unwrap_or(""));
-            out.push_str(MASK);
-            copied = end;
+        // Matches of UTF-8 needles in UTF-8 text start and end on char boundaries, so the
+        // result is UTF-8.
+        let masked = mask(text.as_bytes(), ranges);
+        Cow::Owned(
+            String::from_utf8(masked)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        )
+    }
+
+    /// As [`text`](Redactor::text), for bytes that need not be UTF-8 (a rendered request).
+    pub(crate) fn bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        for needle in &self.needles {
+            needle.find_all_kmp(bytes, &mut ranges);
         }
-        out.push_str(text.get(copied..).unwrap_or(""));
-        Cow::Owned(out)
+        if ranges.is_empty() {
+            return Cow::Borrowed(bytes);
+        }
+        Cow::Owned(mask(bytes, ranges))
     }
 
     /// As [`text`](Redactor::text), in place.
@@ -209,6 +207,36 @@ impl Redactor {
                 Json::Null | Json::Bool(_) | Json::Number(_) => {}
             }
         }
+    }
+}
+
+/// `bytes` with each range as `***`; overlapping or touching ranges become one mask.
+fn mask(bytes: &[u8], mut ranges: Vec<(usize, usize)>) -> Vec<u8> {
+    ranges.sort_unstable();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut copied = 0;
+    let mut ranges = ranges.into_iter().peekable();
+    while let Some((start, mut end)) = ranges.next() {
+        while let Some(&(next_start, next_end)) = ranges.peek() {
+            if next_start > end {
+                break;
+            }
+            end = end.max(next_end);
+            ranges.next();
+        }
+        out.extend_from_slice(bytes.get(copied..start).unwrap_or(b""));
+        out.extend_from_slice(MASK.as_bytes());
+        copied = end;
+    }
+    out.extend_from_slice(bytes.get(copied..).unwrap_or(b""));
+    out
+}
+
+/// Appends `(start, start + len)`, merged with the last range when they overlap.
+fn push_range(ranges: &mut Vec<(usize, usize)>, start: usize, len: usize) {
+    match ranges.last_mut() {
+        Some(last) if last.1 >= start && last.0 <= start => last.1 = last.1.max(start + len),
+        _ => ranges.push((start, start + len)),
     }
 }
 
@@ -247,50 +275,47 @@ impl Needle {
     fn new(text: String) -> Needle {
         let failure = failure_function(text.as_bytes());
         let period = text.len() - failure.last().copied().unwrap_or(0);
-        let failure = if period * 2 <= text.len() {
-            Some(failure)
-        } else {
-            None
-        };
-        Needle { text, failure }
+        let periodic = period * 2 <= text.len();
+        Needle {
+            text,
+            failure,
+            periodic,
+        }
     }
 
     /// Appends the range of every occurrence in `haystack`, overlapping ones included, in
     /// order; consecutive overlapping ones as one range.
     fn find_all(&self, haystack: &str, ranges: &mut Vec<(usize, usize)>) {
-        let len = self.text.len();
-        let mut push = |start: usize| match ranges.last_mut() {
-            Some(last) if last.1 >= start && last.0 <= start => last.1 = last.1.max(start + len),
-            _ => ranges.push((start, start + len)),
-        };
-        match &self.failure {
-            // Two occurrences of a needle with no period at most half its length start more
-            // than half its length apart, so restarting after each start stays linear.
-            None => {
-                let mut from = 0;
-                while let Some(at) = haystack.get(from..).and_then(|rest| rest.find(&self.text)) {
-                    push(from + at);
-                    from += at + 1;
-                    while !haystack.is_char_boundary(from) {
-                        from += 1;
-                    }
-                }
+        if self.periodic {
+            return self.find_all_kmp(haystack.as_bytes(), ranges);
+        }
+        // Two occurrences of a needle with no period at most half its length start more than
+        // half its length apart, so restarting after each start stays linear.
+        let mut from = 0;
+        while let Some(at) = haystack.get(from..).and_then(|rest| rest.find(&self.text)) {
+            push_range(ranges, from + at, self.text.len());
+            from += at + 1;
+            while !haystack.is_char_boundary(from) {
+                from += 1;
             }
-            Some(failure) => {
-                let needle = self.text.as_bytes();
-                let mut matched = 0;
-                for (i, &b) in haystack.as_bytes().iter().enumerate() {
-                    while matched > 0 && needle.get(matched) != Some(&b) {
-                        matched = failure.get(matched - 1).copied().unwrap_or(0);
-                    }
-                    if needle.get(matched) == Some(&b) {
-                        matched += 1;
-                    }
-                    if matched == len {
-                        push(i + 1 - len);
-                        matched = failure.get(matched - 1).copied().unwrap_or(0);
-                    }
-                }
+        }
+    }
+
+    /// As [`find_all`](Needle::find_all), with Knuth-Morris-Pratt: one pass, any bytes.
+    fn find_all_kmp(&self, haystack: &[u8], ranges: &mut Vec<(usize, usize)>) {
+        let needle = self.text.as_bytes();
+        let len = needle.len();
+        let mut matched = 0;
+        for (i, &b) in haystack.iter().enumerate() {
+            while matched > 0 && needle.get(matched) != Some(&b) {
+                matched = self.failure.get(matched - 1).copied().unwrap_or(0);
+            }
+            if needle.get(matched) == Some(&b) {
+                matched += 1;
+            }
+            if matched == len {
+                push_range(ranges, i + 1 - len, len);
+                matched = self.failure.get(matched - 1).copied().unwrap_or(0);
             }
         }
     }
@@ -348,6 +373,13 @@ mod tests {
         redact_utf8: ["clé-secrète"], "→clé-secrète←" => "→***←";
         redact_short_secret_is_not_searched: ["abc"], "abc abc" => "abc abc";
         redact_no_match_borrows: ["s3cret"], "nothing here" => "nothing here";
+    }
+
+    #[test]
+    fn redact_bytes_that_are_not_utf8() {
+        let r = redactor(&["s3cret"]);
+        assert_eq!(&r.bytes(b"\xff s3cret \xfe")[..], b"\xff *** \xfe");
+        assert_eq!(&r.bytes(b"\xff plain")[..], b"\xff plain");
     }
 
     #[test]

@@ -141,10 +141,11 @@ impl HttpTool {
     ///
     /// As [`prepare`](HttpTool::prepare).
     pub fn dry_run(&self, arguments: Map, context: &CallContext) -> Result<DryRun, ToolOutput> {
-        let request = self.prepare(arguments, context)?;
+        let (request, redactor) = self.prepare_with_secrets(arguments, context)?;
         Ok(DryRun {
             request,
             client: self.plugin.runtime.client.clone(),
+            redactor,
         })
     }
 
@@ -275,11 +276,14 @@ impl fmt::Debug for HttpTool {
 /// exports.
 ///
 /// `Display` writes the exact bytes the plugin's client would write (request line, `Host`,
-/// `User-Agent`, headers, `Content-Length`, body), with sensitive header values and secret
-/// query values as `***`; a body that is not UTF-8 is shown lossily.
+/// `User-Agent`, headers, `Content-Length`, body), with sensitive header values, secret
+/// query values and every other secret the call carries (a credential in a body field, a
+/// hidden value from the call context in the path) as `***`; a body that is not UTF-8 is
+/// shown lossily.
 pub struct DryRun {
     request: Request,
     client: Option<Client>,
+    redactor: Redactor,
 }
 
 impl DryRun {
@@ -294,14 +298,32 @@ impl DryRun {
     }
 
     /// The exact bytes the plugin's client (or, with a custom transport, a default
-    /// [`Client`]) would write; [`Secrets::Reveal`] shows the secrets.
+    /// [`Client`]) would write; [`Secrets::Reveal`] shows the secrets, [`Secrets::Mask`]
+    /// writes each as `***` wherever it is (so `Content-Length` may not match the body
+    /// shown).
     ///
     /// # Errors
     ///
     /// What sending would refuse before connecting, such as a request target over the
     /// client's `max_request_target`.
     pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, http::Error> {
-        render(self.client.as_ref(), &self.request, secrets)
+        let bytes = render(self.client.as_ref(), &self.request, secrets)?;
+        Ok(match secrets {
+            Secrets::Reveal => bytes,
+            Secrets::Mask => self.redactor.bytes(&bytes).into_owned(),
+        })
+    }
+
+    /// The URL with every secret as `***`.
+    pub(crate) fn masked_url(&self) -> String {
+        self.redactor
+            .text(&self.request.redacted_url())
+            .into_owned()
+    }
+
+    /// The body with every secret as `***`.
+    pub(crate) fn masked_body(&self) -> Vec<u8> {
+        self.redactor.bytes(self.request.body()).into_owned()
     }
 }
 
