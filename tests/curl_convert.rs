@@ -5,7 +5,7 @@ use httptool::curl::{self, ErrorKind, Import, ImportOptions};
 use httptool::http::{Method, Request};
 use httptool::json::{self, Json};
 use httptool::plugin::{Auth, BodyEncoding, Endpoint, Location, Param, ParamType, Property};
-use httptool::tool::CallContext;
+use httptool::tool::{CallContext, Tool};
 
 fn import_with(command: &str, options: &ImportOptions) -> Import {
     let cmd = curl::parse(command).unwrap_or_else(|e| panic!("{}: {}", command, e));
@@ -1029,7 +1029,9 @@ fn a_header_repeated_with_a_credential_keeps_its_first_value() {
 }
 
 #[test]
-fn a_credential_in_the_body_is_never_a_default() {
+fn a_credential_in_the_body_is_a_hidden_variable() {
+    // Changed on purpose (issue 10, defect 5): a credential in a body was a parameter the
+    // model filled; it is now hidden, with a `${NAME}` default, as in the query and headers.
     let options = ImportOptions::new().sample_defaults(true);
     let form = import_with(
         "curl https://x.example.com/login -d user=ann -d password=hunter2",
@@ -1039,19 +1041,154 @@ fn a_credential_in_the_body_is_never_a_default() {
         param(&form, "user").default(),
         Some(&httptool::json!("ann"))
     );
-    assert_eq!(param(&form, "password").default(), None);
-    assert!(param(&form, "password").is_required());
-    assert!(has_note(
-        &form,
-        "body field `password` looks like a credential"
-    ));
+    assert!(param(&form, "password").is_hidden());
     assert!(!file(&form).contains("hunter2"));
+    assert!(
+        file(&form).contains(r#""default":"${EXAMPLE_PASSWORD}""#),
+        "{}",
+        file(&form)
+    );
+    assert_eq!(replay(&form).body(), b"user=ann&password=hunter2");
     let json = import_with(
         r#"curl https://x.example.com/keys --json '{"name": "ci", "value": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"}'"#,
         &options,
     );
-    assert_eq!(param(&json, "value").default(), None);
+    assert!(param(&json, "value").is_hidden());
     assert!(!file(&json).contains("ghp_"));
+    // A credential that is not a string cannot be a hidden default.
+    let pin =
+        import(r#"curl https://x.example.com/unlock --json '{"door": "a", "password": 1234}'"#);
+    assert!(!param(&pin, "password").is_hidden());
+    assert_eq!(param(&pin, "password").default(), None);
+    assert!(has_note(
+        &pin,
+        "body field `password` looks like a credential but is not a string"
+    ));
+}
+
+#[test]
+fn regression_client_secret_in_a_body_becomes_a_hidden_variable() {
+    // Issue 10, defect 5: `client_secret` in an OAuth token request (form or JSON) was a
+    // parameter the model saw and filled; dry runs and exported curl printed it.
+    let commands = [
+        "curl https://auth.example.com/oauth/token -d grant_type=client_credentials -d client_id=app-1 -d client_secret=cs-9f8e7d6c5b4a",
+        r#"curl https://auth.example.com/oauth/token --json '{"grant_type": "client_credentials", "client_id": "app-1", "client_secret": "cs-9f8e7d6c5b4a"}'"#,
+    ];
+    for command in commands {
+        let import = import(command);
+        let secret = param(&import, "client_secret");
+        assert!(secret.is_hidden(), "{}", command);
+        let spec = import
+            .plugin()
+            .tool(import.tool_name())
+            .unwrap()
+            .spec()
+            .parameters()
+            .to_string();
+        assert!(!spec.contains("client_secret"), "{}", spec);
+        assert!(
+            spec.contains("client_id") && spec.contains("grant_type"),
+            "{}",
+            spec
+        );
+        let file = file(&import);
+        assert!(!file.contains("cs-9f8e7d6c5b4a"), "{}", file);
+        assert!(
+            file.contains(r#""default":"${EXAMPLE_CLIENT_SECRET}""#),
+            "{}",
+            file
+        );
+        let names: Vec<&str> = import.variables().iter().map(|v| v.name()).collect();
+        assert_eq!(names, ["EXAMPLE_CLIENT_SECRET"], "{}", command);
+        // Sent as it was, shown as *** in dry runs and exported curl.
+        let sent = replay(&import);
+        assert!(String::from_utf8_lossy(sent.body()).contains("cs-9f8e7d6c5b4a"));
+        let arguments = Json::Object(import.sample_arguments().clone()).to_string();
+        let dry = import
+            .plugin()
+            .dry_run(import.tool_name(), &arguments, &CallContext::new())
+            .unwrap()
+            .to_string();
+        assert!(dry.contains("app-1"), "{}", dry);
+        assert!(
+            !dry.contains("cs-9f8e7d6c5b4a") && dry.contains("***"),
+            "{}",
+            dry
+        );
+        let exported = curl::to_curl(import.plugin(), import.tool_name()).unwrap();
+        assert!(
+            !exported.contains("cs-9f8e7d6c5b4a") && exported.contains("***"),
+            "{}",
+            exported
+        );
+    }
+}
+
+#[test]
+fn regression_names_that_contain_a_credential_word_stay_visible() {
+    // Issue 10, defect 5: `?author=tolkien` was hidden from the model as a secret, and so
+    // were `keyword`, `monkey` and an `Idempotency-Key` header.
+    let import = import(
+        "curl 'https://openlibrary.org/search.json?author=tolkien&keyword=ring&monkey=1' -H 'Idempotency-Key: 8e03978e-40d5-43e8-bc93-6894a57f9324'",
+    );
+    assert!(
+        import.plugin().auth().is_none(),
+        "{:?}",
+        import.plugin().auth()
+    );
+    for name in ["author", "keyword", "monkey"] {
+        let p = param(&import, name);
+        assert!(!p.is_hidden() && !p.is_secret(), "{}", name);
+    }
+    assert!(import.variables().is_empty());
+    let dry = import
+        .plugin()
+        .dry_run(
+            import.tool_name(),
+            r#"{"author":"tolkien","keyword":"ring","monkey":1}"#,
+            &CallContext::new(),
+        )
+        .unwrap()
+        .to_string();
+    assert!(dry.contains("author=tolkien"), "{}", dry);
+    assert!(dry.contains("Idempotency-Key: 8e03978e"), "{}", dry);
+}
+
+#[test]
+fn regression_credentials_without_a_credential_substring_are_secret() {
+    // Issue 10, defect 5: `appid` (OpenWeatherMap), `sig` (Azure SAS), `jwt`, `hmac` and
+    // `pass`, and `X-Jwt` and `X-Hmac` headers, passed as plain values the model saw.
+    let import = import(
+        "curl 'https://api.openweathermap.org/data/2.5/weather?q=London&appid=0123456789abcdef&sig=sas-sig-value&jwt=jwt-value-1&hmac=hmac-value-1&pass=pass-value-1' -H 'X-Jwt: jwt-header-1' -H 'X-Hmac: hmac-header-1'",
+    );
+    assert!(!param(&import, "q").is_hidden());
+    let file = file(&import);
+    for value in [
+        "0123456789abcdef",
+        "sas-sig-value",
+        "jwt-value-1",
+        "hmac-value-1",
+        "pass-value-1",
+        "jwt-header-1",
+        "hmac-header-1",
+    ] {
+        assert!(!file.contains(value), "{} in {}", value, file);
+    }
+    let spec = import
+        .plugin()
+        .tool(import.tool_name())
+        .unwrap()
+        .spec()
+        .parameters()
+        .to_string();
+    for name in ["appid", "sig", "jwt", "hmac", "pass"] {
+        assert!(
+            !spec.contains(&format!("\"{}\"", name)),
+            "{} in {}",
+            name,
+            spec
+        );
+    }
 }
 
 #[test]

@@ -410,9 +410,11 @@ fn the_context_reaches_every_call() {
     let context = httptool::tool::CallContext::new().with("home", "Oslo");
     let mut session = Session::ready(Server::new().context(context), registry);
     let answer = session.call(Json::from(1), "weather", json!({}));
+    assert_eq!(api.requests()[0].target, "/weather?q=Oslo");
+    // A hidden value from the context is a secret: echoed back, it is `***` to the model.
     assert_eq!(
         answer["result"]["structuredContent"]["city"],
-        Json::from("Oslo")
+        Json::from("***")
     );
     gate.open();
 }

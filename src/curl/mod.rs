@@ -140,15 +140,18 @@
 //! (an `-H` header, else `--oauth2-bearer`, else `-u`, else the URL's user and password,
 //! as curl decides) fills the plugin's auth slot: bearer, basic (a `Basic` header is
 //! decoded), or a header auth keeping any other scheme's name. Then the first
-//! credential-looking header (a name holding `auth`, `token`, `secret`, `passw`, `pwd`,
-//! `key`, `cookie`, `session`, `signature`, `credential` or `bearer`, or a value with a
-//! well-known key prefix such as `sk-`, `ghp_`, `xoxb-`, `AKIA`, a `Bearer`/`Basic` value or
-//! a JSON Web Token) takes the slot if it is free, then the first such query value; later
+//! credential-looking header (a name judged on its tokens by
+//! [`http::is_credential_name`](crate::http::is_credential_name): `X-Api-Key`, `appid`,
+//! `sig`, `client_secret`, but not `author`, `keyword` or `Idempotency-Key`; or a value with
+//! a well-known key prefix such as `sk-`, `ghp_`, `xoxb-`, `AKIA`, a `Bearer`/`Basic` value
+//! or a JSON Web Token) takes the slot if it is free, then the first such query value; later
 //! ones become hidden secret parameters; a header or query name repeated with a credential
 //! in one of its values keeps its first value. Cookies are a static `Cookie` header, which
-//! is always masked. A body or form field that looks like a credential cannot be hidden (a
-//! plugin masks query and header values only): it stays a parameter, with a note, and its
-//! sample is never a default. Each value is a `${PLUGIN_NAME}` variable in the plugin file (the
+//! is always masked. A JSON member or form field that looks like a credential (the same
+//! rule: `client_secret`, `password` in an OAuth token request) becomes a hidden parameter
+//! whose default is the value, so the model never sees it, and dry runs and exported curl
+//! show it as `***`; one that is not a string stays a parameter the model fills, with a
+//! note. Each value is a `${PLUGIN_NAME}` variable in the plugin file (the
 //! returned plugin holds the value, so it works at once; [`Import::variables`] names them),
 //! or, with [`ImportOptions::keep_secrets`], the value itself; an empty value is written as
 //! it is. A path segment that looks like a secret token (a webhook URL's) leaves a note:

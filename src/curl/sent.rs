@@ -154,32 +154,6 @@ pub(crate) fn userinfo(url: &str) -> Option<(String, String)> {
     Some((decode(user), decode(password)))
 }
 
-/// Standard Base64 with optional padding (RFC 4648 section 4); `None` for anything else.
-pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut buffer = 0u32;
-    let mut bits = 0;
-    for b in text.bytes() {
-        let value = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        buffer = (buffer << 6) | u32::from(value);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((buffer >> bits) as u8);
-            buffer &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
 /// Percent-decodes, replacing bytes that are not UTF-8.
 pub(crate) fn decode(text: &str) -> String {
     String::from_utf8_lossy(&url::percent_decode(text)).into_owned()
@@ -188,29 +162,6 @@ pub(crate) fn decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[test]
-    fn base64_decodes_rfc4648_vectors() {
-        let cases = [
-            ("", ""),
-            ("Zg==", "f"),
-            ("Zm8=", "fo"),
-            ("Zm9v", "foo"),
-            ("Zm9vYg==", "foob"),
-            ("Zm9vYmE=", "fooba"),
-            ("Zm9vYmFy", "foobar"),
-            ("QWxhZGRpbjpvcGVuIHNlc2FtZQ==", "Aladdin:open sesame"),
-        ];
-        for (text, expected) in cases {
-            assert_eq!(
-                base64_decode(text),
-                Some(expected.as_bytes().to_vec()),
-                "{}",
-                text
-            );
-        }
-        assert_eq!(base64_decode("a b"), None);
-    }
-
     #[test]
     fn urlencode_as_curl() {
         let mut out = Vec::new();

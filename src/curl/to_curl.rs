@@ -197,14 +197,21 @@ pub fn to_curl_with<'a>(
         reason: e.to_string(),
     })?;
     let request = dry.request();
+    let masked_body;
     let command = Command {
         method: request.method().as_str(),
         url: match secrets {
             Secrets::Reveal => request.url().as_str().to_string(),
-            Secrets::Mask => request.redacted_url(),
+            Secrets::Mask => dry.masked_url(),
         },
         head: Head::read(&rendered),
-        body: request.body(),
+        body: match secrets {
+            Secrets::Reveal => request.body(),
+            Secrets::Mask => {
+                masked_body = dry.masked_body();
+                &masked_body
+            }
+        },
         files,
     };
     // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.

@@ -321,6 +321,18 @@ impl Error {
         self
     }
 
+    /// The same error with `redact` applied to the URL and the detail its message quotes:
+    /// the plugin layer replaces the secrets a call sent (a hidden value in the path).
+    pub(crate) fn redact_with(mut self, redact: impl Fn(&str) -> String) -> Error {
+        if let Some(url) = &mut self.inner.url {
+            *url = redact(url);
+        }
+        if let Some(detail) = &mut self.inner.detail {
+            *detail = redact(detail);
+        }
+        self
+    }
+
     pub(crate) fn with_detail(mut self, detail: impl Into<String>) -> Error {
         self.inner.detail = Some(detail.into());
         self

@@ -3,45 +3,8 @@
 
 use std::fmt;
 
+use super::credentials::is_credential_name;
 use super::error::{Error, ErrorKind};
-
-/// Words that, inside a header, cookie or query name, mark its value as a credential.
-const CREDENTIAL_WORDS: &[&str] = &[
-    "auth",
-    "token",
-    "secret",
-    "passw",
-    "pwd",
-    "key",
-    "cookie",
-    "session",
-    "signature",
-    "credential",
-    "bearer",
-];
-
-/// Whether a header or query parameter called `name` probably holds a credential:
-/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`,
-/// `X-Auth-Token`, `access_token`, `client_secret`, `password`, `sessionid`...
-///
-/// The rule is a list of words looked for anywhere in the name, without regard to case. It
-/// errs on the side of hiding: [`Headers`] treats every such header as sensitive (`***` in
-/// `Debug` and dry runs, dropped when a redirect changes origin), and the curl importer turns
-/// such headers and query values into secrets rather than parameters a model sees.
-///
-/// # Examples
-///
-/// ```
-/// use httptool::http::is_credential_name;
-///
-/// assert!(is_credential_name("X-API-Key"));
-/// assert!(is_credential_name("Authorization"));
-/// assert!(!is_credential_name("Content-Type"));
-/// ```
-pub fn is_credential_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    CREDENTIAL_WORDS.iter().any(|word| lower.contains(word))
-}
 
 /// Header fields in order, names compared without regard to ASCII case.
 ///
@@ -440,39 +403,5 @@ mod tests {
         let msg = Headers::new().append(&name, "v").unwrap_err().to_string();
         assert!(msg.len() < 200, "{msg}");
         assert!(msg.contains("..."));
-    }
-}
-
-#[cfg(test)]
-mod credential_name_tests {
-    use super::is_credential_name;
-
-    macro_rules! cases {
-        ($($name:ident: $input:expr => $expected:expr;)*) => {
-            $(
-                #[test]
-                fn $name() {
-                    assert_eq!(is_credential_name($input), $expected);
-                }
-            )*
-        };
-    }
-
-    cases! {
-        authorization_is_a_credential: "Authorization" => true;
-        proxy_authorization_is_a_credential: "Proxy-Authorization" => true;
-        cookie_is_a_credential: "Cookie" => true;
-        set_cookie_is_a_credential: "set-cookie" => true;
-        api_key_header_is_a_credential: "X-API-Key" => true;
-        subscription_key_is_a_credential: "Ocp-Apim-Subscription-Key" => true;
-        auth_token_is_a_credential: "X-Auth-Token" => true;
-        client_secret_is_a_credential: "client_secret" => true;
-        password_is_a_credential: "password" => true;
-        session_id_is_a_credential: "sessionid" => true;
-        content_type_is_not: "Content-Type" => false;
-        accept_is_not: "Accept" => false;
-        user_agent_is_not: "User-Agent" => false;
-        keep_alive_is_not: "Keep-Alive" => false;
-        query_name_is_not: "q" => false;
     }
 }

@@ -79,9 +79,10 @@ pub use self::config::{
     DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT, DEFAULT_TIMEOUT_CALL, DEFAULT_TIMEOUT_CONNECT,
     DEFAULT_TIMEOUT_READ, DEFAULT_TIMEOUT_WRITE, DEFAULT_USER_AGENT,
 };
-pub use self::credentials::basic_auth;
+pub(crate) use self::credentials::base64_decode;
+pub use self::credentials::{basic_auth, is_credential_name};
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
-pub use self::headers::{is_credential_name, Headers};
+pub use self::headers::Headers;
 pub use self::method::Method;
 pub use self::proxy::{Proxy, ProxyConfig};
 pub use self::redirect::{RedirectPolicy, RedirectStop};

@@ -32,6 +32,7 @@
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
+//! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
 //! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
 //!
 //! # Examples
@@ -87,6 +88,7 @@ mod model;
 mod multipart;
 mod observe;
 mod provider;
+mod redact;
 mod request;
 mod result;
 mod schema;
@@ -104,6 +106,7 @@ pub use self::model::{
 pub use self::multipart::{FilePart, FileResolver};
 pub use self::observe::{Exchange, Observer};
 pub use self::provider::{JsonPluginProvider, PluginProvider};
+pub use self::redact::MIN_REDACTED_SECRET_BYTES;
 pub use self::result::ApiResponse;
 pub use self::tool::{DryRun, HttpTool};
 pub use self::validate::MAX_TYPE_DEPTH;

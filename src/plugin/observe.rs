@@ -4,8 +4,9 @@ use std::time::Duration;
 
 use crate::http::{self, Method};
 
-/// One request a tool sent and its outcome, as an [`Observer`] sees it. Secret query values
-/// are `***` in `url`; header values and bodies are not included.
+/// One request a tool sent and its outcome, as an [`Observer`] sees it. Every secret the
+/// call sent (secret query values, auth, hidden values from the call context in the path) is
+/// `***` in `url` and in `error`'s message; header values and bodies are not included.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Exchange<'a> {
@@ -13,7 +14,7 @@ pub struct Exchange<'a> {
     pub tool: &'a str,
     /// The method.
     pub method: Method,
-    /// The URL, secret query values as `***`.
+    /// The URL, secrets as `***`.
     pub url: &'a str,
     /// The final response's status, when one arrived.
     pub status: Option<u16>,
@@ -24,7 +25,8 @@ pub struct Exchange<'a> {
     /// Bytes read for the response (heads and body with framing; 0 from transports that do
     /// not read a socket).
     pub bytes_received: u64,
-    /// The transport's error, when there was no response. Its `Display` holds no secret.
+    /// The transport's error, when there was no response. Its `Display` holds no secret:
+    /// a secret the call sent is `***` in the URL and detail it quotes.
     pub error: Option<&'a http::Error>,
 }
 

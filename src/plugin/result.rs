@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::error::quote;
+use super::redact::Redactor;
 use crate::http::{self, Response};
 use crate::json::{self, Json};
 use crate::tool::{cap_text, ErrorKind, ToolOutput};
@@ -13,19 +14,31 @@ use crate::tool::{cap_text, ErrorKind, ToolOutput};
 /// it is JSON.
 ///
 /// Returned by [`HttpTool::send`](super::HttpTool::send), whatever the status.
+///
+/// # Security
+///
+/// It holds the response as the server sent it: a secret the call sent that the server
+/// echoed is in its body, headers and [`data`](ApiResponse::data) as it came.
+/// [`HttpTool::output`](super::HttpTool::output) (what the model reads) replaces each with
+/// `***`.
 pub struct ApiResponse {
     response: Response,
     data: Option<Json>,
+    redactor: Redactor,
 }
 
 impl ApiResponse {
-    pub(crate) fn new(response: Response) -> ApiResponse {
+    pub(crate) fn new(response: Response, redactor: Redactor) -> ApiResponse {
         let data = if is_json(&response) {
             json::parse_bytes(response.body()).ok()
         } else {
             None
         };
-        ApiResponse { response, data }
+        ApiResponse {
+            response,
+            data,
+            redactor,
+        }
     }
 
     /// The status code.
@@ -73,6 +86,11 @@ impl ApiResponse {
     pub fn into_response(self) -> Response {
         self.response
     }
+
+    /// The response and the secrets its call sent, for [`output`].
+    pub(crate) fn into_parts(self) -> (Response, Redactor) {
+        (self.response, self.redactor)
+    }
 }
 
 impl fmt::Debug for ApiResponse {
@@ -84,10 +102,12 @@ impl fmt::Debug for ApiResponse {
     }
 }
 
-/// The response options of an endpoint.
+/// The response options of an endpoint, and the secrets the call sent (each `***` in what
+/// the model reads, before the text is capped).
 pub(crate) struct Shaping<'a> {
     pub pointer: Option<&'a str>,
     pub max_output_bytes: usize,
+    pub redactor: &'a Redactor,
 }
 
 /// `application/json`, `application/problem+json`, `...; charset=utf-8`.
@@ -139,9 +159,10 @@ fn textual_type(content_type: &str) -> bool {
 pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     let status = response.status();
     if (300..400).contains(&status) {
-        let mut output = redirect_output(&response);
-        output.cap_text(shaping.max_output_bytes);
-        return output.with_status(status);
+        let (kind, mut message) = redirect_message(&response);
+        shaping.redactor.string(&mut message);
+        cap_text(&mut message, shaping.max_output_bytes);
+        return ToolOutput::error(kind, message).with_status(status);
     }
     let json = is_json(&response);
     let textual = response.header("content-type").map_or(true, textual_type);
@@ -157,7 +178,12 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     let body = response.into_body();
     let mut text = String::from_utf8(body)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    // The parsed view is redacted inside its strings (and keys), so it keeps its structure
+    // whatever the secret holds; the text is redacted in `finish`.
     let mut data = if json { json::parse(&text).ok() } else { None };
+    if let Some(data) = &mut data {
+        shaping.redactor.json(data);
+    }
     if (200..300).contains(&status) {
         if let Some(pointer) = shaping.pointer {
             match select(data.as_mut(), pointer) {
@@ -169,15 +195,15 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
                     data = Some(selected);
                 }
                 None => {
-                    let message = pointer_missing(pointer, json, &text);
-                    let mut output = ToolOutput::error(ErrorKind::ToolFailed, message);
-                    output.cap_text(shaping.max_output_bytes);
-                    return output.with_status(status);
+                    let mut message = pointer_missing(pointer, json, &text);
+                    shaping.redactor.string(&mut message);
+                    cap_text(&mut message, shaping.max_output_bytes);
+                    return ToolOutput::error(ErrorKind::ToolFailed, message).with_status(status);
                 }
             }
         }
     }
-    finish(status, &reason, text, data, shaping.max_output_bytes)
+    finish(status, &reason, text, data, shaping)
 }
 
 /// A body that is not text: a one-line summary instead of bytes or an error.
@@ -185,13 +211,7 @@ fn binary_output(response: &Response, shaping: &Shaping<'_>) -> ToolOutput {
     let content_type = response.header("content-type").unwrap_or("no content type");
     let name = response.header("content-disposition").and_then(file_name);
     let summary = binary_summary(content_type, response.body().len(), name);
-    finish(
-        response.status(),
-        response.reason(),
-        summary,
-        None,
-        shaping.max_output_bytes,
-    )
+    finish(response.status(), response.reason(), summary, None, shaping)
 }
 
 fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {
@@ -213,15 +233,17 @@ fn pointer_missing(pointer: &str, json: bool, body: &str) -> String {
 }
 
 /// Success for 2xx (an empty body is an empty success); `is_error` with the body kept for
-/// anything else, so the model can correct itself.
+/// anything else, so the model can correct itself. Secrets are redacted before the cap.
 fn finish(
     status: u16,
     reason: &str,
     mut text: String,
     data: Option<Json>,
-    max_output_bytes: usize,
+    shaping: &Shaping<'_>,
 ) -> ToolOutput {
+    let max_output_bytes = shaping.max_output_bytes;
     let mut output = if (200..300).contains(&status) {
+        shaping.redactor.string(&mut text);
         cap_text(&mut text, max_output_bytes);
         ToolOutput::success(text)
     } else {
@@ -236,6 +258,8 @@ fn finish(
             message.push_str(": ");
             message.push_str(&text);
         }
+        // The reason phrase is redacted too (`400 Bad key <the key>`).
+        shaping.redactor.string(&mut message);
         cap_text(&mut message, max_output_bytes);
         ToolOutput::error(ErrorKind::HttpStatus, message)
     };
@@ -246,13 +270,16 @@ fn finish(
 }
 
 /// A redirect the plugin's policy did not follow ends the call, saying where it pointed
-/// (without the query, which may hold a token).
-fn redirect_output(response: &Response) -> ToolOutput {
+/// (without the query, which may hold a token), before redaction and the cap.
+fn redirect_message(response: &Response) -> (ErrorKind, String) {
     let status = response.status();
     let location = response.header("location");
     let target = location.map(|l| match response.url().join(l) {
         Ok(url) => url.without_query().to_string(),
-        Err(_) => quote(l),
+        Err(_) => match unparsed_location(l) {
+            Some(shown) => quote(&shown),
+            None => String::from("a location that could not be read"),
+        },
     });
     let why = response
         .redirect_stop()
@@ -268,7 +295,40 @@ fn redirect_output(response: &Response) -> ToolOutput {
             status
         ),
     };
-    ToolOutput::error(ErrorKind::RedirectNotFollowed, message)
+    (ErrorKind::RedirectNotFollowed, message)
+}
+
+/// What a `Location` that cannot be parsed may show: the text before any control character,
+/// query or fragment, without userinfo (which may hold a password); `None` when nothing is
+/// left. Userinfo is found the way a lenient parser would: after the scheme and any run of
+/// `/` and `\`, up to the last `@` before the next `/` or `\`.
+fn unparsed_location(location: &str) -> Option<String> {
+    let end = location
+        .find(|c: char| c.is_control() || c == '?' || c == '#')
+        .unwrap_or(location.len());
+    let shown = location.get(..end).unwrap_or("");
+    let scheme_end = match shown.find(':') {
+        Some(i) if shown.get(..i).map_or(false, is_scheme) => i + 1,
+        _ => 0,
+    };
+    let after_scheme = shown.get(scheme_end..).unwrap_or("");
+    let slashes = after_scheme.len() - after_scheme.trim_start_matches(['/', '\\']).len();
+    let authority_start = scheme_end + slashes;
+    let rest = shown.get(authority_start..).unwrap_or("");
+    let authority_len = rest.find(['/', '\\']).unwrap_or(rest.len());
+    let mut out = String::from(shown.get(..authority_start).unwrap_or(""));
+    match rest.get(..authority_len).and_then(|a| a.rfind('@')) {
+        Some(at) => out.push_str(rest.get(at + 1..).unwrap_or("")),
+        None => out.push_str(rest),
+    }
+    Some(out).filter(|s| !s.trim().is_empty())
+}
+
+/// RFC 3986 section 3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+fn is_scheme(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    bytes.next().map_or(false, |b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
 /// `binary response (image/png, 1234 bytes, file name 'chart.png'); the content is not
@@ -415,6 +475,7 @@ mod tests {
         let shaping = Shaping {
             pointer: None,
             max_output_bytes: 300,
+            redactor: &Redactor::default(),
         };
         let out = output(response, &shaping);
         assert_eq!(out.error_kind(), Some(ErrorKind::RedirectNotFollowed));
@@ -423,6 +484,29 @@ mod tests {
             .text()
             .starts_with("the API redirected (302) to https://cdn.example.net/aaa"));
         assert!(out.text().contains("[truncated: "));
+    }
+
+    #[test]
+    fn unparsed_locations_lose_query_userinfo_and_control_tails() {
+        let cases = [
+            ("http://h/a b?k=s", Some("http://h/a b")),
+            ("http://u:p@h/a b", Some("http://h/a b")),
+            ("http:\\\\u:p@h\\a?k=s", Some("http:\\\\h\\a")),
+            ("//u:p@h/x y", Some("//h/x y")),
+            ("/p\tsecret", Some("/p")),
+            ("http://h/#frag x", Some("http://h/")),
+            ("?k=secret x", None),
+            ("   ", None),
+            ("/users/@me x", Some("/users/@me x")),
+        ];
+        for (location, want) in cases {
+            assert_eq!(
+                unparsed_location(location).as_deref(),
+                want,
+                "{:?}",
+                location
+            );
+        }
     }
 
     #[test]

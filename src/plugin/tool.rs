@@ -11,6 +11,7 @@ use super::compile::Compiled;
 use super::http_plugin::HttpPlugin;
 use super::model::Endpoint;
 use super::observe::Exchange;
+use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use crate::http::{self, Client, Request, Response, Secrets};
@@ -39,6 +40,15 @@ use crate::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
 /// Text handed to the model is capped at the endpoint's `max_output_bytes` with a marker.
 ///
 /// # Security
+///
+/// A secret the call sent (auth of every type, secret headers and query values, values from
+/// the call context, hidden parameters filled from it or from the environment) that the
+/// server echoes back, in a body, a reason phrase, a `Location` or a file name, is `***`
+/// in the output (its text and its structured data) and in what an
+/// [`Observer`](super::Observer) sees: as sent, percent-encoded and JSON-escaped, and for
+/// Basic auth the base64 of `user:password` and the password alone. Values shorter than
+/// [`MIN_REDACTED_SECRET_BYTES`](super::MIN_REDACTED_SECRET_BYTES) are not looked for.
+/// [`send`](HttpTool::send) returns the raw response.
 ///
 /// The model's arguments are untrusted. The scheme, host, port and declared path cannot be
 /// changed by any argument; a value that would (`..`, CR/LF in a header, the wrong type)
@@ -96,7 +106,18 @@ impl HttpTool {
     /// # Ok::<(), httptool::plugin::Error>(())
     /// ```
     pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
-        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        self.prepare_with_secrets(arguments, context)
+            .map(|(request, _)| request)
+    }
+
+    /// As [`prepare`](HttpTool::prepare), with the secrets the request carries.
+    fn prepare_with_secrets(
+        &self,
+        arguments: Map,
+        context: &CallContext,
+    ) -> Result<(Request, Redactor), ToolOutput> {
+        let endpoint = &self.compiled.endpoint;
+        let values = args::resolve(endpoint, arguments, context)?;
         let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
         if let Some(signer) = &self.plugin.runtime.signer {
             auth::sign(signer.as_ref(), &mut request, context).map_err(|e| {
@@ -109,7 +130,9 @@ impl HttpTool {
                 )
             })?;
         }
-        Ok(request)
+        // After signing: what the signer added is a secret too.
+        let redactor = Redactor::for_call(&request, endpoint, &values, context);
+        Ok((request, redactor))
     }
 
     /// The request a call would send, ready to print with secrets masked.
@@ -118,46 +141,59 @@ impl HttpTool {
     ///
     /// As [`prepare`](HttpTool::prepare).
     pub fn dry_run(&self, arguments: Map, context: &CallContext) -> Result<DryRun, ToolOutput> {
-        let request = self.prepare(arguments, context)?;
+        let (request, redactor) = self.prepare_with_secrets(arguments, context)?;
         Ok(DryRun {
             request,
             client: self.plugin.runtime.client.clone(),
+            redactor,
         })
     }
 
     /// Sends a call and returns the whole response, whatever its status, for Rust callers
     /// ([`output`](HttpTool::output) turns it into what the model would read).
     ///
+    /// # Security
+    ///
+    /// The response is as the server sent it: a secret it echoes is in it (see the
+    /// type's docs); [`output`](HttpTool::output) redacts.
+    ///
     /// # Errors
     ///
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let response = self.exchange(arguments, context)?;
-        Ok(ApiResponse::new(response))
+        let (response, redactor) = self.exchange(arguments, context)?;
+        Ok(ApiResponse::new(response, redactor))
     }
 
-    /// What the model reads for `response` (as a call would hand it over).
+    /// What the model reads for `response` (as a call would hand it over): secrets the call
+    /// sent that the server echoed are `***`.
     pub fn output(&self, response: ApiResponse) -> ToolOutput {
-        result::output(response.into_response(), &self.shaping())
+        let (response, redactor) = response.into_parts();
+        result::output(response, &self.shaping(&redactor))
     }
 
-    fn shaping(&self) -> Shaping<'_> {
+    fn shaping<'a>(&'a self, redactor: &'a Redactor) -> Shaping<'a> {
         Shaping {
             pointer: self.compiled.endpoint.response_pointer(),
             max_output_bytes: self.compiled.max_output_bytes,
+            redactor,
         }
     }
 
-    fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Response, ToolOutput> {
-        let request = self.prepare(arguments, context)?;
+    fn exchange(
+        &self,
+        arguments: Map,
+        context: &CallContext,
+    ) -> Result<(Response, Redactor), ToolOutput> {
+        let (request, redactor) = self.prepare_with_secrets(arguments, context)?;
         // Progress messages name the method and the status only: the URL may hold secrets.
         context.report_progress(
             1,
             Some(2),
             &format!("sending the {} request", request.method()),
         );
-        let sent = self.transmit(&request);
+        let sent = self.transmit(&request, &redactor);
         match &sent {
             Ok(response) => context.report_progress(
                 2,
@@ -168,24 +204,38 @@ impl HttpTool {
         }
         // The model reads the message: it names the failure and the origin but not the path,
         // which may hold a hidden parameter's value from the call context (DESIGN item 15).
-        sent.map_err(|e| {
-            result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
-        })
+        match sent {
+            Ok(response) => Ok((response, redactor)),
+            Err(e) => Err(result::transport_output(
+                &e.with_origin_only(),
+                self.compiled.max_output_bytes,
+            )),
+        }
     }
 
     /// Sends through the plugin's transport, reporting to the observer when there is one.
-    fn transmit(&self, request: &Request) -> Result<Response, http::Error> {
+    /// The observer's URL and error have the call's secrets as `***`.
+    fn transmit(&self, request: &Request, redactor: &Redactor) -> Result<Response, http::Error> {
         let runtime = &self.plugin.runtime;
+        let send = || {
+            runtime
+                .transport
+                .send(request)
+                .map_err(|e| match redactor.is_empty() {
+                    true => e,
+                    false => e.redact_with(|text| redactor.text(text).into_owned()),
+                })
+        };
         let observer = match &runtime.observer {
             Some(observer) => observer,
-            None => return runtime.transport.send(request),
+            None => return send(),
         };
         let start = Instant::now();
-        let result = runtime.transport.send(request);
+        let result = send();
         let elapsed = start.elapsed();
         let bytes_sent = render(runtime.client.as_ref(), request, Secrets::Reveal)
             .map_or(0, |bytes| bytes.len() as u64);
-        let url = request.redacted_url();
+        let url = redactor.text(&request.redacted_url()).into_owned();
         let (status, bytes_received, error) = match &result {
             Ok(response) => (Some(response.status()), response.bytes_read(), None),
             Err(e) => (None, 0, Some(e)),
@@ -222,7 +272,7 @@ impl Tool for HttpTool {
 
     fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
         match self.exchange(arguments, context) {
-            Ok(response) => result::output(response, &self.shaping()),
+            Ok((response, redactor)) => result::output(response, &self.shaping(&redactor)),
             Err(output) => output,
         }
     }
@@ -241,11 +291,14 @@ impl fmt::Debug for HttpTool {
 /// exports.
 ///
 /// `Display` writes the exact bytes the plugin's client would write (request line, `Host`,
-/// `User-Agent`, headers, `Content-Length`, body), with sensitive header values and secret
-/// query values as `***`; a body that is not UTF-8 is shown lossily.
+/// `User-Agent`, headers, `Content-Length`, body), with sensitive header values, secret
+/// query values and every other secret the call carries (a credential in a body field, a
+/// hidden value from the call context in the path) as `***`; a body that is not UTF-8 is
+/// shown lossily.
 pub struct DryRun {
     request: Request,
     client: Option<Client>,
+    redactor: Redactor,
 }
 
 impl DryRun {
@@ -260,14 +313,32 @@ impl DryRun {
     }
 
     /// The exact bytes the plugin's client (or, with a custom transport, a default
-    /// [`Client`]) would write; [`Secrets::Reveal`] shows the secrets.
+    /// [`Client`]) would write; [`Secrets::Reveal`] shows the secrets, [`Secrets::Mask`]
+    /// writes each as `***` wherever it is (so `Content-Length` may not match the body
+    /// shown).
     ///
     /// # Errors
     ///
     /// What sending would refuse before connecting, such as a request target over the
     /// client's `max_request_target`.
     pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, http::Error> {
-        render(self.client.as_ref(), &self.request, secrets)
+        let bytes = render(self.client.as_ref(), &self.request, secrets)?;
+        Ok(match secrets {
+            Secrets::Reveal => bytes,
+            Secrets::Mask => self.redactor.bytes(&bytes).into_owned(),
+        })
+    }
+
+    /// The URL with every secret as `***`.
+    pub(crate) fn masked_url(&self) -> String {
+        self.redactor
+            .text(&self.request.redacted_url())
+            .into_owned()
+    }
+
+    /// The body with every secret as `***`.
+    pub(crate) fn masked_body(&self) -> Vec<u8> {
+        self.redactor.bytes(self.request.body()).into_owned()
     }
 }
 

@@ -3,7 +3,8 @@
 use super::{Converter, Variable};
 use crate::curl::command::Auth as CurlAuth;
 use crate::curl::infer;
-use crate::curl::sent::{base64_decode, userinfo};
+use crate::curl::sent::userinfo;
+use crate::http::base64_decode;
 use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
 
 impl Converter<'_> {

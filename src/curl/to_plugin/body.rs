@@ -293,18 +293,25 @@ impl Converter<'_> {
         self.body_param(builder, wire, sample, at);
     }
 
-    /// A body or form parameter. One that looks like a credential (by its name or value)
-    /// cannot be hidden, since a plugin masks query and header values only: the model
-    /// fills it, and its sample is never a default.
+    /// A body or form parameter. One that looks like a credential (by its name or value, the
+    /// rule of query and header values) is a hidden parameter whose default is the value (a
+    /// `${NAME}` in the file), as `client_secret` in an OAuth token request must be; a
+    /// credential that is not a string (a number, an array) cannot be such a default: the
+    /// model fills it, and its sample is never a default.
     fn body_param(&mut self, builder: ParamBuilder, wire: &str, sample: Json, at: usize) {
         let text = sample.as_str();
         let credential = is_secret_name(wire) || text.map_or(false, infer::is_secret_value);
         if !credential || text == Some("") {
             return self.sampled(builder, sample);
         }
+        if let Some(text) = text {
+            let purpose = format!("the {} body field", wire);
+            let secret = self.secret(wire, &purpose, text);
+            return self.push_secret_param(builder.hidden(true), secret);
+        }
         let message = format!(
-            "body field `{}` looks like a credential; a plugin cannot hide a body value, so \
-             the model fills it and the sample is no default",
+            "body field `{}` looks like a credential but is not a string, so it cannot be a \
+             hidden default: the model fills it and the sample is no default",
             wire
         );
         self.note(at, message);
