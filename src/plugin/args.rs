@@ -8,6 +8,7 @@ use super::auth;
 use super::error::quote;
 use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map, Number, ParseOptions};
+use crate::tool::small_set::NameIndex;
 use crate::tool::{unknown_name_message, CallContext, ErrorKind, ToolOutput};
 
 /// The value of each parameter, by index: `None` for an absent optional one.
@@ -27,14 +28,19 @@ pub(crate) fn resolve(
     let params = &endpoint.params;
     let mut values: Values = Vec::with_capacity(params.len());
     values.resize_with(params.len(), || None);
-    // One pass over the arguments, moving each value to its parameter's slot.
-    for (name, value) in arguments {
-        let slot = params
+    // One pass over the arguments, moving each value to its parameter's slot: the names are
+    // indexed, so a call is linear in its arguments and parameters, never their product.
+    let visible = NameIndex::new(
+        params
             .iter()
-            .zip(values.iter_mut())
-            .find(|(p, _)| !p.is_hidden() && p.name == name);
+            .enumerate()
+            .filter(|(_, p)| !p.is_hidden())
+            .map(|(i, p)| (p.name.as_str(), i)),
+    );
+    for (name, value) in arguments {
+        let slot = visible.position(&name).and_then(|i| values.get_mut(i));
         match slot {
-            Some((_, slot)) => *slot = Some(value),
+            Some(slot) => *slot = Some(value),
             None if endpoint.allow_unknown_arguments => {}
             None => return Err(unknown(endpoint, &name)),
         }
@@ -305,21 +311,31 @@ fn to_object(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
         ParamType::Object(properties) if !properties.is_empty() => properties,
         _ => return Ok(value),
     };
-    let mut map = value.into_object().unwrap_or_default();
+    let map = value.into_object().unwrap_or_default();
     let names = || properties.iter().map(|p| p.name());
-    if let Some(unknown) = map.keys().find(|k| !names().any(|n| n == k.as_str())) {
-        return Err(CoerceError::new(format!(
-            "has an {}",
-            unknown_name_message("property", unknown, names())
-        )));
+    // Each member moves to its property's slot in one pass (no `remove` a property, which
+    // would shift the rest): linear in the members and properties.
+    let index = NameIndex::new(names().zip(0..));
+    let mut slots: Vec<Option<Json>> = Vec::with_capacity(properties.len());
+    slots.resize_with(properties.len(), || None);
+    for (key, member) in map {
+        match index.position(&key).and_then(|i| slots.get_mut(i)) {
+            Some(slot) => *slot = Some(member),
+            None => {
+                return Err(CoerceError::new(format!(
+                    "has an {}",
+                    unknown_name_message("property", &key, names())
+                )))
+            }
+        }
     }
-    let mut out = Map::with_capacity(map.len());
-    for property in properties {
-        match present(map.remove(property.name())) {
+    let mut out = Vec::with_capacity(properties.len());
+    for (property, slot) in properties.iter().zip(slots) {
+        match present(slot) {
             Some(v) => {
                 let v = coerce(v, property.ty())
                     .map_err(|e| e.within(format!(".{}", property.name())))?;
-                out.insert(property.name().to_string(), v);
+                out.push((property.name().to_string(), v));
             }
             None if property.is_required() => {
                 return Err(CoerceError::new(format!(
@@ -331,7 +347,8 @@ fn to_object(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
             None => {}
         }
     }
-    Ok(Json::Object(out))
+    // Collected (property names are unique): linear, where inserting one by one scans.
+    Ok(Json::Object(out.into_iter().collect()))
 }
 
 /// `a string`, `an integer`, `an array of strings`, `an object`.

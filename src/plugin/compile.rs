@@ -2,6 +2,7 @@
 //! split into pieces, where each parameter goes, encoded names, header templates, the
 //! request options and the spec. Pure: no I/O, no clock, no environment.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::auth;
@@ -11,12 +12,13 @@ use super::http_plugin::{Common, Declaration, HttpPlugin};
 use super::model::{AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param};
 use super::schema;
 use super::validate::{
-    at, check_auth, check_base_url, check_options, check_param, check_static_headers,
-    check_static_query, check_tool_like_name, err, index,
+    at, check_auth, check_base_url, check_options, check_param, check_static_names,
+    check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
 use crate::http::{
     self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
 };
+use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
 
@@ -70,8 +72,7 @@ pub(crate) enum BodyPlan {
 pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
     check_tool_like_name(&b.name, "name", "plugin")?;
     let base_url = check_base_url(&b.base_url)?;
-    check_static_headers(&b.headers)?;
-    check_static_query(&b.query)?;
+    let names = check_static_names(&b.headers, &b.query)?;
     if let Some(auth) = &b.auth {
         check_auth(auth, &b.headers, &b.query)?;
     }
@@ -86,12 +87,11 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
     let common = common(&b);
     let prefix = base_url.as_str().trim_end_matches('/').to_string();
     let mut endpoints = Vec::with_capacity(b.endpoints.len());
+    // Tool name -> the first endpoint with it: duplicates found in constant time each.
+    let mut tool_names: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
     for (i, endpoint) in b.endpoints.iter().enumerate() {
         let path = index("endpoints", i);
-        if let Some(first) = b.endpoints[..i]
-            .iter()
-            .position(|e| e.name == endpoint.name)
-        {
+        if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
             return Err(err(
                 ErrorKind::DuplicateName,
                 at(&path, "name"),
@@ -102,7 +102,8 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
                 ),
             ));
         }
-        let compiled = compile(&b, &common, endpoint, &path, &base_url, &prefix)?;
+        tool_names.insert(&endpoint.name, i);
+        let compiled = compile(&b, &names, &common, endpoint, &path, &base_url, &prefix)?;
         endpoints.push(Arc::new(compiled));
     }
     let client = Client::with_config(client_config(&b.options));
@@ -252,6 +253,7 @@ fn request_options(options: &Options) -> RequestOptions {
 
 fn compile(
     b: &PluginBuilder,
+    names: &PluginNames,
     common: &Common,
     endpoint: &Endpoint,
     path: &str,
@@ -269,8 +271,10 @@ fn compile(
             ));
         }
     }
+    let mut seen = EndpointNames::new();
     for (j, param) in endpoint.params.iter().enumerate() {
-        check_param(b, endpoint, param, j, &index(&at(path, "params"), j))?;
+        let field = index(&at(path, "params"), j);
+        check_param(b, names, endpoint, param, &mut seen, &field)?;
     }
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
@@ -392,7 +396,15 @@ fn parse_path(
         ));
     }
     let mut pieces = Vec::new();
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: SmallSet<&str> = SmallSet::new();
+    // Wire name -> the first path parameter with it, so each placeholder is found in
+    // constant time.
+    let mut path_params: HashMap<&str, usize> = HashMap::new();
+    for (i, param) in endpoint.params.iter().enumerate() {
+        if param.location == Location::Path {
+            path_params.entry(param.wire_name()).or_insert(i);
+        }
+    }
     let mut rest = template.as_str();
     let mut sample = String::from(prefix);
     while !rest.is_empty() {
@@ -417,18 +429,14 @@ fn parse_path(
                         "a placeholder is a name between braces, such as {id}",
                     ));
                 }
-                if names.contains(&name) {
+                if names.contains(name) {
                     return Err(err(
                         ErrorKind::InvalidPath,
                         field,
                         format!("placeholder {{{}}} appears twice", name),
                     ));
                 }
-                let i = endpoint
-                    .params
-                    .iter()
-                    .position(|p| p.location == Location::Path && p.wire_name() == name)
-                    .ok_or_else(|| {
+                let i = path_params.get(name).copied().ok_or_else(|| {
                         err(
                             ErrorKind::InvalidPath,
                             field.clone(),
@@ -438,7 +446,7 @@ fn parse_path(
                             ),
                         )
                     })?;
-                names.push(name);
+                names.insert(name);
                 pieces.push(PathPiece::Param(i));
                 sample.push('x');
                 rest = &rest[c + 1..];
@@ -454,7 +462,7 @@ fn parse_path(
     }
     check_sample_path(&sample, base_url, &field)?;
     for (j, param) in endpoint.params.iter().enumerate() {
-        if param.location == Location::Path && !names.contains(&param.wire_name()) {
+        if param.location == Location::Path && !names.contains(param.wire_name()) {
             return Err(err(
                 ErrorKind::InvalidPath,
                 index(&at(path, "params"), j),

@@ -13,6 +13,7 @@ use super::model::{
 use super::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
+use crate::tool::small_set::SmallSet;
 use crate::tool::unknown_name_message;
 
 const PLUGIN_FIELDS: [&str; 7] = [
@@ -218,6 +219,7 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
             }
         }
     }
+    let mut seen = SmallSet::new();
     for text in texts {
         let mut found = Vec::new();
         if expand(text, &mut |name| {
@@ -227,7 +229,7 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
         .is_ok()
         {
             for name in found {
-                if !names.contains(&name) {
+                if seen.insert(name.clone()) {
                     names.push(name);
                 }
             }
@@ -928,18 +930,22 @@ fn write_type(map: &mut Map, ty: &ParamType) {
             map.insert("items", inner);
         }
         ParamType::Object(properties) if !properties.is_empty() => {
-            let mut props = Map::with_capacity(properties.len());
-            for property in properties {
-                let mut inner = Map::new();
-                write_type(&mut inner, property.ty());
-                if !property.description().is_empty() {
-                    inner.insert("description", property.description());
-                }
-                if property.is_required() {
-                    inner.insert("required", true);
-                }
-                props.insert(property.name().to_string(), inner);
-            }
+            // Collected, not inserted one by one (each insert scans the keys): linear in
+            // the number of properties.
+            let props: Map = properties
+                .iter()
+                .map(|property| {
+                    let mut inner = Map::new();
+                    write_type(&mut inner, property.ty());
+                    if !property.description().is_empty() {
+                        inner.insert("description", property.description());
+                    }
+                    if property.is_required() {
+                        inner.insert("required", true);
+                    }
+                    (property.name().to_string(), inner)
+                })
+                .collect();
             map.insert("properties", props);
         }
         _ => {}
