@@ -62,7 +62,10 @@ fn defect_6_a_plugin_with_20k_parameters_loads_renders_and_calls_correctly() {
     let schema = specs[0].parameters();
     let properties = schema["properties"].as_object().unwrap();
     assert_eq!(properties.len(), LARGE);
-    assert_eq!(properties.keys().next_back().map(String::as_str), Some("p19999"));
+    assert_eq!(
+        properties.keys().next_back().map(String::as_str),
+        Some("p19999")
+    );
     assert_eq!(schema["required"].as_array().unwrap().len(), LARGE / 10);
     let object = &specs[1].parameters()["properties"]["o"];
     assert_eq!(object["properties"].as_object().unwrap().len(), LARGE / 4);
@@ -128,4 +131,132 @@ fn defect_6_a_plugin_with_20k_parameters_loads_renders_and_calls_correctly() {
     let err = HttpPlugin::from_json(&large_plugin_text(&clash)).unwrap_err();
     assert_eq!(err.kind(), httptool::plugin::ErrorKind::DuplicateName);
     assert!(err.to_string().contains("'x-h1' is used twice"), "{}", err);
+}
+
+// ---------------------------------------------------------------- defect 8
+
+fn integers_plugin(recorder: &std::sync::Arc<Recorder>) -> HttpPlugin {
+    plugin(
+        r#"{"name": "ints", "base_url": "https://api.example.com", "endpoints": [
+            {"name": "get", "path": "/n", "params": [
+              {"name": "n", "in": "query", "type": "integer"},
+              {"name": "small", "in": "query", "type": "integer", "format": "int32"},
+              {"name": "big", "in": "query", "type": "integer", "format": "int64"}]},
+            {"name": "post", "method": "POST", "path": "/n", "params": [
+              {"name": "n", "type": "integer"},
+              {"name": "ids", "type": "array", "items": {"type": "integer"}},
+              {"name": "three", "type": "integer", "default": 3.0}]}]}"#,
+        recorder,
+    )
+}
+
+/// The query a GET sends for `arguments`, or the error the model reads.
+fn integer_query(arguments: &str) -> Result<String, String> {
+    let recorder = Recorder::new();
+    let plugin = integers_plugin(&recorder);
+    let out = call(&plugin, "get", arguments);
+    if out.is_error() {
+        assert_eq!(recorder.count(), 0, "an argument error sends nothing");
+        return Err(out.text().to_string());
+    }
+    Ok(recorder.only().url().query().unwrap_or("").to_string())
+}
+
+macro_rules! defect_8_integers {
+    ($($name:ident: $arguments:expr => $expected:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let expected: Result<&str, &str> = $expected;
+            assert_eq!(
+                integer_query($arguments),
+                expected.map(String::from).map_err(String::from)
+            );
+        }
+    )*};
+}
+
+const BEYOND_2_53: &str = "must be an integer in plain digits (from 2^53 on, a fraction or exponent may not hold the integer meant)";
+
+defect_8_integers! {
+    defect_8_plain_digits_pass: r#"{"n": 42}"# => Ok("n=42");
+    defect_8_exponent_beyond_2_53_is_refused: r#"{"n": 1e20}"# => Err(&*format!("parameter 'n' {}; got 1e20", BEYOND_2_53));
+    defect_8_rounded_double_is_refused_not_sent_rounded: r#"{"n": 9.007199254740993e15}"# => Err(&*format!("parameter 'n' {}; got 9007199254740992.0", BEYOND_2_53));
+    defect_8_exponent_beyond_f64_in_a_string_is_refused: r#"{"n": "1e400"}"# => Err("parameter 'n' must be an integer in plain digits (an exponent is not sent); got \"1e400\"");
+    defect_8_exponent_beyond_f64_is_refused: r#"{"n": 1e400}"# => Err("parameter 'n' must be an integer in plain digits (an exponent is not sent); got 1e400");
+    defect_8_whole_float_is_its_integer: r#"{"n": 3.0}"# => Ok("n=3");
+    defect_8_exponent_within_2_53_is_its_digits: r#"{"n": 1e3}"# => Ok("n=1000");
+    defect_8_just_below_2_53_is_exact: r#"{"n": 9007199254740991.0}"# => Ok("n=9007199254740991");
+    defect_8_two_to_the_53_written_as_a_float_is_refused: r#"{"n": 9007199254740992.0}"# => Err(&*format!("parameter 'n' {}; got 9007199254740992.0", BEYOND_2_53));
+    defect_8_two_to_the_53_in_digits_passes: r#"{"n": 9007199254740993}"# => Ok("n=9007199254740993");
+    defect_8_negative_zero_is_zero: r#"{"n": -0.0}"# => Ok("n=0");
+    defect_8_string_digits_are_the_integer: r#"{"n": " 42 "}"# => Ok("n=42");
+    defect_8_string_exponent_within_2_53: r#"{"n": "1e3"}"# => Ok("n=1000");
+    defect_8_big_digits_without_format_pass_as_written: r#"{"n": 123456789012345678901}"# => Ok("n=123456789012345678901");
+    defect_8_big_digits_in_a_string_pass_as_written: r#"{"n": "-123456789012345678901"}"# => Ok("n=-123456789012345678901");
+    defect_8_fraction_is_not_an_integer: r#"{"n": 2.5}"# => Err("parameter 'n' must be an integer; got 2.5");
+    defect_8_tiny_exponent_is_not_an_integer: r#"{"n": 1e-400}"# => Err("parameter 'n' must be an integer; got 1e-400");
+    defect_8_int32_max_fits: r#"{"small": 2147483647}"# => Ok("small=2147483647");
+    defect_8_int32_min_fits: r#"{"small": -2147483648}"# => Ok("small=-2147483648");
+    defect_8_int32_overflow_is_refused: r#"{"small": 2147483648}"# => Err("parameter 'small' must fit int32 (-2147483648 to 2147483647); got 2147483648");
+    defect_8_int64_max_fits: r#"{"big": "9223372036854775807"}"# => Ok("big=9223372036854775807");
+    defect_8_int64_overflow_is_refused: r#"{"big": 9223372036854775808}"# => Err("parameter 'big' must fit int64 (-9223372036854775808 to 9223372036854775807); got 9223372036854775808");
+}
+
+#[test]
+fn defect_8_integers_in_a_json_body_are_plain_digits_defaults_included() {
+    let recorder = Recorder::new();
+    let plugin = integers_plugin(&recorder);
+    let out = call(&plugin, "post", r#"{"n": 1e3, "ids": [2.0, "7", 1e2]}"#);
+    assert!(!out.is_error(), "{}", out.text());
+    assert_eq!(
+        plugin_support::body_text(&recorder.only()),
+        r#"{"n":1000,"ids":[2,7,100],"three":3}"#
+    );
+    let out = call(&plugin, "post", r#"{"ids": [1, 1e300]}"#);
+    assert_eq!(
+        out.text(),
+        format!("parameter 'ids[1]' {}; got 1e300", BEYOND_2_53)
+    );
+}
+
+#[test]
+fn defect_8_integer_defaults_and_enums_follow_the_same_rule_and_format_round_trips() {
+    let file = |param: &str| {
+        format!(
+            r#"{{"name": "d", "base_url": "https://api.example.com", "endpoints": [
+                {{"name": "get", "path": "/", "params": [{}]}}]}}"#,
+            param
+        )
+    };
+    let err = HttpPlugin::from_json(&file(
+        r#"{"name": "n", "in": "query", "type": "integer", "default": 1e20}"#,
+    ))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[0].params[0].default: default 1e20 is not of type integer"
+    );
+    let err = HttpPlugin::from_json(&file(r#"{"name": "n", "in": "query", "type": "integer", "format": "int32", "enum": [1, 4294967296]}"#)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[0].params[0].enum[1]: enum value must fit int32 (-2147483648 to 2147483647); got 4294967296"
+    );
+    let plugin = HttpPlugin::from_json(&file(
+        r#"{"name": "n", "in": "query", "type": "integer", "format": "int64"}"#,
+    ))
+    .unwrap();
+    let written = plugin.to_json();
+    assert_eq!(
+        written["endpoints"][0]["params"][0]["format"],
+        Json::from("int64")
+    );
+    assert_eq!(
+        plugin.endpoints().next().unwrap().params()[0].format(),
+        Some("int64")
+    );
+    let spec = &plugin.specs()[0];
+    assert_eq!(
+        spec.parameters()["properties"]["n"]["format"],
+        Json::from("int64")
+    );
 }

@@ -5,11 +5,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::args;
 use super::auth;
 use super::builder::PluginBuilder;
 use super::error::{quote, Error, ErrorKind};
 use super::http_plugin::{Common, Declaration, HttpPlugin};
-use super::model::{AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param};
+use super::model::{
+    AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param, ParamType,
+};
 use super::schema;
 use super::validate::{
     at, check_auth, check_base_url, check_options, check_param, check_static_names,
@@ -18,6 +21,7 @@ use super::validate::{
 use crate::http::{
     self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
 };
+use crate::json::Json;
 use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
@@ -315,7 +319,7 @@ fn compile(
     Ok(Compiled {
         headers,
         headers_with_body,
-        endpoint: endpoint.clone(),
+        endpoint: with_plain_integers(endpoint),
         spec,
         path: pieces,
         prefix: prefix.to_string(),
@@ -329,6 +333,28 @@ fn compile(
         query_names,
         json_keys,
     })
+}
+
+/// The endpoint with the defaults and enum values of integer parameters as plain integers
+/// (`3.0` is sent as `3`); the checks above accepted only values this cannot fail for.
+fn with_plain_integers(endpoint: &Endpoint) -> Endpoint {
+    let mut endpoint = endpoint.clone();
+    for param in &mut endpoint.params {
+        if param.ty != ParamType::Integer {
+            continue;
+        }
+        let ty = param.ty.clone();
+        let plain = |value: &mut Json| {
+            if let Ok(integer) = args::coerce(value.clone(), &ty) {
+                *value = integer;
+            }
+        };
+        if let Some(default) = &mut param.default {
+            plain(default);
+        }
+        param.enum_values.iter_mut().for_each(plain);
+    }
+    endpoint
 }
 
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`

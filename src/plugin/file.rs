@@ -48,11 +48,12 @@ const OPTION_FIELDS: [&str; 10] = [
     "address_policy",
     "overload_retries",
 ];
-const PARAM_FIELDS: [&str; 16] = [
+const PARAM_FIELDS: [&str; 17] = [
     "name",
     "wire_name",
     "in",
     "type",
+    "format",
     "items",
     "properties",
     "description",
@@ -670,6 +671,9 @@ impl Loader<'_> {
             builder = builder.description(description);
         }
         builder = builder.ty(read_type(map, path, 1)?);
+        if let Some(format) = opt_str(map, "format", path)? {
+            builder = builder.format(format);
+        }
         let flags: [(&str, FlagSetter); 5] = [
             ("required", ParamBuilder::required),
             ("secret", ParamBuilder::secret),
@@ -878,6 +882,9 @@ fn param_json(param: &Param) -> Json {
     }
     map.insert("in", param.location().as_str());
     write_type(&mut map, param.ty());
+    if let Some(format) = param.format() {
+        map.insert("format", format);
+    }
     if !param.description().is_empty() {
         map.insert("description", param.description());
     }

@@ -31,6 +31,9 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
 fn param_schema(param: &Param) -> Json {
     let mut schema = type_schema(&param.ty, &param.description);
     if let Some(map) = schema.as_object_mut() {
+        if let Some(format) = &param.format {
+            map.insert("format", format.as_str());
+        }
         if !param.enum_values.is_empty() {
             map.insert("enum", param.enum_values.clone());
         }

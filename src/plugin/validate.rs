@@ -2,6 +2,7 @@
 //! `from_json`): each failure an error naming the field. Pure: no I/O, no clock, no
 //! environment.
 
+use super::args;
 use super::builder::PluginBuilder;
 use super::compile::effective_location;
 use super::error::{quote, Error, ErrorKind};
@@ -319,7 +320,8 @@ pub(crate) fn check_param<'a>(
     check_type(&param.ty, &at(path, "type"))?;
     check_flags(endpoint, param, path)?;
     for (k, value) in param.enum_values.iter().enumerate() {
-        if let Err(problem) = fits(value, &param.ty) {
+        if let Err(problem) = fits(value, &param.ty).and_then(|()| args::check_format(param, value))
+        {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 index(&at(path, "enum"), k),
@@ -577,6 +579,9 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
     if let Err(problem) = fits(default, &param.ty) {
         return Err(err(ErrorKind::InvalidDefault, path, shown(problem)));
     }
+    if let Err(problem) = args::check_format(param, default) {
+        return Err(err(ErrorKind::InvalidDefault, path, shown(problem)));
+    }
     if !param.enum_values.is_empty() && !param.enum_values.contains(default) {
         return Err(err(
             ErrorKind::InvalidDefault,
@@ -607,7 +612,8 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
     let ok = match (ty, value) {
         (ParamType::String, Json::String(_)) | (ParamType::Boolean, Json::Bool(_)) => true,
         (ParamType::Number, Json::Number(_)) => true,
-        (ParamType::Integer, Json::Number(n)) => n.is_integer(),
+        // The rule a model's integer meets: sent as plain digits (`1e20` is refused).
+        (ParamType::Integer, Json::Number(_)) => args::coerce(value.clone(), ty).is_ok(),
         (ParamType::Array(items), Json::Array(values)) => {
             for value in values {
                 fits(value, items)?;
