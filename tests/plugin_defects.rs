@@ -260,3 +260,71 @@ fn defect_8_integer_defaults_and_enums_follow_the_same_rule_and_format_round_tri
         Json::from("int64")
     );
 }
+
+// ---------------------------------------------------------------- defect 9
+
+/// The path a call sends for the path value `id`, or `None` when the call is refused (and
+/// nothing is sent).
+fn path_sent(id: &str) -> Option<String> {
+    let recorder = Recorder::new();
+    let plugin = plugin(
+        r#"{"name": "files", "base_url": "https://api.example.com/api", "endpoints": [
+            {"name": "getFile", "path": "/files/{id}/meta", "params": [{"name": "id", "in": "path"}]}]}"#,
+        &recorder,
+    );
+    let arguments = Json::from(json::Map::from_iter([("id", id)])).to_string();
+    let out = call(&plugin, "getFile", &arguments);
+    if out.is_error() {
+        assert_eq!(recorder.count(), 0);
+        assert!(
+            out.text().contains("cannot be '.' or '..'"),
+            "{}",
+            out.text()
+        );
+        return None;
+    }
+    Some(recorder.only().url().path().to_string())
+}
+
+macro_rules! defect_9_path_values {
+    ($($name:ident: $value:expr => $sent:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let sent: Option<&str> = $sent;
+            assert_eq!(path_sent($value), sent.map(String::from), "{:?}", $value);
+        }
+    )*};
+}
+
+defect_9_path_values! {
+    defect_9_trailing_space_is_refused: ".. " => None;
+    defect_9_trailing_tab_is_refused: "..\t" => None;
+    defect_9_encoded_space_is_refused: "..%20" => None;
+    defect_9_fullwidth_full_stops_are_refused: "\u{ff0e}\u{ff0e}" => None;
+    defect_9_two_dot_leader_is_refused: "\u{2025}" => None;
+    defect_9_vertical_two_dot_leader_is_refused: "\u{fe30}" => None;
+    defect_9_one_dot_leaders_are_refused: "\u{2024}\u{2024}" => None;
+    defect_9_small_full_stop_is_refused: "\u{fe52}" => None;
+    defect_9_four_times_encoded_is_refused: "%2525252e" => None;
+    defect_9_fullwidth_then_admin_is_refused: "\u{ff0e}\u{ff0e}/admin" => None;
+    defect_9_three_dots_pass: "..." => Some("/api/files/.../meta");
+    defect_9_hidden_name_passes: ".hidden" => Some("/api/files/.hidden/meta");
+    defect_9_dots_inside_a_name_pass: "a..b" => Some("/api/files/a..b/meta");
+    defect_9_version_passes: "v1.2" => Some("/api/files/v1.2/meta");
+    defect_9_ellipsis_passes: "\u{2026}" => Some("/api/files/%E2%80%A6/meta");
+    defect_9_ideographic_full_stop_passes: "\u{3002}" => Some("/api/files/%E3%80%82/meta");
+    defect_9_spaced_dots_pass: ". ." => Some("/api/files/.%20./meta");
+}
+
+#[test]
+fn defect_9_path_defaults_follow_the_same_rule() {
+    let err = HttpPlugin::from_json(
+        r#"{"name": "files", "base_url": "https://api.example.com", "endpoints": [
+            {"name": "get", "path": "/files/{id}", "params": [{"name": "id", "in": "path", "default": "\uff0e\uff0e"}]}]}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[0].params[0].default: a path default cannot be empty or hold a '.' or '..' segment"
+    );
+}

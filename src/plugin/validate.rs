@@ -9,12 +9,11 @@ use super::error::{quote, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
-use super::request::has_dot_segment;
 use crate::http::Headers;
 use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
-use crate::url::Url;
+use crate::url::{self, Url};
 
 /// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
 /// recursively when a call's values are checked, so their depth is bounded here.
@@ -594,7 +593,7 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
             .as_str()
             .map(str::to_string)
             .unwrap_or_else(|| default.to_string());
-        if text.is_empty() || has_dot_segment(&text) {
+        if text.is_empty() || url::reads_as_dot_segment(&text) {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 path,
