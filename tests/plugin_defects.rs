@@ -328,3 +328,110 @@ fn defect_9_path_defaults_follow_the_same_rule() {
         "endpoints[0].params[0].default: a path default cannot be empty or hold a '.' or '..' segment"
     );
 }
+
+// ---------------------------------------------------------------- the smaller ones
+
+/// The output of a GET whose response has `content_type` and `body`.
+fn answer(content_type: Option<&'static str>, body: &'static [u8]) -> httptool::tool::ToolOutput {
+    let recorder = Recorder::replying(move |request| {
+        plugin_support::response(request, 200, content_type, body)
+    });
+    let plugin = plugin(
+        &plugin_support::single("https://api.example.com", r#""name": "get", "path": "/x""#),
+        &recorder,
+    );
+    call(&plugin, "get", "{}")
+}
+
+#[test]
+fn defect_body_without_content_type_holding_control_bytes_is_binary() {
+    // A GIF header: valid UTF-8, but NUL and SOH bytes are no text.
+    let out = answer(None, b"GIF89a\x01\x00\x01\x00\x00\x00\x00");
+    assert!(!out.is_error());
+    assert_eq!(
+        out.text(),
+        "binary response (no content type, 13 bytes); the content is not shown"
+    );
+    let out = answer(None, b"\x1b[31mred\x1b[0m");
+    assert!(
+        out.text().starts_with("binary response (no content type, "),
+        "{}",
+        out.text()
+    );
+    let out = answer(None, b"DEL\x7f");
+    assert!(out.text().starts_with("binary response"), "{}", out.text());
+    // Tabs, line ends and form feeds are text.
+    let out = answer(None, b"a\tb\r\nc\x0cd");
+    assert_eq!(out.text(), "a\tb\r\nc\x0cd");
+}
+
+#[test]
+fn defect_latin1_text_is_decoded_with_the_charset_it_names() {
+    let out = answer(Some("text/plain; charset=iso-8859-1"), b"caf\xe9 \xa3 5");
+    assert_eq!(out.text(), "café £ 5");
+    let out = answer(Some("text/plain; Charset=\"ISO-8859-1\""), b"\xfc");
+    assert_eq!(out.text(), "ü");
+    let out = answer(Some("text/plain; charset=latin1"), b"\x80");
+    assert_eq!(out.text(), "\u{80}");
+    let out = answer(
+        Some("text/csv; charset=windows-1252"),
+        b"\x80 5,\x93q\x94,\x81",
+    );
+    assert_eq!(out.text(), "€ 5,\u{201c}q\u{201d},\u{81}");
+    let out = answer(Some("text/plain; charset=us-ascii"), b"plain");
+    assert_eq!(out.text(), "plain");
+    let out = answer(
+        Some("application/json; charset=iso-8859-1"),
+        b"{\"city\":\"K\xf6ln\"}",
+    );
+    assert_eq!(out.text(), "{\"city\":\"Köln\"}");
+    assert_eq!(out.structured().unwrap()["city"], Json::from("Köln"));
+    // A charset not decoded here: named in the summary, unless the body is UTF-8 anyway.
+    let out = answer(Some("text/plain; charset=shift_jis"), b"\x82\xa0\x82\xa2");
+    assert_eq!(
+        out.text(),
+        "text in charset 'shift_jis', which is not decoded: response (text/plain; charset=shift_jis, 4 bytes); the content is not shown"
+    );
+    let out = answer(Some("text/plain; charset=shift_jis"), b"ascii only");
+    assert_eq!(out.text(), "ascii only");
+    // UTF-8 that is not UTF-8 stays a summary.
+    let out = answer(Some("text/plain; charset=utf-8"), b"caf\xe9");
+    assert!(out
+        .text()
+        .starts_with("binary response (text/plain; charset=utf-8, 4 bytes)"));
+}
+
+#[test]
+fn defect_cap_text_never_exceeds_a_cap_smaller_than_its_marker() {
+    use httptool::tool::cap_text;
+    let original = "x".repeat(100);
+    // "\n... [truncated: " + "100" + " more bytes]": the marker for this text.
+    let marker = "\n... [truncated: 100 more bytes]".len();
+    let cases: [(usize, &str); 8] = [
+        (0, ""),
+        (1, "["),
+        (10, "[truncated"),
+        (11, "[truncated]"),
+        (marker - 1, "[truncated]"),
+        (marker, "\n... [truncated: 100 more bytes]"),
+        (marker + 1, "x\n... [truncated: 99 more bytes]"),
+        (marker + 10, "xxxxxxxxxx\n... [truncated: 90 more bytes]"),
+    ];
+    for (cap, expected) in cases {
+        let mut text = original.clone();
+        let left_out = cap_text(&mut text, cap);
+        assert_eq!(text, expected, "cap {}", cap);
+        assert!(text.len() <= cap, "cap {}: {} bytes", cap, text.len());
+        assert_eq!(left_out, 100 - text.bytes().filter(|&b| b == b'x').count());
+    }
+    for cap in 0..=120 {
+        let mut text = "é".repeat(60);
+        cap_text(&mut text, cap);
+        assert!(
+            text.len() <= cap.max(0) || cap >= 120,
+            "cap {}: {} bytes",
+            cap,
+            text.len()
+        );
+    }
+}
