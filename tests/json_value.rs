@@ -308,3 +308,49 @@ fn the_json_macro() {
     assert_eq!(httptool::json!({}).to_string(), "{}");
     assert_eq!(httptool::json!(-0.0).to_string(), "-0.0");
 }
+
+/// Large maps (built through `collect`, `extend` and the parser with a hash index of their
+/// keys): insert, replace, get, remove and equality agree on every key, in order.
+#[test]
+fn large_map_index_stays_consistent_through_insert_and_remove() {
+    let mut map = Map::new();
+    for i in 0..1_000 {
+        assert_eq!(map.insert(format!("k{}", i), i), None);
+    }
+    assert_eq!(map.insert("k500", "again"), Some(Json::from(500)));
+    assert_eq!(map.len(), 1_000);
+    assert_eq!(map.get("k500"), Some(&Json::from("again")));
+    assert_eq!(map.get("k999"), Some(&Json::from(999)));
+    assert_eq!(map.get("k1000"), None);
+    // Removing shifts the later entries: every lookup after it still finds its own key.
+    assert_eq!(map.remove("k10"), Some(Json::from(10)));
+    assert_eq!(map.remove("k10"), None);
+    for i in (0..1_000).filter(|&i| i != 10 && i != 500) {
+        assert_eq!(map.get(&format!("k{}", i)), Some(&Json::from(i)), "k{}", i);
+    }
+    // Down to below the index's threshold and back up.
+    for i in 0..950 {
+        map.remove(&format!("k{}", i));
+    }
+    assert_eq!(map.len(), 50);
+    for i in 0..200 {
+        map.insert(format!("n{}", i), i);
+    }
+    assert_eq!(map.get("n199"), Some(&Json::from(199)));
+    assert_eq!(map.get("k975"), Some(&Json::from(975)));
+    let keys: Vec<&String> = map.keys().collect();
+    assert_eq!(keys[0], "k950");
+    assert_eq!(keys[50], "n0");
+    // A parsed copy (its index built by the parser) equals it and finds the same keys.
+    let parsed = json::parse(&Json::from(map.clone()).to_string()).unwrap();
+    assert_eq!(parsed.as_object(), Some(&map));
+    assert_eq!(parsed["n150"], Json::from(150));
+    let mut reversed: Map = map
+        .iter()
+        .rev()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    assert_eq!(reversed, map);
+    reversed.insert("extra", 1);
+    assert_ne!(reversed, map);
+}

@@ -60,7 +60,7 @@ fn dot_segments_in_path_values_are_refused() {
         );
         assert_eq!(
             out.text(),
-            "parameter 'id' is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded or not); send the identifier itself",
+            "parameter 'id' is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded, padded with spaces, or in look-alike dots); send the identifier itself",
             "{}",
             id
         );

@@ -8,6 +8,7 @@ use super::auth;
 use super::error::quote;
 use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map, Number, ParseOptions};
+use crate::tool::small_set::NameIndex;
 use crate::tool::{unknown_name_message, CallContext, ErrorKind, ToolOutput};
 
 /// The value of each parameter, by index: `None` for an absent optional one.
@@ -27,14 +28,19 @@ pub(crate) fn resolve(
     let params = &endpoint.params;
     let mut values: Values = Vec::with_capacity(params.len());
     values.resize_with(params.len(), || None);
-    // One pass over the arguments, moving each value to its parameter's slot.
-    for (name, value) in arguments {
-        let slot = params
+    // One pass over the arguments, moving each value to its parameter's slot: the names are
+    // indexed, so a call is linear in its arguments and parameters, never their product.
+    let visible = NameIndex::new(
+        params
             .iter()
-            .zip(values.iter_mut())
-            .find(|(p, _)| !p.is_hidden() && p.name == name);
+            .enumerate()
+            .filter(|(_, p)| !p.is_hidden())
+            .map(|(i, p)| (p.name.as_str(), i)),
+    );
+    for (name, value) in arguments {
+        let slot = visible.position(&name).and_then(|i| values.get_mut(i));
         match slot {
-            Some((_, slot)) => *slot = Some(value),
+            Some(slot) => *slot = Some(value),
             None if endpoint.allow_unknown_arguments => {}
             None => return Err(unknown(endpoint, &name)),
         }
@@ -83,6 +89,8 @@ fn model_value(param: &Param, given: Option<Json>) -> Result<Option<Json>, ToolO
         None => return default_or_missing(param),
     };
     let value = coerce(value, &param.ty).map_err(|e| invalid(e.message(&param.name)))?;
+    check_format(param, &value)
+        .map_err(|problem| invalid(format!("parameter {} {}", quote(&param.name), problem)))?;
     check_enum(param, &value)?;
     Ok(Some(value))
 }
@@ -105,6 +113,7 @@ fn hidden_value(param: &Param, context: &CallContext) -> Result<Option<Json>, To
         )
     };
     let value = coerce(Json::from(text), &param.ty).map_err(|_| unusable())?;
+    check_format(param, &value).map_err(|_| unusable())?;
     if !param.enum_values.is_empty() && !param.enum_values.contains(&value) {
         return Err(unusable());
     }
@@ -190,8 +199,8 @@ impl CoerceError {
 pub(crate) fn coerce(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
     match ty {
         ParamType::String => to_string(value),
-        ParamType::Integer => to_number(value, true),
-        ParamType::Number => to_number(value, false),
+        ParamType::Integer => to_integer(value),
+        ParamType::Number => to_number(value),
         ParamType::Boolean => to_boolean(value),
         ParamType::Array(items) => to_array(value, ty, items),
         ParamType::Object(_) => to_object(value, ty),
@@ -211,34 +220,96 @@ fn to_string(value: Json) -> Result<Json, CoerceError> {
     }
 }
 
-fn to_number(value: Json, integer: bool) -> Result<Json, CoerceError> {
-    let ty = if integer {
-        ParamType::Integer
-    } else {
-        ParamType::Number
-    };
+fn to_number(value: Json) -> Result<Json, CoerceError> {
     let number = match &value {
         Json::Number(n) => Some(n.clone()),
         Json::String(s) => s.trim().parse::<Number>().ok(),
         _ => None,
     };
-    match number {
-        Some(n) if !integer => Ok(Json::Number(n)),
-        Some(n) if n.is_integer() => Ok(Json::Number(whole(n))),
-        _ => Err(mismatch(&value, &ty)),
-    }
+    number
+        .map(Json::Number)
+        .ok_or_else(|| mismatch(&value, &ParamType::Number))
 }
 
-/// A whole number written with a fraction (`3.0`) becomes the integer, so it is sent as
-/// `3`.
-fn whole(n: Number) -> Number {
-    if !n.is_f64() {
-        return n;
+/// 2^53: below it every integer is exactly a double and neighbouring integers stay apart, so
+/// a number written with a fraction or an exponent (held as a double) is the integer that
+/// was written. From it on, `9.007199254740993e15` reads as `9007199254740992` (2^53).
+const EXACT_DOUBLE_LIMIT: f64 = 9_007_199_254_740_992.0;
+
+/// An integer that is sent as plain digits, never in exponent form (issue 10, defect 8):
+///
+/// | given | result |
+/// | --- | --- |
+/// | digits (`42`, `-7`, `123456789012345678901`), as a number or a string | those digits |
+/// | a whole number with a fraction or exponent below 2^53 (`3.0`, `1e3`, `"1e3"`) | its digits (`3`, `1000`) |
+/// | the same from 2^53 on (`1e20`, `9.007199254740993e15`, `1e400`) | an error: it may not be the integer meant; send digits |
+/// | anything else (`2.5`, `"abc"`, `1e-400`) | an error: not an integer |
+///
+/// A fraction whose digits a double cannot hold (`3.0000000000000001`) reads as the double
+/// nearest to it, here `3.0`: the JSON parser keeps such numbers as doubles.
+fn to_integer(value: Json) -> Result<Json, CoerceError> {
+    let number = match &value {
+        Json::Number(n) => Some(n.clone()),
+        Json::String(s) => s.trim().parse::<Number>().ok(),
+        _ => None,
+    };
+    let number = match number {
+        Some(n) if n.is_integer() => n,
+        _ => return Err(mismatch(&value, &ParamType::Integer)),
+    };
+    if let Some(f) = number.as_double() {
+        if f.abs() >= EXACT_DOUBLE_LIMIT {
+            return Err(not_plain(
+                &value,
+                "from 2^53 on, a fraction or exponent may not hold the integer meant",
+            ));
+        }
+        // Exact: whole and below 2^53. `-0.0` becomes 0.
+        return Ok(Json::Number(Number::from(f as i64)));
     }
-    match (n.as_i64(), n.as_u64()) {
-        (Some(i), _) => Number::from(i),
-        (None, Some(u)) => Number::from(u),
-        _ => n,
+    if number.is_i64() || number.is_u64() {
+        return Ok(Json::Number(number));
+    }
+    // Beyond i64 and u64 the number keeps its text: digits pass as written, an exponent
+    // (`1e400`) would have to be expanded into as many digits.
+    let text = number.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(Json::Number(number));
+    }
+    Err(not_plain(&value, "an exponent is not sent"))
+}
+
+fn not_plain(value: &Json, why: &str) -> CoerceError {
+    CoerceError::new(format!(
+        "must be an integer in plain digits ({}); got {}",
+        why,
+        short(value)
+    ))
+}
+
+/// Checks an integer against the parameter's declared `format` (`int32`, `int64`); other
+/// formats carry no range.
+pub(crate) fn check_format(param: &Param, value: &Json) -> Result<(), String> {
+    let (low, high) = match (&param.ty, param.format.as_deref()) {
+        (ParamType::Integer, Some("int32")) => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        (ParamType::Integer, Some("int64")) => (i64::MIN, i64::MAX),
+        _ => return Ok(()),
+    };
+    let fits = value
+        .as_number()
+        .and_then(Number::as_i64)
+        .map_or(false, |n| (low..=high).contains(&n));
+    if fits {
+        Ok(())
+    } else {
+        Err(format!(
+            "must fit {} ({} to {}); got {}",
+            param.format.as_deref().unwrap_or(""),
+            low,
+            high,
+            short(value)
+        ))
     }
 }
 
@@ -305,21 +376,31 @@ fn to_object(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
         ParamType::Object(properties) if !properties.is_empty() => properties,
         _ => return Ok(value),
     };
-    let mut map = value.into_object().unwrap_or_default();
+    let map = value.into_object().unwrap_or_default();
     let names = || properties.iter().map(|p| p.name());
-    if let Some(unknown) = map.keys().find(|k| !names().any(|n| n == k.as_str())) {
-        return Err(CoerceError::new(format!(
-            "has an {}",
-            unknown_name_message("property", unknown, names())
-        )));
+    // Each member moves to its property's slot in one pass (no `remove` a property, which
+    // would shift the rest): linear in the members and properties.
+    let index = NameIndex::new(names().zip(0..));
+    let mut slots: Vec<Option<Json>> = Vec::with_capacity(properties.len());
+    slots.resize_with(properties.len(), || None);
+    for (key, member) in map {
+        match index.position(&key).and_then(|i| slots.get_mut(i)) {
+            Some(slot) => *slot = Some(member),
+            None => {
+                return Err(CoerceError::new(format!(
+                    "has an {}",
+                    unknown_name_message("property", &key, names())
+                )))
+            }
+        }
     }
-    let mut out = Map::with_capacity(map.len());
-    for property in properties {
-        match present(map.remove(property.name())) {
+    let mut out = Vec::with_capacity(properties.len());
+    for (property, slot) in properties.iter().zip(slots) {
+        match present(slot) {
             Some(v) => {
                 let v = coerce(v, property.ty())
                     .map_err(|e| e.within(format!(".{}", property.name())))?;
-                out.insert(property.name().to_string(), v);
+                out.push((property.name().to_string(), v));
             }
             None if property.is_required() => {
                 return Err(CoerceError::new(format!(
@@ -331,7 +412,8 @@ fn to_object(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
             None => {}
         }
     }
-    Ok(Json::Object(out))
+    // Collected (property names are unique): linear, where inserting one by one scans.
+    Ok(Json::Object(out.into_iter().collect()))
 }
 
 /// `a string`, `an integer`, `an array of strings`, `an object`.

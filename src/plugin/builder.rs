@@ -20,6 +20,7 @@ impl Param {
                 description: String::new(),
                 location: Location::Body,
                 ty: ParamType::String,
+                format: None,
                 required: false,
                 default: None,
                 default_template: None,
@@ -156,6 +157,14 @@ impl ParamBuilder {
     /// filled from. Defaults to the parameter's name.
     pub fn context(mut self, key: impl Into<String>) -> ParamBuilder {
         self.param.context = Some(key.into());
+        self
+    }
+
+    /// JSON Schema's `format` (`int32`, `int64`, `date-time`, ...), shown to the model. On
+    /// an integer parameter, `int32` and `int64` refuse values outside their range. Defaults
+    /// to none.
+    pub fn format(mut self, format: impl Into<String>) -> ParamBuilder {
+        self.param.format = Some(format.into());
         self
     }
 

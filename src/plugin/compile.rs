@@ -5,21 +5,25 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::args;
 use super::auth;
 use super::builder::PluginBuilder;
 use super::error::{quote, Error, ErrorKind};
 use super::http_plugin::{Common, Declaration, HttpPlugin};
 use super::model::{
-    AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param, MAX_OUTPUT_SCHEMA_BYTES,
+    AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param, ParamType,
+    MAX_OUTPUT_SCHEMA_BYTES,
 };
 use super::schema;
 use super::validate::{
-    at, check_auth, check_base_url, check_options, check_param, check_static_headers,
-    check_static_query, check_tool_like_name, err, index,
+    at, check_auth, check_base_url, check_options, check_param, check_static_names,
+    check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
 use crate::http::{
     self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
 };
+use crate::json::Json;
+use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
 
@@ -73,8 +77,7 @@ pub(crate) enum BodyPlan {
 pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
     check_tool_like_name(&b.name, "name", "plugin")?;
     let base_url = check_base_url(&b.base_url)?;
-    check_static_headers(&b.headers)?;
-    check_static_query(&b.query)?;
+    let names = check_static_names(&b.headers, &b.query)?;
     if let Some(auth) = &b.auth {
         check_auth(auth, &b.headers, &b.query)?;
     }
@@ -89,12 +92,11 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
     let common = common(&b);
     let prefix = base_url.as_str().trim_end_matches('/').to_string();
     let mut endpoints = Vec::with_capacity(b.endpoints.len());
-    // A map, not a scan of the endpoints before: a scan made 5,000 endpoints cost 12.5
-    // million name comparisons, most of the time it took to load such a plugin.
-    let mut first_use: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
+    // Tool name -> the first endpoint with it: duplicates found in constant time each.
+    let mut tool_names: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
     for (i, endpoint) in b.endpoints.iter().enumerate() {
         let path = index("endpoints", i);
-        if let Some(&first) = first_use.get(endpoint.name.as_str()) {
+        if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
             return Err(err(
                 ErrorKind::DuplicateName,
                 at(&path, "name"),
@@ -105,8 +107,8 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
                 ),
             ));
         }
-        first_use.insert(&endpoint.name, i);
-        let compiled = compile(&b, &common, endpoint, &path, &base_url, &prefix)?;
+        tool_names.insert(&endpoint.name, i);
+        let compiled = compile(&b, &names, &common, endpoint, &path, &base_url, &prefix)?;
         endpoints.push(Arc::new(compiled));
     }
     let client = Client::with_config(client_config(&b.options));
@@ -256,6 +258,7 @@ fn request_options(options: &Options) -> RequestOptions {
 
 fn compile(
     b: &PluginBuilder,
+    names: &PluginNames,
     common: &Common,
     endpoint: &Endpoint,
     path: &str,
@@ -273,8 +276,10 @@ fn compile(
             ));
         }
     }
+    let mut seen = EndpointNames::new();
     for (j, param) in endpoint.params.iter().enumerate() {
-        check_param(b, endpoint, param, j, &index(&at(path, "params"), j))?;
+        let field = index(&at(path, "params"), j);
+        check_param(b, names, endpoint, param, &mut seen, &field)?;
     }
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
@@ -315,7 +320,7 @@ fn compile(
     Ok(Compiled {
         headers,
         headers_with_body,
-        endpoint: endpoint.clone(),
+        endpoint: with_plain_integers(endpoint),
         spec,
         path: pieces,
         prefix: prefix.to_string(),
@@ -329,6 +334,28 @@ fn compile(
         query_names,
         json_keys,
     })
+}
+
+/// The endpoint with the defaults and enum values of integer parameters as plain integers
+/// (`3.0` is sent as `3`); the checks above accepted only values this cannot fail for.
+fn with_plain_integers(endpoint: &Endpoint) -> Endpoint {
+    let mut endpoint = endpoint.clone();
+    for param in &mut endpoint.params {
+        if param.ty != ParamType::Integer {
+            continue;
+        }
+        let ty = param.ty.clone();
+        let plain = |value: &mut Json| {
+            if let Ok(integer) = args::coerce(value.clone(), &ty) {
+                *value = integer;
+            }
+        };
+        if let Some(default) = &mut param.default {
+            plain(default);
+        }
+        param.enum_values.iter_mut().for_each(plain);
+    }
+    endpoint
 }
 
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
@@ -418,7 +445,15 @@ fn parse_path(
         ));
     }
     let mut pieces = Vec::new();
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: SmallSet<&str> = SmallSet::new();
+    // Wire name -> the first path parameter with it, so each placeholder is found in
+    // constant time.
+    let mut path_params: HashMap<&str, usize> = HashMap::new();
+    for (i, param) in endpoint.params.iter().enumerate() {
+        if param.location == Location::Path {
+            path_params.entry(param.wire_name()).or_insert(i);
+        }
+    }
     let mut rest = template.as_str();
     let mut sample = String::from(prefix);
     while !rest.is_empty() {
@@ -443,18 +478,14 @@ fn parse_path(
                         "a placeholder is a name between braces, such as {id}",
                     ));
                 }
-                if names.contains(&name) {
+                if names.contains(name) {
                     return Err(err(
                         ErrorKind::InvalidPath,
                         field,
                         format!("placeholder {{{}}} appears twice", name),
                     ));
                 }
-                let i = endpoint
-                    .params
-                    .iter()
-                    .position(|p| p.location == Location::Path && p.wire_name() == name)
-                    .ok_or_else(|| {
+                let i = path_params.get(name).copied().ok_or_else(|| {
                         err(
                             ErrorKind::InvalidPath,
                             field.clone(),
@@ -464,7 +495,7 @@ fn parse_path(
                             ),
                         )
                     })?;
-                names.push(name);
+                names.insert(name);
                 pieces.push(PathPiece::Param(i));
                 sample.push('x');
                 rest = &rest[c + 1..];
@@ -480,7 +511,7 @@ fn parse_path(
     }
     check_sample_path(&sample, base_url, &field)?;
     for (j, param) in endpoint.params.iter().enumerate() {
-        if param.location == Location::Path && !names.contains(&param.wire_name()) {
+        if param.location == Location::Path && !names.contains(param.wire_name()) {
             return Err(err(
                 ErrorKind::InvalidPath,
                 index(&at(path, "params"), j),

@@ -13,6 +13,7 @@ use super::model::{
 use super::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
+use crate::tool::small_set::SmallSet;
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
 const PLUGIN_FIELDS: [&str; 7] = [
@@ -51,11 +52,12 @@ const OPTION_FIELDS: [&str; 10] = [
     "address_policy",
     "overload_retries",
 ];
-const PARAM_FIELDS: [&str; 16] = [
+const PARAM_FIELDS: [&str; 17] = [
     "name",
     "wire_name",
     "in",
     "type",
+    "format",
     "items",
     "properties",
     "description",
@@ -222,6 +224,7 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
             }
         }
     }
+    let mut seen = SmallSet::new();
     for text in texts {
         let mut found = Vec::new();
         if expand(text, &mut |name| {
@@ -231,7 +234,7 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
         .is_ok()
         {
             for name in found {
-                if !names.contains(&name) {
+                if seen.insert(name.clone()) {
                     names.push(name);
                 }
             }
@@ -685,6 +688,9 @@ impl Loader<'_> {
             builder = builder.description(description);
         }
         builder = builder.ty(read_type(map, path, 1)?);
+        if let Some(format) = opt_str(map, "format", path)? {
+            builder = builder.format(format);
+        }
         let flags: [(&str, FlagSetter); 5] = [
             ("required", ParamBuilder::required),
             ("secret", ParamBuilder::secret),
@@ -926,6 +932,9 @@ fn param_json(param: &Param) -> Json {
     }
     map.insert("in", param.location().as_str());
     write_type(&mut map, param.ty());
+    if let Some(format) = param.format() {
+        map.insert("format", format);
+    }
     if !param.description().is_empty() {
         map.insert("description", param.description());
     }
@@ -978,18 +987,22 @@ fn write_type(map: &mut Map, ty: &ParamType) {
             map.insert("items", inner);
         }
         ParamType::Object(properties) if !properties.is_empty() => {
-            let mut props = Map::with_capacity(properties.len());
-            for property in properties {
-                let mut inner = Map::new();
-                write_type(&mut inner, property.ty());
-                if !property.description().is_empty() {
-                    inner.insert("description", property.description());
-                }
-                if property.is_required() {
-                    inner.insert("required", true);
-                }
-                props.insert(property.name().to_string(), inner);
-            }
+            // Collected, not inserted one by one (each insert scans the keys): linear in
+            // the number of properties.
+            let props: Map = properties
+                .iter()
+                .map(|property| {
+                    let mut inner = Map::new();
+                    write_type(&mut inner, property.ty());
+                    if !property.description().is_empty() {
+                        inner.insert("description", property.description());
+                    }
+                    if property.is_required() {
+                        inner.insert("required", true);
+                    }
+                    (property.name().to_string(), inner)
+                })
+                .collect();
             map.insert("properties", props);
         }
         _ => {}

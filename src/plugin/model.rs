@@ -621,6 +621,8 @@ pub struct Param {
     pub(crate) description: String,
     pub(crate) location: Location,
     pub(crate) ty: ParamType,
+    /// JSON Schema's `format`; `int32` and `int64` bound an integer parameter's values.
+    pub(crate) format: Option<String>,
     pub(crate) required: bool,
     pub(crate) default: Option<Json>,
     pub(crate) default_template: Option<String>,
@@ -663,6 +665,12 @@ impl Param {
     /// The value's type.
     pub fn ty(&self) -> &ParamType {
         &self.ty
+    }
+
+    /// JSON Schema's `format`, when declared. On an integer parameter, `int32` and `int64`
+    /// make a value outside that range an argument error.
+    pub fn format(&self) -> Option<&str> {
+        self.format.as_deref()
     }
 
     /// Whether a value must be present (from the model, the context or the default). Path

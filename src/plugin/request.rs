@@ -14,81 +14,6 @@ use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, EncodeSet, Url};
 
-/// How many times a path value is percent-decoded when looking for dot segments: servers
-/// that decode twice exist.
-const MAX_DECODE_ROUNDS: usize = 3;
-
-/// Whether `value` holds a `.` or `..` segment once percent-decoded (up to
-/// [`MAX_DECODE_ROUNDS`] times) and split on `/` or `\` (DESIGN item 6): `..`, `../admin`,
-/// `%2e%2e`, `..%2f..%2fadmin`, `..\admin`. Decoders that servers are known to use are
-/// followed too: overlong UTF-8 forms (`%c0%ae%c0%ae`, `..%c0%afadmin`), a `;` path parameter
-/// (`..;x`, which Tomcat and others read as `..`) and a NUL (where C code stops reading).
-pub(crate) fn has_dot_segment(value: &str) -> bool {
-    if dots(value.as_bytes()) {
-        return true;
-    }
-    if !value.contains('%') {
-        return false;
-    }
-    let mut current = value.as_bytes().to_vec();
-    for _ in 0..MAX_DECODE_ROUNDS {
-        let decoded = url::percent_decode(&String::from_utf8_lossy(&current));
-        if decoded == current {
-            return false;
-        }
-        if dots(&decoded) {
-            return true;
-        }
-        current = decoded;
-    }
-    false
-}
-
-fn dots(bytes: &[u8]) -> bool {
-    let folded;
-    let bytes = if bytes.iter().any(|&b| b >= 0xc0) {
-        folded = fold_overlong_ascii(bytes);
-        &folded[..]
-    } else {
-        bytes
-    };
-    bytes
-        .split(|&b| b == b'/' || b == b'\\')
-        .any(is_dot_segment)
-}
-
-/// `.` or `..`, read up to a `;` or a NUL.
-fn is_dot_segment(segment: &[u8]) -> bool {
-    let end = segment
-        .iter()
-        .position(|&b| b == b';' || b == 0)
-        .unwrap_or(segment.len());
-    matches!(&segment[..end], b"." | b"..")
-}
-
-/// `bytes` with every overlong UTF-8 form of an ASCII character (2, 3 or 4 bytes, which RFC
-/// 3629 section 10 forbids and lenient decoders still accept) replaced by that character.
-fn fold_overlong_ascii(bytes: &[u8]) -> Vec<u8> {
-    let continuation = |b: &u8| (0x80..=0xbf).contains(b);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let (ascii, len) = match bytes[i..] {
-            [0xc0 | 0xc1, c, ..] if continuation(&c) => (((b & 1) << 6) | (c & 0x3f), 2),
-            [0xe0, h @ (0x80 | 0x81), c, ..] if continuation(&c) => {
-                (((h & 1) << 6) | (c & 0x3f), 3)
-            }
-            [0xf0, 0x80, h @ (0x80 | 0x81), c, ..] if continuation(&c) => {
-                (((h & 1) << 6) | (c & 0x3f), 4)
-            }
-            _ => (b, 1),
-        };
-        out.push(ascii);
-        i += len;
-    }
-    out
-}
-
 /// The text of a value for a path, query, header or form: a string as it is, anything else
 /// as compact JSON (`3`, `true`, `{"a":1}`), written into `scratch`.
 fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
@@ -182,11 +107,11 @@ fn push_path(
         if text.is_empty() {
             return Err(empty_path_value(param));
         }
-        if has_dot_segment(text) {
+        if url::reads_as_dot_segment(text) {
             return Err(ToolOutput::error(
                 ErrorKind::InvalidParameter,
                 format!(
-                    "parameter {} is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded or not); send the identifier itself",
+                    "parameter {} is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded, padded with spaces, or in look-alike dots); send the identifier itself",
                     quote(&param.name)
                 ),
             ));
@@ -601,54 +526,5 @@ fn mark_secrets(plugin: &HttpPlugin, compiled: &Compiled, request: &mut Request)
                 request.mark_query_secret(param.wire_name());
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    macro_rules! dot_cases {
-        ($($name:ident: $value:expr => $refused:expr;)*) => {$(
-            #[test]
-            fn $name() {
-                assert_eq!(has_dot_segment($value), $refused, "{:?}", $value);
-            }
-        )*};
-    }
-
-    dot_cases! {
-        dots_two: ".." => true;
-        dots_one: "." => true;
-        dots_parent_then_name: "../admin" => true;
-        dots_encoded: "%2e%2e" => true;
-        dots_encoded_upper: "%2E%2E" => true;
-        dots_mixed: ".%2e" => true;
-        dots_encoded_slashes: "..%2f..%2fadmin" => true;
-        dots_backslash: "..\\admin" => true;
-        dots_encoded_backslash: "..%5cadmin" => true;
-        dots_double_encoded: "%252e%252e" => true;
-        dots_inside: "a/../b" => true;
-        dots_trailing: "a/." => true;
-        dots_overlong_utf8: "%c0%ae%c0%ae" => true;
-        dots_overlong_utf8_upper: "%C0%AE." => true;
-        dots_overlong_three_bytes: "%e0%80%ae%e0%80%ae" => true;
-        dots_overlong_four_bytes: "%f0%80%80%ae." => true;
-        dots_overlong_slash: "..%c0%afadmin" => true;
-        dots_overlong_backslash: "..%c1%9cadmin" => true;
-        dots_double_encoded_overlong: "%25c0%25ae%25c0%25ae" => true;
-        dots_path_parameter: "..;jsessionid=1" => true;
-        dots_encoded_path_parameter: "..%3Bx" => true;
-        dots_path_parameter_after_slash: "a/..;/b" => true;
-        dots_nul: "..%00" => true;
-        dots_three_is_a_name: "..." => false;
-        dots_parameter_of_a_name: "a;.." => false;
-        dots_lone_parameter: ";x" => false;
-        dots_valid_utf8_is_a_name: "%c3%a9" => false;
-        dots_overlong_letter_is_a_name: "%c1%81%c1%81" => false;
-        dots_in_a_name: "v1.2..3" => false;
-        dots_plain_name: "report.pdf" => false;
-        dots_slash_name: "a/b" => false;
-        dots_percent_text: "100%" => false;
     }
 }

@@ -155,6 +155,82 @@ fn textual_type(content_type: &str) -> bool {
         || TEXTUAL.iter().any(|t| t.eq_ignore_ascii_case(essence))
 }
 
+/// Bytes that do not occur in text: C0 controls other than tab, line feed, form feed and
+/// carriage return, and DEL.
+fn has_binary_controls(body: &[u8]) -> bool {
+    body.iter()
+        .any(|&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0c | b'\r')) || b == 0x7f)
+}
+
+/// The charset a textual body is decoded with (RFC 9110 section 8.3.2, the `charset`
+/// parameter of its media type).
+enum Charset {
+    /// UTF-8, also when no charset is named.
+    Utf8,
+    /// ISO-8859-1 (and US-ASCII, a subset of it): each byte is the code point of its value.
+    Latin1,
+    /// windows-1252: ISO-8859-1 with printable characters at 0x80 to 0x9F.
+    Windows1252,
+    /// A charset not decoded here (its name, lowercased): shown when the body is UTF-8,
+    /// summarised otherwise.
+    Other(String),
+}
+
+fn charset_of(content_type: &str) -> Charset {
+    let name = content_type.split(';').skip(1).find_map(|param| {
+        let (key, value) = param.split_once('=')?;
+        key.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| value.trim().trim_matches('"').to_ascii_lowercase())
+    });
+    match name.as_deref() {
+        None | Some("utf-8") | Some("utf8") => Charset::Utf8,
+        Some(
+            "iso-8859-1" | "iso8859-1" | "iso_8859-1" | "latin1" | "l1" | "us-ascii" | "ascii",
+        ) => Charset::Latin1,
+        Some("windows-1252" | "cp1252" | "x-cp1252") => Charset::Windows1252,
+        Some(other) => Charset::Other(other.to_string()),
+    }
+}
+
+/// windows-1252 at 0x80 to 0x9F (the WHATWG Encoding Standard's index); its five unassigned
+/// bytes stay the C1 control of their value, as there.
+const WINDOWS_1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}', '\u{8F}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}', '\u{178}',
+];
+
+impl Charset {
+    /// Whether `body` can be read in this charset.
+    fn decodes(&self, body: &[u8]) -> bool {
+        match self {
+            Charset::Latin1 | Charset::Windows1252 => true,
+            Charset::Utf8 | Charset::Other(_) => std::str::from_utf8(body).is_ok(),
+        }
+    }
+
+    /// The body as text; [`decodes`](Charset::decodes) said it can be read.
+    fn decode(&self, body: Vec<u8>) -> String {
+        match self {
+            Charset::Latin1 => body.iter().map(|&b| char::from(b)).collect(),
+            Charset::Windows1252 => body
+                .iter()
+                .map(|&b| match b {
+                    0x80..=0x9f => WINDOWS_1252_HIGH
+                        .get(usize::from(b - 0x80))
+                        .copied()
+                        .unwrap_or(char::from(b)),
+                    _ => char::from(b),
+                })
+                .collect(),
+            Charset::Utf8 | Charset::Other(_) => String::from_utf8(body)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        }
+    }
+}
+
 /// What the model reads for a response.
 pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     let status = response.status();
@@ -165,9 +241,20 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
         return ToolOutput::error(kind, message).with_status(status);
     }
     let json = is_json(&response);
-    let textual = response.header("content-type").map_or(true, textual_type);
-    if !textual || std::str::from_utf8(response.body()).is_err() {
-        return binary_output(&response, shaping);
+    let content_type = response.header("content-type");
+    // Without a Content-Type, control bytes say binary (a PNG, a gzip stream) as surely
+    // as bytes that are not UTF-8.
+    let textual = content_type.map_or_else(|| !has_binary_controls(response.body()), textual_type);
+    let charset = content_type.map_or(Charset::Utf8, charset_of);
+    if !textual {
+        return binary_output(&response, shaping, None);
+    }
+    if !charset.decodes(response.body()) {
+        let undecoded = match &charset {
+            Charset::Other(name) => Some(name.as_str()),
+            _ => None,
+        };
+        return binary_output(&response, shaping, undecoded);
     }
     // Only failures quote the reason phrase.
     let reason = if (200..300).contains(&status) {
@@ -175,9 +262,7 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     } else {
         response.reason().to_string()
     };
-    let body = response.into_body();
-    let mut text = String::from_utf8(body)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let mut text = charset.decode(response.into_body());
     // The parsed view is redacted inside its strings (and keys), so it keeps its structure
     // whatever the secret holds; the text is redacted in `finish`.
     let mut data = if json { json::parse(&text).ok() } else { None };
@@ -206,12 +291,30 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
     finish(status, &reason, text, data, shaping)
 }
 
-/// A body that is not text: a one-line summary instead of bytes or an error.
-fn binary_output(response: &Response, shaping: &Shaping<'_>) -> ToolOutput {
+/// A body that is not text, or text in a charset this crate does not decode (named): a
+/// one-line summary instead of bytes or an error.
+fn binary_output(
+    response: &Response,
+    shaping: &Shaping<'_>,
+    undecoded: Option<&str>,
+) -> ToolOutput {
     let content_type = response.header("content-type").unwrap_or("no content type");
     let name = response.header("content-disposition").and_then(file_name);
-    let summary = binary_summary(content_type, response.body().len(), name);
-    finish(response.status(), response.reason(), summary, None, shaping)
+    let mut summary = binary_summary(content_type, response.body().len(), name);
+    if let Some(charset) = undecoded {
+        summary = format!(
+            "text in charset {}, which is not decoded: {}",
+            quote(charset),
+            summary.replacen("binary response", "response", 1)
+        );
+    }
+    finish(
+        response.status(),
+        response.reason(),
+        summary,
+        None,
+        shaping,
+    )
 }
 
 fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {

@@ -7,16 +7,17 @@ use crate::json::{Json, Map};
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
 /// with the parameters the model may set, in declaration order.
 pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
-    let visible: Vec<&Param> = endpoint.params.iter().filter(|p| !p.is_hidden()).collect();
-    let mut properties = Map::with_capacity(visible.len());
-    let mut required = Vec::new();
-    for param in &visible {
-        properties.insert(param.name.clone(), param_schema(param));
-        // A parameter with a default is never missing, so the model need not send it.
-        if param.is_required() && param.default.is_none() {
-            required.push(Json::from(param.name.as_str()));
-        }
-    }
+    let visible = || endpoint.params.iter().filter(|p| !p.is_hidden());
+    // Collected, not inserted one by one (each insert scans the keys): linear in the number
+    // of parameters.
+    let properties: Map = visible()
+        .map(|param| (param.name.clone(), param_schema(param)))
+        .collect();
+    // A parameter with a default is never missing, so the model need not send it.
+    let required: Vec<Json> = visible()
+        .filter(|param| param.is_required() && param.default.is_none())
+        .map(|param| Json::from(param.name.as_str()))
+        .collect();
     let mut schema = Map::with_capacity(4);
     schema.insert("type", "object");
     schema.insert("properties", properties);
@@ -30,6 +31,9 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
 fn param_schema(param: &Param) -> Json {
     let mut schema = type_schema(&param.ty, &param.description);
     if let Some(map) = schema.as_object_mut() {
+        if let Some(format) = &param.format {
+            map.insert("format", format.as_str());
+        }
         if !param.enum_values.is_empty() {
             map.insert("enum", param.enum_values.clone());
         }
@@ -53,17 +57,20 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
             map.insert("items", type_schema(items, ""));
         }
         ParamType::Object(properties) if !properties.is_empty() => {
-            let mut props = Map::with_capacity(properties.len());
-            let mut required = Vec::new();
-            for property in properties {
-                props.insert(
-                    property.name().to_string(),
-                    type_schema(property.ty(), property.description()),
-                );
-                if property.is_required() {
-                    required.push(Json::from(property.name()));
-                }
-            }
+            let props: Map = properties
+                .iter()
+                .map(|property| {
+                    (
+                        property.name().to_string(),
+                        type_schema(property.ty(), property.description()),
+                    )
+                })
+                .collect();
+            let required: Vec<Json> = properties
+                .iter()
+                .filter(|property| property.is_required())
+                .map(|property| Json::from(property.name()))
+                .collect();
             map.insert("properties", props);
             if !required.is_empty() {
                 map.insert("required", required);

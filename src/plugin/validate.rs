@@ -2,17 +2,18 @@
 //! `from_json`): each failure an error naming the field. Pure: no I/O, no clock, no
 //! environment.
 
+use super::args;
 use super::builder::PluginBuilder;
 use super::compile::effective_location;
 use super::error::{quote, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
-use super::request::has_dot_segment;
 use crate::http::Headers;
 use crate::json::Json;
 use crate::tool;
-use crate::url::Url;
+use crate::tool::small_set::{MapLookup, SmallSet};
+use crate::url::{self, Url};
 
 /// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
 /// recursively when a call's values are checked, so their depth is bounded here.
@@ -117,15 +118,49 @@ fn check_context_key(value: &ConfigValue, path: &str) -> Result<(), Error> {
     Ok(())
 }
 
-pub(crate) fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<(), Error> {
-    for (i, (name, value)) in headers.iter().enumerate() {
+/// The plugin-level names a parameter may not reuse, gathered once while they are checked,
+/// so every check of a parameter against them takes constant time.
+pub(crate) struct PluginNames {
+    /// The static header names, lowercased (header names are case-insensitive).
+    headers: SmallSet<String>,
+    /// The static query names.
+    query: SmallSet<String>,
+}
+
+/// The names an endpoint's parameters took so far, for duplicate checks in constant time.
+pub(crate) struct EndpointNames<'a> {
+    names: SmallSet<&'a str>,
+    /// Where a value goes and its wire name (lowercased for headers).
+    wires: SmallSet<(Location, String)>,
+}
+
+impl<'a> EndpointNames<'a> {
+    pub(crate) fn new() -> EndpointNames<'a> {
+        EndpointNames {
+            names: SmallSet::new(),
+            wires: SmallSet::new(),
+        }
+    }
+}
+
+/// Checks the static headers and query values; their names, for the parameters' checks.
+pub(crate) fn check_static_names(
+    headers: &[(String, ConfigValue)],
+    query: &[(String, ConfigValue)],
+) -> Result<PluginNames, Error> {
+    Ok(PluginNames {
+        headers: check_static_headers(headers)?,
+        query: check_static_query(query)?,
+    })
+}
+
+fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<SmallSet<String>, Error> {
+    let mut seen = SmallSet::new();
+    for (name, value) in headers {
         let path = at("headers", name);
         check_header(name, value.value(), &path)?;
         check_context_key(value, &path)?;
-        if headers[..i]
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-        {
+        if !seen.insert(name.to_ascii_lowercase()) {
             return Err(err(
                 ErrorKind::DuplicateName,
                 path,
@@ -133,11 +168,12 @@ pub(crate) fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<
             ));
         }
     }
-    Ok(())
+    Ok(seen)
 }
 
-pub(crate) fn check_static_query(query: &[(String, ConfigValue)]) -> Result<(), Error> {
-    for (i, (name, value)) in query.iter().enumerate() {
+fn check_static_query(query: &[(String, ConfigValue)]) -> Result<SmallSet<String>, Error> {
+    let mut seen = SmallSet::new();
+    for (name, value) in query {
         let path = at("query", name);
         if name.is_empty() {
             return Err(err(
@@ -147,7 +183,7 @@ pub(crate) fn check_static_query(query: &[(String, ConfigValue)]) -> Result<(), 
             ));
         }
         check_context_key(value, &path)?;
-        if query[..i].iter().any(|(n, _)| n == name) {
+        if !seen.insert(name.clone()) {
             return Err(err(
                 ErrorKind::DuplicateName,
                 path,
@@ -155,7 +191,7 @@ pub(crate) fn check_static_query(query: &[(String, ConfigValue)]) -> Result<(), 
             ));
         }
     }
-    Ok(())
+    Ok(seen)
 }
 
 pub(crate) fn check_auth(
@@ -251,11 +287,14 @@ pub(crate) fn check_options(options: &Options, parent: &str) -> Result<(), Error
     Ok(())
 }
 
-pub(crate) fn check_param(
+/// Checks one parameter of `endpoint`; `seen` holds the names of the parameters before it
+/// and takes this one's.
+pub(crate) fn check_param<'a>(
     b: &PluginBuilder,
+    plugin: &PluginNames,
     endpoint: &Endpoint,
-    param: &Param,
-    j: usize,
+    param: &'a Param,
+    seen: &mut EndpointNames<'a>,
     path: &str,
 ) -> Result<(), Error> {
     if tool::validate_name(&param.name).is_err() {
@@ -269,19 +308,19 @@ pub(crate) fn check_param(
             ),
         ));
     }
-    let earlier = &endpoint.params[..j];
-    if earlier.iter().any(|p| p.name == param.name) {
+    if !seen.names.insert(&param.name) {
         return Err(err(
             ErrorKind::DuplicateName,
             at(path, "name"),
             format!("parameter {} is declared twice", quote(&param.name)),
         ));
     }
-    check_wire_name(b, endpoint, param, earlier, path)?;
+    check_wire_name(b, plugin, endpoint, param, seen, path)?;
     check_type(&param.ty, &at(path, "type"))?;
     check_flags(endpoint, param, path)?;
     for (k, value) in param.enum_values.iter().enumerate() {
-        if let Err(problem) = fits(value, &param.ty) {
+        if let Err(problem) = fits(value, &param.ty).and_then(|()| args::check_format(param, value))
+        {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 index(&at(path, "enum"), k),
@@ -297,9 +336,10 @@ pub(crate) fn check_param(
 
 fn check_wire_name(
     b: &PluginBuilder,
+    plugin: &PluginNames,
     endpoint: &Endpoint,
     param: &Param,
-    earlier: &[Param],
+    seen: &mut EndpointNames<'_>,
     path: &str,
 ) -> Result<(), Error> {
     let wire = param.wire_name();
@@ -316,16 +356,12 @@ fn check_wire_name(
         ));
     }
     let location = effective_location(endpoint, param);
-    let same = |p: &&Param| effective_location(endpoint, p) == location;
-    let clash = if location == Location::Header {
-        earlier
-            .iter()
-            .filter(same)
-            .any(|p| p.wire_name().eq_ignore_ascii_case(wire))
+    let key = if location == Location::Header {
+        wire.to_ascii_lowercase()
     } else {
-        earlier.iter().filter(same).any(|p| p.wire_name() == wire)
+        wire.to_string()
     };
-    if clash {
+    if !seen.wires.insert((location, key)) {
         return Err(err(
             ErrorKind::DuplicateName,
             field,
@@ -337,13 +373,13 @@ fn check_wire_name(
         ));
     }
     match location {
-        Location::Header => check_header_param(b, wire, &field),
+        Location::Header => check_header_param(b, plugin, wire, &field),
         Location::Query => {
             let auth_query = match &b.auth {
                 Some(Auth::Query { name, .. }) => name == wire,
                 _ => false,
             };
-            if auth_query || b.query.iter().any(|(n, _)| n == wire) {
+            if auth_query || plugin.query.contains(wire) {
                 return Err(err(
                     ErrorKind::DuplicateName,
                     field,
@@ -361,9 +397,14 @@ fn check_wire_name(
 
 /// A header parameter may not shadow a static or auth header (DESIGN item 8), so the model
 /// cannot replace credentials.
-fn check_header_param(b: &PluginBuilder, wire: &str, field: &str) -> Result<(), Error> {
+fn check_header_param(
+    b: &PluginBuilder,
+    plugin: &PluginNames,
+    wire: &str,
+    field: &str,
+) -> Result<(), Error> {
     check_header(wire, None, field)?;
-    if b.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(wire)) {
+    if plugin.headers.contains(wire.to_ascii_lowercase().as_str()) {
         return Err(err(
             ErrorKind::InvalidHeader,
             field,
@@ -401,7 +442,8 @@ fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
         match ty {
             ParamType::Array(items) => stack.push((items, depth + 1)),
             ParamType::Object(properties) => {
-                for (k, property) in properties.iter().enumerate() {
+                let mut seen = SmallSet::new();
+                for property in properties {
                     if tool::validate_name(&property.name).is_err() {
                         return Err(err(
                             ErrorKind::InvalidName,
@@ -413,7 +455,7 @@ fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
                             ),
                         ));
                     }
-                    if properties[..k].iter().any(|p| p.name == property.name) {
+                    if !seen.insert(property.name.as_str()) {
                         return Err(err(
                             ErrorKind::DuplicateName,
                             path,
@@ -536,6 +578,9 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
     if let Err(problem) = fits(default, &param.ty) {
         return Err(err(ErrorKind::InvalidDefault, path, shown(problem)));
     }
+    if let Err(problem) = args::check_format(param, default) {
+        return Err(err(ErrorKind::InvalidDefault, path, shown(problem)));
+    }
     if !param.enum_values.is_empty() && !param.enum_values.contains(default) {
         return Err(err(
             ErrorKind::InvalidDefault,
@@ -548,7 +593,7 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
             .as_str()
             .map(str::to_string)
             .unwrap_or_else(|| default.to_string());
-        if text.is_empty() || has_dot_segment(&text) {
+        if text.is_empty() || url::reads_as_dot_segment(&text) {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 path,
@@ -566,7 +611,8 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
     let ok = match (ty, value) {
         (ParamType::String, Json::String(_)) | (ParamType::Boolean, Json::Bool(_)) => true,
         (ParamType::Number, Json::Number(_)) => true,
-        (ParamType::Integer, Json::Number(n)) => n.is_integer(),
+        // The rule a model's integer meets: sent as plain digits (`1e20` is refused).
+        (ParamType::Integer, Json::Number(_)) => args::coerce(value.clone(), ty).is_ok(),
         (ParamType::Array(items), Json::Array(values)) => {
             for value in values {
                 fits(value, items)?;
@@ -574,8 +620,10 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
             true
         }
         (ParamType::Object(properties), Json::Object(map)) => {
+            // Built once, so a large object is checked in linear time, not keys x properties.
+            let members = MapLookup::new(map);
             for property in properties {
-                match map.get(&property.name) {
+                match members.get(&property.name) {
                     Some(v) => fits(v, &property.ty)?,
                     None if property.required => {
                         return Err(format!("lacks required property {}", quote(&property.name)))
@@ -583,7 +631,8 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
                     None => {}
                 }
             }
-            properties.is_empty() || map.keys().all(|k| properties.iter().any(|p| &p.name == k))
+            let names: SmallSet<&str> = properties.iter().map(|p| p.name.as_str()).collect();
+            properties.is_empty() || map.keys().all(|k| names.contains(k.as_str()))
         }
         _ => false,
     };

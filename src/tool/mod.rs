@@ -57,6 +57,7 @@ mod error;
 mod output;
 mod provider;
 mod registry;
+pub(crate) mod small_set;
 mod spec;
 mod suggest;
 

@@ -14,6 +14,8 @@ pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 64 * 1024;
 
 const MARKER_START: &str = "\n... [truncated: ";
 const MARKER_END: &str = " more bytes]";
+/// What is left when the whole marker does not fit, cut to the cap.
+const MARKER_SHORT: &str = "[truncated]";
 
 /// Cuts `text` so it fits in `max_bytes`, ending it with a marker that says how much was left
 /// out, and returns the number of bytes left out (0 when the text already fit).
@@ -21,7 +23,8 @@ const MARKER_END: &str = " more bytes]";
 /// The cut falls on a char boundary, and the result, marker included, is at most
 /// `max_bytes` long. The marker reads `\n... [truncated: 12345 more bytes]`, where the count
 /// covers every byte of the original text that is not in the result. When `max_bytes` is
-/// smaller than the marker itself, only the marker is left.
+/// smaller than that marker, the whole text is left out and the result is as much of
+/// `[truncated]` as fits (nothing for a cap of 0): the cap is never exceeded.
 ///
 /// # Examples
 ///
@@ -44,7 +47,14 @@ pub fn cap_text(text: &mut String, max_bytes: usize) -> usize {
     // The count left out has at most as many digits as the whole length, so reserving that
     // many keeps the result within `max_bytes`.
     let reserve = MARKER_START.len() + MARKER_END.len() + decimal_digits(text.len());
-    let mut keep = max_bytes.saturating_sub(reserve);
+    if max_bytes < reserve {
+        let left_out = text.len();
+        text.clear();
+        // ASCII: any length is a char boundary.
+        text.push_str(&MARKER_SHORT[..max_bytes.min(MARKER_SHORT.len())]);
+        return left_out;
+    }
+    let mut keep = max_bytes - reserve;
     while !text.is_char_boundary(keep) {
         keep -= 1;
     }
@@ -229,9 +239,11 @@ mod tests {
                 let original_len = text.len();
                 let left_out = cap_text(&mut text, $max);
                 assert_eq!(text, $expected);
-                if left_out > 0 {
-                    let kept = text.find(MARKER_START).unwrap();
-                    assert_eq!(kept + left_out, original_len, "kept + left out = original");
+                assert!(text.len() <= $max, "never longer than the cap");
+                match text.find(MARKER_START) {
+                    Some(kept) => assert_eq!(kept + left_out, original_len, "kept + left out = original"),
+                    // Without the marker, all of it is left out, or nothing is.
+                    None => assert!(left_out == 0 || left_out == original_len),
                 }
             }
         )*};
@@ -242,7 +254,7 @@ mod tests {
         cap_empty: "", 0 => "";
         cap_cuts_with_marker: "x".repeat(100), 40 => "xxxxxxxx\n... [truncated: 92 more bytes]";
         cap_never_splits_a_char: "é".repeat(50), 40 => "éééé\n... [truncated: 92 more bytes]";
-        cap_smaller_than_marker: "x".repeat(100), 5 => "\n... [truncated: 100 more bytes]";
+        cap_smaller_than_marker: "x".repeat(100), 5 => "[trun";
     }
 
     #[test]

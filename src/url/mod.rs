@@ -42,6 +42,7 @@
 //! # Ok::<(), httptool::url::Error>(())
 //! ```
 
+mod dots;
 mod encode;
 mod error;
 mod host;
@@ -52,6 +53,7 @@ mod resolve;
 use std::fmt;
 use std::str::FromStr;
 
+pub use self::dots::reads_as_dot_segment;
 pub use self::encode::{
     encode_form_component, encode_path_segment, encode_query_component, form_decode,
     form_urlencoded, percent_decode, percent_decode_utf8, percent_encode, percent_encode_into,

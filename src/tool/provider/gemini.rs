@@ -43,6 +43,7 @@ use super::{object, optional_array, At};
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 use crate::tool::error::Error;
 use crate::tool::provider::openai::note_in_description;
+use crate::tool::small_set::SmallSet;
 use crate::tool::{ToolCall, ToolOutput, ToolSpec};
 
 /// The start of the id given to a call that came without one; see the
@@ -315,22 +316,29 @@ fn convert_properties(properties: &Json, depth: usize) -> Json {
         Some(properties) => properties,
         None => return Json::Object(Map::new()),
     };
-    let mut out = Map::with_capacity(properties.len());
-    for (name, property) in properties {
-        out.insert(name.as_str(), convert(property, depth + 2));
-    }
-    Json::Object(out)
+    // Collected, not inserted one by one: linear however many properties.
+    Json::Object(
+        properties
+            .iter()
+            .map(|(name, property)| (name.as_str(), convert(property, depth + 2)))
+            .collect(),
+    )
 }
 
 /// `required`, keeping only names that are in the converted `properties` (Gemini refuses
 /// others); `None` when none is left.
 fn required_names(source: &Map, out: &Map) -> Option<Json> {
-    let properties = out.get("properties").and_then(Json::as_object)?;
+    let properties: SmallSet<&str> = out
+        .get("properties")
+        .and_then(Json::as_object)?
+        .keys()
+        .map(String::as_str)
+        .collect();
     let names: Vec<Json> = source
         .get("required")
         .and_then(Json::as_array)?
         .iter()
-        .filter(|name| name.as_str().map_or(false, |n| properties.contains_key(n)))
+        .filter(|name| name.as_str().map_or(false, |n| properties.contains(n)))
         .cloned()
         .collect();
     if names.is_empty() {

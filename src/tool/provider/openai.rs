@@ -37,6 +37,7 @@
 use super::{object, optional_array, pointer_join, At};
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 use crate::tool::error::{Error, ErrorKind};
+use crate::tool::small_set::SmallSet;
 use crate::tool::{ToolCall, ToolOutput, ToolSpec};
 
 /// The `format` values strict mode accepts on strings.
@@ -318,11 +319,14 @@ fn strict_keyword(
             let defs = value
                 .as_object()
                 .ok_or_else(|| strict_error(pointer, format!("'{}' must be an object", key)))?;
-            let mut converted = Map::with_capacity(defs.len());
-            for (name, def) in defs {
-                let at = pointer_join(&here(), name);
-                converted.insert(name.as_str(), strict_node(def, &at, depth + 2)?);
-            }
+            // Collected, not inserted one by one: linear however many definitions.
+            let converted = defs
+                .iter()
+                .map(|(name, def)| {
+                    let at = pointer_join(&here(), name);
+                    Ok((name.as_str(), strict_node(def, &at, depth + 2)?))
+                })
+                .collect::<Result<Map, Error>>()?;
             out.insert(key, Json::Object(converted));
         }
         // `properties`, `required` and `additionalProperties` are rewritten by
@@ -377,23 +381,26 @@ fn close_object(schema: &Map, out: &mut Map, pointer: &str, depth: usize) -> Res
             ))
         }
     };
-    let required: Vec<&str> = schema
+    let required: SmallSet<&str> = schema
         .get("required")
         .and_then(Json::as_array)
         .map(|names| names.iter().filter_map(Json::as_str).collect())
-        .unwrap_or_default();
+        .unwrap_or_else(SmallSet::new);
     let properties_pointer = pointer_join(pointer, "properties");
-    let mut converted = Map::with_capacity(properties.len());
     let mut names = Vec::with_capacity(properties.len());
-    for (name, property) in properties {
-        let at = pointer_join(&properties_pointer, name);
-        let mut property = strict_node(property, &at, depth + 2)?;
-        if !required.contains(&name.as_str()) {
-            property = make_nullable(property);
-        }
-        converted.insert(name.as_str(), property);
-        names.push(Json::from(name.as_str()));
-    }
+    // Collected, not inserted one by one: linear however many properties.
+    let converted = properties
+        .iter()
+        .map(|(name, property)| {
+            let at = pointer_join(&properties_pointer, name);
+            let mut property = strict_node(property, &at, depth + 2)?;
+            if !required.contains(name.as_str()) {
+                property = make_nullable(property);
+            }
+            names.push(Json::from(name.as_str()));
+            Ok((name.as_str(), property))
+        })
+        .collect::<Result<Map, Error>>()?;
     out.insert("properties", Json::Object(converted));
     out.insert("required", Json::Array(names));
     out.insert("additionalProperties", false);
