@@ -112,8 +112,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     self.put(value, cost, at, false)?
                 }
                 Event::Scalar(text, style, props) => {
-                    let is_merge =
-                        style == Style::Plain && text == "<<" && props.tag.is_none();
+                    let is_merge = style == Style::Plain && text == "<<" && props.tag.is_none();
                     let value = self.scalar(&text, style, &props, at)?;
                     let cost = string_cost(value.as_str().unwrap_or(""));
                     self.remember(props.anchor, &value, cost);
@@ -182,7 +181,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 .error(Reason::TooDeep, at)
                 .with_limit(self.options.max_depth));
         }
-        if let Some(Tag::Full(tag)) = &props.tag {
+        if let Some(Tag::Full(tag)) = props.tag.as_deref() {
             let expected = if mapping {
                 "tag:yaml.org,2002:map"
             } else {
@@ -201,8 +200,14 @@ impl<'a, 'o> Composer<'a, 'o> {
         Ok(())
     }
 
-    fn scalar(&self, text: &str, style: Style, props: &Props<'a>, at: usize) -> Result<Json, Error> {
-        let resolved = match &props.tag {
+    fn scalar(
+        &self,
+        text: &str,
+        style: Style,
+        props: &Props<'a>,
+        at: usize,
+    ) -> Result<Json, Error> {
+        let resolved = match props.tag.as_deref() {
             None if style == Style::Plain => resolve_plain(text),
             None | Some(Tag::NonSpecific) => Resolved::Value(Json::String(text.to_owned())),
             Some(Tag::Full(tag)) => match tag.strip_prefix("tag:yaml.org,2002:") {
@@ -244,7 +249,13 @@ impl<'a, 'o> Composer<'a, 'o> {
     }
 
     /// Hands a finished node to the open collection; returns it when it is the root.
-    fn put(&mut self, value: Json, cost: usize, at: usize, is_merge: bool) -> Result<Option<Json>, Error> {
+    fn put(
+        &mut self,
+        value: Json,
+        cost: usize,
+        at: usize,
+        is_merge: bool,
+    ) -> Result<Option<Json>, Error> {
         let state = &self.state;
         let text = self.parser.text();
         match self.stack.last_mut() {
@@ -305,7 +316,12 @@ impl<'a, 'o> Composer<'a, 'o> {
 
     /// The merge key (`<<`, yaml.org/type/merge): keys of the merged mappings that the
     /// mapping does not have already, the earlier mapping winning among them.
-    fn apply_merges(&self, entries: &mut Vec<(String, Json)>, keys: &mut KeySet, merges: Vec<Json>) {
+    fn apply_merges(
+        &self,
+        entries: &mut Vec<(String, Json)>,
+        keys: &mut KeySet,
+        merges: Vec<Json>,
+    ) {
         for merge in merges {
             let sources: Vec<Map> = if merge.is_object() {
                 merge.into_object().into_iter().collect()
@@ -330,7 +346,12 @@ impl<'a, 'o> Composer<'a, 'o> {
 
 impl KeySet {
     /// Whether `key` is among `entries`; when it is not, records it (the caller pushes it).
-    fn contains_or_insert(&mut self, state: &RandomState, entries: &[(String, Json)], key: &str) -> bool {
+    fn contains_or_insert(
+        &mut self,
+        state: &RandomState,
+        entries: &[(String, Json)],
+        key: &str,
+    ) -> bool {
         if self.hashes.is_none() {
             if entries.len() < HASH_THRESHOLD {
                 return entries.iter().any(|(k, _)| k == key);

@@ -137,7 +137,9 @@ impl Reason {
             Reason::InvalidEscape => "invalid escape in double-quoted scalar",
             Reason::InvalidCodePoint => "escape names no Unicode scalar value",
             Reason::BlockScalarHeader => "invalid block scalar header",
-            Reason::BlockScalarIndent => "block scalar line less indented than its leading empty lines",
+            Reason::BlockScalarIndent => {
+                "block scalar line less indented than its leading empty lines"
+            }
             Reason::BadDirective => "invalid directive",
             Reason::DuplicateDirective => "directive repeated in one document",
             Reason::UnknownTagHandle => "tag handle not declared by a %TAG directive",
@@ -154,7 +156,9 @@ impl Reason {
                 "more than one document in the stream (ask for the first document only to read it)"
             }
             Reason::StrictTag => "tag outside the YAML core schema",
-            Reason::NotJsonNumber => ".inf and .nan cannot be written in JSON (quote them to read a string)",
+            Reason::NotJsonNumber => {
+                ".inf and .nan cannot be written in JSON (quote them to read a string)"
+            }
             Reason::IntegerTooLarge => "hexadecimal or octal integer too large",
             Reason::TagMismatch => "value does not match its tag",
             Reason::BadMerge => "merge key '<<' needs a mapping or a sequence of mappings",

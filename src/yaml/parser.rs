@@ -18,7 +18,7 @@ pub(crate) enum Tag {
 #[derive(Debug)]
 pub(crate) struct Props<'a> {
     pub(crate) anchor: Option<&'a str>,
-    pub(crate) tag: Option<Tag>,
+    pub(crate) tag: Option<Box<Tag>>,
 }
 
 #[derive(Debug)]
@@ -151,10 +151,7 @@ impl<'a> Parser<'a> {
                 let (tok_is_end, at) = {
                     let t = self.peek()?;
                     (
-                        matches!(
-                            t.tok,
-                            Tok::Value | Tok::FlowEntry | Tok::FlowSequenceEnd
-                        ),
+                        matches!(t.tok, Tok::Value | Tok::FlowEntry | Tok::FlowSequenceEnd),
                         t.at,
                     )
                 };
@@ -329,8 +326,9 @@ impl<'a> Parser<'a> {
                     if tag.is_some() {
                         return Err(self.error(Reason::TwoTags, at));
                     }
-                    if let Tok::Tag(handle, suffix) = self.next()?.tok {
-                        tag = Some(self.resolve_tag(handle, suffix, at)?);
+                    if let Tok::Tag(tag_parts) = self.next()?.tok {
+                        let (handle, suffix) = *tag_parts;
+                        tag = Some(Box::new(self.resolve_tag(handle, suffix, at)?));
                     }
                     start.get_or_insert(at);
                 }
@@ -551,10 +549,7 @@ impl<'a> Parser<'a> {
                 Kind::Key => {
                     self.next()?;
                     let (next, next_at) = self.peek_kind()?;
-                    if matches!(
-                        next,
-                        Kind::Value | Kind::FlowEntry | Kind::FlowMappingEnd
-                    ) {
+                    if matches!(next, Kind::Value | Kind::FlowEntry | Kind::FlowMappingEnd) {
                         self.state = State::FlowMappingValue;
                         return Ok((empty_scalar(), next_at));
                     }

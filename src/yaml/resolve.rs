@@ -100,7 +100,9 @@ fn integer(text: &str) -> Option<Resolved> {
         json.push('-');
     }
     json.push_str(trimmed);
-    json.parse::<Number>().ok().map(|n| Resolved::Value(Json::Number(n)))
+    json.parse::<Number>()
+        .ok()
+        .map(|n| Resolved::Value(Json::Number(n)))
 }
 
 fn radix(digits: &str, radix: u32) -> Option<Resolved> {

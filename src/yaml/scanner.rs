@@ -45,7 +45,7 @@ pub(crate) enum Tok<'a> {
     Alias(&'a str),
     Anchor(&'a str),
     /// Handle (`!`, `!!`, `!name!`, or empty for a verbatim tag) and suffix.
-    Tag(String, String),
+    Tag(Box<(String, String)>),
     Scalar(Cow<'a, str>, Style),
 }
 
@@ -201,11 +201,6 @@ impl<'a> Scanner<'a> {
         self.col = 0;
     }
 
-    /// The character at `pos`, for scalars (the text is valid UTF-8 and `pos` is on a boundary).
-    fn current_char(&self) -> Option<char> {
-        self.text.get(self.pos..).and_then(|s| s.chars().next())
-    }
-
     fn is_document_indicator(&self) -> bool {
         self.col == 0
             && matches!(
@@ -261,15 +256,15 @@ impl<'a> Scanner<'a> {
             if self.stream_ended {
                 return Ok(());
             }
-            let need = if self.tokens.is_empty() {
-                true
-            } else {
-                self.stale_simple_keys()?;
-                let parsed = self.tokens_parsed;
-                self.simple_keys
+            // A token may be handed out once no simple key could still put a `Key` token
+            // before it. (A key gone stale only costs one more token of lookahead here:
+            // fetching checks staleness.)
+            let parsed = self.tokens_parsed;
+            let need = self.tokens.is_empty()
+                || self
+                    .simple_keys
                     .iter()
-                    .any(|k| k.possible && k.token_number == parsed)
-            };
+                    .any(|k| k.possible && k.token_number == parsed);
             if !need {
                 return Ok(());
             }
@@ -311,9 +306,7 @@ impl<'a> Scanner<'a> {
             b',' => self.fetch_flow_entry(),
             b'-' if is_blankz(next) => self.fetch_block_entry(),
             b'?' if is_blankz(next) => self.fetch_key(),
-            b':' if is_blankz(next)
-                || (flow && (is_flow_indicator(next) || after_json_node)) =>
-            {
+            b':' if is_blankz(next) || (flow && (is_flow_indicator(next) || after_json_node)) => {
                 self.fetch_value()
             }
             b'*' => self.fetch_anchor(true),
@@ -325,9 +318,7 @@ impl<'a> Scanner<'a> {
             b'"' => self.fetch_flow_scalar(false),
             // Section 7.3.3: a plain scalar cannot start with an indicator, except `-`, `?`
             // and `:` followed by a "safe" character.
-            b'-' | b'?' | b':'
-                if !is_blankz(next) && !(flow && is_flow_indicator(next)) =>
-            {
+            b'-' | b'?' | b':' if !is_blankz(next) && !(flow && is_flow_indicator(next)) => {
                 self.fetch_plain()
             }
             b'-' | b'?' | b':' | b'#' | b'|' | b'>' | b'%' | b'@' | b'`' => {
@@ -371,7 +362,10 @@ impl<'a> Scanner<'a> {
                 self.line_spaces = spaces;
             }
             let after_space = self.pos == 0
-                || matches!(self.bytes.get(self.pos - 1), Some(b' ' | b'\t' | b'\n' | b'\r'))
+                || matches!(
+                    self.bytes.get(self.pos - 1),
+                    Some(b' ' | b'\t' | b'\n' | b'\r')
+                )
                 || (self.pos == 3 && self.text.starts_with('\u{FEFF}'));
             if self.peek() == Some(b'#') {
                 if !after_space {
@@ -461,7 +455,11 @@ impl<'a> Scanner<'a> {
     fn remove_simple_key(&mut self) -> Result<(), Error> {
         if let Some(last) = self.simple_keys.last_mut() {
             if last.possible && last.required {
-                return Err(Error::new(Reason::ExpectedValueAfterKey, self.text, last.pos));
+                return Err(Error::new(
+                    Reason::ExpectedValueAfterKey,
+                    self.text,
+                    last.pos,
+                ));
             }
             last.possible = false;
         }
@@ -656,7 +654,10 @@ impl<'a> Scanner<'a> {
         // Section 6.9.2: ns-anchor-char is any non-space character but the flow indicators.
         let mut end = start;
         while let Some(&b) = self.bytes.get(end) {
-            if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}') {
+            if matches!(
+                b,
+                b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}'
+            ) {
                 break;
             }
             end += 1;
@@ -686,7 +687,7 @@ impl<'a> Scanner<'a> {
         if !(is_blankz(next) || (self.flow_level > 0 && next == Some(b','))) {
             return Err(self.error(Reason::BadTag, at));
         }
-        self.push(Tok::Tag(handle, suffix), at);
+        self.push(Tok::Tag(Box::new((handle, suffix))), at);
         Ok(())
     }
 
@@ -755,7 +756,10 @@ impl<'a> Scanner<'a> {
                 )
                 || (verbatim && matches!(b, b'!' | b',' | b'[' | b']'));
             if b == b'%' {
-                let hex = self.text.get(self.pos + 1..self.pos + 3).unwrap_or_default();
+                let hex = self
+                    .text
+                    .get(self.pos + 1..self.pos + 3)
+                    .unwrap_or_default();
                 match u8::from_str_radix(hex, 16) {
                     Ok(v) if hex.len() == 2 => bytes.push(v),
                     _ => return Err(self.error(Reason::BadTag, at)),
@@ -820,7 +824,11 @@ impl<'a> Scanner<'a> {
                 if self.peek() == Some(b'!') {
                     self.skip();
                 }
-                let handle = self.text.get(hstart..self.pos).unwrap_or_default().to_owned();
+                let handle = self
+                    .text
+                    .get(hstart..self.pos)
+                    .unwrap_or_default()
+                    .to_owned();
                 if !is_blank(self.peek()) {
                     return Err(self.error(Reason::BadDirective, at));
                 }
@@ -913,7 +921,13 @@ impl<'a> Scanner<'a> {
         let mut string = String::new();
         let mut trailing_breaks = String::new();
         let min_indent = (parent + 1).max(0) as usize;
-        self.block_scalar_breaks(&mut indent, &mut known, min_indent, &mut trailing_breaks, at)?;
+        self.block_scalar_breaks(
+            &mut indent,
+            &mut known,
+            min_indent,
+            &mut trailing_breaks,
+            at,
+        )?;
 
         let mut leading_break = String::new();
         let mut leading_blank = false;
@@ -951,7 +965,13 @@ impl<'a> Scanner<'a> {
             }
             self.skip_break();
             leading_break.push('\n');
-            self.block_scalar_breaks(&mut indent, &mut known, min_indent, &mut trailing_breaks, at)?;
+            self.block_scalar_breaks(
+                &mut indent,
+                &mut known,
+                min_indent,
+                &mut trailing_breaks,
+                at,
+            )?;
         }
         if chomping != -1 {
             string.push_str(&leading_break);
@@ -981,7 +1001,9 @@ impl<'a> Scanner<'a> {
             if self.col > max_indent {
                 max_indent = self.col;
             }
-            if self.peek() == Some(b'\t') && (self.col < *indent || (!*known && self.col < min_indent)) {
+            if self.peek() == Some(b'\t')
+                && (self.col < *indent || (!*known && self.col < min_indent))
+            {
                 // A tab where indentation is expected: an error when content follows on
                 // the line, else an empty line.
                 let mut i = self.pos;
@@ -1229,7 +1251,8 @@ impl<'a> Scanner<'a> {
         if hex.len() != digits || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(self.error(Reason::InvalidEscape, at));
         }
-        let code = u32::from_str_radix(hex, 16).map_err(|_| self.error(Reason::InvalidEscape, at))?;
+        let code =
+            u32::from_str_radix(hex, 16).map_err(|_| self.error(Reason::InvalidEscape, at))?;
         match char::from_u32(code) {
             Some(ch) => out.push(ch),
             None => return Err(self.error(Reason::InvalidCodePoint, at)),
@@ -1268,25 +1291,25 @@ impl<'a> Scanner<'a> {
             if self.peek() == Some(b'#') {
                 break;
             }
-            // A run of non-blank characters.
+            // A run of non-blank characters (counting characters for the column as it goes).
             let start = self.pos;
             let mut end = start;
-            loop {
-                let b = match self.bytes.get(end) {
-                    Some(&b) => b,
-                    None => break,
-                };
-                match b {
-                    b' ' | b'\t' | b'\n' | b'\r' => break,
-                    b':' => {
-                        let next = self.bytes.get(end + 1).copied();
-                        if is_blankz(next) || (flow && is_flow_indicator(next)) {
-                            break;
+            let mut chars = 0;
+            while let Some(&b) = self.bytes.get(end) {
+                if PLAIN_STOP[usize::from(b)] {
+                    let stop = match b {
+                        b':' => {
+                            let next = self.bytes.get(end + 1).copied();
+                            is_blankz(next) || (flow && is_flow_indicator(next))
                         }
+                        b',' | b'[' | b']' | b'{' | b'}' => flow,
+                        _ => true,
+                    };
+                    if stop {
+                        break;
                     }
-                    b',' | b'[' | b']' | b'{' | b'}' if flow => break,
-                    _ => {}
                 }
+                chars += usize::from((b & 0xC0) != 0x80);
                 end += 1;
             }
             if end == start {
@@ -1309,14 +1332,19 @@ impl<'a> Scanner<'a> {
                         }
                     }
                 } else {
-                    s.push_str(self.text.get(whitespaces.0..whitespaces.1).unwrap_or_default());
+                    s.push_str(
+                        self.text
+                            .get(whitespaces.0..whitespaces.1)
+                            .unwrap_or_default(),
+                    );
                 }
                 s.push_str(self.text.get(start..end).unwrap_or_default());
             }
             leading_blanks = false;
             leading_break = false;
             trailing_breaks = 0;
-            self.skip_bytes(end - start);
+            self.pos = end;
+            self.col += chars;
             if !(is_blank(self.peek()) || is_break(self.peek())) {
                 break;
             }
@@ -1364,6 +1392,23 @@ impl<'a> Scanner<'a> {
         Ok((value, leading_blanks))
     }
 }
+
+/// The bytes that may end a run of a plain scalar: blanks, breaks, `:` and the flow
+/// indicators (section 7.3.3).
+static PLAIN_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b' ' as usize] = true;
+    table[b'\t' as usize] = true;
+    table[b'\n' as usize] = true;
+    table[b'\r' as usize] = true;
+    table[b':' as usize] = true;
+    table[b',' as usize] = true;
+    table[b'[' as usize] = true;
+    table[b']' as usize] = true;
+    table[b'{' as usize] = true;
+    table[b'}' as usize] = true;
+    table
+};
 
 fn utf8_len(b: u8) -> usize {
     if b < 0x80 {
