@@ -102,6 +102,8 @@ pub(crate) struct Scanner<'a> {
     tab_before: Option<usize>,
     /// The spaces (before any tab) that start the current line.
     line_spaces: usize,
+    /// Every simple key below this index is not possible (see `stale_simple_keys`).
+    key_floor: usize,
     /// For each open flow collection, whether it is a mapping (its keys may span lines).
     flow_mappings: Vec<bool>,
     error: Option<Error>,
@@ -143,6 +145,7 @@ impl<'a> Scanner<'a> {
             tab_before: None,
             line_spaces: 0,
             flow_mappings: Vec::new(),
+            key_floor: 0,
             error: None,
         };
         // Section 5.2: a byte order mark may start the stream.
@@ -259,12 +262,15 @@ impl<'a> Scanner<'a> {
             // A token may be handed out once no simple key could still put a `Key` token
             // before it. (A key gone stale only costs one more token of lookahead here:
             // fetching checks staleness.)
+            // The first possible key has the smallest token number: it is the only one
+            // that can sit at the head of the queue.
+            self.advance_key_floor();
             let parsed = self.tokens_parsed;
             let need = self.tokens.is_empty()
                 || self
                     .simple_keys
-                    .iter()
-                    .any(|k| k.possible && k.token_number == parsed);
+                    .get(self.key_floor)
+                    .map_or(false, |k| k.possible && k.token_number == parsed);
             if !need {
                 return Ok(());
             }
@@ -407,20 +413,20 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Marks the keys that can no longer be implicit keys: on an earlier line (except in a
+    /// flow mapping, whose keys may span lines) or more than 1024 bytes back. Keys deeper
+    /// in the stack start later, so the walk starts at the first possible key and stops
+    /// at the first one still fresh: constant time a token, amortised, at any depth.
     fn stale_simple_keys(&mut self) -> Result<(), Error> {
         let (line, pos) = (self.line, self.pos);
-        for i in 0..self.simple_keys.len() {
-            let key = match self.simple_keys.get(i) {
-                Some(k) => *k,
-                None => continue,
-            };
-            // Keys of a flow mapping are not implicit keys of section 7.4.2: they may span
-            // lines (a flow sequence's single pairs may not).
-            let in_flow_mapping = i > 0 && self.flow_mappings.get(i - 1) == Some(&true);
-            if key.possible
-                && !in_flow_mapping
-                && (key.line < line || key.pos + MAX_SIMPLE_KEY < pos)
-            {
+        let mut i = self.key_floor;
+        while let Some(key) = self.simple_keys.get(i).copied() {
+            if key.possible {
+                let in_flow_mapping = i > 0 && self.flow_mappings.get(i - 1) == Some(&true);
+                let stale = (key.line < line && !in_flow_mapping) || key.pos + MAX_SIMPLE_KEY < pos;
+                if !stale {
+                    break;
+                }
                 if key.required {
                     return Err(self.error(Reason::ExpectedValueAfterKey, key.pos));
                 }
@@ -428,8 +434,23 @@ impl<'a> Scanner<'a> {
                     k.possible = false;
                 }
             }
+            i += 1;
         }
+        self.advance_key_floor();
         Ok(())
+    }
+
+    /// Moves `key_floor` past keys that are no longer possible (it stays on the last level).
+    fn advance_key_floor(&mut self) {
+        let last = self.simple_keys.len().saturating_sub(1);
+        while self.key_floor < last
+            && !self
+                .simple_keys
+                .get(self.key_floor)
+                .map_or(false, |k| k.possible)
+        {
+            self.key_floor += 1;
+        }
     }
 
     fn save_simple_key(&mut self) -> Result<(), Error> {
@@ -448,6 +469,7 @@ impl<'a> Scanner<'a> {
             if let Some(last) = self.simple_keys.last_mut() {
                 *last = key;
             }
+            self.key_floor = self.key_floor.min(self.simple_keys.len() - 1);
         }
         Ok(())
     }
@@ -553,6 +575,7 @@ impl<'a> Scanner<'a> {
         }
         self.flow_level -= 1;
         self.simple_keys.pop();
+        self.key_floor = self.key_floor.min(self.simple_keys.len().saturating_sub(1));
         self.flow_mappings.pop();
         self.simple_key_allowed = false;
         let at = self.pos;
