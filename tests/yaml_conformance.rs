@@ -13,8 +13,14 @@ use httptool::yaml::ParseOptions;
 /// Cases the reader does not turn into the suite's JSON, with the reason. The test fails if
 /// one of these passes (so the list cannot hide a fix) or if a case not listed fails.
 const SKIPPED: &[(&str, &str)] = &[
-    ("2JQS", "two empty keys: both are the key \"null\", a duplicate"),
-    ("X38W", "the key [a, b] and an alias of it (*a) are the same key, a duplicate"),
+    (
+        "2JQS",
+        "two empty keys: both are the key \"null\", a duplicate",
+    ),
+    (
+        "X38W",
+        "the key [a, b] and an alias of it (*a) are the same key, a duplicate",
+    ),
 ];
 
 fn suite_dir() -> PathBuf {
@@ -124,7 +130,9 @@ fn run_case(dir: &Path) -> Outcome {
     if let Ok(out) = fs::read_to_string(dir.join("out.yaml")) {
         match ParseOptions::new().parse_all(&out) {
             Ok(again) if again == docs => {}
-            Ok(again) => return Outcome::Fail(format!("out.yaml gave {again:?}, in.yaml {docs:?}")),
+            Ok(again) => {
+                return Outcome::Fail(format!("out.yaml gave {again:?}, in.yaml {docs:?}"))
+            }
             Err(e) => return Outcome::Fail(format!("out.yaml refused: {e}")),
         }
     }

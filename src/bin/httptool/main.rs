@@ -1,7 +1,8 @@
 //! `httptool`: the command line of the httptool library.
 //!
 //! It prints the tool specs a model reads, performs calls the way a model would, converts
-//! curl commands to plugins and back, and runs a self-contained demo. It is the only part of
+//! curl commands to plugins and back, serves plugins to MCP clients, and runs a
+//! self-contained demo. It is the only part of
 //! the project that reads files, the environment and standard input, and writes to standard
 //! output.
 //!
@@ -18,6 +19,7 @@ mod call;
 mod convert;
 mod demo;
 mod input;
+mod serve;
 mod tools;
 
 use args::Args;
@@ -33,6 +35,7 @@ commands:
   call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
+  serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
 
 Plugin files and documents may be JSON or YAML (by extension, or YAML unless the text
 starts with '{' or '['); each input is read up to 64 MiB (--max-input-bytes N changes it).
@@ -80,8 +83,9 @@ fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
         "call" => call::run(Args::new(rest)),
         "import" => convert::import(Args::new(rest)),
         "export" => convert::export(Args::new(rest)),
+        "serve" => serve::run(Args::new(rest)),
         other => Err(CliError::Usage(format!(
-            "unknown command '{}'; the commands are demo, tools, call, import, export",
+            "unknown command '{}'; the commands are demo, tools, call, import, export, serve",
             other
         ))),
     }
