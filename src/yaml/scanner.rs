@@ -324,7 +324,7 @@ impl<'a> Scanner<'a> {
             b'"' => self.fetch_flow_scalar(false),
             // Section 7.3.3: a plain scalar cannot start with an indicator, except `-`, `?`
             // and `:` followed by a "safe" character.
-            b'-' | b'?' | b':' if !is_blankz(next) && !(flow && is_flow_indicator(next)) => {
+            b'-' | b'?' | b':' if !(is_blankz(next) || (flow && is_flow_indicator(next))) => {
                 self.fetch_plain()
             }
             b'-' | b'?' | b':' | b'#' | b'|' | b'>' | b'%' | b'@' | b'`' => {
