@@ -40,6 +40,7 @@ pub mod mcp;
 pub mod plugin;
 pub mod tool;
 pub mod url;
+pub mod yaml;
 
 // The README's examples run as doc tests, so the README cannot drift from the API.
 #[cfg(doctest)]

@@ -1,6 +1,5 @@
 //! `httptool call`: one call, as a model would make it, and what the model gets back.
 
-use std::io::Read;
 use std::process::ExitCode;
 
 use httptool::http::Secrets;
@@ -18,20 +17,23 @@ status is 1 when that is an error result, and standard error says which kind.
 
   --dry-run          print the exact request instead of sending it (secrets as ***)
   --reveal-secrets   with --dry-run, print secrets as they would be sent
-  --context K=V      a per-call context value (a user's token, a tenant id); repeatable";
+  --context K=V      a per-call context value (a user's token, a tenant id); repeatable
+  --max-input-bytes N  read at most N bytes of the plugin file and of standard input
+                     (default 64 MiB)";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
         print_out(HELP)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
     let context = call_context(args.values("--context")?)?;
     let positionals = args.positionals()?;
     let (path, tool, arguments) = match positionals.as_slice() {
         [path, tool] => (path, tool, "{}".to_string()),
-        [path, tool, arguments] => (path, tool, read_arguments(arguments)?),
+        [path, tool, arguments] => (path, tool, read_arguments(arguments, max_bytes)?),
         _ => {
             return Err(CliError::Usage(
                 "call needs PLUGIN.json TOOL and, optionally, ARGS-JSON".to_string(),
@@ -43,7 +45,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "--reveal-secrets only goes with --dry-run".to_string(),
         ));
     }
-    let plugin = load_plugin(path)?;
+    let plugin = load_plugin(path, max_bytes)?;
     if dry_run {
         return match plugin.dry_run(tool, &arguments, &context) {
             Ok(request) => {
@@ -88,16 +90,9 @@ fn failed(output: &ToolOutput) -> Result<ExitCode, CliError> {
 }
 
 /// The arguments text: as given, or standard input for `-`.
-fn read_arguments(word: &str) -> Result<String, CliError> {
+fn read_arguments(word: &str, max_bytes: u64) -> Result<String, CliError> {
     if word != "-" {
         return Ok(word.to_string());
     }
-    let mut text = String::new();
-    std::io::stdin().read_to_string(&mut text).map_err(|e| {
-        CliError::Failed(format!(
-            "cannot read the arguments from standard input: {}",
-            e
-        ))
-    })?;
-    Ok(text)
+    crate::input::read_input("-", max_bytes)
 }

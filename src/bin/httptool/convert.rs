@@ -1,6 +1,5 @@
 //! `httptool import` and `httptool export`: curl commands to plugin files and back.
 
-use std::io::Read;
 use std::process::ExitCode;
 
 use httptool::curl::{self, CurlCommand, ExportOptions, ImportOptions};
@@ -8,10 +7,8 @@ use httptool::json::Json;
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
-use crate::{call_context, print_out, read_file, CliError};
-
-/// The most bytes read from standard input for a command or arguments.
-const MAX_STDIN_BYTES: u64 = 16 * 1024 * 1024;
+use crate::input::{max_input_bytes, read_input, read_plugin_text};
+use crate::{call_context, print_out, CliError};
 
 const IMPORT_HELP: &str = "\
 usage: httptool import curl ['curl ...' | -] [options]
@@ -33,6 +30,7 @@ plugin file reads its credentials from (set them before loading it).
   --infer-path            turn id-looking path segments into parameters (/users/{user_id})
   --keep-secrets          write credentials into the file instead of ${NAME} variables
   --keep-browser-headers  keep the sec-ch-*, sec-fetch-*, priority, ... headers of browsers
+  --max-input-bytes N     read at most N bytes of standard input (default 64 MiB)
 
 `httptool import openapi` is not available yet.";
 
@@ -47,7 +45,9 @@ the plugin's ${NAME} variables need not be set then.
 
   --reveal-secrets   print secrets as they would be sent
   --context K=V      a per-call context value (a user's token, a tenant id); repeatable
-  --multiline        one option a line, the lines joined with backslashes";
+  --multiline        one option a line, the lines joined with backslashes
+  --max-input-bytes N  read at most N bytes of the plugin file and of standard input
+                     (default 64 MiB)";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
@@ -55,6 +55,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let options = import_options(&mut args)?;
+    let max_bytes = max_input_bytes(&mut args)?;
     let mut positionals = args.positionals()?.into_iter();
     match positionals.next().as_deref() {
         Some("curl") => {}
@@ -77,7 +78,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
             ))
         }
     }
-    let command = read_command(positionals.collect())?;
+    let command = read_command(positionals.collect(), max_bytes)?;
     let import =
         curl::to_plugin_with(&command, &options).map_err(|e| CliError::Failed(e.to_string()))?;
     print_out(&import.plugin().to_json().to_pretty())?;
@@ -107,6 +108,7 @@ pub fn export(mut args: Args) -> Result<ExitCode, CliError> {
         print_out(EXPORT_HELP)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let max_bytes = max_input_bytes(&mut args)?;
     let reveal = args.flag("--reveal-secrets");
     let multiline = args.flag("--multiline");
     let context = call_context(args.values("--context")?)?;
@@ -141,9 +143,9 @@ pub fn export(mut args: Args) -> Result<ExitCode, CliError> {
             ))
         }
     };
-    let plugin = load_for_export(path, reveal)?;
+    let plugin = load_for_export(path, reveal, max_bytes)?;
     let arguments = match arguments {
-        Some(word) => Some(read_word_or_stdin(word, "the arguments")?),
+        Some(word) => Some(read_word_or_stdin(word, max_bytes)?),
         None => None,
     };
     let options = ExportOptions::new()
@@ -192,47 +194,28 @@ fn import_options(args: &mut Args) -> Result<ImportOptions, CliError> {
 }
 
 /// The command: one text argument, standard input, or the words after `--`.
-fn read_command(positionals: Vec<String>) -> Result<CurlCommand, CliError> {
+fn read_command(positionals: Vec<String>, max_bytes: u64) -> Result<CurlCommand, CliError> {
     let parsed = match positionals.as_slice() {
-        [] => curl::parse(&read_stdin("the curl command")?),
-        [one] if one == "-" => curl::parse(&read_stdin("the curl command")?),
+        [] => curl::parse(&read_input("-", max_bytes)?),
+        [one] if one == "-" => curl::parse(&read_input("-", max_bytes)?),
         [one] => curl::parse(one),
         words => curl::parse_args(words),
     };
     parsed.map_err(|e| CliError::Failed(format!("the curl command cannot be read: {}", e)))
 }
 
-fn read_word_or_stdin(word: &str, what: &str) -> Result<String, CliError> {
+fn read_word_or_stdin(word: &str, max_bytes: u64) -> Result<String, CliError> {
     if word == "-" {
-        read_stdin(what)
+        read_input("-", max_bytes)
     } else {
         Ok(word.to_string())
     }
 }
 
-fn read_stdin(what: &str) -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .take(MAX_STDIN_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| {
-            CliError::Failed(format!("cannot read {} from standard input: {}", what, e))
-        })?;
-    if bytes.len() as u64 > MAX_STDIN_BYTES {
-        return Err(CliError::Failed(format!(
-            "{} on standard input is over {} MiB",
-            what,
-            MAX_STDIN_BYTES / (1024 * 1024)
-        )));
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| CliError::Failed(format!("{} on standard input is not UTF-8", what)))
-}
-
 /// Loads a plugin file. Its `${NAME}`s come from the environment; when secrets stay masked
 /// a variable that is not set stands for itself, since its value is never shown.
-fn load_for_export(path: &str, reveal: bool) -> Result<HttpPlugin, CliError> {
-    let text = read_file(path)?;
+fn load_for_export(path: &str, reveal: bool, max_bytes: u64) -> Result<HttpPlugin, CliError> {
+    let text = read_plugin_text(path, max_bytes)?;
     let loaded = if reveal {
         HttpPlugin::from_json(&text)
     } else {

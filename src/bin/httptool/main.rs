@@ -18,6 +18,7 @@ mod args;
 mod call;
 mod convert;
 mod demo;
+mod input;
 mod serve;
 mod tools;
 
@@ -36,6 +37,8 @@ commands:
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
   serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
 
+Plugin files and documents may be JSON or YAML (by extension, or YAML unless the text
+starts with '{' or '['); each input is read up to 64 MiB (--max-input-bytes N changes it).
 Run `httptool <command> --help` for a command's options.
 `httptool --version` prints the version.";
 
@@ -103,15 +106,10 @@ fn write_out(bytes: &[u8]) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
 }
 
-/// Reads a file the user named, with its name in the error.
-fn read_file(path: &str) -> Result<String, CliError> {
-    std::fs::read_to_string(path)
-        .map_err(|e| CliError::Failed(format!("cannot read {}: {}", path, e)))
-}
-
-/// Loads a plugin file; `${NAME}` references are taken from the environment.
-fn load_plugin(path: &str) -> Result<httptool::plugin::HttpPlugin, CliError> {
-    let text = read_file(path)?;
+/// Loads a plugin file (JSON or YAML, at most `max_bytes`, see [`input`]); `${NAME}`
+/// references are taken from the environment.
+fn load_plugin(path: &str, max_bytes: u64) -> Result<httptool::plugin::HttpPlugin, CliError> {
+    let text = input::read_plugin_text(path, max_bytes)?;
     httptool::plugin::HttpPlugin::from_json(&text)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }

@@ -24,6 +24,7 @@ across the files. Plugin files read ${NAME} from the environment.
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
+  --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
 
 In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
 agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths:
@@ -43,6 +44,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         print_out(HELP)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let context = call_context(args.values("--context")?)?;
     let mut server = Server::new().context(context);
     if let Some(word) = args.value("--max-concurrency")? {
@@ -57,7 +59,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "serve needs at least one plugin file".to_string(),
         ));
     }
-    let plugins = plugins(&paths)?;
+    let plugins = plugins(&paths, max_bytes)?;
     let mut registry = ToolRegistry::new();
     for (path, plugin) in paths.iter().zip(&plugins) {
         registry
@@ -77,8 +79,11 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
 
 /// The plugins to serve, one for each file named, in order. Every kind of source (a plugin
 /// file today) becomes a plugin here.
-fn plugins(paths: &[String]) -> Result<Vec<HttpPlugin>, CliError> {
-    paths.iter().map(|path| load_plugin(path)).collect()
+fn plugins(paths: &[String], max_bytes: u64) -> Result<Vec<HttpPlugin>, CliError> {
+    paths
+        .iter()
+        .map(|path| load_plugin(path, max_bytes))
+        .collect()
 }
 
 /// A whole number of at least `min` given to `option`.

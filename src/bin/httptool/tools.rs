@@ -15,13 +15,15 @@ Prints the tools of the plugin files as a model receives them, as pretty JSON: t
 the request's `tools` field (for mcp, the result of `tools/list`). Tool names must be unique
 across the files.
 
-  --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp";
+  --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
+  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
         print_out(HELP)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let format = args
         .value("--format")?
         .unwrap_or_else(|| "openai".to_string());
@@ -33,7 +35,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     }
     let mut registry = ToolRegistry::new();
     for path in &paths {
-        let plugin = load_plugin(path)?;
+        let plugin = load_plugin(path, max_bytes)?;
         registry
             .add_plugin(&plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;

@@ -1,0 +1,390 @@
+//! Events into [`Json`]: anchors and aliases, merge keys, tags, the core schema, duplicate
+//! keys and the nesting limit. The open collections live on an explicit stack.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
+
+use super::error::{Error, Reason};
+use super::parser::{Event, Parser, Props, Tag};
+use super::resolve::{resolve_plain, resolve_tagged, Resolved};
+use super::scanner::Style;
+use super::ParseOptions;
+use crate::json::{Json, Map};
+
+/// Mappings larger than this find duplicate keys through a hash set instead of a scan.
+const HASH_THRESHOLD: usize = 16;
+
+/// What a node costs against the alias budget: one a node, and one more for each 64 bytes
+/// of string it holds, so a copied long string counts for its size.
+fn string_cost(s: &str) -> usize {
+    1 + s.len() / 64
+}
+
+struct KeySet {
+    hashes: Option<HashSet<u64>>,
+}
+
+enum Frame<'a> {
+    Seq {
+        items: Vec<Json>,
+        anchor: Option<&'a str>,
+        cost: usize,
+    },
+    Map {
+        entries: Vec<(String, Json)>,
+        /// The key read, waiting for its value (`None` while a key is expected).
+        key: Option<PendingKey>,
+        keys: KeySet,
+        merges: Vec<Json>,
+        anchor: Option<&'a str>,
+        cost: usize,
+    },
+}
+
+enum PendingKey {
+    Str(String, usize),
+    Merge(usize),
+}
+
+pub(crate) struct Composer<'a, 'o> {
+    parser: Parser<'a>,
+    options: &'o ParseOptions,
+    stack: Vec<Frame<'a>>,
+    anchors: HashMap<&'a str, (Json, usize)>,
+    alias_cost: usize,
+    state: RandomState,
+}
+
+impl<'a, 'o> Composer<'a, 'o> {
+    pub(crate) fn new(text: &'a str, options: &'o ParseOptions) -> Composer<'a, 'o> {
+        Composer {
+            parser: Parser::new(text),
+            options,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            alias_cost: 0,
+            state: RandomState::new(),
+        }
+    }
+
+    fn error(&self, reason: Reason, at: usize) -> Error {
+        self.parser.error(reason, at)
+    }
+
+    /// The documents of the stream: all of them, or stopping after the first when
+    /// `first_only`, or refusing a second one when `single`.
+    pub(crate) fn documents(mut self, first_only: bool, single: bool) -> Result<Vec<Json>, Error> {
+        let mut docs = Vec::new();
+        loop {
+            let (event, at) = self.parser.next_event()?;
+            match event {
+                Event::StreamEnd => return Ok(docs),
+                Event::DocumentStart => {
+                    if single && !docs.is_empty() {
+                        return Err(self.error(Reason::SeveralDocuments, at));
+                    }
+                    self.anchors.clear();
+                    self.alias_cost = 0;
+                    let doc = self.document()?;
+                    docs.push(doc);
+                    if first_only {
+                        return Ok(docs);
+                    }
+                }
+                _ => return Err(self.error(Reason::ExpectedDocumentStart, at)),
+            }
+        }
+    }
+
+    /// One document's root node, through its `DocumentEnd`.
+    fn document(&mut self) -> Result<Json, Error> {
+        let mut root = None;
+        loop {
+            let (event, at) = self.parser.next_event()?;
+            let done = match event {
+                Event::DocumentEnd => return Ok(root.unwrap_or(Json::Null)),
+                Event::StreamEnd | Event::DocumentStart => {
+                    return Err(self.error(Reason::ExpectedNode, at))
+                }
+                Event::Alias(name) => {
+                    let (value, cost) = self.alias(name, at)?;
+                    self.put(value, cost, at, false)?
+                }
+                Event::Scalar(text, style, props) => {
+                    let is_merge = style == Style::Plain && text == "<<" && props.tag.is_none();
+                    let value = self.scalar(&text, style, &props, at)?;
+                    let cost = string_cost(value.as_str().unwrap_or(""));
+                    self.remember(props.anchor, &value, cost);
+                    self.put(value, cost, at, is_merge)?
+                }
+                Event::SequenceStart(props) => {
+                    self.open(at, &props, false)?;
+                    self.stack.push(Frame::Seq {
+                        items: Vec::new(),
+                        anchor: props.anchor,
+                        cost: 1,
+                    });
+                    None
+                }
+                Event::MappingStart(props) => {
+                    self.open(at, &props, true)?;
+                    self.stack.push(Frame::Map {
+                        entries: Vec::new(),
+                        key: None,
+                        keys: KeySet { hashes: None },
+                        merges: Vec::new(),
+                        anchor: props.anchor,
+                        cost: 1,
+                    });
+                    None
+                }
+                Event::SequenceEnd => match self.stack.pop() {
+                    Some(Frame::Seq {
+                        items,
+                        anchor,
+                        cost,
+                    }) => {
+                        let value = Json::Array(items);
+                        self.remember(anchor, &value, cost);
+                        self.put(value, cost, at, false)?
+                    }
+                    _ => return Err(self.error(Reason::ExpectedNode, at)),
+                },
+                Event::MappingEnd => match self.stack.pop() {
+                    Some(Frame::Map {
+                        mut entries,
+                        mut keys,
+                        merges,
+                        anchor,
+                        cost,
+                        ..
+                    }) => {
+                        self.apply_merges(&mut entries, &mut keys, merges);
+                        let value = Json::Object(Map::from_unique_entries(entries));
+                        self.remember(anchor, &value, cost);
+                        self.put(value, cost, at, false)?
+                    }
+                    _ => return Err(self.error(Reason::ExpectedNode, at)),
+                },
+            };
+            if let Some(value) = done {
+                root = Some(value);
+            }
+        }
+    }
+
+    /// Checks the nesting limit, and that a collection is not used as a key.
+    fn open(&self, at: usize, props: &Props<'a>, mapping: bool) -> Result<(), Error> {
+        if self.stack.len() >= self.options.max_depth {
+            return Err(self
+                .error(Reason::TooDeep, at)
+                .with_limit(self.options.max_depth));
+        }
+        if let Some(Tag::Full(tag)) = props.tag.as_deref() {
+            let expected = if mapping {
+                "tag:yaml.org,2002:map"
+            } else {
+                "tag:yaml.org,2002:seq"
+            };
+            let core = tag.starts_with("tag:yaml.org,2002:");
+            if tag != expected {
+                if core && is_core_tag(tag) {
+                    return Err(self.error(Reason::TagMismatch, at));
+                }
+                if self.options.strict_tags {
+                    return Err(self.error(Reason::StrictTag, at));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn scalar(
+        &self,
+        text: &str,
+        style: Style,
+        props: &Props<'a>,
+        at: usize,
+    ) -> Result<Json, Error> {
+        let resolved = match props.tag.as_deref() {
+            None if style == Style::Plain => resolve_plain(text),
+            None | Some(Tag::NonSpecific) => Resolved::Value(Json::String(text.to_owned())),
+            Some(Tag::Full(tag)) => match tag.strip_prefix("tag:yaml.org,2002:") {
+                Some(name) if is_core_tag(tag) => resolve_tagged(name, text),
+                _ if self.options.strict_tags => return Err(self.error(Reason::StrictTag, at)),
+                // Any other tag: the value as if the tag were absent.
+                _ if style == Style::Plain => resolve_plain(text),
+                _ => Resolved::Value(Json::String(text.to_owned())),
+            },
+        };
+        match resolved {
+            Resolved::Value(v) => Ok(v),
+            Resolved::Error(reason) => Err(self.error(reason, at)),
+        }
+    }
+
+    fn remember(&mut self, anchor: Option<&'a str>, value: &Json, cost: usize) {
+        if let Some(name) = anchor {
+            // Cheap for scalars; a collection is copied once, when its anchor closes, and the
+            // copy counts against the alias budget.
+            self.alias_cost = self.alias_cost.saturating_add(cost.saturating_sub(1));
+            self.anchors.insert(name, (value.clone(), cost));
+        }
+    }
+
+    fn alias(&mut self, name: &str, at: usize) -> Result<(Json, usize), Error> {
+        let (value, cost) = match self.anchors.get(name) {
+            Some((v, c)) => (v, *c),
+            None => return Err(self.error(Reason::UnknownAlias, at)),
+        };
+        let total = self.alias_cost.saturating_add(cost);
+        if total > self.options.max_alias_nodes || self.alias_cost > self.options.max_alias_nodes {
+            return Err(self
+                .error(Reason::AliasLimit, at)
+                .with_limit(self.options.max_alias_nodes));
+        }
+        self.alias_cost = total;
+        Ok((value.clone(), cost))
+    }
+
+    /// Hands a finished node to the open collection; returns it when it is the root.
+    fn put(
+        &mut self,
+        value: Json,
+        cost: usize,
+        at: usize,
+        is_merge: bool,
+    ) -> Result<Option<Json>, Error> {
+        let state = &self.state;
+        let text = self.parser.text();
+        match self.stack.last_mut() {
+            None => Ok(Some(value)),
+            Some(Frame::Seq { items, cost: c, .. }) => {
+                items.push(value);
+                *c = c.saturating_add(cost);
+                Ok(None)
+            }
+            Some(Frame::Map {
+                entries,
+                key,
+                keys,
+                merges,
+                cost: c,
+                ..
+            }) => {
+                *c = c.saturating_add(cost);
+                match key.take() {
+                    None => {
+                        if is_merge {
+                            *key = Some(PendingKey::Merge(at));
+                            return Ok(None);
+                        }
+                        // Keys that are not strings are written as the JSON text of their
+                        // value (`200` -> "200", `true` -> "true", `[a, b]` -> `["a","b"]`).
+                        let k = if value.is_string() {
+                            value.into_string().unwrap_or_default()
+                        } else {
+                            value.to_string()
+                        };
+                        *key = Some(PendingKey::Str(k, at));
+                        Ok(None)
+                    }
+                    Some(PendingKey::Str(k, key_at)) => {
+                        if keys.contains_or_insert(state, entries, &k) {
+                            return Err(Error::new(Reason::DuplicateKey, text, key_at));
+                        }
+                        entries.push((k, value));
+                        Ok(None)
+                    }
+                    Some(PendingKey::Merge(merge_at)) => {
+                        let ok = match &value {
+                            Json::Object(_) => true,
+                            Json::Array(items) => items.iter().all(Json::is_object),
+                            _ => false,
+                        };
+                        if !ok {
+                            return Err(Error::new(Reason::BadMerge, text, merge_at));
+                        }
+                        merges.push(value);
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The merge key (`<<`, yaml.org/type/merge): keys of the merged mappings that the
+    /// mapping does not have already, the earlier mapping winning among them.
+    fn apply_merges(
+        &self,
+        entries: &mut Vec<(String, Json)>,
+        keys: &mut KeySet,
+        merges: Vec<Json>,
+    ) {
+        for merge in merges {
+            let sources: Vec<Map> = if merge.is_object() {
+                merge.into_object().into_iter().collect()
+            } else {
+                merge
+                    .into_array()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(Json::into_object)
+                    .collect()
+            };
+            for map in sources {
+                for (k, v) in map {
+                    if !keys.contains_or_insert(&self.state, entries, &k) {
+                        entries.push((k, v));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl KeySet {
+    /// Whether `key` is among `entries`; when it is not, records it (the caller pushes it).
+    fn contains_or_insert(
+        &mut self,
+        state: &RandomState,
+        entries: &[(String, Json)],
+        key: &str,
+    ) -> bool {
+        if self.hashes.is_none() {
+            if entries.len() < HASH_THRESHOLD {
+                return entries.iter().any(|(k, _)| k == key);
+            }
+            let mut set = HashSet::with_capacity(entries.len() * 2);
+            for (k, _) in entries {
+                set.insert(hash(state, k));
+            }
+            self.hashes = Some(set);
+        }
+        match &mut self.hashes {
+            Some(set) => {
+                if set.insert(hash(state, key)) {
+                    false
+                } else {
+                    // A hit: confirm against the keys (a 64-bit collision costs a scan).
+                    entries.iter().any(|(k, _)| k == key)
+                }
+            }
+            None => entries.iter().any(|(k, _)| k == key),
+        }
+    }
+}
+
+fn hash(state: &RandomState, key: &str) -> u64 {
+    let mut h = state.build_hasher();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+fn is_core_tag(tag: &str) -> bool {
+    matches!(
+        tag.strip_prefix("tag:yaml.org,2002:"),
+        Some("str" | "int" | "float" | "bool" | "null" | "map" | "seq")
+    )
+}
