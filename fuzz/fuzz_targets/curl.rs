@@ -30,7 +30,11 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(a.url(), b.url(), "parse and parse_args disagree");
             }
             (Err(_), Err(_)) => {}
-            (a, b) => panic!("parse and parse_args disagree: {:?} / {:?}", a.is_ok(), b.is_ok()),
+            (a, b) => panic!(
+                "parse and parse_args disagree: {:?} / {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
         }
     } else {
         assert!(parsed.is_err(), "parse accepts what shell_words refuses");
@@ -49,19 +53,29 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let endpoint = plugin.endpoints().next().expect("a converted plugin has an endpoint");
+    let endpoint = plugin
+        .endpoints()
+        .next()
+        .expect("a converted plugin has an endpoint");
     let method = endpoint.method();
 
     let file = plugin.to_json();
     let reloaded = HttpPlugin::from_json_with(&file.to_string(), lookup)
         .unwrap_or_else(|e| panic!("the converted plugin's file does not load: {e}\n{file}"));
-    assert!(reloaded.to_json() == file, "the converted plugin's file changed on reload");
+    assert!(
+        reloaded.to_json() == file,
+        "the converted plugin's file changed on reload"
+    );
 
     let exported = curl::to_curl(&plugin, None)
         .unwrap_or_else(|e| panic!("a converted plugin does not export: {e}\n{file}"));
     let again = curl::parse(&exported)
         .unwrap_or_else(|e| panic!("the exported command does not parse: {e}\n{exported}"));
-    assert_eq!(again.method(), method.as_str(), "the method changed: {exported}");
+    assert_eq!(
+        again.method(),
+        method.as_str(),
+        "the method changed: {exported}"
+    );
     // Without arguments, values are `<name>` placeholders (not valid JSON in a JSON body),
     // so only a command without them must convert again.
     if !exported.contains('<') {

@@ -29,7 +29,12 @@ fn summary(r: &Response) -> (u16, String, Vec<(String, String)>, Vec<u8>) {
         .iter()
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-    (r.status(), r.reason().to_string(), headers, r.body().to_vec())
+    (
+        r.status(),
+        r.reason().to_string(),
+        headers,
+        r.body().to_vec(),
+    )
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -49,7 +54,11 @@ fuzz_target!(|data: &[u8]| {
     } else {
         Config::default()
     };
-    let max_body = if small { 512 } else { httptool::http::DEFAULT_MAX_BODY };
+    let max_body = if small {
+        512
+    } else {
+        httptool::http::DEFAULT_MAX_BODY
+    };
     let request = if head_request {
         Request::head(URL)
     } else {
@@ -67,21 +76,37 @@ fuzz_target!(|data: &[u8]| {
     };
     let status = response.status();
     assert!((100..=999).contains(&status), "status {status}");
-    assert!(status == 101 || !(100..200).contains(&status), "interim status {status} returned");
+    assert!(
+        status == 101 || !(100..200).contains(&status),
+        "interim status {status} returned"
+    );
     assert!(response.body().len() <= max_body, "body over max_body");
     if head_request || status == 204 || status == 304 {
         assert!(response.body().is_empty(), "a body where none may be");
     }
     for (name, value) in response.headers().iter() {
-        assert!(!name.is_empty() && name.bytes().all(is_tchar), "header name {name:?}");
-        assert!(!value.contains(['\r', '\n', '\0']), "header value {value:?}");
+        assert!(
+            !name.is_empty() && name.bytes().all(is_tchar),
+            "header name {name:?}"
+        );
+        assert!(
+            !value.contains(['\r', '\n', '\0']),
+            "header value {value:?}"
+        );
     }
     let used = response.bytes_read();
-    assert!(used <= bytes.len() as u64, "read {used} of {} bytes", bytes.len());
+    assert!(
+        used <= bytes.len() as u64,
+        "read {used} of {} bytes",
+        bytes.len()
+    );
     if used < bytes.len() as u64 {
         let prefix = &bytes[..used as usize];
         let again = read_response(&request, prefix, &config)
             .unwrap_or_else(|e| panic!("the bytes consumed alone do not read: {e}"));
-        assert!(summary(&again) == summary(&response), "the response depends on later bytes");
+        assert!(
+            summary(&again) == summary(&response),
+            "the response depends on later bytes"
+        );
     }
 });

@@ -21,11 +21,16 @@ fuzz_target!(|data: &[u8]| {
             _ => panic!("parse and parse_bytes disagree on success"),
         }
     }
-    let strict = ParseOptions::new().reject_duplicate_keys(true).parse_bytes(data);
+    let strict = ParseOptions::new()
+        .reject_duplicate_keys(true)
+        .parse_bytes(data);
     let value = match parsed {
         Ok(value) => value,
         Err(e) => {
-            assert!(strict.is_err(), "strict reading accepts what the default refuses");
+            assert!(
+                strict.is_err(),
+                "strict reading accepts what the default refuses"
+            );
             // Display must not panic, and stays one line.
             assert!(!e.to_string().contains('\n'));
             return;
@@ -36,11 +41,19 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let compact = value.to_string();
-    let again = json::parse(&compact).unwrap_or_else(|e| panic!("written text does not parse: {e}: {compact}"));
-    assert!(again == value, "compact round trip changed the value: {compact}");
+    let again = json::parse(&compact)
+        .unwrap_or_else(|e| panic!("written text does not parse: {e}: {compact}"));
+    assert!(
+        again == value,
+        "compact round trip changed the value: {compact}"
+    );
     assert_eq!(again.to_string(), compact, "writing is not stable");
 
     let pretty = value.to_pretty();
-    let again = json::parse(&pretty).unwrap_or_else(|e| panic!("pretty text does not parse: {e}: {pretty}"));
-    assert!(again == value, "pretty round trip changed the value: {pretty}");
+    let again = json::parse(&pretty)
+        .unwrap_or_else(|e| panic!("pretty text does not parse: {e}: {pretty}"));
+    assert!(
+        again == value,
+        "pretty round trip changed the value: {pretty}"
+    );
 });

@@ -135,7 +135,11 @@ const SHAPES: &[Shape] = &[
 
 /// Canned replies: none echoes the request.
 const REPLIES: &[(u16, Option<&str>, &[u8])] = &[
-    (200, Some("application/json"), br#"{"ok":true,"items":[1,2,3]}"#),
+    (
+        200,
+        Some("application/json"),
+        br#"{"ok":true,"items":[1,2,3]}"#,
+    ),
     (204, None, b""),
     (404, Some("text/plain"), b"no such item"),
     (200, Some("application/octet-stream"), b"\x00\x01\x02binary"),
@@ -177,7 +181,9 @@ fn fixture() -> &'static Fixture {
             let plugin = HttpPlugin::from_json(text)
                 .expect("the fixed plugins are valid")
                 .with_transport(recorder.clone());
-            registry.add_plugin(&plugin).expect("no duplicate tool names");
+            registry
+                .add_plugin(&plugin)
+                .expect("no duplicate tool names");
         }
         Fixture { recorder, registry }
     })
@@ -230,13 +236,22 @@ fn check_request(shape: &Shape, request: &Request, arguments: &Json, shown: &str
     assert_eq!(url.host_str(), host, "{shown}");
     assert_eq!(url.port_or_default(), port, "{shown}");
     let reparsed = httptool::url::Url::parse(url.as_str()).expect("a sent URL parses");
-    assert_eq!(reparsed.as_str(), url.as_str(), "{shown}: not in normal form");
+    assert_eq!(
+        reparsed.as_str(),
+        url.as_str(),
+        "{shown}: not in normal form"
+    );
 
     let segments: Vec<&str> = url.path().split('/').skip(1).collect();
     let want = shape.prefix.len() + shape.segments.len();
     assert_eq!(segments.len(), want, "{shown}: {}", url.path());
     for (segment, literal) in segments.iter().zip(shape.prefix) {
-        assert_eq!(segment, literal, "{shown}: left the base path: {}", url.path());
+        assert_eq!(
+            segment,
+            literal,
+            "{shown}: left the base path: {}",
+            url.path()
+        );
     }
     for (segment, literal) in segments[shape.prefix.len()..].iter().zip(shape.segments) {
         match literal {
@@ -250,18 +265,33 @@ fn check_request(shape: &Shape, request: &Request, arguments: &Json, shown: &str
     }
 
     for (name, value) in request.headers().iter() {
-        assert!(!name.is_empty() && name.bytes().all(is_tchar), "{shown}: header name {name:?}");
-        assert!(!value.contains(['\r', '\n', '\0']), "{shown}: header {name}: {value:?}");
+        assert!(
+            !name.is_empty() && name.bytes().all(is_tchar),
+            "{shown}: header name {name:?}"
+        );
+        assert!(
+            !value.contains(['\r', '\n', '\0']),
+            "{shown}: header {name}: {value:?}"
+        );
     }
-    let raw = request.render(Secrets::Reveal).expect("a sent request renders");
+    let raw = request
+        .render(Secrets::Reveal)
+        .expect("a sent request renders");
     let text = String::from_utf8_lossy(&raw);
     let head = &text[..text.find("\r\n\r\n").expect("a head end")];
     let lines: Vec<&str> = head.split("\r\n").collect();
     for line in &lines {
         assert!(!line.contains(['\r', '\n', '\0']), "{shown}: {line:?}");
     }
-    assert_eq!(lines.iter().filter(|l| l.starts_with("Host: ")).count(), 1, "{shown}");
-    let auths = lines.iter().filter(|l| l.starts_with("Authorization: ")).count();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("Host: ")).count(),
+        1,
+        "{shown}"
+    );
+    let auths = lines
+        .iter()
+        .filter(|l| l.starts_with("Authorization: "))
+        .count();
     assert_eq!(auths, usize::from(shape.auth_header), "{shown}");
 
     // DESIGN item 2: the argument, else the default, else an error. None of these has a
@@ -294,7 +324,11 @@ fuzz_target!(|data: &[u8]| {
     let sent = std::mem::take(&mut *fixture.recorder.requests.lock().unwrap());
 
     assert!(sent.len() <= 1, "one call sent {} requests", sent.len());
-    assert!(!output.text().contains(SECRET), "a secret in the output: {:?}", output.text());
+    assert!(
+        !output.text().contains(SECRET),
+        "a secret in the output: {:?}",
+        output.text()
+    );
     let request = match sent.first() {
         Some(request) => request,
         None => {
@@ -305,7 +339,10 @@ fuzz_target!(|data: &[u8]| {
     let shown = format!("{} {}", shape.tool, arguments);
     let parsed = json::parse(&arguments).unwrap_or_else(|_| {
         // Empty arguments are read as `{}` by some providers; anything else must parse.
-        assert!(arguments.trim().is_empty(), "{shown}: sent from arguments that do not parse");
+        assert!(
+            arguments.trim().is_empty(),
+            "{shown}: sent from arguments that do not parse"
+        );
         Json::Object(Default::default())
     });
     check_request(shape, request, &parsed, &shown);

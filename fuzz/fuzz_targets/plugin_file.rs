@@ -36,7 +36,10 @@ fuzz_target!(|data: &[u8]| {
     let again = HttpPlugin::from_json_with(&written, lookup)
         .unwrap_or_else(|e| panic!("the written file does not load: {e}\n{written}"));
     let file_again = again.to_json();
-    assert!(file_again == file, "the written file changed on reload:\n{written}\n{file_again}");
+    assert!(
+        file_again == file,
+        "the written file changed on reload:\n{written}\n{file_again}"
+    );
     assert_eq!(plugin.specs().len(), plugin.endpoints().count());
     for spec in plugin.specs() {
         // Every provider's format renders, and what it renders is JSON that parses.
@@ -47,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
             mcp::tool(&spec),
         ] {
             let text = rendered.to_string();
-            assert!(httptool::json::parse(&text).is_ok(), "a spec renders to bad JSON: {text}");
+            assert!(
+                httptool::json::parse(&text).is_ok(),
+                "a spec renders to bad JSON: {text}"
+            );
         }
         let _ = openai::chat_tool_strict(&spec);
     }

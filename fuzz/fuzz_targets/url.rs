@@ -16,17 +16,29 @@ use libfuzzer_sys::fuzz_target;
 
 fn check(url: &Url, what: &str) {
     let text = url.as_str();
-    let again = Url::parse(text).unwrap_or_else(|e| panic!("{what} {text:?} does not reparse: {e}"));
+    let again =
+        Url::parse(text).unwrap_or_else(|e| panic!("{what} {text:?} does not reparse: {e}"));
     assert_eq!(again.as_str(), text, "{what} is not in normal form");
     assert!(again == *url, "{what} reparses to another value");
     assert!(
-        !text.chars().any(|c| c.is_whitespace() || c.is_control() || c == '\\'),
+        !text
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '\\'),
         "{what} {text:?} holds whitespace, a control character or a backslash"
     );
-    assert!(text.starts_with(url.scheme().as_str()), "{what} {text:?}: scheme");
-    assert!(text.ends_with(url.path_and_query()), "{what} {text:?}: path and query");
+    assert!(
+        text.starts_with(url.scheme().as_str()),
+        "{what} {text:?}: scheme"
+    );
+    assert!(
+        text.ends_with(url.path_and_query()),
+        "{what} {text:?}: path and query"
+    );
     assert!(url.path().starts_with('/'), "{what} {text:?}: path");
-    assert!(url.authority().starts_with(url.host_str()), "{what} {text:?}: authority");
+    assert!(
+        url.authority().starts_with(url.host_str()),
+        "{what} {text:?}: authority"
+    );
     assert!(url.same_origin(url));
     if let Some(query) = url.query() {
         assert!(text.ends_with(query));
@@ -61,9 +73,16 @@ fuzz_target!(|data: &[u8]| {
         let again = base
             .join(joined.as_str())
             .unwrap_or_else(|e| panic!("{:?} does not resolve to itself: {e}", joined.as_str()));
-        assert_eq!(again.as_str(), joined.as_str(), "an absolute reference moved");
+        assert_eq!(
+            again.as_str(),
+            joined.as_str(),
+            "an absolute reference moved"
+        );
         if reference.starts_with('/') && !reference.starts_with("//") {
-            assert!(joined.same_origin(&base), "an absolute-path reference left the origin");
+            assert!(
+                joined.same_origin(&base),
+                "an absolute-path reference left the origin"
+            );
         }
     }
     if let Some(path) = lines.next() {

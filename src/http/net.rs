@@ -81,8 +81,10 @@ impl Stream {
                 Err(Error::new(ErrorKind::TlsHandshake)
                     .with_detail("tls inside tls is not supported"))
             }
-            Stream::Memory(_) => Err(Error::new(ErrorKind::TlsHandshake)
-                .with_detail("a response in memory has no tls")),
+            Stream::Memory(_) => {
+                Err(Error::new(ErrorKind::TlsHandshake)
+                    .with_detail("a response in memory has no tls"))
+            }
         }
     }
 

@@ -65,13 +65,7 @@ pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result
     let peer = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let stream = Stream::Memory(Cursor::new(bytes.to_vec()));
     let mut conn = Conn::new(stream, peer, origin);
-    let reply = exchange(
-        &mut conn,
-        request.method(),
-        &[],
-        &settings.limits,
-        &clock,
-    )?;
+    let reply = exchange(&mut conn, request.method(), &[], &settings.limits, &clock)?;
     let head = reply.head;
     Ok(Response::from_parts(
         head.status,
@@ -82,4 +76,79 @@ pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result
         url.clone(),
         reply.bytes_read,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::{ErrorKind, Limit, Malformed, Method};
+
+    fn read(method: Method, bytes: &[u8]) -> Result<Response, Error> {
+        let request = Request::new(method, "http://api.example.com/x").unwrap();
+        read_response(&request, bytes, &Config::default())
+    }
+
+    #[test]
+    fn length_framed_body_stops_at_its_length() {
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n\r\n";
+        let response = read(Method::Get, bytes).unwrap();
+        assert_eq!(response.body(), b"ok");
+        assert_eq!(response.bytes_read(), 40);
+        assert_eq!(response.url().as_str(), "http://api.example.com/x");
+    }
+
+    #[test]
+    fn unframed_body_runs_to_the_end_of_the_bytes() {
+        let response = read(Method::Get, b"HTTP/1.0 200 OK\r\n\r\nall of it").unwrap();
+        assert_eq!(response.body(), b"all of it");
+    }
+
+    #[test]
+    fn head_has_no_body() {
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n";
+        let response = read(Method::Head, bytes).unwrap();
+        assert_eq!(response.header("content-length"), Some("5"));
+        assert!(response.body().is_empty());
+    }
+
+    #[test]
+    fn errors_are_those_of_a_connection() {
+        let kind = |bytes: &[u8]| read(Method::Get, bytes).unwrap_err().kind();
+        assert_eq!(kind(b""), ErrorKind::ConnectionClosed);
+        assert_eq!(
+            kind(b"HTTP/1.1 200"),
+            ErrorKind::Malformed(Malformed::TruncatedHead)
+        );
+        assert_eq!(
+            kind(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nshort"),
+            ErrorKind::IncompleteBody {
+                expected: Some(9),
+                received: 5
+            }
+        );
+        assert!(matches!(
+            kind(b"HTTP/1.1 200 OK\r\nContent-Length: 99999999999\r\n\r\n"),
+            ErrorKind::LimitExceeded {
+                which: Limit::Body,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn the_requests_options_set_the_limits() {
+        use crate::http::RequestOptions;
+        let request = Request::get("http://api.example.com/x")
+            .unwrap()
+            .with_options(RequestOptions::new().max_body(3));
+        let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfour";
+        let err = read_response(&request, bytes, &Config::default()).unwrap_err();
+        assert!(matches!(
+            err.kind(),
+            ErrorKind::LimitExceeded {
+                which: Limit::Body,
+                ..
+            }
+        ));
+    }
 }
