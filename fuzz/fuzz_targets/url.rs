@@ -55,9 +55,10 @@ fuzz_target!(|data: &[u8]| {
     let base = match Url::parse(base_text) {
         Ok(url) => url,
         Err(e) => {
-            // The message never repeats the input.
+            // The message never repeats the input. Messages are lower-case, so an input with
+            // an upper-case letter cannot match one by chance (` url: percent-encode` did).
             let message = e.to_string();
-            if base_text.len() > 8 {
+            if base_text.len() > 12 && base_text.bytes().any(|b| b.is_ascii_uppercase()) {
                 assert!(!message.contains(base_text), "the error repeats the input");
             }
             return;
