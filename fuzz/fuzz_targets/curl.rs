@@ -2,8 +2,10 @@
 //!
 //! Invariants: no panic; `parse` agrees with `parse_args` on the words `shell_words` gives
 //! (same method and URL, both refuse or both accept); a command that converts to a plugin
-//! exports back to a curl command (`to_curl`) that parses, with the same method, and
-//! converts again when it holds no `<name>` placeholder; the converted plugin's file (`to_json`) loads back to the same file.
+//! exports back to a curl command (`to_curl`, unless it refuses a part no argument can
+//! carry, `Unrepresentable`) that parses, with the same method, and converts again when it
+//! holds no `<name>` placeholder; the converted plugin's file (`to_json`) loads back to the
+//! same file.
 
 #![no_main]
 
@@ -67,8 +69,13 @@ fuzz_target!(|data: &[u8]| {
         "the converted plugin's file changed on reload"
     );
 
-    let exported = curl::to_curl(&plugin, None)
-        .unwrap_or_else(|e| panic!("a converted plugin does not export: {e}\n{file}"));
+    let exported = match curl::to_curl(&plugin, None) {
+        Ok(exported) => exported,
+        // A documented refusal of the exporter: what no command-line argument can carry (a
+        // multipart field name with `"` or `=`, which curl's -F reads but cannot write back).
+        Err(e) if e.kind() == curl::ErrorKind::Unrepresentable => return,
+        Err(e) => panic!("a converted plugin does not export: {e}\n{file}"),
+    };
     let again = curl::parse(&exported)
         .unwrap_or_else(|e| panic!("the exported command does not parse: {e}\n{exported}"));
     assert_eq!(
