@@ -98,8 +98,8 @@ pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 pub use self::error::{Error, ErrorKind};
 pub use self::http_plugin::HttpPlugin;
 pub use self::model::{
-    AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
-    ParamType, Property,
+    method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
+    Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
 };
 pub use self::multipart::{FilePart, FileResolver};
 pub use self::observe::{Exchange, Observer};
