@@ -349,6 +349,9 @@ impl Reader {
                 "a header value on one line (no CR or LF)",
             ));
         }
+        if has_control(value) {
+            return Err(invalid(spec, at, CONTROL_IN_HEADER));
+        }
         if value.is_empty() && line.contains(':') {
             self.removed_headers.push(name.to_owned());
         } else {
@@ -722,7 +725,20 @@ fn one_line(spec: &Spec, value: Value, at: usize) -> Result<String, Error> {
     if text.contains(['\r', '\n']) {
         return Err(invalid(spec, at, "a value on one line (no CR or LF)"));
     }
+    if has_control(&text) {
+        return Err(invalid(spec, at, CONTROL_IN_HEADER));
+    }
     Ok(text)
+}
+
+/// What a header value may not hold, said once for every option that makes a header.
+const CONTROL_IN_HEADER: &str = "a value without control characters (tab is fine)";
+
+/// RFC 9110 section 5.5: a field value holds no control character but HTAB. curl sends
+/// them; the client refuses them, so a command holding one would convert to a plugin that
+/// no call could use (or, in a secret header, one that fails on every call).
+fn has_control(value: &str) -> bool {
+    value.bytes().any(|b| b != b'\t' && (b < 0x20 || b == 0x7f))
 }
 
 fn file_path(path: &[u8], value: Value) -> Result<String, Error> {

@@ -30,6 +30,7 @@
 //! | `net.rs` | the only code that opens sockets: resolve, check, connect |
 //! | `tls.rs` | the only code that names rustls types: roots, handshake, the TLS stream |
 //! | `pool.rs` | idle connections |
+//! | `replay.rs` | [`read_response`]: the same reader over bytes in memory |
 //! | `wire/` | message syntax, pure: response head, chunk lines, request head |
 //! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
 //!
@@ -59,6 +60,7 @@ mod net;
 mod pool;
 mod proxy;
 mod redirect;
+mod replay;
 mod request;
 mod response;
 mod retry;
@@ -86,6 +88,7 @@ pub use self::headers::Headers;
 pub use self::method::Method;
 pub use self::proxy::{Proxy, ProxyConfig};
 pub use self::redirect::{RedirectPolicy, RedirectStop};
+pub use self::replay::read_response;
 pub use self::request::{Request, Secrets};
 pub use self::response::{Response, Version};
 pub use self::retry::RetryPolicy;

@@ -21,6 +21,9 @@ pub(crate) enum Stream {
     /// Boxed: a TLS connection's state is large, and connections move in and out of the pool.
     #[cfg(feature = "tls")]
     Tls(Box<TlsStream>),
+    /// A response held in memory, read by [`read_response`](super::read_response): reads
+    /// take its bytes and then see the end of the stream; writes are dropped.
+    Memory(io::Cursor<Vec<u8>>),
 }
 
 impl Stream {
@@ -29,6 +32,7 @@ impl Stream {
             Stream::Plain(s) => s.read(buf),
             #[cfg(feature = "tls")]
             Stream::Tls(s) => s.read(buf),
+            Stream::Memory(s) => s.read(buf),
         }
     }
 
@@ -37,6 +41,7 @@ impl Stream {
             Stream::Plain(s) => s.write_vectored(bufs),
             #[cfg(feature = "tls")]
             Stream::Tls(s) => s.write_vectored(bufs),
+            Stream::Memory(_) => Ok(bufs.iter().map(|b| b.len()).sum()),
         }
     }
 
@@ -45,6 +50,7 @@ impl Stream {
             Stream::Plain(s) => s.set_read_timeout(Some(timeout)),
             #[cfg(feature = "tls")]
             Stream::Tls(s) => s.set_read_timeout(timeout),
+            Stream::Memory(_) => Ok(()),
         }
     }
 
@@ -53,6 +59,7 @@ impl Stream {
             Stream::Plain(s) => s.set_write_timeout(Some(timeout)),
             #[cfg(feature = "tls")]
             Stream::Tls(s) => s.set_write_timeout(timeout),
+            Stream::Memory(_) => Ok(()),
         }
     }
 
@@ -74,6 +81,10 @@ impl Stream {
                 Err(Error::new(ErrorKind::TlsHandshake)
                     .with_detail("tls inside tls is not supported"))
             }
+            Stream::Memory(_) => {
+                Err(Error::new(ErrorKind::TlsHandshake)
+                    .with_detail("a response in memory has no tls"))
+            }
         }
     }
 
@@ -84,6 +95,7 @@ impl Stream {
         match self {
             #[cfg(feature = "tls")]
             Stream::Tls(s) => s.is_stale(),
+            Stream::Memory(s) => s.position() < s.get_ref().len() as u64,
             Stream::Plain(s) => {
                 if s.set_nonblocking(true).is_err() {
                     return true;

@@ -1,0 +1,39 @@
+//! One regression test per finding of the coverage-guided fuzz targets in `fuzz/`, named for
+//! the defect, with the (minimized) input inline. See `fuzz/README.md`.
+
+use httptool::curl::{self, ErrorKind};
+
+/// Found by `fuzz/` target `curl`: a second credential header holding a control character
+/// other than CR or LF (`\x0f`) converted to a plugin whose secret header parameter failed on
+/// every call ("the call cannot be built"), and `to_curl` of the plugin failed. curl's reader
+/// refused only CR and LF, the client refuses every control character but tab (RFC 9110
+/// section 5.5): the reader now refuses what the client would, at the argument that holds it.
+#[test]
+fn curl_header_value_with_a_control_character_is_refused_when_read() {
+    let minimized = "curl https://x.test -H 'X-Api-Key: k1' -H $'X-Token: a\\x0fb'";
+    let err = curl::parse(minimized).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidValue);
+    assert_eq!(
+        err.to_string(),
+        "invalid value for -H/--header at argument 4: expected a value without control \
+         characters (tab is fine)"
+    );
+    // Every option that becomes a header reads its value the same way.
+    for command in [
+        "curl -H $'Authorization: Bearer a\\x01b' https://x.test",
+        "curl -H $'X-Key: a\\x7fb' https://x.test",
+        "curl -A $'agent\\x01' https://x.test",
+        "curl -b $'a=b\\x1b' https://x.test",
+        "curl -e $'https://r.test/\\x7f' https://x.test",
+        "curl --oauth2-bearer $'t\\x02' https://x.test",
+    ] {
+        let err = curl::parse(command).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidValue, "{command}");
+        assert_eq!(err.arg_index(), Some(1), "{command}");
+    }
+    // A tab is a field value byte: kept, and the plugin's call can be built.
+    let command =
+        curl::parse("curl https://x.test -H 'X-Api-Key: k1' -H $'X-Token: a\\tb'").unwrap();
+    let plugin = curl::to_plugin(&command).unwrap();
+    assert!(curl::to_curl(&plugin, None).is_ok());
+}
