@@ -65,6 +65,9 @@ pub(crate) enum BodyPlan {
     Multipart,
     /// The value of the parameter at this index is the whole JSON body.
     Whole(usize),
+    /// The value of the parameter at this index is the whole body, sent as it is (text, or a
+    /// file's bytes) with the endpoint's `content_type`.
+    Raw(usize),
 }
 
 pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
@@ -272,6 +275,18 @@ fn compile(
     for (j, param) in endpoint.params.iter().enumerate() {
         check_param(b, endpoint, param, j, &index(&at(path, "params"), j))?;
     }
+    // An endpoint's own base URL (OpenAPI operation `servers`) replaces the plugin's.
+    let own_base;
+    let (base_url, prefix) = match &endpoint.base_url {
+        Some(text) => {
+            let url = check_base_url(text)
+                .map_err(|e| err(e.kind(), at(path, "base_url"), e.message().to_string()))?;
+            let own_prefix = url.as_str().trim_end_matches('/').to_string();
+            own_base = (url, own_prefix);
+            (&own_base.0, own_base.1.as_str())
+        }
+        None => (base_url, prefix),
+    };
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
     let spec = tool_spec(endpoint, path)?;
@@ -307,7 +322,8 @@ fn compile(
             _ => String::new(),
         })
         .collect();
-    let (headers, headers_with_body) = header_templates(b, common, body);
+    let (headers, headers_with_body) =
+        header_templates(b, common, body, endpoint.content_type.as_deref());
     Ok(Compiled {
         headers,
         headers_with_body,
@@ -329,7 +345,12 @@ fn compile(
 
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
 /// unless a static header declares one.
-fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Headers, Headers) {
+fn header_templates(
+    b: &PluginBuilder,
+    common: &Common,
+    body: BodyPlan,
+    content_type: Option<&str>,
+) -> (Headers, Headers) {
     let mut headers = common.headers.clone();
     if let (Some(auth), Some(value)) = (&b.auth, &common.auth_value) {
         if let Some(name) = auth.header_name() {
@@ -341,6 +362,7 @@ fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Head
     let content_type = match body {
         BodyPlan::Json | BodyPlan::Whole(_) => Some("application/json"),
         BodyPlan::Form => Some("application/x-www-form-urlencoded"),
+        BodyPlan::Raw(_) => Some(content_type.unwrap_or("application/octet-stream")),
         BodyPlan::None | BodyPlan::Multipart => None,
     };
     if let Some(content_type) = content_type {
@@ -505,11 +527,14 @@ fn body_plan(endpoint: &Endpoint) -> BodyPlan {
         Some(first) => first,
         None => return BodyPlan::None,
     };
+    if endpoint.body_encoding() == BodyEncoding::Raw {
+        return BodyPlan::Raw(first.0);
+    }
     if first.1.whole_body {
         return BodyPlan::Whole(first.0);
     }
     match endpoint.body_encoding() {
-        BodyEncoding::Json => BodyPlan::Json,
+        BodyEncoding::Json | BodyEncoding::Raw => BodyPlan::Json,
         BodyEncoding::Form => BodyPlan::Form,
         BodyEncoding::Multipart => BodyPlan::Multipart,
     }

@@ -24,7 +24,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 9] = [
+const ENDPOINT_FIELDS: [&str; 11] = [
     "name",
     "description",
     "method",
@@ -34,6 +34,8 @@ const ENDPOINT_FIELDS: [&str; 9] = [
     "response_pointer",
     "allow_unknown_arguments",
     "allow_delete_body",
+    "base_url",
+    "content_type",
 ];
 const OPTION_FIELDS: [&str; 10] = [
     "timeout_connect_ms",
@@ -47,7 +49,7 @@ const OPTION_FIELDS: [&str; 10] = [
     "address_policy",
     "overload_retries",
 ];
-const PARAM_FIELDS: [&str; 16] = [
+const PARAM_FIELDS: [&str; 17] = [
     "name",
     "wire_name",
     "in",
@@ -64,6 +66,7 @@ const PARAM_FIELDS: [&str; 16] = [
     "array_style",
     "whole_body",
     "file",
+    "schema",
 ];
 const ITEMS_FIELDS: [&str; 3] = ["type", "items", "properties"];
 const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description", "required"];
@@ -620,10 +623,11 @@ impl Loader<'_> {
                 "json" => BodyEncoding::Json,
                 "form" => BodyEncoding::Form,
                 "multipart" => BodyEncoding::Multipart,
+                "raw" => BodyEncoding::Raw,
                 other => {
                     return Err(one_of(
                         &at(path, "body_encoding"),
-                        "json, form, multipart",
+                        "json, form, multipart, raw",
                         other,
                     ))
                 }
@@ -632,6 +636,12 @@ impl Loader<'_> {
         }
         if let Some(pointer) = opt_str(map, "response_pointer", path)? {
             builder = builder.response_pointer(pointer);
+        }
+        if let Some(base_url) = opt_str(map, "base_url", path)? {
+            builder = builder.base_url(base_url);
+        }
+        if let Some(content_type) = opt_str(map, "content_type", path)? {
+            builder = builder.content_type(content_type);
         }
         if let Some(allow) = opt_bool(map, "allow_unknown_arguments", path)? {
             builder = builder.allow_unknown_arguments(allow);
@@ -657,8 +667,13 @@ impl Loader<'_> {
         let name = required_str(map, "name", path)?;
         let mut builder = Param::builder(name);
         if let Some(word) = opt_str(map, "in", path)? {
-            let location = Location::parse(word)
-                .ok_or_else(|| one_of(&at(path, "in"), "query, path, header, body, form", word))?;
+            let location = Location::parse(word).ok_or_else(|| {
+                one_of(
+                    &at(path, "in"),
+                    "query, path, header, body, form, cookie",
+                    word,
+                )
+            })?;
             builder = builder.location(location);
         }
         if let Some(wire) = opt_str(map, "wire_name", path)? {
@@ -684,12 +699,24 @@ impl Loader<'_> {
             builder = builder.context(key);
         }
         if let Some(word) = opt_str(map, "array_style", path)? {
-            let style = match word {
-                "repeat" => ArrayStyle::Repeat,
-                "comma" => ArrayStyle::Comma,
-                other => return Err(one_of(&at(path, "array_style"), "repeat, comma", other)),
-            };
+            let style = ArrayStyle::parse(word).ok_or_else(|| {
+                one_of(
+                    &at(path, "array_style"),
+                    "repeat, comma, space, pipe, spread, deep_object",
+                    word,
+                )
+            })?;
             builder = builder.array_style(style);
+        }
+        if let Some(schema) = map.get("schema") {
+            if !schema.is_object() {
+                return Err(type_error(
+                    &at(path, "schema"),
+                    "an object (a JSON Schema)",
+                    schema,
+                ));
+            }
+            builder = builder.schema(schema.clone());
         }
         if let Some(values) = map.get("enum") {
             let list = values
@@ -732,6 +759,9 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
     if let Some(scalar) = ParamType::scalar(&lower) {
         return Ok(scalar);
     }
+    if lower == "any" {
+        return Ok(ParamType::Any);
+    }
     match lower.as_str() {
         "array" => {
             let field = at(path, "items");
@@ -770,7 +800,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
         }
         _ => Err(one_of(
             &at(path, "type"),
-            "string, integer, number, boolean, array, object",
+            "string, integer, number, boolean, array, object, any",
             word,
         )),
     }
@@ -862,6 +892,12 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     if endpoint.allow_delete_body() {
         map.insert("allow_delete_body", true);
     }
+    if let Some(base_url) = endpoint.base_url() {
+        map.insert("base_url", base_url);
+    }
+    if let Some(content_type) = endpoint.content_type() {
+        map.insert("content_type", content_type);
+    }
     write_options(&mut map, &endpoint.options);
     let params: Vec<Json> = endpoint.params().iter().map(param_json).collect();
     map.insert("params", params);
@@ -913,6 +949,9 @@ fn param_json(param: &Param) -> Json {
     }
     if param.array_style() != ArrayStyle::Repeat {
         map.insert("array_style", param.array_style().as_str());
+    }
+    if let Some(schema) = param.schema() {
+        map.insert("schema", schema.clone());
     }
     Json::Object(map)
 }

@@ -90,6 +90,8 @@ mod provider;
 mod request;
 mod result;
 mod schema;
+mod schema_check;
+mod style;
 mod tool;
 mod validate;
 
@@ -106,4 +108,4 @@ pub use self::observe::{Exchange, Observer};
 pub use self::provider::{JsonPluginProvider, PluginProvider};
 pub use self::result::ApiResponse;
 pub use self::tool::{DryRun, HttpTool};
-pub use self::validate::MAX_TYPE_DEPTH;
+pub use self::validate::{MAX_SCHEMA_DEPTH, MAX_TYPE_DEPTH};
