@@ -15,7 +15,7 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`curl`] | curl commands to plugins and back |
+//! | [`curl`], [`openapi`] | curl commands to plugins and back; OpenAPI documents to plugins |
 //! | [`plugin`] | declared HTTP endpoints become tools |
 //! | [`tool`] | tool specs, calls, outputs, the registry and provider formats |
 //! | [`http`] | requests, responses and the HTTP/1.1 client |
@@ -35,6 +35,7 @@ pub use error::Error;
 pub mod curl;
 pub mod http;
 pub mod json;
+pub mod openapi;
 pub mod plugin;
 pub mod tool;
 pub mod url;

@@ -11,8 +11,8 @@ use super::http_plugin::{Common, Declaration, HttpPlugin};
 use super::model::{AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param};
 use super::schema;
 use super::validate::{
-    at, check_auth, check_base_url, check_options, check_param, check_static_headers,
-    check_static_query, check_tool_like_name, err, index,
+    at, check_auth, check_base_url, check_content_type, check_options, check_param,
+    check_static_headers, check_static_query, check_tool_like_name, err, index,
 };
 use crate::http::{
     self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
@@ -263,6 +263,7 @@ fn compile(
 ) -> Result<Compiled, Error> {
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
+    check_content_type(endpoint, path)?;
     if let Some(pointer) = &endpoint.response_pointer {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(err(
@@ -360,7 +361,8 @@ fn header_templates(
     }
     let mut with_body = headers.clone();
     let content_type = match body {
-        BodyPlan::Json | BodyPlan::Whole(_) => Some("application/json"),
+        // A JSON media type of the endpoint's own (`application/merge-patch+json`) is kept.
+        BodyPlan::Json | BodyPlan::Whole(_) => Some(content_type.unwrap_or("application/json")),
         BodyPlan::Form => Some("application/x-www-form-urlencoded"),
         BodyPlan::Raw(_) => Some(content_type.unwrap_or("application/octet-stream")),
         BodyPlan::None | BodyPlan::Multipart => None,

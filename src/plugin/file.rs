@@ -259,8 +259,17 @@ fn load(
             format!("the plugin file is not valid JSON: {}", e),
         )
     })?;
+    load_value(&root, lookup, what)
+}
+
+/// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`).
+pub(crate) fn load_value(
+    root: &Json,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+) -> Result<HttpPlugin, Error> {
     let loader = Loader { lookup, what };
-    let map = fields(&root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
+    let map = fields(root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
     let (base_url, base_url_template) = loader.template(base_text, "base_url")?;
@@ -958,7 +967,7 @@ fn param_json(param: &Param) -> Json {
 
 /// `type`, and `items` or `properties`. Recursion follows the declared type, whose depth
 /// the plugin's checks bound.
-fn write_type(map: &mut Map, ty: &ParamType) {
+pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
     map.insert("type", ty.as_str());
     match ty {
         ParamType::Array(items) => {

@@ -98,6 +98,7 @@ mod validate;
 pub use self::auth::Signer;
 pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 pub use self::error::{Error, ErrorKind};
+pub(crate) use self::file::{load_value, write_type};
 pub use self::http_plugin::HttpPlugin;
 pub use self::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,

@@ -595,10 +595,19 @@ fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), 
             "a raw body is the endpoint's only body (or form) parameter",
         );
     }
-    if let Some(content_type) = &endpoint.content_type {
-        check_header("Content-Type", Some(content_type), "content_type")?;
-    }
     Ok(())
+}
+
+/// An endpoint's own `Content-Type` is one header value.
+pub(crate) fn check_content_type(endpoint: &Endpoint, path: &str) -> Result<(), Error> {
+    match &endpoint.content_type {
+        Some(content_type) => check_header(
+            "Content-Type",
+            Some(content_type),
+            &at(path, "content_type"),
+        ),
+        None => Ok(()),
+    }
 }
 
 fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
