@@ -734,7 +734,7 @@ fn build(
         all.sort_by_key(|p| location_rank(p.location));
         all.append(&mut draft.body.params);
         unique_params(&mut all);
-        let mut list: Vec<Json> = all.iter().map(ParamOut::to_json).collect();
+        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
         if !shared {
             for scheme_name in &draft.security {
                 if let Some(scheme) = schemes.iter().find(|s| &s.name == scheme_name) {
@@ -785,34 +785,34 @@ fn build(
     };
     // The plugin checks each endpoint; one they refuse is dropped with their message, never
     // silently, and the rest imported.
+    root.insert("endpoints", Json::Array(endpoints));
+    let mut file = Json::Object(root);
     for _ in 0..=MAX_REFUSED {
-        root.insert("endpoints", Json::Array(endpoints.clone()));
-        let file = Json::Object(root.clone());
-        match plugin::load_value(&file, &lookup, "variable") {
+        let error = match plugin::load_value(&file, &lookup, "variable") {
             Ok(plugin) => return Ok((plugin, variables, drafts)),
-            Err(e) => {
-                let index = refused_index(e.path());
-                match index {
-                    Some(i) if i < drafts.len() && drafts.len() > 1 => {
-                        warnings.push(Warning::new(
-                            drafts[i].pointer.as_str(),
-                            format!("not imported: the plugin refused it: {}", e.message()),
-                        ));
-                        drafts.remove(i);
-                        endpoints.remove(i);
-                    }
-                    _ => {
-                        let at = index
-                            .and_then(|i| drafts.get(i))
-                            .map(|d| d.pointer.clone())
-                            .unwrap_or_default();
-                        return Err(Error::new(
-                            ErrorKind::Plugin,
-                            at,
-                            format!("the plugin refused the import: {}", e),
-                        ));
-                    }
-                }
+            Err(e) => e,
+        };
+        let index = refused_index(error.path());
+        let list = file.get_mut("endpoints").and_then(Json::as_array_mut);
+        match (index, list) {
+            (Some(i), Some(list)) if i < drafts.len() && drafts.len() > 1 && i < list.len() => {
+                warnings.push(Warning::new(
+                    drafts[i].pointer.as_str(),
+                    format!("not imported: the plugin refused it: {}", error.message()),
+                ));
+                drafts.remove(i);
+                list.remove(i);
+            }
+            _ => {
+                let at = index
+                    .and_then(|i| drafts.get(i))
+                    .map(|d| d.pointer.clone())
+                    .unwrap_or_default();
+                return Err(Error::new(
+                    ErrorKind::Plugin,
+                    at,
+                    format!("the plugin refused the import: {}", error),
+                ));
             }
         }
     }

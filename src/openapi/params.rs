@@ -38,8 +38,8 @@ impl ParamOut {
         }
     }
 
-    /// The plugin file's parameter object.
-    pub(crate) fn to_json(&self) -> Json {
+    /// The plugin file's parameter object; the schema is moved into it.
+    pub(crate) fn take_json(&mut self) -> Json {
         let mut map = Map::new();
         map.insert("name", self.name.as_str());
         if self.wire != self.name {
@@ -47,7 +47,7 @@ impl ParamOut {
         }
         map.insert("in", self.location);
         crate::plugin::write_type(&mut map, &self.ty);
-        let mut schema = self.schema.clone();
+        let mut schema = self.schema.take();
         if let Some(description) = schema.as_object_mut().and_then(|s| s.remove("description")) {
             map.insert("description", description);
         }
