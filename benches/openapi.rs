@@ -124,7 +124,7 @@ fn document(target: usize) -> String {
         "value",
         "object",
     ];
-    let mut prose = |n: usize, next: &mut dyn FnMut(usize) -> usize| {
+    let prose = |n: usize, next: &mut dyn FnMut(usize) -> usize| {
         let mut s = String::new();
         for i in 0..n {
             if i > 0 {
