@@ -17,6 +17,7 @@ mod args;
 mod call;
 mod convert;
 mod demo;
+mod openapi;
 mod tools;
 
 use args::Args;
@@ -28,9 +29,10 @@ usage: httptool <command> [options]
 
 commands:
   demo                                  an embedded API, declared, described and called, end to end
-  tools PLUGIN.json... [--format F]     print the tool specs a model reads
+  tools PLUGIN.json... [--format F]     print the tool specs a model reads (or SPEC.json)
   call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
+  import openapi SPEC.json              turn an OpenAPI or Swagger document into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
 
 Run `httptool <command> --help` for a command's options.
@@ -105,9 +107,23 @@ fn read_file(path: &str) -> Result<String, CliError> {
         .map_err(|e| CliError::Failed(format!("cannot read {}: {}", path, e)))
 }
 
-/// Loads a plugin file; `${NAME}` references are taken from the environment.
+/// Loads a plugin file; `${NAME}` references are taken from the environment. An OpenAPI
+/// document (a JSON object with an `openapi` or `swagger` field) is imported instead.
 fn load_plugin(path: &str) -> Result<httptool::plugin::HttpPlugin, CliError> {
+    load_plugin_for(path, false)
+}
+
+/// As `load_plugin`; `call` makes a credential variable of a document that is not set an
+/// error, as it is for a plugin file.
+fn load_plugin_for(path: &str, call: bool) -> Result<httptool::plugin::HttpPlugin, CliError> {
     let text = read_file(path)?;
+    if text.contains("\"openapi\"") || text.contains("\"swagger\"") {
+        if let Ok(value) = openapi::parse_document(&text, path) {
+            if openapi::is_document(&value) {
+                return openapi::plugin(&value, path, call);
+            }
+        }
+    }
     httptool::plugin::HttpPlugin::from_json(&text)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }
