@@ -91,7 +91,7 @@ pub(crate) fn unique(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
 /// `GET /users/{id}/posts` as `get_users_id_posts`.
 pub(crate) fn method_path_name(method: &str, path: &str) -> String {
     let mut raw = method.to_ascii_lowercase();
-    raw.push('_');
+    raw.push(' ');
     raw.push_str(path);
     valid_name(&raw, &method.to_ascii_lowercase())
 }
