@@ -229,6 +229,21 @@ fn json_object_bodies_are_flattened_and_clashes_keep_the_wire_name() {
 }
 
 #[test]
+fn a_required_body_of_optional_properties_is_one_parameter() {
+    // Flattened, a call giving none of the properties would send no body at all.
+    let e = endpoint(
+        r#"{"/items": {"put": {"operationId": "put", "requestBody": {"required": true, "content": {"application/json": {"schema":
+        {"type": "object", "properties": {"name": {"type": "string"}}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e["params"].clone(),
+        r#"[{"name": "body", "in": "body", "type": "object", "required": true, "whole_body": true,
+        "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}]"#,
+    );
+}
+
+#[test]
 fn optional_bodies_stay_optional() {
     let e = endpoint(
         r#"{"/items": {"patch": {"operationId": "patch", "requestBody": {"content": {"application/json": {"schema":
@@ -343,7 +358,7 @@ fn json_is_preferred_and_the_others_named() {
 #[test]
 fn schemas_as_the_model_reads_them() {
     let e = endpoint(
-        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "properties": {
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
             "pet": {"allOf": [{"$ref": "#/components/schemas/Named"}, {"type": "object", "required": ["age"], "properties": {"age": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}]},
             "either": {"oneOf": [{"type": "string"}, {"type": "integer"}], "discriminator": {"propertyName": "x"}},
             "note": {"type": "string", "nullable": true, "example": "hi", "x-internal": true},

@@ -159,7 +159,10 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
             Some(media.split(';').next().unwrap_or(media).trim().to_string())
         };
     let mut params = Vec::new();
-    if flattens(&schema) {
+    // A required body whose properties are all optional is one parameter: flattened, a call
+    // that gives none of them would send no body at all.
+    let all_optional = required_names(&schema).is_empty();
+    if flattens(&schema) && !(required && all_optional) {
         let names = required_names(&schema);
         if let Some(props) = schema.get("properties").and_then(Json::as_object) {
             for (name, property) in props.iter() {
