@@ -84,8 +84,8 @@ impl HttpPlugin {
     ///
     /// An [`Error`] pointing at the field: text that is not JSON, a missing or unknown field,
     /// a field of the wrong type or with a word it does not accept
-    /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form; got
-    /// 'cookie'`), an environment variable that is not set (named), and every error of
+    /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form, cookie;
+    /// got 'matrix'`), an environment variable that is not set (named), and every error of
     /// [`PluginBuilder::build`](super::PluginBuilder::build).
     ///
     /// # Security
