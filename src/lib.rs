@@ -15,6 +15,7 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
+//! | [`mcp`] | the Model Context Protocol server over stdio |
 //! | [`curl`], [`openapi`] | curl commands to plugins and back; OpenAPI documents to plugins |
 //! | [`plugin`] | declared HTTP endpoints become tools |
 //! | [`tool`] | tool specs, calls, outputs, the registry and provider formats |
@@ -35,6 +36,7 @@ pub use error::Error;
 pub mod curl;
 pub mod http;
 pub mod json;
+pub mod mcp;
 pub mod openapi;
 pub mod plugin;
 pub mod tool;

@@ -277,7 +277,7 @@ fn call_reads_arguments_from_stdin_and_context_from_options() {
 fn usage_errors_exit_with_status_two() {
     let cases: &[(&[&str], &str)] = &[
         (&[], "httptool: a command is needed\n"),
-        (&["frobnicate"], "httptool: unknown command 'frobnicate'; the commands are demo, tools, call, import, export\n"),
+        (&["frobnicate"], "httptool: unknown command 'frobnicate'; the commands are demo, tools, call, import, export, serve\n"),
         (&["tools"], "httptool: tools needs at least one plugin file\n"),
         (&["call", "p.json"], "httptool: call needs PLUGIN.json TOOL and, optionally, ARGS-JSON\n"),
         (&["call", "p.json", "t", "--dryrun"], "httptool: unknown option '--dryrun' (put `--` before a positional argument that starts with '-')\n"),

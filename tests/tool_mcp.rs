@@ -4,7 +4,9 @@
 
 use httptool::json;
 use httptool::json::{Json, Map};
-use httptool::tool::{mcp, CallContext, ErrorKind, ToolOutput, ToolRegistry, ToolSpec};
+use httptool::tool::{
+    mcp, CallContext, ErrorKind, ToolAnnotations, ToolOutput, ToolRegistry, ToolSpec,
+};
 
 fn weather_spec() -> ToolSpec {
     ToolSpec::new(
@@ -151,13 +153,18 @@ fn call_tool_result_shapes() {
             "isError": false
         })
     );
+    // MCP requires an object: anything else is wrapped.
     let array = ToolOutput::json(json!([1, 2]));
-    assert!(
-        mcp::call_tool_result(&array)
-            .get("structuredContent")
-            .is_none(),
-        "structuredContent must be an object"
+    assert_eq!(
+        mcp::call_tool_result(&array)["structuredContent"],
+        json!({ "result": [1, 2] })
     );
+    // An error result carries its text only.
+    let failed_json = ToolOutput::error(ErrorKind::HttpStatus, "the API answered 404")
+        .with_structured(json!({ "error": "not found" }));
+    assert!(mcp::call_tool_result(&failed_json)
+        .get("structuredContent")
+        .is_none());
 }
 
 #[test]
@@ -185,4 +192,55 @@ fn round_trip() {
             "isError": false
         })
     );
+}
+
+#[test]
+fn tool_with_title_annotations_and_output_schema() {
+    let hints = ToolAnnotations {
+        read_only: Some(true),
+        destructive: None,
+        idempotent: Some(true),
+        open_world: Some(true),
+    };
+    let spec = weather_spec()
+        .with_title("Weather")
+        .with_annotations(hints)
+        .with_output_schema(
+            json!({ "type": "object", "properties": { "temp": { "type": "number" } } }),
+        )
+        .unwrap();
+    assert_eq!(
+        mcp::tool(&spec)["annotations"],
+        json!({ "readOnlyHint": true, "idempotentHint": true,
+                "openWorldHint": true })
+    );
+    assert_eq!(
+        mcp::tool(&spec)["outputSchema"],
+        json!({ "type": "object", "properties": { "temp": { "type": "number" } } })
+    );
+    // Unknown hints and no title: no annotations member at all.
+    assert!(mcp::tool(&weather_spec()).get("annotations").is_none());
+    assert!(mcp::tool(&weather_spec()).get("outputSchema").is_none());
+}
+
+#[test]
+fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
+    let spec = weather_spec()
+        .with_output_schema(json!({ "type": "array", "items": { "type": "integer" } }))
+        .unwrap();
+    assert_eq!(
+        mcp::tool(&spec)["outputSchema"],
+        json!({ "type": "object",
+                "properties": { "result": { "type": "array", "items": { "type": "integer" } } },
+                "required": ["result"] })
+    );
+    let result = mcp::call_tool_result_for(&spec, &ToolOutput::json(json!([1, 2])));
+    assert_eq!(result["structuredContent"], json!({ "result": [1, 2] }));
+    assert_eq!(result["content"][0]["text"], json!("[1,2]"));
+    // An object schema: objects go out as they are.
+    let spec = weather_spec()
+        .with_output_schema(json!({ "type": "object" }))
+        .unwrap();
+    let result = mcp::call_tool_result_for(&spec, &ToolOutput::json(json!({ "a": 1 })));
+    assert_eq!(result["structuredContent"], json!({ "a": 1 }));
 }

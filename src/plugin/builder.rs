@@ -8,6 +8,7 @@ use super::model::{
 };
 use crate::http::Method;
 use crate::json::Json;
+use crate::tool::ToolAnnotations;
 
 impl Param {
     /// A parameter named `name`: a string in the body (the defaults of the plugin file).
@@ -221,6 +222,9 @@ impl Endpoint {
                 options: Options::default(),
                 base_url: None,
                 content_type: None,
+                title: None,
+                hints: ToolAnnotations::default(),
+                output_schema: None,
             },
         }
     }
@@ -322,6 +326,27 @@ impl EndpointBuilder {
     /// `false`.
     pub fn allow_delete_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_delete_body = allow;
+        self
+    }
+
+    /// A human-readable title (MCP's `title`). Defaults to none.
+    pub fn title(mut self, title: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.title = Some(title.into());
+        self
+    }
+
+    /// Behaviour hints; those left unknown come from the method (see
+    /// [`method_annotations`](super::method_annotations)).
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> EndpointBuilder {
+        self.endpoint.hints = annotations;
+        self
+    }
+
+    /// The JSON Schema of the JSON the model gets (MCP's `outputSchema`): an object, at most
+    /// [`MAX_OUTPUT_SCHEMA_BYTES`](super::MAX_OUTPUT_SCHEMA_BYTES) as compact JSON (checked
+    /// when the plugin is built). Defaults to none.
+    pub fn output_schema(mut self, schema: Json) -> EndpointBuilder {
+        self.endpoint.output_schema = Some(schema);
         self
     }
 

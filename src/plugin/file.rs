@@ -13,7 +13,7 @@ use super::model::{
 use super::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
-use crate::tool::unknown_name_message;
+use crate::tool::{unknown_name_message, ToolAnnotations};
 
 const PLUGIN_FIELDS: [&str; 7] = [
     "name",
@@ -24,7 +24,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 11] = [
+const ENDPOINT_FIELDS: [&str; 14] = [
     "name",
     "description",
     "method",
@@ -36,7 +36,11 @@ const ENDPOINT_FIELDS: [&str; 11] = [
     "allow_delete_body",
     "base_url",
     "content_type",
+    "title",
+    "annotations",
+    "output_schema",
 ];
+const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
 const OPTION_FIELDS: [&str; 10] = [
     "timeout_connect_ms",
     "timeout_read_ms",
@@ -627,6 +631,19 @@ impl Loader<'_> {
         if let Some(description) = opt_str(map, "description", path)? {
             builder = builder.description(description);
         }
+        if let Some(title) = opt_str(map, "title", path)? {
+            builder = builder.title(title);
+        }
+        if let Some(value) = map.get("annotations") {
+            builder = builder.annotations(read_annotations(value, &at(path, "annotations"))?);
+        }
+        if let Some(schema) = map.get("output_schema") {
+            if !schema.is_object() {
+                let field = at(path, "output_schema");
+                return Err(type_error(&field, "a JSON Schema object", schema));
+            }
+            builder = builder.output_schema(schema.clone());
+        }
         if let Some(word) = opt_str(map, "body_encoding", path)? {
             let encoding = match word {
                 "json" => BodyEncoding::Json,
@@ -752,6 +769,17 @@ impl Loader<'_> {
         }
         Ok(())
     }
+}
+
+/// `{"read_only": true, ...}`: each hint optional, unknown when left out.
+fn read_annotations(value: &Json, path: &str) -> Result<ToolAnnotations, Error> {
+    let map = fields(value, path, &[&ANNOTATION_FIELDS])?;
+    Ok(ToolAnnotations {
+        read_only: opt_bool(map, "read_only", path)?,
+        destructive: opt_bool(map, "destructive", path)?,
+        idempotent: opt_bool(map, "idempotent", path)?,
+        open_world: opt_bool(map, "open_world", path)?,
+    })
 }
 
 /// `type` with `items` and `properties`; recursion bounded by [`MAX_TYPE_DEPTH`].
@@ -884,6 +912,9 @@ fn write_options(map: &mut Map, options: &Options) {
 fn endpoint_json(endpoint: &Endpoint) -> Json {
     let mut map = Map::new();
     map.insert("name", endpoint.name());
+    if let Some(title) = endpoint.title() {
+        map.insert("title", title);
+    }
     if !endpoint.description().is_empty() {
         map.insert("description", endpoint.description());
     }
@@ -906,6 +937,25 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     }
     if let Some(content_type) = endpoint.content_type() {
         map.insert("content_type", content_type);
+    }
+    let hints = endpoint.declared_annotations();
+    if !hints.is_empty() {
+        let mut declared = Map::with_capacity(4);
+        let named = [
+            ("read_only", hints.read_only),
+            ("destructive", hints.destructive),
+            ("idempotent", hints.idempotent),
+            ("open_world", hints.open_world),
+        ];
+        for (key, hint) in named {
+            if let Some(hint) = hint {
+                declared.insert(key, hint);
+            }
+        }
+        map.insert("annotations", declared);
+    }
+    if let Some(schema) = endpoint.output_schema() {
+        map.insert("output_schema", schema.clone());
     }
     write_options(&mut map, &endpoint.options);
     let params: Vec<Json> = endpoint.params().iter().map(param_json).collect();

@@ -101,8 +101,8 @@ pub use self::error::{Error, ErrorKind};
 pub(crate) use self::file::{load_value, write_type};
 pub use self::http_plugin::HttpPlugin;
 pub use self::model::{
-    AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
-    ParamType, Property,
+    method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
+    Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
 };
 pub use self::multipart::{FilePart, FileResolver};
 pub use self::observe::{Exchange, Observer};

@@ -9,7 +9,11 @@ use std::time::Duration;
 
 use crate::http::Method;
 use crate::json::Json;
-use crate::tool::CallContext;
+use crate::tool::{CallContext, ToolAnnotations};
+
+/// The largest output schema an endpoint may declare, in bytes of compact JSON. Defaults
+/// to 64 KiB: the schema goes to every MCP client in `tools/list`.
+pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
 /// Where a parameter's value goes in the request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -809,6 +813,10 @@ pub struct Endpoint {
     pub(crate) options: Options,
     pub(crate) base_url: Option<String>,
     pub(crate) content_type: Option<String>,
+    pub(crate) title: Option<String>,
+    /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
+    pub(crate) hints: ToolAnnotations,
+    pub(crate) output_schema: Option<Json>,
 }
 
 impl Endpoint {
@@ -880,6 +888,28 @@ impl Endpoint {
         self.content_type.as_deref()
     }
 
+    /// The human-readable title (MCP's `title`), if one was declared.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The behaviour hints of the tool: those declared, and for the others the method's
+    /// ([`method_annotations`]).
+    pub fn annotations(&self) -> ToolAnnotations {
+        self.hints.or(method_annotations(self.method))
+    }
+
+    /// The hints as declared, without the method's.
+    pub fn declared_annotations(&self) -> ToolAnnotations {
+        self.hints
+    }
+
+    /// The JSON Schema of the structured result (the JSON the model gets, after
+    /// [`response_pointer`](Endpoint::response_pointer)), if one was declared.
+    pub fn output_schema(&self) -> Option<&Json> {
+        self.output_schema.as_ref()
+    }
+
     /// Whether body parameters go to the query: GET, HEAD, OPTIONS, and DELETE unless
     /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
     pub fn body_in_query(&self) -> bool {
@@ -888,5 +918,46 @@ impl Endpoint {
             Method::Delete => !self.allow_delete_body,
             Method::Post | Method::Put | Method::Patch => false,
         }
+    }
+}
+
+/// The behaviour hints an HTTP method implies (RFC 9110, section 9.2), for the hints an
+/// endpoint does not declare.
+///
+/// | method | read-only | destructive | idempotent | open-world |
+/// | --- | --- | --- | --- | --- |
+/// | GET, HEAD, OPTIONS | yes | unknown | yes | yes |
+/// | PUT, DELETE | no | yes | yes | yes |
+/// | PATCH | no | yes | unknown | yes |
+/// | POST | no | unknown | no | yes |
+///
+/// Read-only tools leave `destructive` unknown: MCP reads it only when a tool is not
+/// read-only. PUT and PATCH count as destructive because they replace or change what is
+/// there rather than only adding to it; a POST may create or may act (send a message, cancel
+/// an order), so its destructiveness is left unknown and the client assumes the worst.
+/// PATCH is not idempotent by definition (RFC 5789), so it stays unknown. Every HTTP tool
+/// reaches a world outside the agent: open-world.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::Method;
+/// use httptool::plugin::method_annotations;
+///
+/// let hints = method_annotations(Method::Delete);
+/// assert_eq!((hints.read_only, hints.destructive, hints.idempotent), (Some(false), Some(true), Some(true)));
+/// ```
+pub fn method_annotations(method: Method) -> ToolAnnotations {
+    let (read_only, destructive, idempotent) = match method {
+        Method::Get | Method::Head | Method::Options => (true, None, Some(true)),
+        Method::Put | Method::Delete => (false, Some(true), Some(true)),
+        Method::Patch => (false, Some(true), None),
+        Method::Post => (false, None, Some(false)),
+    };
+    ToolAnnotations {
+        read_only: Some(read_only),
+        destructive,
+        idempotent,
+        open_world: Some(true),
     }
 }

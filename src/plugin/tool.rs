@@ -151,9 +151,24 @@ impl HttpTool {
 
     fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Response, ToolOutput> {
         let request = self.prepare(arguments, context)?;
+        // Progress messages name the method and the status only: the URL may hold secrets.
+        context.report_progress(
+            1,
+            Some(2),
+            &format!("sending the {} request", request.method()),
+        );
+        let sent = self.transmit(&request);
+        match &sent {
+            Ok(response) => context.report_progress(
+                2,
+                Some(2),
+                &format!("the response arrived (HTTP {})", response.status()),
+            ),
+            Err(_) => context.report_progress(2, Some(2), "the request failed"),
+        }
         // The model reads the message: it names the failure and the origin but not the path,
         // which may hold a hidden parameter's value from the call context (DESIGN item 15).
-        self.transmit(&request).map_err(|e| {
+        sent.map_err(|e| {
             result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
         })
     }

@@ -1,6 +1,38 @@
 //! `CallContext`: per-call values from the host that the model neither sees nor sets.
 
 use std::fmt;
+use std::sync::Arc;
+
+/// Hears how a call is going, while it runs: an MCP server turns each report into a
+/// `notifications/progress` message.
+///
+/// Tools report through [`CallContext::report_progress`]; the plugin layer's tools report
+/// when the request goes out and when its response has arrived. Called on the calling
+/// thread; keep it quick.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use httptool::tool::{CallContext, Progress};
+///
+/// struct Log(Mutex<Vec<String>>);
+/// impl Progress for Log {
+///     fn report(&self, done: u64, total: Option<u64>, message: &str) {
+///         self.0.lock().unwrap().push(format!("{}/{:?} {}", done, total, message));
+///     }
+/// }
+///
+/// let log = Arc::new(Log(Mutex::new(Vec::new())));
+/// let context = CallContext::new().with_progress(log.clone());
+/// context.report_progress(1, Some(2), "sending the GET request");
+/// assert_eq!(*log.0.lock().unwrap(), ["1/Some(2) sending the GET request"]);
+/// ```
+pub trait Progress: Send + Sync {
+    /// `done` steps of `total` (when known) are complete; `message` says what happened, for
+    /// a person, and holds no secret.
+    fn report(&self, done: u64, total: Option<u64>, message: &str);
+}
 
 /// Values the host passes with one call and the model must neither see nor set: a user's
 /// token, a tenant id (DESIGN item 15).
@@ -29,17 +61,45 @@ use std::fmt;
 ///     "CallContext { user_token: ***, tenant: *** }"
 /// );
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct CallContext {
     // A few entries at most in practice: a vector beats a map here and keeps insertion order
     // for `Debug`.
     values: Vec<(String, String)>,
+    progress: Option<Arc<dyn Progress>>,
 }
+
+/// Contexts are equal when they hold the same values; a progress listener does not count.
+impl PartialEq for CallContext {
+    fn eq(&self, other: &CallContext) -> bool {
+        self.values == other.values
+    }
+}
+
+impl Eq for CallContext {}
 
 impl CallContext {
     /// An empty context.
     pub fn new() -> CallContext {
-        CallContext { values: Vec::new() }
+        CallContext {
+            values: Vec::new(),
+            progress: None,
+        }
+    }
+
+    /// Sends the call's progress reports to `progress` (see [`Progress`]).
+    #[must_use]
+    pub fn with_progress(mut self, progress: Arc<dyn Progress>) -> CallContext {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Reports progress to the listener set with [`with_progress`](CallContext::with_progress),
+    /// if there is one; otherwise does nothing.
+    pub fn report_progress(&self, done: u64, total: Option<u64>, message: &str) {
+        if let Some(progress) = &self.progress {
+            progress.report(done, total, message);
+        }
     }
 
     /// Sets `key` to `value`, builder style.

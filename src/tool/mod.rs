@@ -7,10 +7,10 @@
 //!
 //! | item | what it is |
 //! | --- | --- |
-//! | [`ToolSpec`] | name, description and JSON Schema of the arguments |
+//! | [`ToolSpec`], [`ToolAnnotations`] | name, title, description, JSON Schema of the arguments, behaviour hints, output schema |
 //! | [`ToolCall`] | a call the model asked for: id, tool name, arguments |
 //! | [`ToolOutput`] | text for the model, an error kind, structured JSON, HTTP status |
-//! | [`CallContext`] | per-call values from the host that the model never sees |
+//! | [`CallContext`], [`Progress`] | per-call values from the host that the model never sees; a progress listener |
 //! | [`Tool`], [`FnTool`] | the trait, and closures as tools |
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
@@ -61,11 +61,11 @@ mod spec;
 mod suggest;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
-pub use context::CallContext;
+pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Tool, ToolRegistry};
-pub use spec::{validate_name, ToolSpec, MAX_NAME_LEN};
+pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};

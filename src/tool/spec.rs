@@ -98,6 +98,63 @@ pub struct ToolSpec {
     title: Option<String>,
     description: String,
     parameters: Json,
+    annotations: ToolAnnotations,
+    output_schema: Option<Json>,
+}
+
+/// Hints about how a tool behaves, for clients that decide what to confirm with a person
+/// (MCP's `ToolAnnotations`, revision 2025-11-25, "Tool Annotations").
+///
+/// Each hint is an `Option<bool>`: `None` means unknown, and is left out when rendered, so
+/// the client applies the protocol's default (read-only `false`, destructive `true`,
+/// idempotent `false`, open-world `true`). They are hints: a client must not trust them from
+/// a server it does not trust, and nothing in this crate enforces them.
+///
+/// Only the [`mcp`](super::mcp) renderer sends them (as `readOnlyHint`, `destructiveHint`,
+/// `idempotentHint`, `openWorldHint`); OpenAI, Anthropic and Gemini tools have no such field.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::{ToolAnnotations, ToolSpec};
+///
+/// let hints = ToolAnnotations { read_only: Some(true), ..ToolAnnotations::default() };
+/// let spec = ToolSpec::without_parameters("list_users", "Lists users")?.with_annotations(hints);
+/// assert_eq!(spec.annotations().read_only, Some(true));
+/// assert_eq!(spec.annotations().destructive, None); // unknown
+/// # Ok::<(), httptool::tool::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ToolAnnotations {
+    /// The tool does not change its environment (MCP `readOnlyHint`).
+    pub read_only: Option<bool>,
+    /// The tool may destroy or overwrite data rather than only add to it (MCP
+    /// `destructiveHint`; meaningful only when the tool is not read-only).
+    pub destructive: Option<bool>,
+    /// Calling it again with the same arguments has no further effect (MCP
+    /// `idempotentHint`; meaningful only when the tool is not read-only).
+    pub idempotent: Option<bool>,
+    /// The tool reaches entities outside a closed world, such as a web API (MCP
+    /// `openWorldHint`).
+    pub open_world: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// Whether every hint is unknown.
+    pub fn is_empty(&self) -> bool {
+        *self == ToolAnnotations::default()
+    }
+
+    /// Each hint of `self`, or where it is unknown, the one of `base`.
+    #[must_use]
+    pub fn or(self, base: ToolAnnotations) -> ToolAnnotations {
+        ToolAnnotations {
+            read_only: self.read_only.or(base.read_only),
+            destructive: self.destructive.or(base.destructive),
+            idempotent: self.idempotent.or(base.idempotent),
+            open_world: self.open_world.or(base.open_world),
+        }
+    }
 }
 
 impl ToolSpec {
@@ -123,6 +180,8 @@ impl ToolSpec {
             title: None,
             description: description.into(),
             parameters,
+            annotations: ToolAnnotations::default(),
+            output_schema: None,
         })
     }
 
@@ -150,6 +209,43 @@ impl ToolSpec {
         self
     }
 
+    /// Sets the behaviour hints (see [`ToolAnnotations`]).
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> ToolSpec {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Sets the JSON Schema of the tool's structured result (MCP's `outputSchema`; the other
+    /// providers have no such field). It describes the value the tool attaches with
+    /// [`ToolOutput::with_structured`](super::ToolOutput::with_structured); the
+    /// [`mcp`](super::mcp) renderer wraps a schema whose root is not an object, as it wraps
+    /// such a value.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidSchema`] when `schema` is not a JSON object, or nests deeper than
+    /// [`json::DEFAULT_MAX_DEPTH`](DEFAULT_MAX_DEPTH).
+    pub fn with_output_schema(mut self, schema: Json) -> Result<ToolSpec, Error> {
+        let invalid = |what: String| {
+            Err(Error::new(
+                ErrorKind::InvalidSchema,
+                format!("tool {}: output schema {}", quote(&self.name), what),
+            ))
+        };
+        if !schema.is_object() {
+            return invalid(format!(
+                "must be a JSON Schema object, got {}",
+                schema.type_name()
+            ));
+        }
+        if depth_exceeds(&schema, DEFAULT_MAX_DEPTH) {
+            return invalid(format!("nests deeper than {} levels", DEFAULT_MAX_DEPTH));
+        }
+        self.output_schema = Some(schema);
+        Ok(self)
+    }
+
     /// The tool's name, unique in a registry.
     pub fn name(&self) -> &str {
         &self.name
@@ -168,6 +264,16 @@ impl ToolSpec {
     /// The JSON Schema of the arguments (an object schema).
     pub fn parameters(&self) -> &Json {
         &self.parameters
+    }
+
+    /// The behaviour hints; every one unknown unless set.
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.annotations
+    }
+
+    /// The JSON Schema of the structured result, if one was set.
+    pub fn output_schema(&self) -> Option<&Json> {
+        self.output_schema.as_ref()
     }
 }
 
@@ -333,6 +439,50 @@ mod tests {
             &json!({"type": "object", "properties": {}, "additionalProperties": false})
         );
         assert_eq!(spec.title(), None);
+        assert_eq!(spec.annotations(), &ToolAnnotations::default());
+        assert_eq!(spec.output_schema(), None);
         assert_eq!(spec.with_title("Ping").title(), Some("Ping"));
+    }
+
+    #[test]
+    fn output_schema_must_be_an_object_of_bounded_depth() {
+        let spec = ToolSpec::without_parameters("t", "").unwrap();
+        let err = spec.clone().with_output_schema(json!(true)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidSchema);
+        assert_eq!(
+            err.to_string(),
+            "tool 't': output schema must be a JSON Schema object, got boolean"
+        );
+        let err = spec
+            .clone()
+            .with_output_schema(nested(DEFAULT_MAX_DEPTH + 1))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': output schema nests deeper than 128 levels"
+        );
+        let schema = json!({"type": "array"});
+        let spec = spec.with_output_schema(schema.clone()).unwrap();
+        assert_eq!(spec.output_schema(), Some(&schema));
+    }
+
+    #[test]
+    fn annotations_fill_unknown_hints_from_a_base() {
+        let declared = ToolAnnotations {
+            destructive: Some(false),
+            ..ToolAnnotations::default()
+        };
+        let base = ToolAnnotations {
+            read_only: Some(false),
+            destructive: Some(true),
+            idempotent: None,
+            open_world: Some(true),
+        };
+        let merged = declared.or(base);
+        assert_eq!(merged.read_only, Some(false));
+        assert_eq!(merged.destructive, Some(false));
+        assert_eq!(merged.idempotent, None);
+        assert!(!merged.is_empty());
+        assert!(ToolAnnotations::default().is_empty());
     }
 }

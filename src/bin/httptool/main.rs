@@ -1,7 +1,8 @@
 //! `httptool`: the command line of the httptool library.
 //!
 //! It prints the tool specs a model reads, performs calls the way a model would, converts
-//! curl commands to plugins and back, and runs a self-contained demo. It is the only part of
+//! curl commands to plugins and back, serves plugins to MCP clients, and runs a
+//! self-contained demo. It is the only part of
 //! the project that reads files, the environment and standard input, and writes to standard
 //! output.
 //!
@@ -18,6 +19,7 @@ mod call;
 mod convert;
 mod demo;
 mod openapi;
+mod serve;
 mod tools;
 
 use args::Args;
@@ -34,6 +36,7 @@ commands:
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
   import openapi SPEC.json              turn an OpenAPI or Swagger document into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
+  serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
 
 Run `httptool <command> --help` for a command's options.
 `httptool --version` prints the version.";
@@ -79,8 +82,9 @@ fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
         "call" => call::run(Args::new(rest)),
         "import" => convert::import(Args::new(rest)),
         "export" => convert::export(Args::new(rest)),
+        "serve" => serve::run(Args::new(rest)),
         other => Err(CliError::Usage(format!(
-            "unknown command '{}'; the commands are demo, tools, call, import, export",
+            "unknown command '{}'; the commands are demo, tools, call, import, export, serve",
             other
         ))),
     }

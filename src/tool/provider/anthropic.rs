@@ -6,6 +6,9 @@
 //! - [`tool_result`] writes one `tool_result` block; [`results_message`] wraps the blocks
 //!   for every call of one assistant turn into the single `user` message the API expects
 //!   next (all results of a turn go in one message, before any other content).
+//!
+//! A spec's title, annotations and output schema are MCP's and are not sent: Anthropic tools have no
+//! such fields.
 
 use super::{object, At};
 use crate::json::Json;

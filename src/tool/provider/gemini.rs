@@ -1,5 +1,8 @@
 //! Google Gemini: function declarations, `functionCall` parts and `functionResponse` parts.
 //!
+//! A spec's title, annotations and output schema are MCP's and are not sent: Gemini tools have no
+//! such fields.
+//!
 //! # Schemas
 //!
 //! Gemini reads parameters in its own `Schema` type, a subset of the OpenAPI 3.0 schema

@@ -4,24 +4,43 @@
 //! This module only shapes the JSON; the server that speaks JSON-RPC over stdio lives in its
 //! own layer.
 //!
-//! - [`tool`] renders `{"name", "title", "description", "inputSchema"}` (`title` only when the
-//!   spec has one); [`list_tools_result`] wraps tools into a `tools/list` result.
+//! - [`tool`] renders `{"name", "title", "description", "inputSchema", "outputSchema",
+//!   "annotations"}` (`title`, `outputSchema` and `annotations` only when the spec has them);
+//!   [`list_tools_result`] wraps tools into a `tools/list` result.
 //! - [`call_from_params`] reads `tools/call` params (`{"name", "arguments"}`);
 //!   [`call_from_request`] reads a whole JSON-RPC request and takes its `id` as the call id.
-//! - [`call_tool_result`] writes `{"content": [{"type": "text", "text"}],
-//!   "structuredContent", "isError"}`: `structuredContent` when the output carries a JSON
-//!   object (MCP requires an object there; other structured values reach the client as the
-//!   text).
+//! - [`call_tool_result`] and [`call_tool_result_for`] write `{"content": [{"type": "text",
+//!   "text"}], "structuredContent", "isError"}`.
+//!
+//! # Structured results
+//!
+//! MCP requires `structuredContent` and `outputSchema` to be objects ("Structured Content",
+//! "Output Schema"). A successful output's structured value goes out as it is when it is an
+//! object, and as `{"result": value}` when it is an array, a string, a number, a boolean or
+//! null ([`RESULT_KEY`]). A spec's output schema whose root is not `"type": "object"` is
+//! rendered as the schema of that wrapper, `{"type": "object", "properties": {"result":
+//! schema}, "required": ["result"]}`, and the results of such a tool are always wrapped, so
+//! `structuredContent` matches the `outputSchema` the client was given. The text block holds
+//! the same JSON (as the tool produced it), for clients that read only `content`. An error
+//! result carries its text only: an output schema describes successes.
 
 use super::{object, At};
 use crate::json::{Json, Map};
 use crate::tool::error::Error;
-use crate::tool::{ToolCall, ToolOutput, ToolSpec};
+use crate::tool::{ToolAnnotations, ToolCall, ToolOutput, ToolSpec};
 
 /// The MCP revision these shapes follow.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
-/// An MCP tool definition: `{"name", "title"?, "description", "inputSchema"}`.
+/// The member that holds a structured value that is not an object: `{"result": [...]}`.
+pub const RESULT_KEY: &str = "result";
+
+/// An MCP tool definition: `{"name", "title"?, "description", "inputSchema",
+/// "outputSchema"?, "annotations"?}`.
+///
+/// `annotations` holds the hints that are known, named as MCP names them (`readOnlyHint`,
+/// `destructiveHint`, `idempotentHint`, `openWorldHint`); it is left out when none is.
+/// An output schema whose root is not an object schema is wrapped (see the module docs).
 ///
 /// # Examples
 ///
@@ -46,7 +65,51 @@ pub fn tool(spec: &ToolSpec) -> Json {
     }
     map.insert("description", spec.description());
     map.insert("inputSchema", spec.parameters().clone());
+    if let Some(schema) = spec.output_schema() {
+        let schema = if wraps_results(spec) {
+            object([
+                ("type", Json::from("object")),
+                ("properties", object([(RESULT_KEY, schema.clone())])),
+                ("required", Json::from(vec![Json::from(RESULT_KEY)])),
+            ])
+        } else {
+            schema.clone()
+        };
+        map.insert("outputSchema", schema);
+    }
+    if let Some(annotations) = annotations(spec.annotations()) {
+        map.insert("annotations", annotations);
+    }
     Json::Object(map)
+}
+
+/// MCP's `ToolAnnotations` object, or `None` when nothing is known.
+fn annotations(hints: &ToolAnnotations) -> Option<Json> {
+    if hints.is_empty() {
+        return None;
+    }
+    let mut map = Map::with_capacity(4);
+    let named = [
+        ("readOnlyHint", hints.read_only),
+        ("destructiveHint", hints.destructive),
+        ("idempotentHint", hints.idempotent),
+        ("openWorldHint", hints.open_world),
+    ];
+    for (key, hint) in named {
+        if let Some(hint) = hint {
+            map.insert(key, hint);
+        }
+    }
+    Some(Json::Object(map))
+}
+
+/// Whether the tool's structured results go out wrapped as `{"result": ...}` whatever they
+/// are: when its output schema's root is not an object schema.
+fn wraps_results(spec: &ToolSpec) -> bool {
+    match spec.output_schema() {
+        Some(schema) => schema.get("type").and_then(Json::as_str) != Some("object"),
+        None => false,
+    }
 }
 
 /// The result of `tools/list`: `{"tools": [...]}`, in the order given.
@@ -125,6 +188,10 @@ pub fn call_from_request(request: &Json) -> Result<ToolCall, Error> {
 /// The `CallToolResult` for an output: `{"content": [{"type": "text", "text"}],
 /// "structuredContent"?, "isError"}`.
 ///
+/// `structuredContent` is there for a successful output that carries a structured value: an
+/// object as it is, anything else as `{"result": value}`. When the spec of the tool is at
+/// hand, use [`call_tool_result_for`], which follows its output schema.
+///
 /// # Examples
 ///
 /// ```
@@ -137,16 +204,55 @@ pub fn call_from_request(request: &Json) -> Result<ToolCall, Error> {
 ///     json!({"content": [{"type": "text", "text": "{\"temp\":21}"}],
 ///            "structuredContent": {"temp": 21}, "isError": false})
 /// );
+/// let list = ToolOutput::json(json!([1, 2]));
+/// assert_eq!(mcp::call_tool_result(&list)["structuredContent"], json!({"result": [1, 2]}));
 /// ```
 pub fn call_tool_result(output: &ToolOutput) -> Json {
+    result(output, false)
+}
+
+/// The `CallToolResult` for an output of the tool `spec` describes: as [`call_tool_result`],
+/// except that a tool whose output schema is not an object schema has every structured
+/// result wrapped, so `structuredContent` matches the `outputSchema` [`tool`] rendered.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::{mcp, ToolOutput, ToolSpec};
+///
+/// let spec = ToolSpec::without_parameters("pick", "Picks one")?
+///     .with_output_schema(json!({"oneOf": [{"type": "object"}, {"type": "string"}]}))?;
+/// let output = ToolOutput::json(json!({"id": 7}));
+/// assert_eq!(
+///     mcp::call_tool_result_for(&spec, &output)["structuredContent"],
+///     json!({"result": {"id": 7}})
+/// );
+/// # Ok::<(), httptool::tool::Error>(())
+/// ```
+pub fn call_tool_result_for(spec: &ToolSpec, output: &ToolOutput) -> Json {
+    result(output, wraps_results(spec))
+}
+
+fn result(output: &ToolOutput, always_wrap: bool) -> Json {
     let text = object([
         ("type", Json::from("text")),
         ("text", Json::from(output.text())),
     ]);
     let mut map = Map::with_capacity(3);
     map.insert("content", vec![text]);
-    if let Some(structured @ Json::Object(_)) = output.structured() {
-        map.insert("structuredContent", structured.clone());
+    match output.structured() {
+        Some(_) if output.is_error() => {}
+        Some(structured @ Json::Object(_)) if !always_wrap => {
+            map.insert("structuredContent", structured.clone());
+        }
+        Some(structured) => {
+            map.insert(
+                "structuredContent",
+                object([(RESULT_KEY, structured.clone())]),
+            );
+        }
+        None => {}
     }
     map.insert("isError", output.is_error());
     Json::Object(map)

@@ -7,6 +7,9 @@
 //! | calls | [`chat_calls`]: `choices[0].message.tool_calls` | [`responses_calls`]: `output[]` items of type `function_call` |
 //! | result | [`chat_result`]: a `role: tool` message | [`responses_result`]: a `function_call_output` item |
 //!
+//! A spec's title, annotations and output schema are MCP's and are not sent: OpenAI tools have no
+//! such fields.
+//!
 //! # Strict mode
 //!
 //! With `"strict": true` OpenAI constrains the model's arguments to the schema, but accepts

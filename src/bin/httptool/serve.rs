@@ -1,0 +1,93 @@
+//! `httptool serve`: every tool of the plugin files, served to an MCP client on standard
+//! input and output.
+
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
+use httptool::mcp::{self, Server};
+use httptool::plugin::HttpPlugin;
+use httptool::tool::ToolRegistry;
+
+use crate::args::Args;
+use crate::{call_context, load_plugin, print_out, CliError};
+
+const HELP: &str = "\
+usage: httptool serve PLUGIN.json... [--context KEY=VALUE] [--max-concurrency N]
+
+Serves every tool of the plugin files as a Model Context Protocol server (revision
+2025-11-25; also 2025-06-18, 2025-03-26 and 2024-11-05) on standard input and output:
+JSON-RPC messages, one a line. Nothing else is written to standard output. It runs until
+standard input ends, then waits up to 5 s for calls in flight. Tool names must be unique
+across the files. Plugin files read ${NAME} from the environment.
+
+  --context K=V         a per-call context value every call gets (a user's token, a
+                        tenant id); repeatable
+  --max-concurrency N   tool calls running at once (default 8)
+  --page-size N         tools on one page of tools/list (default 500; 0: one page)
+
+In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
+agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths:
+
+  {
+    \"mcpServers\": {
+      \"weather\": {
+        \"command\": \"/usr/local/bin/httptool\",
+        \"args\": [\"serve\", \"/home/me/weather.json\"],
+        \"env\": { \"WEATHER_TOKEN\": \"...\" }
+      }
+    }
+  }";
+
+pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
+    if args.help() {
+        print_out(HELP)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let context = call_context(args.values("--context")?)?;
+    let mut server = Server::new().context(context);
+    if let Some(word) = args.value("--max-concurrency")? {
+        server = server.max_concurrency(count(&word, "--max-concurrency", 1)?);
+    }
+    if let Some(word) = args.value("--page-size")? {
+        server = server.page_size(count(&word, "--page-size", 0)?);
+    }
+    let paths = args.positionals()?;
+    if paths.is_empty() {
+        return Err(CliError::Usage(
+            "serve needs at least one plugin file".to_string(),
+        ));
+    }
+    let plugins = plugins(&paths)?;
+    let mut registry = ToolRegistry::new();
+    for (path, plugin) in paths.iter().zip(&plugins) {
+        registry
+            .add_plugin(plugin)
+            .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+    }
+    if let Some(instructions) = mcp::plugin_instructions(&plugins) {
+        server = server.instructions(instructions);
+    }
+    let stdin = io::stdin();
+    let reader = BufReader::with_capacity(64 * 1024, stdin.lock());
+    server
+        .serve(&registry, reader, io::stdout())
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The plugins to serve, one for each file named, in order. Every kind of source (a plugin
+/// file today) becomes a plugin here.
+fn plugins(paths: &[String]) -> Result<Vec<HttpPlugin>, CliError> {
+    paths.iter().map(|path| load_plugin(path)).collect()
+}
+
+/// A whole number of at least `min` given to `option`.
+fn count(word: &str, option: &str, min: usize) -> Result<usize, CliError> {
+    match word.parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        _ => Err(CliError::Usage(format!(
+            "{} takes a whole number of {} or more, got '{}'",
+            option, min, word
+        ))),
+    }
+}

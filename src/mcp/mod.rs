@@ -1,0 +1,111 @@
+//! The Model Context Protocol server: any [`ToolRegistry`],
+//! plugins included, served to any MCP client over newline-delimited JSON-RPC 2.0 (MCP
+//! revision 2025-11-25, "Transports", "stdio"), on any `BufRead` and `Write`.
+//!
+//! [`serve`] runs a session with every default; [`Server`] holds the options (page size,
+//! message size cap, concurrency, shutdown deadline, server name and version,
+//! instructions, per-call context) and documents the behaviour, message by message. The
+//! shapes of tools and results come from [`tool::mcp`](crate::tool::mcp).
+//!
+//! | file | what it holds |
+//! | --- | --- |
+//! | `lines.rs` | newline-delimited reading with a cap that never holds a long line |
+//! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
+//! | `server.rs` | the session: the reader loop, the writer thread, the worker pool |
+//!
+//! # Examples
+//!
+//! A plugin served on standard input and output (what `httptool serve` does):
+//!
+//! ```no_run
+//! use httptool::plugin::HttpPlugin;
+//! use httptool::tool::ToolRegistry;
+//!
+//! let plugin = HttpPlugin::from_json(&std::fs::read_to_string("weather.json")?)?;
+//! let mut registry = ToolRegistry::new();
+//! registry.add_plugin(&plugin)?;
+//! let stdin = std::io::stdin();
+//! httptool::mcp::serve(&registry, stdin.lock(), std::io::stdout())?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod lines;
+mod rpc;
+mod server;
+
+pub use self::error::Error;
+pub use self::server::{
+    Server, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_DEADLINE, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+};
+
+use std::io::{BufRead, Write};
+
+use crate::plugin::HttpPlugin;
+use crate::tool::ToolRegistry;
+
+/// Serves `registry` as an MCP server until `reader` ends, with every default of
+/// [`Server`].
+///
+/// # Errors
+///
+/// As [`Server::serve`]: reading or writing failed.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::ToolRegistry;
+///
+/// let input = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+/// let mut output = Vec::new();
+/// httptool::mcp::serve(&ToolRegistry::new(), input.as_bytes(), &mut output)?;
+/// assert_eq!(output, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n");
+/// # Ok::<(), httptool::mcp::Error>(())
+/// ```
+pub fn serve<R, W>(registry: &ToolRegistry, reader: R, writer: W) -> Result<(), Error>
+where
+    R: BufRead,
+    W: Write + Send,
+{
+    Server::new().serve(registry, reader, writer)
+}
+
+/// The `instructions` for a server of these plugins: one line for each plugin that has a
+/// description (`weather: City weather`), or `None` when none has.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Endpoint, HttpPlugin};
+///
+/// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
+///     .description("City weather")
+///     .endpoint(Endpoint::get("getWeather", "/v1/weather"))
+///     .build()?;
+/// assert_eq!(
+///     httptool::mcp::plugin_instructions(&[plugin]).as_deref(),
+///     Some("Tools of these APIs:\n- weather: City weather")
+/// );
+/// # Ok::<(), httptool::plugin::Error>(())
+/// ```
+pub fn plugin_instructions(plugins: &[HttpPlugin]) -> Option<String> {
+    let mut text = String::from("Tools of these APIs:");
+    let mut any = false;
+    for plugin in plugins {
+        let description = plugin.description().trim();
+        if description.is_empty() {
+            continue;
+        }
+        any = true;
+        text.push_str("\n- ");
+        text.push_str(plugin.name());
+        text.push_str(": ");
+        text.push_str(description);
+    }
+    if any {
+        Some(text)
+    } else {
+        None
+    }
+}

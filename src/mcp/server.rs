@@ -1,0 +1,851 @@
+//! The session: the reader loop, the writer thread, the worker pool and the table of calls
+//! in flight.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, BufRead, BufWriter, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::error::Error;
+use super::lines::{Line, LineReader};
+use super::rpc::{self, Incoming};
+use crate::json::{Json, Map};
+use crate::tool::{self, mcp as shape, CallContext, Progress, ToolCall, ToolRegistry};
+
+/// The protocol revision this server implements: MCP 2025-11-25.
+pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// Every revision this server speaks, newest first. A client asking for another one gets
+/// the newest (MCP 2025-11-25, "Lifecycle", "Version Negotiation": the server answers with a
+/// version it supports, and the client disconnects if it cannot use it).
+pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Tools on one page of `tools/list`. Defaults to 500: most servers fit on one page, and a
+/// page of a very large API stays a few hundred kilobytes.
+pub const DEFAULT_PAGE_SIZE: usize = 500;
+
+/// The longest message, in bytes, the server reads. Defaults to 4 MiB: room for tool
+/// arguments at their own limit of 1 MiB
+/// ([`tool::DEFAULT_MAX_ARGUMENT_BYTES`](crate::tool::DEFAULT_MAX_ARGUMENT_BYTES)), escaped.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Tool calls running at once (worker threads, started as calls arrive). Defaults to 8.
+pub const DEFAULT_MAX_CONCURRENCY: usize = 8;
+
+/// Calls accepted and not yet answered (running or waiting for a worker); one more is a
+/// JSON-RPC error. Defaults to 1024.
+pub const DEFAULT_MAX_CALLS_IN_FLIGHT: usize = 1024;
+
+/// How long the end of input waits for calls in flight before the server returns. Defaults
+/// to 5 s.
+pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
+
+/// An MCP server over newline-delimited JSON-RPC 2.0 (MCP 2025-11-25, "Transports",
+/// "stdio"), with its options.
+///
+/// [`serve`](Server::serve) reads messages from any `BufRead` until it ends, and writes only
+/// protocol messages to the `Write`, each a whole line, flushed before the server waits
+/// again. It never logs.
+///
+/// - Lifecycle: `initialize` (the version negotiated among [`PROTOCOL_VERSIONS`], the server
+///   name and version, the instructions, `{"tools": {"listChanged": false}}`),
+///   `notifications/initialized`, `ping` (also before `initialize`). Any other request
+///   before `initialize` is an error.
+/// - `tools/list`: every tool in the registry's order, [`page_size`](Server::page_size) a
+///   page, with an opaque `nextCursor` that stays valid for the session (the list never
+///   changes); a cursor the server did not make is error -32602.
+/// - `tools/call`: run on a pool of at most [`max_concurrency`](Server::max_concurrency)
+///   worker threads, so a slow API never holds up `ping`, `tools/list` or other calls;
+///   answers come as calls finish, each with its id. The result is
+///   [`tool::mcp::call_tool_result_for`](crate::tool::mcp::call_tool_result_for): text,
+///   `structuredContent` for JSON, `isError` for every failure of the tool, argument errors
+///   included, so the model can correct itself. An unknown tool and params of the wrong shape
+///   are error -32602.
+/// - `notifications/cancelled`: the call is no longer waited for and gets no answer. A call
+///   already sending its request runs to its end on its worker (the HTTP client has no way
+///   to abort it; the call's own timeouts bound it), and its result is dropped.
+/// - `_meta.progressToken`: `notifications/progress` when the request is sent and when its
+///   response has arrived (see [`Progress`]).
+/// - The end of input waits for calls in flight up to
+///   [`shutdown_deadline`](Server::shutdown_deadline), then returns; calls still running are
+///   left to finish on their threads, unanswered.
+///
+/// # Errors on the wire
+///
+/// | message | answer |
+/// | --- | --- |
+/// | not JSON, or a duplicate key | -32700, id `null` |
+/// | not an object, a batch array, `jsonrpc` not `"2.0"`, an id that is not a string or integer, no `method` | -32600 |
+/// | a line over [`max_line_bytes`](Server::max_line_bytes) | -32600, id `null`; the line is skipped without being held in memory |
+/// | a request before `initialize`, a second `initialize`, an id already in flight | -32600 |
+/// | an unknown method | -32601 |
+/// | params of the wrong shape, an unknown tool, a bad cursor | -32602 |
+/// | more than [`max_calls_in_flight`](Server::max_calls_in_flight) calls | -32000 |
+///
+/// A duplicate id is answered with that id: the client broke the rule that ids are unique,
+/// and the call already running with it still gets its own answer. Notifications are never
+/// answered.
+///
+/// # Security
+///
+/// Everything read is untrusted: no message can panic the server, make it hold more than
+/// `max_line_bytes` for a line, or queue more than `max_calls_in_flight` calls. Errors
+/// quote no part of a message but its method and tool names. The per-call
+/// [`context`](Server::context) reaches every call and is never written out.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json::{self, Map};
+/// use httptool::mcp::Server;
+/// use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
+///
+/// let mut registry = ToolRegistry::new();
+/// registry.add_fn(ToolSpec::without_parameters("hello", "Says hello")?, |_: Map, _: &CallContext| "hi")?;
+/// let input = concat!(
+///     r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"doc","version":"1"}}}"#, "\n",
+///     r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, "\n",
+///     r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hello"}}"#, "\n",
+/// );
+/// let mut output = Vec::new();
+/// Server::new().server_name("demo").serve(&registry, input.as_bytes(), &mut output)?;
+///
+/// let lines: Vec<json::Json> = output.split(|&b| b == b'\n')
+///     .filter(|line| !line.is_empty())
+///     .map(|line| json::parse_bytes(line).unwrap())
+///     .collect();
+/// assert_eq!(lines[0]["result"]["protocolVersion"], json::Json::from("2025-06-18"));
+/// assert_eq!(lines[1]["result"]["content"][0]["text"], json::Json::from("hi"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct Server {
+    page_size: usize,
+    max_line_bytes: usize,
+    max_concurrency: usize,
+    max_calls_in_flight: usize,
+    shutdown_deadline: Duration,
+    name: String,
+    version: String,
+    instructions: Option<String>,
+    context: CallContext,
+}
+
+impl Default for Server {
+    fn default() -> Server {
+        Server {
+            page_size: DEFAULT_PAGE_SIZE,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_concurrency: DEFAULT_MAX_CONCURRENCY,
+            max_calls_in_flight: DEFAULT_MAX_CALLS_IN_FLIGHT,
+            shutdown_deadline: DEFAULT_SHUTDOWN_DEADLINE,
+            name: String::from("httptool"),
+            version: String::from(env!("CARGO_PKG_VERSION")),
+            instructions: None,
+            context: CallContext::new(),
+        }
+    }
+}
+
+impl Server {
+    /// A server with every default.
+    pub fn new() -> Server {
+        Server::default()
+    }
+
+    /// Tools on one page of `tools/list`; 0 puts every tool on one page. Defaults to
+    /// [`DEFAULT_PAGE_SIZE`] (500).
+    pub fn page_size(mut self, tools: usize) -> Server {
+        self.page_size = tools;
+        self
+    }
+
+    /// The longest message read, in bytes; a longer line is answered with error -32600 and
+    /// skipped. Defaults to [`DEFAULT_MAX_LINE_BYTES`] (4 MiB).
+    pub fn max_line_bytes(mut self, bytes: usize) -> Server {
+        self.max_line_bytes = bytes;
+        self
+    }
+
+    /// Tool calls running at once (at least 1). Defaults to [`DEFAULT_MAX_CONCURRENCY`] (8).
+    pub fn max_concurrency(mut self, calls: usize) -> Server {
+        self.max_concurrency = calls.max(1);
+        self
+    }
+
+    /// Calls accepted and not yet answered; one more is answered with error -32000.
+    /// Defaults to [`DEFAULT_MAX_CALLS_IN_FLIGHT`] (1024).
+    pub fn max_calls_in_flight(mut self, calls: usize) -> Server {
+        self.max_calls_in_flight = calls.max(1);
+        self
+    }
+
+    /// How long the end of input waits for calls in flight. Defaults to
+    /// [`DEFAULT_SHUTDOWN_DEADLINE`] (5 s).
+    pub fn shutdown_deadline(mut self, deadline: Duration) -> Server {
+        self.shutdown_deadline = deadline;
+        self
+    }
+
+    /// `serverInfo.name`. Defaults to `httptool`.
+    pub fn server_name(mut self, name: impl Into<String>) -> Server {
+        self.name = name.into();
+        self
+    }
+
+    /// `serverInfo.version`. Defaults to this crate's version.
+    pub fn server_version(mut self, version: impl Into<String>) -> Server {
+        self.version = version.into();
+        self
+    }
+
+    /// The `instructions` of the `initialize` result, which clients may show the model
+    /// ([`plugin_instructions`](super::plugin_instructions) makes them from plugins).
+    /// Defaults to none.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Server {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// The per-call values every call gets (a user's token, a tenant id: hidden parameters
+    /// and `{"context": ...}` slots of plugins). Defaults to none.
+    pub fn context(mut self, context: CallContext) -> Server {
+        self.context = context;
+        self
+    }
+
+    /// Serves `registry` until `reader` ends; see [`Server`]. The registry is copied once
+    /// (its tools are shared, not copied); [`serve_shared`](Server::serve_shared) takes one
+    /// that is already shared.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Read`] when reading fails, [`Error::Write`] when writing does (the client
+    /// went away); the server stops after waiting for calls in flight as at the end of
+    /// input. A bad message is never an error here: it gets its JSON-RPC error.
+    pub fn serve<R, W>(&self, registry: &ToolRegistry, reader: R, writer: W) -> Result<(), Error>
+    where
+        R: BufRead,
+        W: Write + Send,
+    {
+        self.serve_shared(Arc::new(registry.clone()), reader, writer)
+    }
+
+    /// Serves a shared registry; as [`serve`](Server::serve).
+    ///
+    /// # Errors
+    ///
+    /// As [`serve`](Server::serve).
+    pub fn serve_shared<R, W>(
+        &self,
+        registry: Arc<ToolRegistry>,
+        reader: R,
+        writer: W,
+    ) -> Result<(), Error>
+    where
+        R: BufRead,
+        W: Write + Send,
+    {
+        let (out, outgoing) = mpsc::channel::<Out>();
+        let writer_failed = Arc::new(AtomicBool::new(false));
+        let failed = writer_failed.clone();
+        thread::scope(|scope| {
+            let written = scope.spawn(move || {
+                let result = write_loop(writer, &outgoing);
+                if result.is_err() {
+                    failed.store(true, Ordering::SeqCst);
+                }
+                result
+            });
+            let shared = Arc::new(Shared {
+                registry,
+                queue: Mutex::new(Queue::default()),
+                work: Condvar::new(),
+                in_flight: Mutex::new(HashMap::new()),
+                settled: Condvar::new(),
+            });
+            let mut session = Session {
+                server: self,
+                shared,
+                out,
+                version: None,
+                tools: None,
+            };
+            let read = session.run(reader, &writer_failed);
+            session.shut_down();
+            let wrote = match written.join() {
+                Ok(result) => result,
+                Err(_) => Err(io::Error::new(io::ErrorKind::Other, "the writer stopped")),
+            };
+            read.map_err(Error::Read)?;
+            wrote.map_err(Error::Write)
+        })
+    }
+}
+
+/// What the writer thread is handed.
+enum Out {
+    /// A message, without its newline.
+    Line(String),
+    /// Flush and stop.
+    Stop,
+}
+
+/// Writes each message as one line; flushes whenever no message is waiting, so a burst of
+/// answers costs one flush and none waits behind the buffer.
+fn write_loop<W: Write>(writer: W, outgoing: &Receiver<Out>) -> io::Result<()> {
+    let mut writer = BufWriter::with_capacity(64 * 1024, writer);
+    loop {
+        let mut message = match outgoing.recv() {
+            Ok(message) => message,
+            Err(_) => return writer.flush(),
+        };
+        loop {
+            match message {
+                Out::Stop => return writer.flush(),
+                Out::Line(line) => {
+                    writer.write_all(line.as_bytes())?;
+                    writer.write_all(b"\n")?;
+                }
+            }
+            message = match outgoing.try_recv() {
+                Ok(next) => next,
+                Err(_) => break,
+            };
+        }
+        writer.flush()?;
+    }
+}
+
+/// What the reader thread and the workers share.
+struct Shared {
+    registry: Arc<ToolRegistry>,
+    queue: Mutex<Queue>,
+    /// Signalled when a job is queued or the pool closes.
+    work: Condvar,
+    /// Calls accepted and not yet answered or cancelled, by id.
+    in_flight: Mutex<HashMap<String, Arc<CallState>>>,
+    /// Signalled when a call leaves `in_flight`.
+    settled: Condvar,
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Job>,
+    workers: usize,
+    idle: usize,
+    closing: bool,
+}
+
+struct CallState {
+    cancelled: AtomicBool,
+}
+
+struct Job {
+    id: Json,
+    key: String,
+    call: ToolCall,
+    state: Arc<CallState>,
+    progress_token: Option<Json>,
+    progress_messages: bool,
+    context: CallContext,
+}
+
+/// A lock that a panicking holder cannot poison for the others: every critical section
+/// here leaves the data consistent.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+struct Session<'a> {
+    server: &'a Server,
+    shared: Arc<Shared>,
+    out: Sender<Out>,
+    /// The negotiated revision, once `initialize` was answered.
+    version: Option<&'static str>,
+    /// Each tool rendered for `tools/list`, made on the first list.
+    tools: Option<Vec<String>>,
+}
+
+impl Session<'_> {
+    fn send(&self, line: String) {
+        // The writer is gone only after a write failed; that error is reported at the end.
+        let _ = self.out.send(Out::Line(line));
+    }
+
+    fn run<R: BufRead>(&mut self, reader: R, writer_failed: &AtomicBool) -> io::Result<()> {
+        let mut lines = LineReader::new(reader, self.server.max_line_bytes);
+        let mut buf = Vec::new();
+        loop {
+            if writer_failed.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            match lines.next_line(&mut buf)? {
+                Line::Eof => return Ok(()),
+                Line::TooLong { seen } => self.send(rpc::error(
+                    &Json::Null,
+                    rpc::INVALID_REQUEST,
+                    &format!(
+                        "invalid request: the message is {} bytes, over the limit of {}",
+                        seen, self.server.max_line_bytes
+                    ),
+                )),
+                Line::Message if buf.iter().all(u8::is_ascii_whitespace) => {}
+                Line::Message => self.handle(&buf),
+            }
+        }
+    }
+
+    fn handle(&mut self, line: &[u8]) {
+        match rpc::read(line) {
+            Incoming::Invalid(answer) => self.send(answer),
+            Incoming::Response => {}
+            Incoming::Notification { method, params } => self.notification(&method, params),
+            Incoming::Request { id, method, params } => {
+                if let Some(answer) = self.request(&id, &method, params) {
+                    self.send(answer);
+                }
+            }
+        }
+    }
+
+    fn notification(&mut self, method: &str, params: Option<Json>) {
+        // Unknown notifications are ignored, as JSON-RPC requires of every notification.
+        if method == "notifications/cancelled" {
+            let id = params.as_ref().and_then(|p| p.get("requestId"));
+            if let Some(id) = id {
+                self.cancel(id);
+            }
+        }
+    }
+
+    /// MCP 2025-11-25, "Cancellation": the receiver stops processing and sends no response.
+    fn cancel(&self, id: &Json) {
+        let mut in_flight = lock(&self.shared.in_flight);
+        if let Some(state) = in_flight.remove(&rpc::id_key(id)) {
+            state.cancelled.store(true, Ordering::SeqCst);
+        }
+        drop(in_flight);
+        self.shared.settled.notify_all();
+    }
+
+    /// The answer to a request, or `None` when a worker will send it.
+    fn request(&mut self, id: &Json, method: &str, params: Option<Json>) -> Option<String> {
+        let params = match params {
+            None | Some(Json::Null) => Map::new(),
+            Some(value) if value.is_object() => value.into_object().unwrap_or_default(),
+            Some(other) => {
+                return Some(rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    &format!(
+                        "invalid params: {} takes an object, got {}",
+                        method,
+                        other.type_name()
+                    ),
+                ))
+            }
+        };
+        match method {
+            "ping" => return Some(rpc::response(id, Json::Object(Map::new()))),
+            "initialize" => return Some(self.initialize(id, &params)),
+            _ => {}
+        }
+        let version = match self.version {
+            Some(version) => version,
+            None => {
+                return Some(rpc::error(
+                    id,
+                    rpc::INVALID_REQUEST,
+                    "invalid request: the session is not initialized; send initialize first",
+                ))
+            }
+        };
+        match method {
+            "tools/list" => Some(self.list(id, &params)),
+            "tools/call" => self.call(id, params, version),
+            other => Some(rpc::error(
+                id,
+                rpc::METHOD_NOT_FOUND,
+                &format!(
+                    "method not found: {}; this server offers initialize, ping, tools/list and tools/call",
+                    tool::quote(other)
+                ),
+            )),
+        }
+    }
+
+    /// MCP 2025-11-25, "Lifecycle", "Initialization".
+    fn initialize(&mut self, id: &Json, params: &Map) -> String {
+        if self.version.is_some() {
+            return rpc::error(
+                id,
+                rpc::INVALID_REQUEST,
+                "invalid request: the session is already initialized",
+            );
+        }
+        let requested = match params.get("protocolVersion").and_then(Json::as_str) {
+            Some(requested) => requested,
+            None => {
+                return rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    "invalid params: initialize needs \"protocolVersion\", a string",
+                )
+            }
+        };
+        let version = PROTOCOL_VERSIONS
+            .iter()
+            .copied()
+            .find(|v| *v == requested)
+            .unwrap_or(LATEST_PROTOCOL_VERSION);
+        self.version = Some(version);
+        let mut tools = Map::with_capacity(1);
+        tools.insert("listChanged", false);
+        let mut capabilities = Map::with_capacity(1);
+        capabilities.insert("tools", tools);
+        let mut info = Map::with_capacity(2);
+        info.insert("name", self.server.name.as_str());
+        info.insert("version", self.server.version.as_str());
+        let mut result = Map::with_capacity(4);
+        result.insert("protocolVersion", version);
+        result.insert("capabilities", capabilities);
+        result.insert("serverInfo", info);
+        if let Some(instructions) = &self.server.instructions {
+            result.insert("instructions", instructions.as_str());
+        }
+        rpc::response(id, Json::Object(result))
+    }
+
+    /// MCP 2025-11-25, "Tools", "Listing Tools", and "Pagination": the cursor is opaque to
+    /// the client; here it names the index of the page's first tool and a hash of that
+    /// tool's name, so a made-up or stale cursor is caught.
+    fn list(&mut self, id: &Json, params: &Map) -> String {
+        let registry = &self.shared.registry;
+        let start = match params.get("cursor") {
+            None | Some(Json::Null) => 0,
+            Some(Json::String(cursor)) => match read_cursor(cursor, registry) {
+                Some(start) => start,
+                None => {
+                    return rpc::error(
+                        id,
+                        rpc::INVALID_PARAMS,
+                        "invalid params: the cursor is not one this server gave",
+                    )
+                }
+            },
+            Some(other) => {
+                return rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    &format!(
+                        "invalid params: the cursor must be a string, got {}",
+                        other.type_name()
+                    ),
+                )
+            }
+        };
+        let tools = self.tools.get_or_insert_with(|| {
+            registry
+                .iter_specs()
+                .map(|spec| shape::tool(spec).to_string())
+                .collect()
+        });
+        let end = match self.server.page_size {
+            0 => tools.len(),
+            size => start.saturating_add(size).min(tools.len()),
+        };
+        let page = tools.get(start..end).unwrap_or(&[]);
+        let mut text = rpc::response_head(id);
+        text.reserve(page.iter().map(|t| t.len() + 1).sum::<usize>() + 64);
+        text.push_str("{\"tools\":[");
+        for (i, tool) in page.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(tool);
+        }
+        text.push(']');
+        if end < tools.len() {
+            text.push_str(",\"nextCursor\":");
+            crate::json::write_str(&mut text, &make_cursor(end, registry));
+        }
+        text.push_str("}}");
+        text
+    }
+
+    /// MCP 2025-11-25, "Tools", "Calling Tools".
+    fn call(&mut self, id: &Json, mut params: Map, version: &'static str) -> Option<String> {
+        let invalid = |message: String| Some(rpc::error(id, rpc::INVALID_PARAMS, &message));
+        // "Progress": a token is a string or an integer, unique among the requests in flight.
+        let progress_token = match params.remove("_meta") {
+            None | Some(Json::Null) => None,
+            Some(meta) if meta.is_object() => match meta
+                .into_object()
+                .and_then(|mut m| m.remove("progressToken"))
+            {
+                None | Some(Json::Null) => None,
+                Some(token @ Json::String(_)) => Some(token),
+                Some(token @ Json::Number(_)) if token.as_i64().is_some() => Some(token),
+                Some(other) => {
+                    return invalid(format!(
+                    "invalid params: _meta.progressToken must be a string or an integer, got {}",
+                    other.type_name()
+                ))
+                }
+            },
+            Some(other) => {
+                return invalid(format!(
+                    "invalid params: _meta must be an object, got {}",
+                    other.type_name()
+                ))
+            }
+        };
+        let call_id = match id {
+            Json::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let call = match shape::call_from_params(call_id, &Json::Object(params)) {
+            Ok(call) => call,
+            Err(e) => return invalid(format!("invalid params: {}", e)),
+        };
+        let registry = &self.shared.registry;
+        if !registry.contains(call.name()) {
+            // MCP 2025-11-25, "Tools", "Error Handling": an unknown tool is a protocol error.
+            return invalid(format!(
+                "invalid params: {}",
+                tool::unknown_name_message("tool", call.name(), registry.names())
+            ));
+        }
+        let key = rpc::id_key(id);
+        let state = Arc::new(CallState {
+            cancelled: AtomicBool::new(false),
+        });
+        {
+            let mut in_flight = lock(&self.shared.in_flight);
+            if in_flight.contains_key(&key) {
+                return Some(rpc::error(
+                    id,
+                    rpc::INVALID_REQUEST,
+                    "invalid request: a call with this id is still in flight; ids must be unique",
+                ));
+            }
+            if in_flight.len() >= self.server.max_calls_in_flight {
+                return Some(rpc::error(
+                    id,
+                    rpc::SERVER_BUSY,
+                    &format!(
+                        "server busy: {} calls are in flight, the most this server takes; wait for answers",
+                        in_flight.len()
+                    ),
+                ));
+            }
+            in_flight.insert(key.clone(), state.clone());
+        }
+        let job = Job {
+            id: id.clone(),
+            key,
+            call,
+            state,
+            progress_token,
+            // `message` in progress notifications is new in 2025-03-26.
+            progress_messages: version != "2024-11-05",
+            context: self.server.context.clone(),
+        };
+        self.submit(job)
+    }
+
+    /// Queues a job, starting a worker when none is idle and the pool is not full.
+    fn submit(&self, job: Job) -> Option<String> {
+        let mut queue = lock(&self.shared.queue);
+        queue.jobs.push_back(job);
+        if queue.idle == 0 && queue.workers < self.server.max_concurrency {
+            let shared = self.shared.clone();
+            let out = self.out.clone();
+            let started = thread::Builder::new()
+                .name(String::from("httptool-mcp-call"))
+                .spawn(move || work(&shared, &out));
+            match started {
+                Ok(_) => queue.workers += 1,
+                Err(_) if queue.workers == 0 => {
+                    // No worker at all: answer now rather than never.
+                    let job = queue.jobs.pop_back()?;
+                    drop(queue);
+                    lock(&self.shared.in_flight).remove(&job.key);
+                    return Some(rpc::error(
+                        &job.id,
+                        rpc::INTERNAL_ERROR,
+                        "internal error: the server could not start a thread for the call",
+                    ));
+                }
+                // The workers there are will take it.
+                Err(_) => {}
+            }
+        }
+        drop(queue);
+        self.shared.work.notify_one();
+        None
+    }
+
+    /// Waits for calls in flight up to the deadline, closes the pool and stops the writer.
+    fn shut_down(&mut self) {
+        let deadline = Instant::now() + self.server.shutdown_deadline;
+        let mut in_flight = lock(&self.shared.in_flight);
+        while !in_flight.is_empty() {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            in_flight = match self.shared.settled.wait_timeout(in_flight, deadline - now) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+        // Calls still in flight are not answered: mark them so their workers stay quiet.
+        for (_, state) in in_flight.drain() {
+            state.cancelled.store(true, Ordering::SeqCst);
+        }
+        drop(in_flight);
+        let mut queue = lock(&self.shared.queue);
+        queue.closing = true;
+        queue.jobs.clear();
+        drop(queue);
+        self.shared.work.notify_all();
+        let _ = self.out.send(Out::Stop);
+    }
+}
+
+/// A worker: takes jobs until the pool closes.
+fn work(shared: &Shared, out: &Sender<Out>) {
+    loop {
+        let job = {
+            let mut queue = lock(&shared.queue);
+            loop {
+                if let Some(job) = queue.jobs.pop_front() {
+                    break job;
+                }
+                if queue.closing {
+                    queue.workers -= 1;
+                    return;
+                }
+                queue.idle += 1;
+                queue = match shared.work.wait(queue) {
+                    Ok(guard) => guard,
+                    Err(poisoned) => poisoned.into_inner(),
+                };
+                queue.idle -= 1;
+            }
+        };
+        run(shared, out, job);
+    }
+}
+
+fn run(shared: &Shared, out: &Sender<Out>, job: Job) {
+    if job.state.cancelled.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut context = job.context;
+    if let Some(token) = job.progress_token {
+        context = context.with_progress(Arc::new(CallProgress {
+            token,
+            state: job.state.clone(),
+            messages: job.progress_messages,
+            out: Mutex::new((out.clone(), None)),
+        }));
+    }
+    let name = String::from(job.call.name());
+    let output = shared.registry.call_owned(job.call, &context);
+    let result = match shared.registry.get(&name) {
+        Some(tool) => shape::call_tool_result_for(tool.spec(), &output),
+        None => shape::call_tool_result(&output),
+    };
+    let line = rpc::response(&job.id, result);
+    // Answer only while the call is still waited for; the check and the send happen under
+    // the lock that cancellation takes, so a cancelled call is never answered.
+    let mut in_flight = lock(&shared.in_flight);
+    if !job.state.cancelled.load(Ordering::SeqCst) {
+        let ours = in_flight
+            .get(&job.key)
+            .map_or(false, |state| Arc::ptr_eq(state, &job.state));
+        if ours {
+            in_flight.remove(&job.key);
+        }
+        let _ = out.send(Out::Line(line));
+    }
+    drop(in_flight);
+    shared.settled.notify_all();
+}
+
+/// Turns a call's progress reports into `notifications/progress` (MCP 2025-11-25,
+/// "Progress"): `progress` increases with every notification, and none is sent once the
+/// call is cancelled.
+struct CallProgress {
+    token: Json,
+    state: Arc<CallState>,
+    messages: bool,
+    /// The writer's sender (a `Sender` is not `Sync` on every supported Rust) and the last
+    /// progress sent.
+    out: Mutex<(Sender<Out>, Option<u64>)>,
+}
+
+impl Progress for CallProgress {
+    fn report(&self, done: u64, total: Option<u64>, message: &str) {
+        if self.state.cancelled.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut out = lock(&self.out);
+        if out.1.map_or(false, |last| done <= last) {
+            return;
+        }
+        out.1 = Some(done);
+        let mut params = Map::with_capacity(4);
+        params.insert("progressToken", self.token.clone());
+        params.insert("progress", done);
+        if let Some(total) = total {
+            params.insert("total", total);
+        }
+        if self.messages && !message.is_empty() {
+            params.insert("message", message);
+        }
+        let _ = out.0.send(Out::Line(rpc::notification(
+            "notifications/progress",
+            Json::Object(params),
+        )));
+    }
+}
+
+/// FNV-1a, 32 bits: a cheap check that a cursor names the tool it was made for.
+fn fnv(text: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in text.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// `"{index:x}.{hash:08x}"`: where the next page starts.
+fn make_cursor(index: usize, registry: &ToolRegistry) -> String {
+    let name = registry.names().nth(index).unwrap_or("");
+    format!("{:x}.{:08x}", index, fnv(name))
+}
+
+fn read_cursor(cursor: &str, registry: &ToolRegistry) -> Option<usize> {
+    let (index, hash) = cursor.split_once('.')?;
+    if index.is_empty() || index.len() > 16 || hash.len() != 8 {
+        return None;
+    }
+    let index = usize::from_str_radix(index, 16).ok()?;
+    let hash = u32::from_str_radix(hash, 16).ok()?;
+    let name = registry.names().nth(index)?;
+    if index == 0 || fnv(name) != hash {
+        return None;
+    }
+    Some(index)
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Interop check: the official MCP Python SDK's stdio client against `httptool serve`.
+
+usage: python3 tests/mcp_sdk/client.py [PATH-TO-HTTPTOOL]   (default target/debug/httptool)
+
+Starts a loopback HTTP API of its own, writes a plugin file for it (a weather endpoint with
+an output schema, a list endpoint, and filler tools so tools/list takes several pages), runs
+`httptool serve PLUGIN --page-size 10` under the SDK's `stdio_client` + `ClientSession`, and
+checks: initialize, every page of tools/list, a call that reaches the API with its
+structuredContent (which the SDK validates against the outputSchema), a wrapped array result,
+isError for a bad argument, progress notifications, and ping. Prints one line a check and
+`mcp-sdk: N passed, M failed` last; exits 1 when any failed.
+"""
+import asyncio, json, os, sys, tempfile, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+FILLERS = 23  # with the two real tools: 25 tools, pages of 10, 10 and 5
+
+
+class Api(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        if url.path == "/v1/weather":
+            city = parse_qs(url.query).get("q", ["?"])[0]
+            status, body = 200, {"city": city, "temp_c": 21.5}
+        elif url.path == "/v1/list":
+            status, body = 200, [1, 2, 3]
+        else:
+            status, body = 404, {"error": "not found"}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def plugin(base_url):
+    endpoints = [
+        {"name": "get_weather", "title": "Weather", "path": "/v1/weather",
+         "description": "Current weather for a city",
+         "output_schema": {"type": "object", "required": ["city", "temp_c"],
+                           "properties": {"city": {"type": "string"}, "temp_c": {"type": "number"}}},
+         "params": [{"name": "city", "wire_name": "q", "in": "query", "required": True}]},
+        {"name": "list_numbers", "path": "/v1/list",
+         "output_schema": {"type": "array", "items": {"type": "integer"}}},
+    ]
+    endpoints += [{"name": "filler_%02d" % i, "path": "/v1/filler/%d" % i} for i in range(FILLERS)]
+    return {"name": "sdk_check", "description": "The SDK interop check", "base_url": base_url,
+            "endpoints": endpoints}
+
+
+def attr(obj, snake, camel):
+    """The SDK renamed fields from camelCase (v1) to snake_case (v2)."""
+    return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
+
+
+async def run(binary, plugin_path):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.types import PaginatedRequestParams
+
+    results = []
+
+    def check(name, ok, detail=""):
+        results.append(bool(ok))
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""), flush=True)
+
+    params = StdioServerParameters(command=binary, args=["serve", plugin_path, "--page-size", "10"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await asyncio.wait_for(session.initialize(), 30)
+            info = attr(init, "server_info", "serverInfo")
+            version = attr(init, "protocol_version", "protocolVersion")
+            check("initialize", info.name == "httptool" and version in
+                  ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"),
+                  "%s %s" % (info.name, version))
+            check("instructions from the plugin description",
+                  "sdk_check: The SDK interop check" in (init.instructions or ""), repr(init.instructions))
+
+            names, pages, cursor = [], 0, None
+            while True:
+                page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor) if cursor else None)
+                pages += 1
+                names += [t.name for t in page.tools]
+                cursor = attr(page, "next_cursor", "nextCursor")
+                if not cursor or pages > 10:
+                    break
+            expected = ["get_weather", "list_numbers"] + ["filler_%02d" % i for i in range(FILLERS)]
+            check("tools/list, every page", names == expected and pages == 3, "%d pages: %s" % (pages, names))
+
+            progress = []
+
+            async def on_progress(done, total, message):
+                progress.append(done)
+
+            r = await session.call_tool("get_weather", {"city": "São Paulo"}, progress_callback=on_progress)
+            structured = attr(r, "structured_content", "structuredContent")
+            text = r.content[0].text if r.content else ""
+            check("tools/call reaches the API, structuredContent",
+                  not attr(r, "is_error", "isError") and structured == {"city": "São Paulo", "temp_c": 21.5}
+                  and json.loads(text) == structured, str(r)[:300])
+            check("progress notifications", progress == [1, 2], repr(progress))
+
+            r = await session.call_tool("list_numbers", {})
+            check("an array result is wrapped",
+                  attr(r, "structured_content", "structuredContent") == {"result": [1, 2, 3]}, str(r)[:300])
+
+            r = await session.call_tool("get_weather", {"ctiy": "Paris"})
+            text = r.content[0].text if r.content else ""
+            check("isError for a bad argument",
+                  attr(r, "is_error", "isError") and "did you mean 'city'" in text, str(r)[:300])
+
+            await session.send_ping()
+            check("ping", True)
+    return results
+
+
+def main():
+    binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/httptool"
+    binary = os.path.abspath(binary)
+    api = ThreadingHTTPServer(("127.0.0.1", 0), Api)
+    threading.Thread(target=api.serve_forever, daemon=True).start()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "plugin.json")
+        with open(path, "w") as f:
+            json.dump(plugin("http://127.0.0.1:%d" % api.server_address[1]), f)
+        try:
+            results = asyncio.run(run(binary, path))
+        except BaseException as e:  # a crash counts as one failure, with its reason
+            print("FAIL the session: %r" % (e,), flush=True)
+            results = [False]
+    api.shutdown()
+    passed = sum(results)
+    failed = len(results) - passed
+    print("mcp-sdk: %d passed, %d failed" % (passed, failed), flush=True)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
