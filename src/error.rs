@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{curl, http, json, plugin, tool, url};
+use crate::{curl, http, json, openapi, plugin, tool, url};
 
 /// An error from any layer of httptool.
 ///
@@ -38,6 +38,8 @@ pub enum Error {
     Plugin(plugin::Error),
     /// A curl command that cannot be read or converted.
     Curl(curl::Error),
+    /// An OpenAPI document that cannot be imported.
+    OpenApi(openapi::Error),
 }
 
 impl fmt::Display for Error {
@@ -49,6 +51,7 @@ impl fmt::Display for Error {
             Error::Tool(e) => e.fmt(f),
             Error::Plugin(e) => e.fmt(f),
             Error::Curl(e) => e.fmt(f),
+            Error::OpenApi(e) => e.fmt(f),
         }
     }
 }
@@ -62,6 +65,7 @@ impl std::error::Error for Error {
             Error::Tool(e) => e,
             Error::Plugin(e) => e,
             Error::Curl(e) => e,
+            Error::OpenApi(e) => e,
         })
     }
 }
@@ -85,6 +89,7 @@ from_module_error!(
     Tool(tool),
     Plugin(plugin),
     Curl(curl),
+    OpenApi(openapi),
 );
 
 #[cfg(test)]

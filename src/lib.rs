@@ -16,7 +16,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | [`mcp`] | the Model Context Protocol server over stdio |
-//! | [`curl`] | curl commands to plugins and back |
+//! | [`curl`], [`openapi`] | curl commands to plugins and back; OpenAPI documents to plugins |
 //! | [`plugin`] | declared HTTP endpoints become tools |
 //! | [`tool`] | tool specs, calls, outputs, the registry and provider formats |
 //! | [`http`] | requests, responses and the HTTP/1.1 client |
@@ -37,6 +37,7 @@ pub mod curl;
 pub mod http;
 pub mod json;
 pub mod mcp;
+pub mod openapi;
 pub mod plugin;
 pub mod tool;
 pub mod url;

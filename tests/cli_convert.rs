@@ -122,11 +122,12 @@ fn import_options() {
 
 #[test]
 fn import_errors() {
-    let openapi = httptool(&["import", "openapi", "spec.json"], None, &[]);
+    let openapi = httptool(&["import", "openapi", "no-such-spec.json"], None, &[]);
     assert_eq!(status(&openapi), 1);
-    assert_eq!(
-        stderr(&openapi),
-        "httptool: `import openapi` is not available yet (it comes with a later issue); `import curl` is\n"
+    assert!(
+        stderr(&openapi).starts_with("httptool: cannot read no-such-spec.json: "),
+        "{}",
+        stderr(&openapi)
     );
     let none = httptool(&["import"], None, &[]);
     assert_eq!(status(&none), 2);

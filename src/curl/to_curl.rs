@@ -520,7 +520,7 @@ impl Placeholders {
             return first.clone();
         }
         match ty {
-            ParamType::String => Json::from(self.string(shown)),
+            ParamType::String | ParamType::Any => Json::from(self.string(shown)),
             ParamType::Integer | ParamType::Number => self.number(shown),
             ParamType::Boolean => Json::Bool(false),
             ParamType::Array(items) => Json::Array(vec![self.value(items, &[], shown)]),

@@ -7,6 +7,7 @@ use std::fmt::Write;
 use super::auth;
 use super::error::quote;
 use super::model::{Endpoint, Param, ParamType};
+use super::schema_check;
 use crate::json::{Json, Map, Number, ParseOptions};
 use crate::tool::small_set::NameIndex;
 use crate::tool::{unknown_name_message, CallContext, ErrorKind, ToolOutput};
@@ -92,6 +93,10 @@ fn model_value(param: &Param, given: Option<Json>) -> Result<Option<Json>, ToolO
     check_format(param, &value)
         .map_err(|problem| invalid(format!("parameter {} {}", quote(&param.name), problem)))?;
     check_enum(param, &value)?;
+    if let Some(schema) = &param.schema {
+        schema_check::check(&value, schema)
+            .map_err(|problem| invalid(format!("parameter {}{}", quote(&param.name), problem)))?;
+    }
     Ok(Some(value))
 }
 
@@ -204,6 +209,7 @@ pub(crate) fn coerce(value: Json, ty: &ParamType) -> Result<Json, CoerceError> {
         ParamType::Boolean => to_boolean(value),
         ParamType::Array(items) => to_array(value, ty, items),
         ParamType::Object(_) => to_object(value, ty),
+        ParamType::Any => Ok(value),
     }
 }
 
@@ -425,6 +431,7 @@ pub(crate) fn type_phrase(ty: &ParamType) -> String {
         ParamType::Boolean => String::from("a boolean"),
         ParamType::Array(items) => format!("an array of {}", plural(items)),
         ParamType::Object(properties) if properties.is_empty() => String::from("an object"),
+        ParamType::Any => String::from("any JSON value"),
         ParamType::Object(properties) => {
             let mut phrase = String::from("an object with properties ");
             for (i, p) in properties.iter().enumerate() {
@@ -446,6 +453,7 @@ fn plural(ty: &ParamType) -> String {
         ParamType::Boolean => String::from("booleans"),
         ParamType::Array(_) => String::from("arrays"),
         ParamType::Object(_) => String::from("objects"),
+        ParamType::Any => String::from("values"),
     }
 }
 

@@ -31,6 +31,7 @@ impl Param {
                 array_style: ArrayStyle::Repeat,
                 whole_body: false,
                 file: false,
+                schema: None,
             },
         }
     }
@@ -189,6 +190,13 @@ impl ParamBuilder {
         self
     }
 
+    /// The JSON Schema of the value as the model reads it (the file's `schema`): it replaces
+    /// the schema made from the type, and calls check values against its cheap keywords.
+    pub fn schema(mut self, schema: Json) -> ParamBuilder {
+        self.param.schema = Some(schema);
+        self
+    }
+
     /// The parameter (unchecked until the plugin is built).
     pub fn build(self) -> Param {
         self.param
@@ -221,6 +229,8 @@ impl Endpoint {
                 allow_unknown_arguments: false,
                 allow_delete_body: false,
                 options: Options::default(),
+                base_url: None,
+                content_type: None,
                 title: None,
                 hints: ToolAnnotations::default(),
                 output_schema: None,
@@ -352,6 +362,20 @@ impl EndpointBuilder {
     /// Limits, timeouts and policies for this endpoint, over the plugin's.
     pub fn options(mut self, options: Options) -> EndpointBuilder {
         self.endpoint.options = options;
+        self
+    }
+
+    /// The endpoint's own base URL (an OpenAPI operation with its own `servers`), used
+    /// instead of the plugin's. Defaults to the plugin's.
+    pub fn base_url(mut self, base_url: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.base_url = Some(base_url.into());
+        self
+    }
+
+    /// The `Content-Type` of a raw body ([`BodyEncoding::Raw`]), such as `text/plain` or
+    /// `application/octet-stream`.
+    pub fn content_type(mut self, content_type: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.content_type = Some(content_type.into());
         self
     }
 

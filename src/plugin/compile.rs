@@ -16,8 +16,8 @@ use super::model::{
 };
 use super::schema;
 use super::validate::{
-    at, check_auth, check_base_url, check_options, check_param, check_static_names,
-    check_tool_like_name, err, index, EndpointNames, PluginNames,
+    at, check_auth, check_base_url, check_content_type, check_options, check_param,
+    check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
 use crate::http::{
     self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
@@ -72,6 +72,9 @@ pub(crate) enum BodyPlan {
     Multipart,
     /// The value of the parameter at this index is the whole JSON body.
     Whole(usize),
+    /// The value of the parameter at this index is the whole body, sent as it is (text, or a
+    /// file's bytes) with the endpoint's `content_type`.
+    Raw(usize),
 }
 
 pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
@@ -267,6 +270,7 @@ fn compile(
 ) -> Result<Compiled, Error> {
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
+    check_content_type(endpoint, path)?;
     if let Some(pointer) = &endpoint.response_pointer {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(err(
@@ -281,6 +285,18 @@ fn compile(
         let field = index(&at(path, "params"), j);
         check_param(b, names, endpoint, param, &mut seen, &field)?;
     }
+    // An endpoint's own base URL (OpenAPI operation `servers`) replaces the plugin's.
+    let own_base;
+    let (base_url, prefix) = match &endpoint.base_url {
+        Some(text) => {
+            let url = check_base_url(text)
+                .map_err(|e| err(e.kind(), at(path, "base_url"), e.message().to_string()))?;
+            let own_prefix = url.as_str().trim_end_matches('/').to_string();
+            own_base = (url, own_prefix);
+            (&own_base.0, own_base.1.as_str())
+        }
+        None => (base_url, prefix),
+    };
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
     let spec = tool_spec(endpoint, path)?;
@@ -316,7 +332,8 @@ fn compile(
             _ => String::new(),
         })
         .collect();
-    let (headers, headers_with_body) = header_templates(b, common, body);
+    let (headers, headers_with_body) =
+        header_templates(b, common, body, endpoint.content_type.as_deref());
     Ok(Compiled {
         headers,
         headers_with_body,
@@ -360,7 +377,12 @@ fn with_plain_integers(endpoint: &Endpoint) -> Endpoint {
 
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
 /// unless a static header declares one.
-fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Headers, Headers) {
+fn header_templates(
+    b: &PluginBuilder,
+    common: &Common,
+    body: BodyPlan,
+    content_type: Option<&str>,
+) -> (Headers, Headers) {
     let mut headers = common.headers.clone();
     if let (Some(auth), Some(value)) = (&b.auth, &common.auth_value) {
         if let Some(name) = auth.header_name() {
@@ -370,8 +392,10 @@ fn header_templates(b: &PluginBuilder, common: &Common, body: BodyPlan) -> (Head
     }
     let mut with_body = headers.clone();
     let content_type = match body {
-        BodyPlan::Json | BodyPlan::Whole(_) => Some("application/json"),
+        // A JSON media type of the endpoint's own (`application/merge-patch+json`) is kept.
+        BodyPlan::Json | BodyPlan::Whole(_) => Some(content_type.unwrap_or("application/json")),
         BodyPlan::Form => Some("application/x-www-form-urlencoded"),
+        BodyPlan::Raw(_) => Some(content_type.unwrap_or("application/octet-stream")),
         BodyPlan::None | BodyPlan::Multipart => None,
     };
     if let Some(content_type) = content_type {
@@ -562,11 +586,14 @@ fn body_plan(endpoint: &Endpoint) -> BodyPlan {
         Some(first) => first,
         None => return BodyPlan::None,
     };
+    if endpoint.body_encoding() == BodyEncoding::Raw {
+        return BodyPlan::Raw(first.0);
+    }
     if first.1.whole_body {
         return BodyPlan::Whole(first.0);
     }
     match endpoint.body_encoding() {
-        BodyEncoding::Json => BodyPlan::Json,
+        BodyEncoding::Json | BodyEncoding::Raw => BodyPlan::Json,
         BodyEncoding::Form => BodyPlan::Form,
         BodyEncoding::Multipart => BodyPlan::Multipart,
     }

@@ -87,13 +87,13 @@ impl fmt::Display for ErrorKind {
 /// use httptool::plugin::{ErrorKind, HttpPlugin};
 ///
 /// let err = HttpPlugin::from_json(r#"{"name": "w", "base_url": "https://api.example.com",
-///     "endpoints": [{"name": "get", "path": "/x", "params": [{"name": "q", "in": "cookie"}]}]}"#)
+///     "endpoints": [{"name": "get", "path": "/x", "params": [{"name": "q", "in": "matrix"}]}]}"#)
 ///     .unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::InvalidField);
 /// assert_eq!(err.path(), "endpoints[0].params[0].in");
 /// assert_eq!(
 ///     err.to_string(),
-///     "endpoints[0].params[0].in: expected one of query, path, header, body, form; got 'cookie'"
+///     "endpoints[0].params[0].in: expected one of query, path, header, body, form, cookie; got 'matrix'"
 /// );
 /// ```
 #[derive(Clone, PartialEq, Eq)]

@@ -25,7 +25,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 12] = [
+const ENDPOINT_FIELDS: [&str; 14] = [
     "name",
     "description",
     "method",
@@ -35,6 +35,8 @@ const ENDPOINT_FIELDS: [&str; 12] = [
     "response_pointer",
     "allow_unknown_arguments",
     "allow_delete_body",
+    "base_url",
+    "content_type",
     "title",
     "annotations",
     "output_schema",
@@ -52,7 +54,7 @@ const OPTION_FIELDS: [&str; 10] = [
     "address_policy",
     "overload_retries",
 ];
-const PARAM_FIELDS: [&str; 17] = [
+const PARAM_FIELDS: [&str; 18] = [
     "name",
     "wire_name",
     "in",
@@ -70,6 +72,7 @@ const PARAM_FIELDS: [&str; 17] = [
     "array_style",
     "whole_body",
     "file",
+    "schema",
 ];
 const ITEMS_FIELDS: [&str; 3] = ["type", "items", "properties"];
 const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description", "required"];
@@ -87,8 +90,8 @@ impl HttpPlugin {
     ///
     /// An [`Error`] pointing at the field: text that is not JSON, a missing or unknown field,
     /// a field of the wrong type or with a word it does not accept
-    /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form; got
-    /// 'cookie'`), an environment variable that is not set (named), and every error of
+    /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form, cookie;
+    /// got 'matrix'`), an environment variable that is not set (named), and every error of
     /// [`PluginBuilder::build`](super::PluginBuilder::build).
     ///
     /// # Security
@@ -263,8 +266,17 @@ fn load(
             format!("the plugin file is not valid JSON: {}", e),
         )
     })?;
+    load_value(&root, lookup, what)
+}
+
+/// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`).
+pub(crate) fn load_value(
+    root: &Json,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+) -> Result<HttpPlugin, Error> {
     let loader = Loader { lookup, what };
-    let map = fields(&root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
+    let map = fields(root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
     let (base_url, base_url_template) = loader.template(base_text, "base_url")?;
@@ -640,10 +652,11 @@ impl Loader<'_> {
                 "json" => BodyEncoding::Json,
                 "form" => BodyEncoding::Form,
                 "multipart" => BodyEncoding::Multipart,
+                "raw" => BodyEncoding::Raw,
                 other => {
                     return Err(one_of(
                         &at(path, "body_encoding"),
-                        "json, form, multipart",
+                        "json, form, multipart, raw",
                         other,
                     ))
                 }
@@ -652,6 +665,12 @@ impl Loader<'_> {
         }
         if let Some(pointer) = opt_str(map, "response_pointer", path)? {
             builder = builder.response_pointer(pointer);
+        }
+        if let Some(base_url) = opt_str(map, "base_url", path)? {
+            builder = builder.base_url(base_url);
+        }
+        if let Some(content_type) = opt_str(map, "content_type", path)? {
+            builder = builder.content_type(content_type);
         }
         if let Some(allow) = opt_bool(map, "allow_unknown_arguments", path)? {
             builder = builder.allow_unknown_arguments(allow);
@@ -677,8 +696,13 @@ impl Loader<'_> {
         let name = required_str(map, "name", path)?;
         let mut builder = Param::builder(name);
         if let Some(word) = opt_str(map, "in", path)? {
-            let location = Location::parse(word)
-                .ok_or_else(|| one_of(&at(path, "in"), "query, path, header, body, form", word))?;
+            let location = Location::parse(word).ok_or_else(|| {
+                one_of(
+                    &at(path, "in"),
+                    "query, path, header, body, form, cookie",
+                    word,
+                )
+            })?;
             builder = builder.location(location);
         }
         if let Some(wire) = opt_str(map, "wire_name", path)? {
@@ -707,12 +731,24 @@ impl Loader<'_> {
             builder = builder.context(key);
         }
         if let Some(word) = opt_str(map, "array_style", path)? {
-            let style = match word {
-                "repeat" => ArrayStyle::Repeat,
-                "comma" => ArrayStyle::Comma,
-                other => return Err(one_of(&at(path, "array_style"), "repeat, comma", other)),
-            };
+            let style = ArrayStyle::parse(word).ok_or_else(|| {
+                one_of(
+                    &at(path, "array_style"),
+                    "repeat, comma, space, pipe, spread, deep_object",
+                    word,
+                )
+            })?;
             builder = builder.array_style(style);
+        }
+        if let Some(schema) = map.get("schema") {
+            if !schema.is_object() {
+                return Err(type_error(
+                    &at(path, "schema"),
+                    "an object (a JSON Schema)",
+                    schema,
+                ));
+            }
+            builder = builder.schema(schema.clone());
         }
         if let Some(values) = map.get("enum") {
             let list = values
@@ -766,6 +802,9 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
     if let Some(scalar) = ParamType::scalar(&lower) {
         return Ok(scalar);
     }
+    if lower == "any" {
+        return Ok(ParamType::Any);
+    }
     match lower.as_str() {
         "array" => {
             let field = at(path, "items");
@@ -804,7 +843,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
         }
         _ => Err(one_of(
             &at(path, "type"),
-            "string, integer, number, boolean, array, object",
+            "string, integer, number, boolean, array, object, any",
             word,
         )),
     }
@@ -899,6 +938,12 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     if endpoint.allow_delete_body() {
         map.insert("allow_delete_body", true);
     }
+    if let Some(base_url) = endpoint.base_url() {
+        map.insert("base_url", base_url);
+    }
+    if let Some(content_type) = endpoint.content_type() {
+        map.insert("content_type", content_type);
+    }
     let hints = endpoint.declared_annotations();
     if !hints.is_empty() {
         let mut declared = Map::with_capacity(4);
@@ -973,12 +1018,15 @@ fn param_json(param: &Param) -> Json {
     if param.array_style() != ArrayStyle::Repeat {
         map.insert("array_style", param.array_style().as_str());
     }
+    if let Some(schema) = param.schema() {
+        map.insert("schema", schema.clone());
+    }
     Json::Object(map)
 }
 
 /// `type`, and `items` or `properties`. Recursion follows the declared type, whose depth
 /// the plugin's checks bound.
-fn write_type(map: &mut Map, ty: &ParamType) {
+pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
     map.insert("type", ty.as_str());
     match ty {
         ParamType::Array(items) => {

@@ -92,12 +92,15 @@ mod redact;
 mod request;
 mod result;
 mod schema;
+mod schema_check;
+mod style;
 mod tool;
 mod validate;
 
 pub use self::auth::Signer;
 pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 pub use self::error::{Error, ErrorKind};
+pub(crate) use self::file::{load_value, write_type};
 pub use self::http_plugin::HttpPlugin;
 pub use self::model::{
     method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
@@ -109,4 +112,4 @@ pub use self::provider::{JsonPluginProvider, PluginProvider};
 pub use self::redact::MIN_REDACTED_SECRET_BYTES;
 pub use self::result::ApiResponse;
 pub use self::tool::{DryRun, HttpTool};
-pub use self::validate::MAX_TYPE_DEPTH;
+pub use self::validate::{MAX_SCHEMA_DEPTH, MAX_TYPE_DEPTH};

@@ -29,19 +29,24 @@ pub enum Location {
     Body,
     /// A field of an `application/x-www-form-urlencoded` (or `multipart/form-data`) body.
     Form,
+    /// A cookie: every cookie parameter of a call goes into one `Cookie` header
+    /// (`a=1; b=2`), each value encoded per RFC 6265 section 4.1.1.
+    Cookie,
 }
 
 impl Location {
     /// Every location, in the order messages list them.
-    pub const ALL: [Location; 5] = [
+    pub const ALL: [Location; 6] = [
         Location::Query,
         Location::Path,
         Location::Header,
         Location::Body,
         Location::Form,
+        Location::Cookie,
     ];
 
-    /// The word the plugin file uses: `"query"`, `"path"`, `"header"`, `"body"`, `"form"`.
+    /// The word the plugin file uses: `"query"`, `"path"`, `"header"`, `"body"`, `"form"`,
+    /// `"cookie"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Location::Query => "query",
@@ -49,6 +54,7 @@ impl Location {
             Location::Header => "header",
             Location::Body => "body",
             Location::Form => "form",
+            Location::Cookie => "cookie",
         }
     }
 
@@ -82,6 +88,9 @@ pub enum ParamType {
     Array(Box<ParamType>),
     /// An object; with properties, only those are accepted; without, any object is.
     Object(Vec<Property>),
+    /// Any JSON value, taken as it is (no coercion): for a parameter whose
+    /// [`schema`](Param::schema) says what it accepts (`oneOf` of a string and an object, say).
+    Any,
 }
 
 impl ParamType {
@@ -96,7 +105,7 @@ impl ParamType {
     }
 
     /// The JSON Schema type name: `"string"`, `"integer"`, `"number"`, `"boolean"`, `"array"`
-    /// or `"object"`.
+    /// or `"object"`; `"any"` for [`ParamType::Any`], which the model's schema leaves untyped.
     pub fn as_str(&self) -> &'static str {
         match self {
             ParamType::String => "string",
@@ -105,6 +114,7 @@ impl ParamType {
             ParamType::Boolean => "boolean",
             ParamType::Array(_) => "array",
             ParamType::Object(_) => "object",
+            ParamType::Any => "any",
         }
     }
 
@@ -181,23 +191,56 @@ impl Property {
     }
 }
 
-/// How an array goes into a query string, a header or a form body.
+/// How an array or an object goes into a query string, a header, a cookie or a form body
+/// (OpenAPI 3.1 section 4.8.12.4.2, "Style Values"). The file field is `array_style`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ArrayStyle {
-    /// The name repeated for every item: `ids=1&ids=2`. The default.
+    /// The name repeated for every item: `ids=1&ids=2`; an object as compact JSON text. The
+    /// default.
     #[default]
     Repeat,
-    /// One value, the items joined with commas: `ids=1,2` (OpenAPI `explode: false`).
+    /// One value, the items joined with commas: `ids=1,2` (OpenAPI `form`, `explode: false`);
+    /// an object as `name=k1,v1,k2,v2`.
     Comma,
+    /// Array items joined with spaces: `ids=1%202` (OpenAPI `spaceDelimited`).
+    Space,
+    /// Array items joined with `|`: `ids=1%7C2` (OpenAPI `pipeDelimited`).
+    Pipe,
+    /// An object's members as pairs of their own: `status=open&page=2` (OpenAPI `form`,
+    /// `explode: true`, for an object); arrays repeat the name.
+    Spread,
+    /// Brackets all the way down: `filter[status]=open`, `expand[0]=customer`,
+    /// `metadata[order][id]=7` (OpenAPI `deepObject`, and the form bodies of Stripe-like APIs).
+    DeepObject,
 }
 
 impl ArrayStyle {
-    /// The word the plugin file uses: `"repeat"` or `"comma"`.
+    /// Every style, in the order messages list them.
+    pub const ALL: [ArrayStyle; 6] = [
+        ArrayStyle::Repeat,
+        ArrayStyle::Comma,
+        ArrayStyle::Space,
+        ArrayStyle::Pipe,
+        ArrayStyle::Spread,
+        ArrayStyle::DeepObject,
+    ];
+
+    /// The word the plugin file uses: `"repeat"`, `"comma"`, `"space"`, `"pipe"`, `"spread"`
+    /// or `"deep_object"`.
     pub fn as_str(self) -> &'static str {
         match self {
             ArrayStyle::Repeat => "repeat",
             ArrayStyle::Comma => "comma",
+            ArrayStyle::Space => "space",
+            ArrayStyle::Pipe => "pipe",
+            ArrayStyle::Spread => "spread",
+            ArrayStyle::DeepObject => "deep_object",
         }
+    }
+
+    /// Reads a style word.
+    pub fn parse(word: &str) -> Option<ArrayStyle> {
+        ArrayStyle::ALL.iter().copied().find(|s| s.as_str() == word)
     }
 }
 
@@ -210,15 +253,20 @@ pub enum BodyEncoding {
     Form,
     /// `multipart/form-data`, the only encoding that carries file parts.
     Multipart,
+    /// The value of the endpoint's one body parameter, sent as it is with the endpoint's
+    /// `content_type` (text, XML, bytes): a string, or a file handle the host's
+    /// [`FileResolver`](super::FileResolver) turns into bytes.
+    Raw,
 }
 
 impl BodyEncoding {
-    /// The word the plugin file uses: `"json"`, `"form"` or `"multipart"`.
+    /// The word the plugin file uses: `"json"`, `"form"`, `"multipart"` or `"raw"`.
     pub fn as_str(self) -> &'static str {
         match self {
             BodyEncoding::Json => "json",
             BodyEncoding::Form => "form",
             BodyEncoding::Multipart => "multipart",
+            BodyEncoding::Raw => "raw",
         }
     }
 }
@@ -633,6 +681,7 @@ pub struct Param {
     pub(crate) array_style: ArrayStyle,
     pub(crate) whole_body: bool,
     pub(crate) file: bool,
+    pub(crate) schema: Option<Json>,
 }
 
 impl Param {
@@ -722,6 +771,14 @@ impl Param {
     pub fn is_file(&self) -> bool {
         self.file
     }
+
+    /// The JSON Schema of the value as the model reads it, when one was declared: it
+    /// replaces the schema made from the type, and every call's value is checked against its
+    /// cheap keywords (see [`HttpPlugin::from_json`](super::HttpPlugin::from_json), field
+    /// `schema`).
+    pub fn schema(&self) -> Option<&Json> {
+        self.schema.as_ref()
+    }
 }
 
 impl fmt::Debug for Param {
@@ -762,6 +819,8 @@ pub struct Endpoint {
     pub(crate) allow_unknown_arguments: bool,
     pub(crate) allow_delete_body: bool,
     pub(crate) options: Options,
+    pub(crate) base_url: Option<String>,
+    pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
     pub(crate) hints: ToolAnnotations,
@@ -824,6 +883,17 @@ impl Endpoint {
     /// Whether a DELETE sends its body parameters as a JSON body instead of in the query.
     pub fn allow_delete_body(&self) -> bool {
         self.allow_delete_body
+    }
+
+    /// The endpoint's own base URL, when it differs from the plugin's (an OpenAPI operation
+    /// with its own `servers`). The model cannot change it either.
+    pub fn base_url(&self) -> Option<&str> {
+        self.base_url.as_deref()
+    }
+
+    /// The `Content-Type` of a raw body ([`BodyEncoding::Raw`]).
+    pub fn content_type(&self) -> Option<&str> {
+        self.content_type.as_deref()
     }
 
     /// The human-readable title (MCP's `title`), if one was declared.

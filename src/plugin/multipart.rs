@@ -102,7 +102,7 @@ impl fmt::Debug for FilePart {
 /// One field of a multipart body.
 pub(crate) enum Part<'a> {
     /// A text field.
-    Text(&'a str, String),
+    Text(std::borrow::Cow<'a, str>, String),
     /// A file field.
     File(&'a str, FilePart),
 }
@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn encodes_text_and_file_parts() {
         let parts = [
-            Part::Text("title", String::from("Q3 \"report\"")),
+            Part::Text("title".into(), String::from("Q3 \"report\"")),
             Part::File(
                 "doc",
                 FilePart::new("a\"b.txt", "text/plain", b"hello".to_vec()),
@@ -242,7 +242,7 @@ mod tests {
         let unsalted = pick_boundary(42, &[]);
         assert_eq!(unsalted, format!("httptool-{:016x}", 42));
         // Content that holds the first candidate forces another one.
-        let tricky = [Part::Text("a", format!("x{}y", unsalted))];
+        let tricky = [Part::Text("a".into(), format!("x{}y", unsalted))];
         let picked = pick_boundary(42, &tricky);
         assert_ne!(picked, unsalted);
         assert!(!contains(&tricky[0], picked.as_bytes()));

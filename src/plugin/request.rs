@@ -9,6 +9,7 @@ use super::error::quote;
 use super::http_plugin::HttpPlugin;
 use super::model::{ArrayStyle, Auth, Location, Param};
 use super::multipart::{self, Part};
+use super::style;
 use crate::http::Request;
 use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
@@ -166,12 +167,18 @@ impl Query {
     fn push_value(&mut self, name: &str, value: &Json, style: ArrayStyle, scratch: &mut String) {
         let items = match value {
             Json::Array(items) => items,
+            Json::Object(_) if style != ArrayStyle::Repeat => {
+                return self.push_styled(name, value, style)
+            }
             _ => return self.push_encoded_pair(name, text(value, scratch)),
         };
         if items.is_empty() {
             return;
         }
         match style {
+            ArrayStyle::Space | ArrayStyle::Pipe | ArrayStyle::Spread | ArrayStyle::DeepObject => {
+                self.push_styled(name, value, style)
+            }
             ArrayStyle::Repeat => {
                 for item in items {
                     self.push_encoded_pair(name, text(item, scratch));
@@ -190,6 +197,16 @@ impl Query {
                 }
             }
         }
+    }
+}
+
+impl Query {
+    /// The pairs of a styled array or object (`style.rs`); `encoded_name` is decoded back,
+    /// as styles build names of their own (`filter[status]`).
+    fn push_styled(&mut self, encoded_name: &str, value: &Json, style: ArrayStyle) {
+        let decoded = url::percent_decode(encoded_name);
+        let name = String::from_utf8_lossy(&decoded);
+        style::pairs(&name, value, style, &mut |n, v| self.push_pair(n, v));
     }
 }
 
@@ -281,6 +298,43 @@ fn push_headers(
         };
         push_header_param(request, param, value, scratch)?;
     }
+    push_cookies(endpoint, values, request)
+}
+
+/// Every cookie parameter given, in one `Cookie` header (RFC 6265 section 5.4: `a=1; b=2`),
+/// marked sensitive when a hidden or secret value is in it.
+fn push_cookies(
+    endpoint: &super::model::Endpoint,
+    values: &Values,
+    request: &mut Request,
+) -> Result<(), ToolOutput> {
+    let mut cookie = String::new();
+    let mut sensitive = false;
+    for (param, value) in endpoint.params.iter().zip(values) {
+        let value = match value {
+            Some(value) if param.location == Location::Cookie => value,
+            _ => continue,
+        };
+        sensitive |= param.is_hidden();
+        style::pairs(param.wire_name(), value, param.array_style, &mut |n, v| {
+            if !cookie.is_empty() {
+                cookie.push_str("; ");
+            }
+            cookie.push_str(n);
+            cookie.push('=');
+            style::push_cookie_value(&mut cookie, v);
+        });
+    }
+    if cookie.is_empty() {
+        return Ok(());
+    }
+    let headers = request.headers_mut();
+    // Names are checked tokens and values cookie-octets, so appending cannot fail.
+    let _ = if sensitive {
+        headers.append_sensitive("Cookie", &cookie)
+    } else {
+        headers.append("Cookie", &cookie)
+    };
     Ok(())
 }
 
@@ -387,9 +441,18 @@ fn body(
             .and_then(Option::as_ref)
             .map(|value| value.to_string().into_bytes()),
         BodyPlan::Json => json_body(compiled, values).map(String::into_bytes),
-        BodyPlan::Form => form_body(compiled, values, scratch).map(String::into_bytes),
+        BodyPlan::Raw(i) => match (compiled.endpoint.params.get(i), values.get(i)) {
+            (Some(param), Some(Some(value))) if param.file => Some(
+                resolve_file(plugin, param, value, context)?
+                    .bytes()
+                    .to_vec(),
+            ),
+            (Some(_), Some(Some(value))) => Some(text(value, scratch).as_bytes().to_vec()),
+            _ => None,
+        },
+        BodyPlan::Form => form_body(compiled, values).map(String::into_bytes),
         BodyPlan::Multipart => {
-            let parts = multipart_parts(plugin, compiled, values, context, scratch)?;
+            let parts = multipart_parts(plugin, compiled, values, context)?;
             if parts.is_empty() {
                 return Ok(None);
             }
@@ -429,7 +492,7 @@ fn json_body(compiled: &Compiled, values: &Values) -> Option<String> {
 
 /// `application/x-www-form-urlencoded` (WHATWG URL section 5.2): arrays repeat the name or
 /// join with commas.
-fn form_body(compiled: &Compiled, values: &Values, scratch: &mut String) -> Option<String> {
+fn form_body(compiled: &Compiled, values: &Values) -> Option<String> {
     let mut body = String::new();
     let pair = |body: &mut String, name: &str, value: &str| {
         if !body.is_empty() {
@@ -440,24 +503,9 @@ fn form_body(compiled: &Compiled, values: &Values, scratch: &mut String) -> Opti
         url::percent_encode_into(body, value, EncodeSet::FormComponent);
     };
     for (param, value) in body_values(compiled, values) {
-        match (value, param.array_style) {
-            (Json::Array(items), ArrayStyle::Repeat) => {
-                for item in items {
-                    pair(&mut body, param.wire_name(), text(item, scratch));
-                }
-            }
-            (Json::Array(items), ArrayStyle::Comma) => {
-                let mut joined = String::new();
-                for (k, item) in items.iter().enumerate() {
-                    if k > 0 {
-                        joined.push(',');
-                    }
-                    joined.push_str(text(item, scratch));
-                }
-                pair(&mut body, param.wire_name(), &joined);
-            }
-            _ => pair(&mut body, param.wire_name(), text(value, scratch)),
-        }
+        style::pairs(param.wire_name(), value, param.array_style, &mut |n, v| {
+            pair(&mut body, n, v)
+        });
     }
     if body.is_empty() {
         None
@@ -471,22 +519,32 @@ fn multipart_parts<'a>(
     compiled: &'a Compiled,
     values: &'a Values,
     context: &CallContext,
-    scratch: &mut String,
 ) -> Result<Vec<Part<'a>>, ToolOutput> {
     let mut parts = Vec::new();
     for (param, value) in body_values(compiled, values) {
         let name = param.wire_name();
         if !param.file {
-            match value {
-                Json::Array(items) => {
-                    for item in items {
-                        parts.push(Part::Text(name, text(item, scratch).to_string()));
-                    }
-                }
-                _ => parts.push(Part::Text(name, text(value, scratch).to_string())),
-            }
+            style::pairs(name, value, param.array_style, &mut |n, v| {
+                parts.push(Part::Text(n.to_string().into(), v.to_string()))
+            });
             continue;
         }
+        parts.push(Part::File(
+            name,
+            resolve_file(plugin, param, value, context)?,
+        ));
+    }
+    Ok(parts)
+}
+
+/// The bytes of a file parameter, from the host's resolver.
+fn resolve_file(
+    plugin: &HttpPlugin,
+    param: &Param,
+    value: &Json,
+    context: &CallContext,
+) -> Result<multipart::FilePart, ToolOutput> {
+    {
         let handle = value.as_str().unwrap_or("");
         let resolver = plugin.runtime.files.as_ref().ok_or_else(|| {
             ToolOutput::error(
@@ -508,9 +566,8 @@ fn multipart_parts<'a>(
                 ),
             )
         })?;
-        parts.push(Part::File(name, file));
+        Ok(file)
     }
-    Ok(parts)
 }
 
 /// Query values that are secret: `***` in `Display`, `Debug`, dry runs and logs, and dropped

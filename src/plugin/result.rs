@@ -308,13 +308,7 @@ fn binary_output(
             summary.replacen("binary response", "response", 1)
         );
     }
-    finish(
-        response.status(),
-        response.reason(),
-        summary,
-        None,
-        shaping,
-    )
+    finish(response.status(), response.reason(), summary, None, shaping)
 }
 
 fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {

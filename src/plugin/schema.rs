@@ -28,8 +28,19 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
     Json::Object(schema)
 }
 
+/// A declared `schema` is taken as it is, the parameter's description, enum and default
+/// written over it; otherwise the schema of the type.
 fn param_schema(param: &Param) -> Json {
-    let mut schema = type_schema(&param.ty, &param.description);
+    let mut schema = match &param.schema {
+        Some(declared) => {
+            let mut declared = declared.clone();
+            if let (Some(map), false) = (declared.as_object_mut(), param.description.is_empty()) {
+                map.insert("description", param.description.as_str());
+            }
+            declared
+        }
+        None => type_schema(&param.ty, &param.description),
+    };
     if let Some(map) = schema.as_object_mut() {
         if let Some(format) = &param.format {
             map.insert("format", format.as_str());
@@ -48,7 +59,9 @@ fn param_schema(param: &Param) -> Json {
 /// checks bound.
 fn type_schema(ty: &ParamType, description: &str) -> Json {
     let mut map = Map::with_capacity(3);
-    map.insert("type", ty.as_str());
+    if *ty != ParamType::Any {
+        map.insert("type", ty.as_str());
+    }
     if !description.is_empty() {
         map.insert("description", description);
     }

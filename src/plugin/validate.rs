@@ -374,6 +374,17 @@ fn check_wire_name(
     }
     match location {
         Location::Header => check_header_param(b, plugin, wire, &field),
+        // RFC 6265 section 4.1.1: a cookie-name is a token.
+        Location::Cookie => check_header(wire, None, &field).map_err(|_| {
+            err(
+                ErrorKind::InvalidName,
+                field.clone(),
+                format!(
+                    "{} is not a cookie name: use letters, digits and !#$%&'*+-.^_`|~",
+                    quote(wire)
+                ),
+            )
+        }),
         Location::Query => {
             let auth_query = match &b.auth {
                 Some(Auth::Query { name, .. }) => name == wire,
@@ -476,11 +487,16 @@ fn conflict(path: &str, field: &str, message: &str) -> Result<(), Error> {
 }
 
 fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
-    if param.secret && !matches!(param.location, Location::Query | Location::Header) {
+    if param.secret
+        && !matches!(
+            param.location,
+            Location::Query | Location::Header | Location::Cookie
+        )
+    {
         return conflict(
             path,
             "secret",
-            "only query and header parameters can be secret (a body or path value cannot be masked)",
+            "only query, header and cookie parameters can be secret (a body or path value cannot be masked)",
         );
     }
     if param.context.is_some() && !param.is_hidden() {
@@ -493,23 +509,24 @@ fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Err
     if param.context.as_deref() == Some("") {
         return conflict(path, "context", "a context key cannot be empty");
     }
-    if param.array_style == ArrayStyle::Comma && !matches!(param.ty, ParamType::Array(_)) {
-        return conflict(
-            path,
-            "array_style",
-            "array_style applies to array parameters only",
-        );
+    check_style(param, path)?;
+    if let Some(schema) = &param.schema {
+        check_schema_depth(schema, &at(path, "schema"))?;
     }
     if param.whole_body {
         check_whole_body(endpoint, param, path)?;
     }
+    if endpoint.body_encoding() == BodyEncoding::Raw {
+        check_raw_body(endpoint, param, path)?;
+    }
     if param.file {
-        let multipart = endpoint.body_encoding() == BodyEncoding::Multipart;
-        if !multipart || !matches!(param.location, Location::Body | Location::Form) {
+        let encoding = endpoint.body_encoding();
+        let files = matches!(encoding, BodyEncoding::Multipart | BodyEncoding::Raw);
+        if !files || !matches!(param.location, Location::Body | Location::Form) {
             return conflict(
                 path,
                 "file",
-                "a file part needs `\"in\": \"form\"` (or body) and the endpoint's `\"body_encoding\": \"multipart\"`",
+                "a file part needs `\"in\": \"form\"` (or body) and the endpoint's `\"body_encoding\": \"multipart\"` (or raw)",
             );
         }
         if param.ty != ParamType::String {
@@ -535,6 +552,104 @@ fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Err
         );
     }
     Ok(())
+}
+
+/// Which styles fit which types and locations (OpenAPI 3.1 section 4.8.12.4.2): a header
+/// joins with commas or repeats; spreading needs an object; the others an array or object.
+fn check_style(param: &Param, path: &str) -> Result<(), Error> {
+    let style = param.array_style;
+    if style == ArrayStyle::Repeat || param.ty == ParamType::Any {
+        return Ok(());
+    }
+    if param.location == Location::Header && style != ArrayStyle::Comma {
+        return conflict(
+            path,
+            "array_style",
+            "a header parameter's array_style is repeat or comma",
+        );
+    }
+    let fits = match (&param.ty, style) {
+        (ParamType::Object(_), _) => true,
+        (ParamType::Array(_), ArrayStyle::Spread) => false,
+        (ParamType::Array(_), _) => true,
+        _ => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let message = match style {
+        ArrayStyle::Spread => "array_style spread applies to object parameters only",
+        _ => "array_style applies to array and object parameters only",
+    };
+    conflict(path, "array_style", message)
+}
+
+/// How deep a declared `schema` may nest: calls check values against it recursively.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+
+fn check_schema_depth(schema: &Json, path: &str) -> Result<(), Error> {
+    let mut stack = vec![(schema, 1usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if depth > MAX_SCHEMA_DEPTH {
+            return Err(err(
+                ErrorKind::InvalidField,
+                path,
+                format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
+            ));
+        }
+        match value {
+            Json::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Json::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A raw body is the endpoint's one body parameter, a string (text, or a file handle), on a
+/// method with a body.
+fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
+    if !matches!(param.location, Location::Body | Location::Form) {
+        return Ok(());
+    }
+    if endpoint.body_in_query() {
+        return conflict(
+            path,
+            "in",
+            "a raw body needs a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+        );
+    }
+    if !matches!(param.ty, ParamType::String) {
+        return conflict(
+            path,
+            "type",
+            "a raw body parameter is a string (the text, or a file handle with \"file\": true)",
+        );
+    }
+    let others = endpoint
+        .params
+        .iter()
+        .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form));
+    if others {
+        return conflict(
+            path,
+            "in",
+            "a raw body is the endpoint's only body (or form) parameter",
+        );
+    }
+    Ok(())
+}
+
+/// An endpoint's own `Content-Type` is one header value.
+pub(crate) fn check_content_type(endpoint: &Endpoint, path: &str) -> Result<(), Error> {
+    match &endpoint.content_type {
+        Some(content_type) => check_header(
+            "Content-Type",
+            Some(content_type),
+            &at(path, "content_type"),
+        ),
+        None => Ok(()),
+    }
 }
 
 fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
@@ -613,6 +728,7 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
         (ParamType::Number, Json::Number(_)) => true,
         // The rule a model's integer meets: sent as plain digits (`1e20` is refused).
         (ParamType::Integer, Json::Number(_)) => args::coerce(value.clone(), ty).is_ok(),
+        (ParamType::Any, _) => true,
         (ParamType::Array(items), Json::Array(values)) => {
             for value in values {
                 fits(value, items)?;

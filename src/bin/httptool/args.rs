@@ -39,6 +39,23 @@ impl Args {
         Args { words, rest }
     }
 
+    /// Whether the first word that is not an option is `openapi` (`import openapi ...`).
+    pub fn peek_openapi(&self) -> bool {
+        self.words
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .map(String::as_str)
+            == Some("openapi")
+    }
+
+    /// These words without the first positional (the format word of `import`).
+    pub fn skip_first(mut self) -> Args {
+        if let Some(i) = self.words.iter().position(|w| !w.starts_with('-')) {
+            self.words.remove(i);
+        }
+        self
+    }
+
     /// Whether `-h` or `--help` was given.
     pub fn help(&mut self) -> bool {
         let short = self.flag("-h");

@@ -6,7 +6,7 @@ use httptool::http::Secrets;
 use httptool::tool::{ToolCall, ToolOutput, ToolRegistry};
 
 use crate::args::Args;
-use crate::{call_context, load_plugin, print_out, write_out, CliError};
+use crate::{call_context, load_plugin_for, print_out, write_out, CliError};
 
 const HELP: &str = "\
 usage: httptool call PLUGIN.json TOOL [ARGS-JSON] [options]
@@ -45,7 +45,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "--reveal-secrets only goes with --dry-run".to_string(),
         ));
     }
-    let plugin = load_plugin(path, max_bytes)?;
+    let plugin = load_plugin_for(path, max_bytes, !dry_run)?;
     if dry_run {
         return match plugin.dry_run(tool, &arguments, &context) {
             Ok(request) => {

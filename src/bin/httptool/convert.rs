@@ -32,7 +32,7 @@ plugin file reads its credentials from (set them before loading it).
   --keep-browser-headers  keep the sec-ch-*, sec-fetch-*, priority, ... headers of browsers
   --max-input-bytes N     read at most N bytes of standard input (default 64 MiB)
 
-`httptool import openapi` is not available yet.";
+`httptool import openapi --help` for OpenAPI and Swagger documents.";
 
 const EXPORT_HELP: &str = "\
 usage: httptool export curl PLUGIN.json [TOOL] [ARGS-JSON] [options]
@@ -50,6 +50,13 @@ the plugin's ${NAME} variables need not be set then.
                      (default 64 MiB)";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
+    if args.peek_openapi() {
+        if args.help() {
+            print_out(crate::openapi::HELP)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        return crate::openapi::import(args.skip_first());
+    }
     if args.help() {
         print_out(IMPORT_HELP)?;
         return Ok(ExitCode::SUCCESS);
@@ -59,16 +66,9 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut positionals = args.positionals()?.into_iter();
     match positionals.next().as_deref() {
         Some("curl") => {}
-        Some("openapi") => {
-            return Err(CliError::Failed(
-                "`import openapi` is not available yet (it comes with a later issue); \
-                 `import curl` is"
-                    .to_string(),
-            ))
-        }
         Some(other) => {
             return Err(CliError::Usage(format!(
-                "unknown import format '{}'; the format is curl",
+                "unknown import format '{}'; the formats are curl, openapi",
                 other
             )))
         }

@@ -93,21 +93,30 @@ pub fn is_yaml(path: &str, text: &str) -> bool {
 
 /// A JSON or YAML document (an OpenAPI document, a plugin file) as a value, read as
 /// [`read_input`] does; errors name the file and the position.
-// `import openapi` (built on another branch) reads its document through this.
-#[allow(dead_code)]
 pub fn read_document(path: &str, max_bytes: u64) -> Result<Json, CliError> {
     let text = read_input(path, max_bytes)?;
     parse_document(path, &text)
 }
 
-fn parse_document(path: &str, text: &str) -> Result<Json, CliError> {
+/// `text` as a value, YAML or JSON as [`is_yaml`] decides. Documents nest deeper than tool
+/// arguments (a Kubernetes schema, say), so the depth limit is [`MAX_DOCUMENT_DEPTH`].
+pub fn parse_document(path: &str, text: &str) -> Result<Json, CliError> {
     let name = if path == "-" { "standard input" } else { path };
     if is_yaml(path, text) {
-        yaml::parse(text).map_err(|e| CliError::Failed(format!("{}: {}", name, e)))
+        yaml::ParseOptions::new()
+            .max_depth(MAX_DOCUMENT_DEPTH)
+            .parse(text)
+            .map_err(|e| CliError::Failed(format!("{}: {}", name, e)))
     } else {
-        json::parse(text).map_err(|e| CliError::Failed(format!("{}: {}", name, e)))
+        json::ParseOptions::new()
+            .max_depth(MAX_DOCUMENT_DEPTH)
+            .parse(text)
+            .map_err(|e| CliError::Failed(format!("{}: {}", name, e)))
     }
 }
+
+/// How deep a plugin file or an OpenAPI document may nest.
+pub const MAX_DOCUMENT_DEPTH: usize = 512;
 
 /// A plugin file's JSON text: a JSON file as it is (so the loader's positions point into
 /// it), a YAML file as the compact JSON of its value.

@@ -19,6 +19,7 @@ mod call;
 mod convert;
 mod demo;
 mod input;
+mod openapi;
 mod serve;
 mod tools;
 
@@ -31,9 +32,10 @@ usage: httptool <command> [options]
 
 commands:
   demo                                  an embedded API, declared, described and called, end to end
-  tools PLUGIN.json... [--format F]     print the tool specs a model reads
+  tools PLUGIN.json... [--format F]     print the tool specs a model reads (or SPEC.json)
   call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
+  import openapi SPEC.json              turn an OpenAPI or Swagger document into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
   serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
 
@@ -107,9 +109,34 @@ fn write_out(bytes: &[u8]) -> Result<(), CliError> {
 }
 
 /// Loads a plugin file (JSON or YAML, at most `max_bytes`, see [`input`]); `${NAME}`
-/// references are taken from the environment.
+/// references are taken from the environment. An OpenAPI document (an object with an
+/// `openapi` or `swagger` field, JSON or YAML) is imported instead.
 fn load_plugin(path: &str, max_bytes: u64) -> Result<httptool::plugin::HttpPlugin, CliError> {
-    let text = input::read_plugin_text(path, max_bytes)?;
+    load_plugin_for(path, max_bytes, false)
+}
+
+/// As `load_plugin`; `needs_credentials` (a real call, a server) makes a credential
+/// variable of a document that is not set an error, as it is for a plugin file.
+fn load_plugin_for(
+    path: &str,
+    max_bytes: u64,
+    needs_credentials: bool,
+) -> Result<httptool::plugin::HttpPlugin, CliError> {
+    let text = input::read_input(path, max_bytes)?;
+    let yaml = input::is_yaml(path, &text);
+    let text = if yaml || text.contains("\"openapi\"") || text.contains("\"swagger\"") {
+        let value = input::parse_document(path, &text)?;
+        if openapi::is_document(&value) {
+            return openapi::plugin(&value, path, needs_credentials);
+        }
+        if yaml {
+            value.to_string()
+        } else {
+            text
+        }
+    } else {
+        text
+    };
     httptool::plugin::HttpPlugin::from_json(&text)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }

@@ -9,16 +9,21 @@ use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
 
 use crate::args::Args;
-use crate::{call_context, load_plugin, print_out, CliError};
+use crate::{call_context, load_plugin_for, print_out, CliError};
 
 const HELP: &str = "\
-usage: httptool serve PLUGIN.json... [--context KEY=VALUE] [--max-concurrency N]
+usage: httptool serve PLUGIN.json... [--openapi SPEC]... [--context KEY=VALUE] [--max-concurrency N]
 
 Serves every tool of the plugin files as a Model Context Protocol server (revision
 2025-11-25; also 2025-06-18, 2025-03-26 and 2024-11-05) on standard input and output:
 JSON-RPC messages, one a line. Nothing else is written to standard output. It runs until
 standard input ends, then waits up to 5 s for calls in flight. Tool names must be unique
-across the files. Plugin files read ${NAME} from the environment.
+across the files. Plugin files (JSON or YAML) read ${NAME} from the environment; an
+OpenAPI document (JSON or YAML) is imported as `import openapi` does, and every credential
+variable it names must be set.
+
+  --openapi SPEC        an OpenAPI document to serve (also accepted as a plain argument);
+                        repeatable
 
   --context K=V         a per-call context value every call gets (a user's token, a
                         tenant id); repeatable
@@ -53,10 +58,12 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(word) = args.value("--page-size")? {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
-    let paths = args.positionals()?;
+    let documents = args.values("--openapi")?;
+    let mut paths = args.positionals()?;
+    paths.extend(documents);
     if paths.is_empty() {
         return Err(CliError::Usage(
-            "serve needs at least one plugin file".to_string(),
+            "serve needs at least one plugin file or OpenAPI document".to_string(),
         ));
     }
     let plugins = plugins(&paths, max_bytes)?;
@@ -77,12 +84,13 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The plugins to serve, one for each file named, in order. Every kind of source (a plugin
-/// file today) becomes a plugin here.
+/// The plugins to serve, one for each file named, in order: plugin files and OpenAPI
+/// documents alike become plugins here. A server makes real calls, so a document's
+/// credential variables must be set.
 fn plugins(paths: &[String], max_bytes: u64) -> Result<Vec<HttpPlugin>, CliError> {
     paths
         .iter()
-        .map(|path| load_plugin(path, max_bytes))
+        .map(|path| load_plugin_for(path, max_bytes, true))
         .collect()
 }
 

@@ -1,0 +1,205 @@
+//! `httptool import openapi`, and OpenAPI documents where `tools` and `call` take a plugin
+//! file.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use httptool::json::{Json, ParseOptions};
+use httptool::openapi::{self, Import, ImportOptions, RefResolver};
+use httptool::plugin::HttpPlugin;
+
+use crate::args::Args;
+use crate::{input, print_out, CliError};
+
+pub const HELP: &str = "\
+usage: httptool import openapi SPEC.json|SPEC.yaml [options]
+
+Turns an OpenAPI 3.0 / 3.1 or Swagger 2.0 document into a plugin file with one tool per
+operation and prints it (pretty JSON). External $refs are read from the document's folder
+only; nothing is fetched. Standard error lists what was skipped or approximated (with the
+JSON Pointer of where), the environment variables the plugin reads its credentials from,
+and the size of the tools.
+
+  --base-url URL          the base url, instead of the document's servers
+  --server N              which of the document's servers (default 0)
+  --var NAME=VALUE        a server variable's value; repeatable
+  --include-tag T         only operations with this tag; repeatable
+  --exclude-tag T         leave out operations with this tag; repeatable
+  --include-op ID         only the operation with this operationId; repeatable
+  --exclude-op ID         leave out this operationId; repeatable
+  --path GLOB             only paths matching GLOB (* any run, ? one character); repeatable
+  --method M              only operations of this method; repeatable
+  --include-deprecated    import deprecated operations too
+  --skip-failing          an operation that cannot be imported is a warning, not an error";
+
+pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
+    let mut options = ImportOptions::new()
+        .include_deprecated(args.flag("--include-deprecated"))
+        .skip_failing_operations(args.flag("--skip-failing"));
+    if let Some(url) = args.value("--base-url")? {
+        options = options.base_url(url);
+    }
+    if let Some(n) = args.value("--server")? {
+        let n = n
+            .parse::<usize>()
+            .map_err(|_| CliError::Usage(format!("--server takes a number; got '{}'", n)))?;
+        options = options.server(n);
+    }
+    for pair in args.values("--var")? {
+        match pair.split_once('=') {
+            Some((name, value)) if !name.is_empty() => {
+                options = options.server_variable(name, value);
+            }
+            _ => return Err(CliError::Usage("--var takes NAME=VALUE".to_string())),
+        }
+    }
+    for tag in args.values("--include-tag")? {
+        options = options.include_tag(tag);
+    }
+    for tag in args.values("--exclude-tag")? {
+        options = options.exclude_tag(tag);
+    }
+    for id in args.values("--include-op")? {
+        options = options.include_operation(id);
+    }
+    for id in args.values("--exclude-op")? {
+        options = options.exclude_operation(id);
+    }
+    for glob in args.values("--path")? {
+        options = options.path(glob);
+    }
+    for method in args.values("--method")? {
+        options = options.method(method);
+    }
+    let max_bytes = input::max_input_bytes(&mut args)?;
+    let positionals = args.positionals()?;
+    let path = match positionals.as_slice() {
+        [path] => path,
+        _ => {
+            return Err(CliError::Usage(
+                "import openapi needs one document: `httptool import openapi SPEC.json`"
+                    .to_string(),
+            ))
+        }
+    };
+    let document = input::read_document(path, max_bytes)?;
+    let import = run_import(&document, path, options)?;
+    print_out(&import.plugin().to_json().to_pretty())?;
+    report(&import);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Warnings, variables and the size summary, on standard error.
+fn report(import: &Import) {
+    for warning in import.warnings() {
+        eprintln!("warning: {}", warning);
+    }
+    for variable in import.variables() {
+        eprintln!("environment variable {}", variable);
+    }
+    let tools = import.tools();
+    let total: usize = tools.iter().map(|t| t.schema_bytes).sum();
+    let mut largest: Vec<&openapi::ToolFigure> = tools.iter().collect();
+    largest.sort_by(|a, b| {
+        b.schema_bytes
+            .cmp(&a.schema_bytes)
+            .then(a.name.cmp(&b.name))
+    });
+    let top: Vec<String> = largest
+        .iter()
+        .take(5)
+        .map(|t| format!("{} {}", t.name, t.schema_bytes))
+        .collect();
+    eprintln!(
+        "{} tools from {} operations; {} bytes of tool schemas; largest: {}",
+        tools.len(),
+        import.operations_in_document(),
+        total,
+        top.join(", ")
+    );
+}
+
+fn run_import(document: &Json, path: &str, options: ImportOptions) -> Result<Import, CliError> {
+    let folder = Path::new(path)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let options = options.resolver(Arc::new(FolderResolver::new(&folder)));
+    openapi::import_with(document, &options)
+        .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
+}
+
+/// Whether a parsed file is an OpenAPI document rather than a plugin file.
+pub fn is_document(value: &Json) -> bool {
+    value.is_object() && openapi::is_document(value)
+}
+
+/// The plugin of an OpenAPI document named where a plugin file is expected: credentials
+/// from the environment; `needs_credentials` (a call) makes an unset variable an error.
+pub fn plugin(
+    document: &Json,
+    path: &str,
+    needs_credentials: bool,
+) -> Result<HttpPlugin, CliError> {
+    let probe = run_import(document, path, ImportOptions::new())?;
+    let mut options = ImportOptions::new();
+    let mut any = false;
+    for name in probe.variables() {
+        match std::env::var(name) {
+            Ok(value) => {
+                options = options.variable(name.as_str(), value);
+                any = true;
+            }
+            Err(_) if needs_credentials => {
+                return Err(CliError::Failed(format!(
+                    "{}: environment variable '{}' is not set (the document's security scheme reads it)",
+                    path, name
+                )))
+            }
+            Err(_) => {}
+        }
+    }
+    if !any {
+        return Ok(probe.into_plugin());
+    }
+    Ok(run_import(document, path, options)?.into_plugin())
+}
+
+/// External `$ref`s read from one folder and below: a path that leaves it (`..`, an
+/// absolute path, a symbolic link out of it) is refused.
+struct FolderResolver {
+    root: Option<PathBuf>,
+}
+
+impl FolderResolver {
+    fn new(folder: &Path) -> FolderResolver {
+        FolderResolver {
+            root: folder.canonicalize().ok(),
+        }
+    }
+}
+
+impl RefResolver for FolderResolver {
+    fn resolve(&self, location: &str) -> Result<Json, String> {
+        let root = self
+            .root
+            .as_ref()
+            .ok_or("the document's folder cannot be read")?;
+        if Path::new(location).is_absolute() {
+            return Err(String::from("absolute paths are refused"));
+        }
+        let full = root
+            .join(location)
+            .canonicalize()
+            .map_err(|e| format!("cannot read it: {}", e))?;
+        if !full.starts_with(root) {
+            return Err(String::from("it is outside the document's folder"));
+        }
+        let text = std::fs::read_to_string(&full).map_err(|e| format!("cannot read it: {}", e))?;
+        ParseOptions::new()
+            .max_depth(512)
+            .parse(&text)
+            .map_err(|e| e.to_string())
+    }
+}

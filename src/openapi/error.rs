@@ -1,0 +1,132 @@
+//! What can make an import fail, and what an import approximated: both with the JSON Pointer
+//! (RFC 6901) of the place in the document.
+
+use std::fmt;
+
+/// Why an OpenAPI document could not be imported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The value is not an object with an `openapi` or `swagger` field.
+    NotOpenApi,
+    /// A version this importer does not read (`openapi: 4.0`, `swagger: 1.2`).
+    UnsupportedVersion,
+    /// A field of the wrong type where the document cannot be read without it.
+    InvalidDocument,
+    /// A `$ref` whose target does not exist, or an external one no resolver could read.
+    UnresolvedRef,
+    /// A `$ref` to a URL: never fetched.
+    RemoteRef,
+    /// Schemas that expand past the import's budget (refs fanning out exponentially).
+    TooLarge,
+    /// The document has no operation left to import (after selection).
+    NoOperations,
+    /// The plugin made from the document was refused by the plugin checks (a bug of the
+    /// importer, or a construct it does not know: the message says which).
+    Plugin,
+}
+
+/// An import failure: what, and where in the document (a JSON Pointer, `""` for the root).
+///
+/// `Display` is `pointer: message` (`/paths/~1pets/get: ...`), the message lowercase and
+/// specific.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    pointer: String,
+    message: String,
+}
+
+impl Error {
+    pub(crate) fn new(
+        kind: ErrorKind,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Error {
+        Error {
+            kind,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The JSON Pointer of where in the document.
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+
+    /// The message, without the pointer.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Something the import skipped or approximated, with the JSON Pointer of where.
+///
+/// `Display` is `pointer: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pointer: String,
+    message: String,
+}
+
+impl Warning {
+    pub(crate) fn new(pointer: impl Into<String>, message: impl Into<String>) -> Warning {
+        Warning {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The JSON Pointer of where in the document.
+    pub fn pointer(&self) -> &str {
+        &self.pointer
+    }
+
+    /// What was skipped or approximated.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+/// `parent/token`, the token escaped per RFC 6901 section 3 (`~` as `~0`, `/` as `~1`).
+pub(crate) fn child(parent: &str, token: &str) -> String {
+    let mut out = String::with_capacity(parent.len() + token.len() + 1);
+    out.push_str(parent);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            _ => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,841 @@
+//! The walk over the document: paths, operations, their parameters, bodies and security,
+//! into a plugin file, read back by the plugin layer (so whatever is imported is a plugin
+//! file).
+
+use super::body::{self, BodyOut};
+use super::error::{child, Error, ErrorKind, Warning};
+use super::params::{self, ParamOut, Source};
+use super::refs::Refs;
+use super::schema::Converter;
+use super::security::{self, Scheme};
+use super::select;
+use super::server;
+use super::text;
+use super::{ImportOptions, ToolFigure, Version};
+use crate::json::{Json, Map};
+use crate::plugin::{self, HttpPlugin};
+use crate::tool::Tool;
+
+/// The HTTP methods of a path item (OpenAPI 3.1 section 4.8.9), as the plugin names them.
+const METHODS: [(&str, &str); 7] = [
+    ("get", "GET"),
+    ("put", "PUT"),
+    ("post", "POST"),
+    ("delete", "DELETE"),
+    ("options", "OPTIONS"),
+    ("head", "HEAD"),
+    ("patch", "PATCH"),
+];
+
+/// Times an endpoint refused by the plugin checks is dropped (with a warning) before the
+/// import fails: each retry checks the whole plugin again.
+const MAX_REFUSED: usize = 32;
+
+pub(crate) struct Outcome {
+    pub plugin: HttpPlugin,
+    pub version: Version,
+    pub warnings: Vec<Warning>,
+    pub tools: Vec<ToolFigure>,
+    pub variables: Vec<String>,
+    pub operations: usize,
+}
+
+/// One endpoint being made.
+struct Draft {
+    pointer: String,
+    name: String,
+    method: &'static str,
+    path: String,
+    description: String,
+    params: Vec<ParamOut>,
+    body: BodyOut,
+    base_url: Option<String>,
+    security: Vec<String>,
+}
+
+fn version(root: &Json, warnings: &mut Vec<Warning>) -> Result<Version, Error> {
+    if let Some(v) = root.get("swagger") {
+        return match v.as_str() {
+            Some("2.0") => Ok(Version::Swagger2),
+            _ => Err(Error::new(
+                ErrorKind::UnsupportedVersion,
+                "/swagger",
+                format!("swagger {} is not read; 2.0 is", short_json(v)),
+            )),
+        };
+    }
+    let v = root.get("openapi").ok_or_else(|| {
+        Error::new(
+            ErrorKind::NotOpenApi,
+            "",
+            "not an openapi document: expected an object with an 'openapi' or 'swagger' field",
+        )
+    })?;
+    let text = v.as_str().unwrap_or("");
+    if text.starts_with("3.0") {
+        Ok(Version::V3_0)
+    } else if text.starts_with("3.1") {
+        Ok(Version::V3_1)
+    } else if text.starts_with("3.") {
+        warnings.push(Warning::new(
+            "/openapi",
+            format!(
+                "openapi {} is read as 3.1: constructs newer than 3.1 are not imported",
+                text
+            ),
+        ));
+        Ok(Version::V3_1)
+    } else {
+        Err(Error::new(
+            ErrorKind::UnsupportedVersion,
+            "/openapi",
+            format!(
+                "openapi {} is not read; 3.0, 3.1 and swagger 2.0 are",
+                short_json(v)
+            ),
+        ))
+    }
+}
+
+fn short_json(v: &Json) -> String {
+    super::refs::short(&v.to_string())
+}
+
+pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error> {
+    if !root.is_object() {
+        return Err(Error::new(
+            ErrorKind::NotOpenApi,
+            "",
+            format!(
+                "not an openapi document: expected an object; got {}",
+                root.type_name()
+            ),
+        ));
+    }
+    let mut warnings = Vec::new();
+    let version = version(root, &mut warnings)?;
+    let title = root
+        .pointer("/info/title")
+        .and_then(Json::as_str)
+        .unwrap_or("");
+    let name = match &options.name {
+        Some(name) => name.clone(),
+        None => text::valid_name(&title.to_ascii_lowercase(), "openapi"),
+    };
+    let base_url = server::base_url(root, version, options, &mut warnings)?;
+    let schemes = security::schemes(root, version, &name, &mut warnings);
+    let resolver = options
+        .resolver
+        .as_deref()
+        .map(|r| r as &dyn super::RefResolver);
+    let refs = Refs::new(root, resolver);
+    let mut conv = Converter::new(&refs, version);
+    conv.max_depth = options
+        .max_schema_depth
+        .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
+        .min(28);
+    conv.max_tool_nodes = options
+        .max_tool_nodes
+        .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);
+    conv.max_total_nodes = options
+        .max_total_nodes
+        .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES);
+    conv.max_description = options
+        .max_param_description_len
+        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_LEN);
+    conv.warnings = warnings;
+    if let Some(webhooks) = root.get("webhooks").and_then(Json::as_object) {
+        for (name, _) in webhooks.iter() {
+            conv.warnings.push(Warning::new(
+                child("/webhooks", name),
+                "webhooks are requests the API sends, not operations to call: not imported",
+            ));
+        }
+    }
+    let paths = root.get("paths").and_then(Json::as_object);
+    let mut drafts: Vec<Draft> = Vec::new();
+    let mut operations = 0usize;
+    for (path, item) in paths.into_iter().flat_map(|p| p.iter()) {
+        let item_at = child("/paths", path);
+        let (item, item_doc) = match resolve_object(item, 0, &item_at, &refs) {
+            Ok(found) => found,
+            Err(e) if options.skip_failing_operations => {
+                conv.warnings.push(Warning::new(
+                    item_at.as_str(),
+                    format!("path not imported: {}", e.message()),
+                ));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let item = match item.as_object() {
+            Some(item) => item,
+            None => continue,
+        };
+        for (key, _) in item.iter() {
+            let known = METHODS.iter().any(|(m, _)| m == key)
+                || ["parameters", "servers", "summary", "description", "$ref"]
+                    .contains(&key.as_str())
+                || key.starts_with("x-");
+            if !known {
+                conv.warnings.push(Warning::new(
+                    child(&item_at, key),
+                    format!(
+                        "'{}' is not an operation this importer reads: not imported",
+                        key
+                    ),
+                ));
+            }
+        }
+        for (key, value) in item.iter() {
+            let method = match METHODS.iter().find(|(m, _)| m == key) {
+                Some((_, method)) => *method,
+                None => continue,
+            };
+            operations += 1;
+            let op_at = child(&item_at, key);
+            if !value.is_object() {
+                conv.warnings.push(Warning::new(
+                    op_at,
+                    "an operation that is not an object: not imported",
+                ));
+                continue;
+            }
+            if !select::selected(options, path, key, value) {
+                continue;
+            }
+            if value.get("deprecated").and_then(Json::as_bool) == Some(true)
+                && !options.include_deprecated
+            {
+                conv.warnings.push(Warning::new(
+                    op_at,
+                    "deprecated: not imported (include_deprecated imports it)",
+                ));
+                continue;
+            }
+            if let Some(callbacks) = value.get("callbacks").and_then(Json::as_object) {
+                for (name, _) in callbacks.iter() {
+                    conv.warnings.push(Warning::new(
+                        child(&child(&op_at, "callbacks"), name),
+                        "callbacks are requests the API sends: not imported",
+                    ));
+                }
+            }
+            conv.tool_nodes = 0;
+            let context = OpContext {
+                root,
+                path,
+                method,
+                item,
+                item_doc,
+                item_at: &item_at,
+                op: value,
+                op_at: &op_at,
+                schemes: &schemes,
+                options,
+                refs: &refs,
+                doc_base: &base_url,
+            };
+            match operation(&context, &mut conv) {
+                Ok(draft) => drafts.push(draft),
+                Err(e) if options.skip_failing_operations => {
+                    conv.warnings
+                        .push(Warning::new(op_at.as_str(), format!("not imported: {}", e)));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    let mut warnings = std::mem::take(&mut conv.warnings);
+    if drafts.is_empty() {
+        return Err(Error::new(
+            ErrorKind::NoOperations,
+            "/paths",
+            if operations == 0 {
+                String::from("the document has no operations")
+            } else {
+                format!(
+                    "none of the document's {} operations is left to import",
+                    operations
+                )
+            },
+        ));
+    }
+    assign_names(&mut drafts, &mut warnings);
+    let description = plugin_description(root, options);
+    let (plugin, variables, drafts) = build(
+        &name,
+        &description,
+        &base_url,
+        drafts,
+        &schemes,
+        options,
+        &mut warnings,
+    )?;
+    dedupe(&mut warnings);
+    let tools = plugin
+        .tools()
+        .iter()
+        .zip(&drafts)
+        .map(|(tool, draft)| {
+            let spec = tool.spec();
+            ToolFigure {
+                name: spec.name().to_string(),
+                method: draft.method.to_string(),
+                path: draft.path.clone(),
+                schema_bytes: spec.parameters().to_string().len(),
+                description_bytes: spec.description().len(),
+            }
+        })
+        .collect();
+    Ok(Outcome {
+        plugin,
+        version,
+        warnings,
+        tools,
+        variables,
+        operations,
+    })
+}
+
+/// The same warning at the same place once (a cached schema met again warns again).
+fn dedupe(warnings: &mut Vec<Warning>) {
+    let mut seen = std::collections::HashSet::new();
+    warnings.retain(|w| seen.insert((w.pointer().to_string(), w.message().to_string())));
+}
+
+fn plugin_description(root: &Json, options: &ImportOptions) -> String {
+    let max = options
+        .max_description_len
+        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_LEN);
+    let title = root
+        .pointer("/info/title")
+        .and_then(Json::as_str)
+        .unwrap_or("");
+    let version = root
+        .pointer("/info/version")
+        .and_then(Json::as_str)
+        .unwrap_or("");
+    let mut out = title.trim().to_string();
+    if !version.is_empty() {
+        out.push_str(&format!(" {}", version.trim()));
+    }
+    if let Some(description) = root.pointer("/info/description").and_then(Json::as_str) {
+        if !description.trim().is_empty() {
+            out.push_str(". ");
+            out.push_str(description.trim());
+        }
+    }
+    text::cap(&out, max)
+}
+
+/// A path item or parameter, following a `$ref` (chains included, bounded).
+fn resolve_object<'a>(
+    value: &'a Json,
+    doc: usize,
+    at: &str,
+    refs: &Refs<'a>,
+) -> Result<(&'a Json, usize), Error> {
+    let mut value = value;
+    let mut doc = doc;
+    for _ in 0..16 {
+        let reference = match value.get("$ref").and_then(Json::as_str) {
+            Some(r) => r,
+            None => return Ok((value, doc)),
+        };
+        let target = refs.resolve(reference, doc, at)?;
+        if target.doc != 0 {
+            // External targets live in documents loaded by the resolver: read them through
+            // the converter instead; a path item or parameter in another file is resolved
+            // by copying it into the root's lifetime, which is not possible here.
+            return Err(Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!(
+                    "$ref '{}': path items, parameters and bodies in other documents are not read (schemas are)",
+                    super::refs::short(reference)
+                ),
+            ));
+        }
+        value = refs.root_pointer(&target.pointer).ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!("$ref '{}' points to nothing", super::refs::short(reference)),
+            )
+        })?;
+        doc = 0;
+    }
+    Err(Error::new(
+        ErrorKind::UnresolvedRef,
+        at,
+        "a chain of more than 16 $refs",
+    ))
+}
+
+struct OpContext<'a, 'c> {
+    root: &'a Json,
+    path: &'c str,
+    method: &'static str,
+    item: &'a Map,
+    item_doc: usize,
+    item_at: &'c str,
+    op: &'a Json,
+    op_at: &'c str,
+    schemes: &'c [Scheme],
+    options: &'c ImportOptions,
+    refs: &'c Refs<'a>,
+    doc_base: &'c str,
+}
+
+fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draft, Error> {
+    let max = c
+        .options
+        .max_description_len
+        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_LEN);
+    let summary =
+        c.op.get("summary")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .trim();
+    let details =
+        c.op.get("description")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .trim();
+    let mut description = match (summary.is_empty(), details.is_empty()) {
+        (false, false) if details.starts_with(summary) => details.to_string(),
+        (false, false) => format!("{}\n\n{}", summary, details),
+        (false, true) => summary.to_string(),
+        (true, _) => details.to_string(),
+    };
+    if c.op.get("deprecated").and_then(Json::as_bool) == Some(true) {
+        description = format!("Deprecated. {}", description)
+            .trim_end()
+            .to_string();
+    }
+    let description = text::cap(&description, max);
+    // Parameters: the path item's, then the operation's, which win per name and location.
+    let mut sources: Vec<Source<'_>> = Vec::new();
+    let lists = [
+        (
+            c.item.get("parameters"),
+            c.item_doc,
+            child(c.item_at, "parameters"),
+        ),
+        (c.op.get("parameters"), 0, child(c.op_at, "parameters")),
+    ];
+    for (list, doc, at) in lists.iter() {
+        for (i, p) in list
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let p_at = child(at, &i.to_string());
+            let (value, vdoc) = resolve_object(p, *doc, &p_at, c.refs)?;
+            let key = |v: &Json| {
+                (
+                    v.get("name").and_then(Json::as_str).map(str::to_string),
+                    v.get("in").and_then(Json::as_str).map(str::to_string),
+                )
+            };
+            let k = key(value);
+            sources.retain(|s| key(s.value) != k);
+            sources.push(Source {
+                value,
+                doc: vdoc,
+                pointer: p_at,
+            });
+        }
+    }
+    let mut params: Vec<ParamOut> = Vec::new();
+    let mut swagger_body: Option<(&Json, usize, String)> = None;
+    let mut form: Vec<(ParamOut, bool)> = Vec::new();
+    for source in &sources {
+        if conv.version == Version::Swagger2 {
+            match source.value.get("in").and_then(Json::as_str) {
+                Some("body") => {
+                    swagger_body = Some((source.value, source.doc, source.pointer.clone()));
+                    continue;
+                }
+                Some("formData") => {
+                    let file = source.value.get("type").and_then(Json::as_str) == Some("file");
+                    let mut copy = source.value.clone();
+                    if let Some(map) = copy.as_object_mut() {
+                        map.insert("in", "query");
+                    }
+                    let temp = Source {
+                        value: &copy,
+                        doc: source.doc,
+                        pointer: source.pointer.clone(),
+                    };
+                    if let Some(p) = params::convert(&temp, conv)? {
+                        form.push((p, file));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if let Some(p) = params::convert(source, conv)? {
+            params.push(p);
+        }
+    }
+    let path = path_template(c.path, &mut params, c.op_at, conv);
+    let body = if conv.version == Version::Swagger2 {
+        let consumes: Vec<&str> =
+            c.op.get("consumes")
+                .or_else(|| c.root.get("consumes"))
+                .and_then(Json::as_array)
+                .map(|l| l.iter().filter_map(Json::as_str).collect())
+                .unwrap_or_default();
+        body::swagger_body(swagger_body, &form, &consumes, c.op_at, conv)?
+    } else {
+        match c.op.get("requestBody") {
+            Some(body) => {
+                let at = child(c.op_at, "requestBody");
+                let (body, doc) = resolve_object(body, 0, &at, c.refs)?;
+                body::request_body(body, doc, &at, conv)?
+            }
+            None => BodyOut {
+                params: Vec::new(),
+                encoding: None,
+                content_type: None,
+            },
+        }
+    };
+    if !body.params.is_empty() && matches!(c.method, "GET" | "HEAD" | "OPTIONS") {
+        conv.warnings.push(Warning::new(
+            child(c.op_at, "requestBody"),
+            format!("a {} request body is sent in the query string", c.method),
+        ));
+    }
+    let mut warnings = std::mem::take(&mut conv.warnings);
+    let own = server::first_server(
+        c.op.get("servers"),
+        &child(c.op_at, "servers"),
+        c.options,
+        &mut warnings,
+    )?;
+    let own = match own {
+        Some(own) => Some(own),
+        None => server::first_server(
+            c.item.get("servers"),
+            &child(c.item_at, "servers"),
+            c.options,
+            &mut warnings,
+        )?,
+    };
+    let security = security::requirement(c.op, c.root, c.schemes, c.op_at, &mut warnings);
+    let name = tool_name(c.op, c.method, c.path, c.op_at, &mut warnings);
+    conv.warnings = warnings;
+    Ok(Draft {
+        pointer: c.op_at.to_string(),
+        name,
+        method: c.method,
+        path,
+        description,
+        params,
+        body,
+        base_url: own.filter(|url| url != c.doc_base),
+        security,
+    })
+}
+
+/// The path as a plugin path template: literal parts percent-encoded where the URL needs it,
+/// placeholders checked both ways against the path parameters (a missing parameter is added
+/// as a required string, an unused one dropped, each with a warning).
+fn path_template(
+    path: &str,
+    params: &mut Vec<ParamOut>,
+    at: &str,
+    conv: &mut Converter<'_, '_>,
+) -> String {
+    let mut out = String::with_capacity(path.len() + 1);
+    if !path.starts_with('/') {
+        out.push('/');
+    }
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        match (rest.find('{'), rest.find('}')) {
+            (Some(o), Some(cl)) if o < cl => {
+                encode_literal(&mut out, &rest[..o]);
+                let name = &rest[o + 1..cl];
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+                names.push(name.to_string());
+                rest = &rest[cl + 1..];
+            }
+            _ => {
+                encode_literal(&mut out, rest);
+                rest = "";
+            }
+        }
+    }
+    params.retain(|p| {
+        let keep = p.location != "path" || names.contains(&p.wire);
+        if !keep {
+            conv.warnings.push(Warning::new(
+                at,
+                format!(
+                    "path parameter '{}' has no {{{}}} in the path: not imported",
+                    p.wire, p.wire
+                ),
+            ));
+        }
+        keep
+    });
+    for name in &names {
+        if !params
+            .iter()
+            .any(|p| p.location == "path" && &p.wire == name)
+        {
+            conv.warnings.push(Warning::new(
+                at,
+                format!(
+                    "{{{}}} in the path has no parameter: imported as a required string",
+                    name
+                ),
+            ));
+            let mut schema = Map::new();
+            schema.insert("type", "string");
+            let mut p = ParamOut::new(name, "path", Json::Object(schema));
+            p.required = true;
+            params.push(p);
+        }
+    }
+    out
+}
+
+/// Characters a URL path keeps as they are: RFC 3986 section 3.3 `pchar` and `/`; the rest
+/// percent-encoded (a `%` already followed by two hex digits is kept).
+fn encode_literal(out: &mut String, literal: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let bytes = literal.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let keep = b.is_ascii_alphanumeric()
+            || b"-._~!$&'()*+,;=:@/".contains(&b)
+            || (b == b'%'
+                && bytes.get(i + 1).map_or(false, u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).map_or(false, u8::is_ascii_hexdigit));
+        if keep {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
+}
+
+/// Tool names: `operationId` made valid, else method and path; collisions get `_2`, `_3`
+/// in document order, each a warning.
+fn assign_names(drafts: &mut [Draft], warnings: &mut Vec<Warning>) {
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for draft in drafts.iter_mut() {
+        let base = std::mem::take(&mut draft.name);
+        let name = text::unique(&base, &|n| taken.contains(n));
+        if name != base {
+            warnings.push(Warning::new(
+                draft.pointer.as_str(),
+                format!("tool name '{}' is already taken: named '{}'", base, name),
+            ));
+        }
+        taken.insert(name.clone());
+        draft.name = name;
+    }
+}
+
+/// The tool name an operation asks for: its `operationId` made valid, else method and path.
+fn tool_name(op: &Json, method: &str, path: &str, at: &str, warnings: &mut Vec<Warning>) -> String {
+    match op.get("operationId").and_then(Json::as_str) {
+        Some(id) if !id.trim().is_empty() => {
+            let name = text::valid_name(id, &text::method_path_name(method, path));
+            if name != id {
+                warnings.push(Warning::new(
+                    child(at, "operationId"),
+                    format!(
+                        "operationId '{}' is not a valid tool name: named '{}'",
+                        super::refs::short(id),
+                        name
+                    ),
+                ));
+            }
+            name
+        }
+        _ => text::method_path_name(method, path),
+    }
+}
+
+/// Model-facing parameter names made unique per endpoint: the first keeps the name, a later
+/// one is `{name}_{location}`, then `_2`, `_3` (wire names untouched).
+fn unique_params(params: &mut [ParamOut]) {
+    let mut taken: Vec<String> = Vec::new();
+    for p in params.iter_mut() {
+        if taken.contains(&p.name) {
+            let with_location = text::fit(
+                &format!("{}_{}", p.name, p.location),
+                &p.wire,
+                crate::tool::MAX_NAME_LEN,
+            );
+            p.name = text::unique(&with_location, &|n| taken.iter().any(|t| t == n));
+        }
+        taken.push(p.name.clone());
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build(
+    name: &str,
+    description: &str,
+    base_url: &str,
+    mut drafts: Vec<Draft>,
+    schemes: &[Scheme],
+    options: &ImportOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<(HttpPlugin, Vec<String>, Vec<Draft>), Error> {
+    // One scheme for every endpoint: the plugin's `auth`; otherwise secret parameters.
+    let first = drafts
+        .first()
+        .map(|d| d.security.clone())
+        .unwrap_or_default();
+    let shared = first.len() == 1
+        && drafts.iter().all(|d| d.security == first)
+        && schemes
+            .iter()
+            .find(|s| s.name == first[0])
+            .map_or(false, Scheme::has_auth);
+    let mut variables: Vec<String> = Vec::new();
+    let add_vars = |vars: Vec<String>, variables: &mut Vec<String>| {
+        for v in vars {
+            if !variables.contains(&v) {
+                variables.push(v);
+            }
+        }
+    };
+    let mut root = Map::new();
+    root.insert("name", name);
+    if !description.is_empty() {
+        root.insert("description", description);
+    }
+    root.insert("base_url", base_url);
+    if shared {
+        if let Some(scheme) = schemes.iter().find(|s| s.name == first[0]) {
+            root.insert("auth", scheme.auth());
+            add_vars(scheme.variables(), &mut variables);
+        }
+    }
+    let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
+    for draft in drafts.iter_mut() {
+        let mut all: Vec<ParamOut> = std::mem::take(&mut draft.params);
+        all.sort_by_key(|p| location_rank(p.location));
+        all.append(&mut draft.body.params);
+        unique_params(&mut all);
+        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
+        if !shared {
+            for scheme_name in &draft.security {
+                if let Some(scheme) = schemes.iter().find(|s| &s.name == scheme_name) {
+                    let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
+                    let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
+                    list.push(scheme.param(&pname));
+                    add_vars(scheme.param_variables(), &mut variables);
+                }
+            }
+        }
+        draft.params = all;
+        let mut e = Map::new();
+        e.insert("name", draft.name.as_str());
+        if !draft.description.is_empty() {
+            e.insert("description", draft.description.as_str());
+        }
+        e.insert("method", draft.method);
+        e.insert("path", draft.path.as_str());
+        if let Some(url) = &draft.base_url {
+            e.insert("base_url", url.as_str());
+        }
+        if let Some(encoding) = draft.body.encoding {
+            e.insert("body_encoding", encoding);
+        }
+        if let Some(ct) = &draft.body.content_type {
+            e.insert("content_type", ct.as_str());
+        }
+        let has_body = draft
+            .params
+            .iter()
+            .any(|p| matches!(p.location, "body" | "form"));
+        if draft.method == "DELETE" && has_body {
+            e.insert("allow_delete_body", true);
+        }
+        e.insert("params", list);
+        endpoints.push(Json::Object(e));
+    }
+    let lookup = |var: &str| -> Option<String> {
+        Some(
+            options
+                .variables
+                .iter()
+                .rev()
+                .find(|(n, _)| n == var)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default(),
+        )
+    };
+    // The plugin checks each endpoint; one they refuse is dropped with their message, never
+    // silently, and the rest imported.
+    root.insert("endpoints", Json::Array(endpoints));
+    let mut file = Json::Object(root);
+    for _ in 0..=MAX_REFUSED {
+        let error = match plugin::load_value(&file, &lookup, "variable") {
+            Ok(plugin) => return Ok((plugin, variables, drafts)),
+            Err(e) => e,
+        };
+        let index = refused_index(error.path());
+        let list = file.get_mut("endpoints").and_then(Json::as_array_mut);
+        match (index, list) {
+            (Some(i), Some(list)) if i < drafts.len() && drafts.len() > 1 && i < list.len() => {
+                warnings.push(Warning::new(
+                    drafts[i].pointer.as_str(),
+                    format!("not imported: the plugin refused it: {}", error.message()),
+                ));
+                drafts.remove(i);
+                list.remove(i);
+            }
+            _ => {
+                let at = index
+                    .and_then(|i| drafts.get(i))
+                    .map(|d| d.pointer.clone())
+                    .unwrap_or_default();
+                return Err(Error::new(
+                    ErrorKind::Plugin,
+                    at,
+                    format!("the plugin refused the import: {}", error),
+                ));
+            }
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Plugin,
+        "",
+        format!("the plugin refused more than {} operations", MAX_REFUSED),
+    ))
+}
+
+/// `endpoints[3]...` of a plugin error path: 3.
+fn refused_index(path: &str) -> Option<usize> {
+    let rest = path.strip_prefix("endpoints[")?;
+    let end = rest.find(']')?;
+    rest[..end].parse().ok()
+}
+
+fn location_rank(location: &str) -> u8 {
+    match location {
+        "path" => 0,
+        "query" => 1,
+        "header" => 2,
+        "cookie" => 3,
+        _ => 4,
+    }
+}

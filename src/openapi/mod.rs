@@ -1,0 +1,431 @@
+//! OpenAPI import: every operation of a Swagger 2.0, OpenAPI 3.0 or 3.1 document becomes one
+//! endpoint of an [`HttpPlugin`], whose tool tells the model what the document says and
+//! sends the request the document describes.
+//!
+//! The plugin is the one model: whatever the importer makes is a plugin file
+//! ([`HttpPlugin::to_json`]) that reads back unchanged, so an import can be saved, reviewed
+//! and edited. What the importer could not say exactly is a [`Warning`] with the JSON
+//! Pointer of where in the document.
+//!
+//! # What becomes what
+//!
+//! | document | plugin |
+//! | --- | --- |
+//! | `servers[0]` with its variables' defaults; Swagger `schemes` (https first), `host`, `basePath` | `base_url` ([`ImportOptions::server`], [`variable`](ImportOptions::server_variable), [`base_url`](ImportOptions::base_url) choose another) |
+//! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
+//! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
+//! | `summary` and `description` | the description, capped ([`ImportOptions::max_description_len`]) |
+//! | parameters in `path`, `query`, `header`, `cookie` (path-level merged, the operation's win) | parameters in the same place, `style`/`explode` as `array_style` |
+//! | a JSON body (`application/json`, `+json`) of an object | one `body` parameter per property |
+//! | any other JSON body (an array, a composition) | one `whole_body` parameter named `body` |
+//! | `application/x-www-form-urlencoded`, `multipart/form-data` | `form` parameters, `format: binary` as file parts, `encoding` styles kept |
+//! | `text/plain`, XML, `application/octet-stream`, other types | `body_encoding: raw` with the `content_type`: a string, or a file handle for binary |
+//! | schemas | each parameter's `schema`: `$ref`s inlined (cycles cut with a note), `allOf` merged, `nullable` as `["type", "null"]`, `readOnly` properties left out |
+//! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation, else secret parameters per endpoint; values are `${NAME}` variables ([`Import::variables`]) |
+//!
+//! # Parameter names
+//!
+//! The model reads parameter names; the wire keeps the document's. A name that is not valid
+//! for every provider is sanitized (`page[size]` is `page_size`), with `wire_name` keeping the
+//! original. When two parameters of an operation end up with the same name (a query `id`
+//! and a body property `id`), the first in the order path, query, header, cookie, body keeps
+//! it and the later one is `{name}_{location}` (`id_body`), then `_2`, `_3`: predictable,
+//! and the wire names are untouched.
+//!
+//! # Defaults and bodies
+//!
+//! A `default` in the document is what the server assumes when a value is absent: the model
+//! reads it in the schema, and the executor never sends it on its own. A body that is not
+//! `required` stays optional: its properties are optional parameters, and a call that gives
+//! none sends no body.
+//!
+//! # Examples
+//!
+//! ```
+//! use httptool::json;
+//! use httptool::openapi;
+//!
+//! let doc = json::parse(r#"{
+//!   "openapi": "3.0.3",
+//!   "info": {"title": "Pet Store", "version": "1"},
+//!   "servers": [{"url": "https://pets.example.com/v1"}],
+//!   "paths": {"/pets/{id}": {"get": {
+//!     "operationId": "getPet", "summary": "One pet",
+//!     "parameters": [{"name": "id", "in": "path", "required": true,
+//!                     "schema": {"type": "integer", "minimum": 1}}]
+//!   }}}
+//! }"#)?;
+//! let import = openapi::import(&doc)?;
+//! let plugin = import.plugin();
+//! assert_eq!(plugin.specs()[0].name(), "getPet");
+//! assert_eq!(
+//!     plugin.specs()[0].parameters().to_string(),
+//!     r#"{"type":"object","properties":{"id":{"type":"integer","minimum":1}},"required":["id"],"additionalProperties":false}"#
+//! );
+//! assert!(import.warnings().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod body;
+mod error;
+mod import;
+mod params;
+mod refs;
+mod schema;
+mod security;
+mod select;
+mod server;
+mod text;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use self::error::{Error, ErrorKind, Warning};
+pub use self::refs::RefResolver;
+use crate::json::Json;
+use crate::plugin::HttpPlugin;
+
+/// Which specification a document follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// Swagger 2.0.
+    Swagger2,
+    /// OpenAPI 3.0.x.
+    V3_0,
+    /// OpenAPI 3.1.x (and 3.2, read where it is compatible).
+    V3_1,
+}
+
+/// Defaults to 1024: the characters of a tool description.
+pub const DEFAULT_MAX_DESCRIPTION_LEN: usize = 1024;
+/// Defaults to 512: the characters of a parameter or property description.
+pub const DEFAULT_MAX_PARAM_DESCRIPTION_LEN: usize = 512;
+/// Defaults to 24: schema levels inlined before the rest is cut with a note.
+pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 24;
+/// Defaults to 200,000: schema nodes one operation's parameters may expand to.
+pub const DEFAULT_MAX_TOOL_NODES: usize = 200_000;
+/// Defaults to 20,000,000: schema nodes a whole import may expand to.
+pub const DEFAULT_MAX_TOTAL_NODES: usize = 20_000_000;
+
+/// How to import: which server, which operations, limits, the values of `${NAME}`
+/// variables, and a resolver for external `$ref`s.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::openapi::ImportOptions;
+///
+/// let options = ImportOptions::new()
+///     .base_url("http://127.0.0.1:4010")
+///     .include_tag("pets")
+///     .include_deprecated(true);
+/// # drop(options);
+/// ```
+#[derive(Clone, Default)]
+pub struct ImportOptions {
+    pub(crate) base_url: Option<String>,
+    pub(crate) relative_to: Option<String>,
+    pub(crate) server: usize,
+    pub(crate) server_variables: Vec<(String, String)>,
+    pub(crate) include_tags: Vec<String>,
+    pub(crate) exclude_tags: Vec<String>,
+    pub(crate) include_operations: Vec<String>,
+    pub(crate) exclude_operations: Vec<String>,
+    pub(crate) paths: Vec<String>,
+    pub(crate) methods: Vec<String>,
+    pub(crate) include_deprecated: bool,
+    pub(crate) skip_failing_operations: bool,
+    pub(crate) max_description_len: Option<usize>,
+    pub(crate) max_param_description_len: Option<usize>,
+    pub(crate) max_schema_depth: Option<usize>,
+    pub(crate) max_tool_nodes: Option<usize>,
+    pub(crate) max_total_nodes: Option<usize>,
+    pub(crate) variables: Vec<(String, String)>,
+    pub(crate) name: Option<String>,
+    pub(crate) resolver: Option<Arc<dyn RefResolver + Send + Sync>>,
+}
+
+impl fmt::Debug for ImportOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Variable values may be credentials: only their names are shown.
+        let names: Vec<&str> = self.variables.iter().map(|(n, _)| n.as_str()).collect();
+        f.debug_struct("ImportOptions")
+            .field("base_url", &self.base_url)
+            .field("server", &self.server)
+            .field("include_tags", &self.include_tags)
+            .field("exclude_tags", &self.exclude_tags)
+            .field("include_operations", &self.include_operations)
+            .field("exclude_operations", &self.exclude_operations)
+            .field("paths", &self.paths)
+            .field("methods", &self.methods)
+            .field("include_deprecated", &self.include_deprecated)
+            .field("variables", &names)
+            .field("resolver", &self.resolver.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ImportOptions {
+    /// The defaults: the first server, every operation that is not deprecated, no resolver.
+    pub fn new() -> ImportOptions {
+        ImportOptions::default()
+    }
+
+    /// The base URL, instead of the document's servers (operation-level servers still apply).
+    #[must_use]
+    pub fn base_url(mut self, url: impl Into<String>) -> ImportOptions {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The URL a relative server URL (`/api/v2`) is resolved against. Without it, a relative
+    /// server is a warning and the base URL a placeholder.
+    #[must_use]
+    pub fn relative_to(mut self, url: impl Into<String>) -> ImportOptions {
+        self.relative_to = Some(url.into());
+        self
+    }
+
+    /// Which of `servers` to use. Defaults to 0.
+    #[must_use]
+    pub fn server(mut self, index: usize) -> ImportOptions {
+        self.server = index;
+        self
+    }
+
+    /// The value of a server variable (`{region}`), instead of its default.
+    #[must_use]
+    pub fn server_variable(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<String>,
+    ) -> ImportOptions {
+        self.server_variables.push((name.into(), value.into()));
+        self
+    }
+
+    /// Imports only operations with this tag (any of the tags given).
+    #[must_use]
+    pub fn include_tag(mut self, tag: impl Into<String>) -> ImportOptions {
+        self.include_tags.push(tag.into());
+        self
+    }
+
+    /// Leaves out operations with this tag.
+    #[must_use]
+    pub fn exclude_tag(mut self, tag: impl Into<String>) -> ImportOptions {
+        self.exclude_tags.push(tag.into());
+        self
+    }
+
+    /// Imports only the operations with these `operationId`s (any given).
+    #[must_use]
+    pub fn include_operation(mut self, id: impl Into<String>) -> ImportOptions {
+        self.include_operations.push(id.into());
+        self
+    }
+
+    /// Leaves out the operation with this `operationId`.
+    #[must_use]
+    pub fn exclude_operation(mut self, id: impl Into<String>) -> ImportOptions {
+        self.exclude_operations.push(id.into());
+        self
+    }
+
+    /// Imports only paths matching this pattern (any given): `*` matches any run of
+    /// characters, `?` one (`/pets/*`, `*/admin/*`).
+    #[must_use]
+    pub fn path(mut self, pattern: impl Into<String>) -> ImportOptions {
+        self.paths.push(pattern.into());
+        self
+    }
+
+    /// Imports only operations of this method (any given; `get`, `POST`).
+    #[must_use]
+    pub fn method(mut self, method: impl Into<String>) -> ImportOptions {
+        self.methods.push(method.into());
+        self
+    }
+
+    /// Imports deprecated operations too. Defaults to `false` (each is a warning).
+    #[must_use]
+    pub fn include_deprecated(mut self, include: bool) -> ImportOptions {
+        self.include_deprecated = include;
+        self
+    }
+
+    /// An operation that cannot be imported (an unresolved `$ref`, schemas over budget) is
+    /// a warning and left out, instead of failing the import. Defaults to `false`.
+    #[must_use]
+    pub fn skip_failing_operations(mut self, skip: bool) -> ImportOptions {
+        self.skip_failing_operations = skip;
+        self
+    }
+
+    /// Characters of a tool description. Defaults to [`DEFAULT_MAX_DESCRIPTION_LEN`].
+    #[must_use]
+    pub fn max_description_len(mut self, chars: usize) -> ImportOptions {
+        self.max_description_len = Some(chars);
+        self
+    }
+
+    /// Characters of a parameter or property description. Defaults to
+    /// [`DEFAULT_MAX_PARAM_DESCRIPTION_LEN`].
+    #[must_use]
+    pub fn max_param_description_len(mut self, chars: usize) -> ImportOptions {
+        self.max_param_description_len = Some(chars);
+        self
+    }
+
+    /// Schema levels inlined; deeper ones are cut with a note and a warning. Defaults to
+    /// [`DEFAULT_MAX_SCHEMA_DEPTH`] (at most 28: the plugin bounds schema nesting).
+    #[must_use]
+    pub fn max_schema_depth(mut self, levels: usize) -> ImportOptions {
+        self.max_schema_depth = Some(levels);
+        self
+    }
+
+    /// Schema nodes one operation may expand to ([`ErrorKind::TooLarge`] past it). Defaults
+    /// to [`DEFAULT_MAX_TOOL_NODES`].
+    #[must_use]
+    pub fn max_tool_nodes(mut self, nodes: usize) -> ImportOptions {
+        self.max_tool_nodes = Some(nodes);
+        self
+    }
+
+    /// Schema nodes the whole import may expand to ([`ErrorKind::TooLarge`] past it).
+    /// Defaults to [`DEFAULT_MAX_TOTAL_NODES`].
+    #[must_use]
+    pub fn max_total_nodes(mut self, nodes: usize) -> ImportOptions {
+        self.max_total_nodes = Some(nodes);
+        self
+    }
+
+    /// The value of a `${NAME}` variable the plugin reads (a credential of a security
+    /// scheme), for the plugin [`Import::plugin`] holds; the plugin file keeps `${NAME}`.
+    /// A variable without a value is empty in that plugin.
+    #[must_use]
+    pub fn variable(mut self, name: impl Into<String>, value: impl Into<String>) -> ImportOptions {
+        self.variables.push((name.into(), value.into()));
+        self
+    }
+
+    /// The plugin's name, instead of one made from `info.title`.
+    #[must_use]
+    pub fn name(mut self, name: impl Into<String>) -> ImportOptions {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// The resolver for external `$ref`s. Defaults to none: an external reference is an
+    /// error.
+    #[must_use]
+    pub fn resolver(mut self, resolver: Arc<dyn RefResolver + Send + Sync>) -> ImportOptions {
+        self.resolver = Some(resolver);
+        self
+    }
+}
+
+/// The figures of one tool: its name, method, path, and the bytes of its parameters' JSON
+/// Schema as the model reads it (compact JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolFigure {
+    /// The tool name.
+    pub name: String,
+    /// The HTTP method.
+    pub method: String,
+    /// The path template.
+    pub path: String,
+    /// Bytes of the parameters' schema.
+    pub schema_bytes: usize,
+    /// Bytes of the description.
+    pub description_bytes: usize,
+}
+
+/// The result of an import: the plugin, what was approximated, the tools' sizes, and the
+/// variables the plugin reads.
+#[derive(Clone, Debug)]
+pub struct Import {
+    plugin: HttpPlugin,
+    version: Version,
+    warnings: Vec<Warning>,
+    tools: Vec<ToolFigure>,
+    variables: Vec<String>,
+    operations: usize,
+}
+
+impl Import {
+    /// The plugin: one endpoint per imported operation.
+    pub fn plugin(&self) -> &HttpPlugin {
+        &self.plugin
+    }
+
+    /// The plugin, owned.
+    pub fn into_plugin(self) -> HttpPlugin {
+        self.plugin
+    }
+
+    /// The specification the document follows.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// What was skipped or approximated, in document order.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// One figure per tool, in the plugin's order.
+    pub fn tools(&self) -> &[ToolFigure] {
+        &self.tools
+    }
+
+    /// The `${NAME}` variables the plugin reads (credentials), each once.
+    pub fn variables(&self) -> &[String] {
+        &self.variables
+    }
+
+    /// The operations the document holds (before selection).
+    pub fn operations_in_document(&self) -> usize {
+        self.operations
+    }
+}
+
+/// Imports an OpenAPI (3.0, 3.1) or Swagger 2.0 document with the default options.
+///
+/// # Errors
+///
+/// An [`Error`] with the JSON Pointer of the place: not an OpenAPI document, a version not
+/// read, an unresolved or remote `$ref`, schemas past the budget, or no operation to import.
+///
+/// # Security
+///
+/// A document is data: nothing in it is fetched or executed, external references are
+/// refused unless a resolver is installed, and every expansion is bounded. The plugin it
+/// makes sends requests where the document says: review the base URL before calling.
+pub fn import(document: &Json) -> Result<Import, Error> {
+    import_with(document, &ImportOptions::new())
+}
+
+/// Imports a document with `options`.
+///
+/// # Errors
+///
+/// As [`import`].
+pub fn import_with(document: &Json, options: &ImportOptions) -> Result<Import, Error> {
+    let result = import::run(document, options)?;
+    Ok(Import {
+        plugin: result.plugin,
+        version: result.version,
+        warnings: result.warnings,
+        tools: result.tools,
+        variables: result.variables,
+        operations: result.operations,
+    })
+}
+
+/// Whether `document` looks like an OpenAPI or Swagger document: an object with an
+/// `openapi` or `swagger` field (what the command line uses to tell one from a plugin file).
+pub fn is_document(document: &Json) -> bool {
+    document.get("openapi").is_some() || document.get("swagger").is_some()
+}

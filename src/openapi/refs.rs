@@ -1,0 +1,265 @@
+//! `$ref` resolution: local JSON Pointers into the document, and external documents only
+//! through the caller's [`RefResolver`] (never a URL).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::error::{Error, ErrorKind};
+use crate::json::Json;
+use crate::url;
+
+/// Reads the documents external `$ref`s point to (`other.json#/Pet`).
+///
+/// The importer asks for a location as written in the reference, joined to the location of
+/// the document that holds it (`models/pet.json` from a reference in `models/index.json`);
+/// a reference to a URL (`https://...`) is refused before any resolver is asked. None is
+/// installed by default, so an external reference is an [`ErrorKind::UnresolvedRef`].
+///
+/// # Security
+///
+/// A resolver decides what the importer may read. The command line installs one rooted at
+/// the document's folder that refuses any path outside it.
+pub trait RefResolver {
+    /// The document at `location`.
+    ///
+    /// # Errors
+    ///
+    /// A message saying why it cannot be read (it is quoted in the import's error).
+    fn resolve(&self, location: &str) -> Result<Json, String>;
+}
+
+/// A document: the root one, or one an external reference loaded.
+#[derive(Clone)]
+pub(crate) enum DocRef<'a> {
+    Root(&'a Json),
+    External(Rc<Json>),
+}
+
+impl DocRef<'_> {
+    pub(crate) fn get(&self) -> &Json {
+        match self {
+            DocRef::Root(json) => json,
+            DocRef::External(json) => json,
+        }
+    }
+}
+
+/// Where a reference leads: the document (by index, 0 the root), the document itself, and
+/// the JSON Pointer in it.
+pub(crate) struct Target<'a> {
+    pub doc: usize,
+    pub document: DocRef<'a>,
+    pub pointer: String,
+}
+
+impl Target<'_> {
+    /// A key for "this schema is being expanded" (cycle detection) and caches.
+    pub(crate) fn key(&self) -> String {
+        format!("{}#{}", self.doc, self.pointer)
+    }
+}
+
+pub(crate) struct Refs<'a> {
+    root: &'a Json,
+    resolver: Option<&'a dyn RefResolver>,
+    /// Location and content of each external document loaded, by index - 1.
+    external: RefCell<Vec<(String, Rc<Json>)>>,
+    /// Pointers already looked up in the root document.
+    cache: RefCell<HashMap<String, Option<&'a Json>>>,
+}
+
+impl<'a> Refs<'a> {
+    pub(crate) fn new(root: &'a Json, resolver: Option<&'a dyn RefResolver>) -> Refs<'a> {
+        Refs {
+            root,
+            resolver,
+            external: RefCell::new(Vec::new()),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The location of document `doc`, for messages (`""` for the root).
+    pub(crate) fn location(&self, doc: usize) -> String {
+        match doc.checked_sub(1) {
+            None => String::new(),
+            Some(i) => self
+                .external
+                .borrow()
+                .get(i)
+                .map(|(l, _)| l.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The document at index `doc`.
+    pub(crate) fn document(&self, doc: usize) -> DocRef<'a> {
+        match doc.checked_sub(1) {
+            None => DocRef::Root(self.root),
+            Some(i) => match self.external.borrow().get(i) {
+                Some((_, json)) => DocRef::External(json.clone()),
+                None => DocRef::Root(self.root),
+            },
+        }
+    }
+
+    /// Looks up a pointer in the root document, once.
+    pub(crate) fn root_pointer(&self, pointer: &str) -> Option<&'a Json> {
+        if let Some(found) = self.cache.borrow().get(pointer) {
+            return *found;
+        }
+        let found = self.root.pointer(pointer);
+        self.cache.borrow_mut().insert(pointer.to_string(), found);
+        found
+    }
+
+    /// Resolves `reference`, written in document `from`; `at` is where, for errors.
+    pub(crate) fn resolve(
+        &self,
+        reference: &str,
+        from: usize,
+        at: &str,
+    ) -> Result<Target<'a>, Error> {
+        let (location, fragment) = match reference.find('#') {
+            Some(i) => (&reference[..i], &reference[i + 1..]),
+            None => (reference, ""),
+        };
+        // RFC 6901 section 6: a pointer in a URI fragment is percent-encoded.
+        let pointer = if fragment.contains('%') {
+            String::from_utf8_lossy(&url::percent_decode(fragment)).into_owned()
+        } else {
+            fragment.to_string()
+        };
+        let missing = || {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!(
+                    "$ref '{}' points to nothing in the document",
+                    short(reference)
+                ),
+            )
+        };
+        if !pointer.is_empty() && !pointer.starts_with('/') {
+            return Err(Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!(
+                    "$ref '{}' is not a json pointer (anchors are not supported)",
+                    short(reference)
+                ),
+            ));
+        }
+        let doc = if location.is_empty() {
+            from
+        } else {
+            self.load(location, from, at, reference)?
+        };
+        let document = self.document(doc);
+        let found = if doc == 0 {
+            self.root_pointer(&pointer).is_some()
+        } else {
+            document.get().pointer(&pointer).is_some()
+        };
+        if !found {
+            return Err(missing());
+        }
+        Ok(Target {
+            doc,
+            document,
+            pointer,
+        })
+    }
+
+    fn load(&self, location: &str, from: usize, at: &str, reference: &str) -> Result<usize, Error> {
+        let lower = location.to_ascii_lowercase();
+        if lower.contains("://") || lower.starts_with("//") {
+            return Err(Error::new(
+                ErrorKind::RemoteRef,
+                at,
+                format!(
+                    "$ref '{}' points to a url; urls are never fetched (save the document and give a resolver)",
+                    short(reference)
+                ),
+            ));
+        }
+        let joined = join(&self.location(from), location);
+        if let Some(i) = self
+            .external
+            .borrow()
+            .iter()
+            .position(|(l, _)| *l == joined)
+        {
+            return Ok(i + 1);
+        }
+        let resolver = self.resolver.ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!(
+                    "$ref '{}' points to another document, and no resolver for external references was installed",
+                    short(reference)
+                ),
+            )
+        })?;
+        let json = resolver.resolve(&joined).map_err(|why| {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!("$ref '{}' could not be read: {}", short(reference), why),
+            )
+        })?;
+        let mut external = self.external.borrow_mut();
+        external.push((joined, Rc::new(json)));
+        Ok(external.len())
+    }
+}
+
+/// `location` relative to the folder of `base` (`models/a.json` + `b.json` is
+/// `models/b.json`), with `.` and `..` segments folded where they can be.
+fn join(base: &str, location: &str) -> String {
+    let mut segments: Vec<&str> = Vec::new();
+    if !location.starts_with('/') {
+        if let Some(i) = base.rfind('/') {
+            segments.extend(base[..i].split('/'));
+        }
+    }
+    for segment in location.split('/') {
+        match segment {
+            "." | "" => {}
+            ".." => {
+                if segments.last().map_or(true, |s| *s == "..") {
+                    segments.push("..");
+                } else {
+                    segments.pop();
+                }
+            }
+            other => segments.push(other),
+        }
+    }
+    segments.join("/")
+}
+
+/// A reference for a message, cut short.
+pub(crate) fn short(text: &str) -> String {
+    if text.chars().count() > 120 {
+        let cut: String = text.chars().take(120).collect();
+        format!("{}...", cut)
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join;
+
+    #[test]
+    fn joins_relative_locations() {
+        assert_eq!(join("", "a.json"), "a.json");
+        assert_eq!(join("models/index.json", "pet.json"), "models/pet.json");
+        assert_eq!(join("models/index.json", "../common.json"), "common.json");
+        assert_eq!(join("", "../outside.json"), "../outside.json");
+        assert_eq!(join("a/b.json", "./c/../d.json"), "a/d.json");
+    }
+}

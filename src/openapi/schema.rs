@@ -1,0 +1,635 @@
+//! OpenAPI schemas into the self-contained JSON Schema a model reads: `$ref`s inlined (cycles
+//! cut with a note), `allOf` merged, `nullable` as a type list, OpenAPI-only keywords
+//! dropped, `readOnly` properties left out (every schema here describes a request).
+//!
+//! Recursion follows the schema and stops at [`ImportOptions::max_schema_depth`] levels, so
+//! any depth of document is safe; the nodes written are counted against a budget per tool
+//! and per import, so references that fan out exponentially end in an error, not in an
+//! out-of-memory.
+//!
+//! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
+
+use std::collections::HashMap;
+
+use super::error::{child, Error, ErrorKind, Warning};
+use super::refs::Refs;
+use super::text;
+use super::Version;
+use crate::json::{Json, Map};
+use crate::plugin::ParamType;
+
+/// Keywords copied as they are (JSON Schema 2020-12 validation and annotations that models
+/// read).
+const COPIED: [&str; 17] = [
+    "format",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "multipleOf",
+    "minProperties",
+    "maxProperties",
+    "const",
+    "title",
+    "contentMediaType",
+    "contentEncoding",
+    "default",
+];
+
+/// Values (defaults, examples, enums) deeper than this are left out: they are copied, and a
+/// copy must not recurse without bound.
+const MAX_VALUE_DEPTH: usize = 32;
+
+/// Examples longer than this (compact JSON) are left out: a model needs a hint, not a dump.
+const MAX_EXAMPLE_BYTES: usize = 256;
+
+/// The result of expanding one `$ref` without any cut, reused where it is met again.
+struct Cached {
+    schema: Json,
+    nodes: usize,
+    height: usize,
+}
+
+/// What converting the schemas of one import needs and keeps.
+pub(crate) struct Converter<'a, 'r> {
+    pub refs: &'r Refs<'a>,
+    pub version: Version,
+    pub max_depth: usize,
+    pub max_tool_nodes: usize,
+    pub max_total_nodes: usize,
+    pub max_description: usize,
+    pub warnings: Vec<Warning>,
+    /// Nodes written for the current tool, and for the whole import.
+    pub tool_nodes: usize,
+    pub total_nodes: usize,
+    /// The references being expanded, innermost last (cycle detection).
+    stack: Vec<String>,
+    /// Cuts made so far (cycles, depth): a reference expanded without one is cached.
+    cuts: usize,
+    /// Height of the subtree being written, per open level.
+    cache: HashMap<String, Cached>,
+}
+
+impl<'a, 'r> Converter<'a, 'r> {
+    pub(crate) fn new(refs: &'r Refs<'a>, version: Version) -> Converter<'a, 'r> {
+        Converter {
+            refs,
+            version,
+            max_depth: 24,
+            max_tool_nodes: 200_000,
+            max_total_nodes: 20_000_000,
+            max_description: 1024,
+            warnings: Vec::new(),
+            tool_nodes: 0,
+            total_nodes: 0,
+            stack: Vec::new(),
+            cuts: 0,
+            cache: HashMap::new(),
+        }
+    }
+
+    fn warn(&mut self, doc: usize, pointer: &str, message: impl Into<String>) {
+        let location = self.refs.location(doc);
+        let at = if location.is_empty() {
+            pointer.to_string()
+        } else {
+            format!("{}#{}", location, pointer)
+        };
+        self.warnings.push(Warning::new(at, message));
+    }
+
+    fn count(&mut self, nodes: usize, pointer: &str) -> Result<(), Error> {
+        self.tool_nodes += nodes;
+        self.total_nodes += nodes;
+        if self.tool_nodes > self.max_tool_nodes {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                pointer,
+                format!(
+                    "the schemas of this operation expand to more than {} nodes once their $refs are inlined",
+                    self.max_tool_nodes
+                ),
+            ));
+        }
+        if self.total_nodes > self.max_total_nodes {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                pointer,
+                format!(
+                    "the document's schemas expand to more than {} nodes once their $refs are inlined",
+                    self.max_total_nodes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The schema at `pointer` of document `doc`, converted; `Ok(None)` when it is a
+    /// `readOnly` property's and `skip_read_only`.
+    pub(crate) fn convert(
+        &mut self,
+        schema: &Json,
+        doc: usize,
+        pointer: &str,
+    ) -> Result<Json, Error> {
+        let mut height = 0;
+        self.node(schema, doc, pointer, 0, &mut height)
+    }
+
+    /// Whether `schema` (or the target of its `$ref`) is `readOnly`.
+    pub(crate) fn is_read_only(&self, schema: &Json, doc: usize) -> bool {
+        let direct = |s: &Json| s.get("readOnly").and_then(Json::as_bool) == Some(true);
+        if direct(schema) {
+            return true;
+        }
+        match schema.get("$ref").and_then(Json::as_str) {
+            Some(reference) => match self.refs.resolve(reference, doc, "") {
+                Ok(target) => target
+                    .document
+                    .get()
+                    .pointer(&target.pointer)
+                    .map_or(false, direct),
+                Err(_) => false,
+            },
+            None => false,
+        }
+    }
+
+    fn node(
+        &mut self,
+        schema: &Json,
+        doc: usize,
+        pointer: &str,
+        depth: usize,
+        height: &mut usize,
+    ) -> Result<Json, Error> {
+        *height = 1;
+        let map = match schema {
+            Json::Object(map) => map,
+            // JSON Schema 2020-12 section 4.3.2: `true` and `false` are schemas.
+            Json::Bool(b) => {
+                return Ok(if *b {
+                    Json::Object(Map::new())
+                } else {
+                    Json::Bool(false)
+                })
+            }
+            _ => {
+                self.warn(
+                    doc,
+                    pointer,
+                    "a schema that is not an object: read as any value",
+                );
+                return Ok(Json::Object(Map::new()));
+            }
+        };
+        self.count(1, pointer)?;
+        if depth >= self.max_depth {
+            self.cuts += 1;
+            self.warn(
+                doc,
+                pointer,
+                format!(
+                    "schema nested deeper than {} levels: cut there",
+                    self.max_depth
+                ),
+            );
+            return Ok(note(format!(
+                "(nested deeper than {} levels; not described further)",
+                self.max_depth
+            )));
+        }
+        if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
+            return self.reference(map, reference, doc, pointer, depth, height);
+        }
+        let mut out = Map::new();
+        if let Some(all) = map.get("allOf").and_then(Json::as_array) {
+            self.all_of(all, doc, pointer, depth, height, &mut out)?;
+        }
+        self.keywords(map, doc, pointer, depth, height, &mut out)?;
+        Ok(Json::Object(out))
+    }
+
+    fn reference(
+        &mut self,
+        map: &Map,
+        reference: &str,
+        doc: usize,
+        pointer: &str,
+        depth: usize,
+        height: &mut usize,
+    ) -> Result<Json, Error> {
+        let target = self.refs.resolve(reference, doc, &child(pointer, "$ref"))?;
+        let key = target.key();
+        let name = reference
+            .rsplit('/')
+            .next()
+            .unwrap_or(reference)
+            .to_string();
+        if self.stack.contains(&key) {
+            self.cuts += 1;
+            return Ok(note(format!(
+                "(recursive: another {}; not described again)",
+                name
+            )));
+        }
+        let mut converted = match self.cache.get(&key) {
+            Some(cached) if depth + cached.height <= self.max_depth => {
+                let (schema, nodes, h) = (cached.schema.clone(), cached.nodes, cached.height);
+                self.count(nodes, pointer)?;
+                *height = h;
+                schema
+            }
+            _ => {
+                let document = target.document.clone();
+                let value = match document.get().pointer(&target.pointer) {
+                    Some(value) => value,
+                    None => return Ok(Json::Object(Map::new())),
+                };
+                let (cuts, nodes) = (self.cuts, self.tool_nodes);
+                self.stack.push(key.clone());
+                let result = self.node(value, target.doc, &target.pointer, depth, height);
+                self.stack.pop();
+                let schema = result?;
+                if self.cuts == cuts {
+                    self.cache.insert(
+                        key,
+                        Cached {
+                            schema: schema.clone(),
+                            nodes: self.tool_nodes - nodes,
+                            height: *height,
+                        },
+                    );
+                }
+                schema
+            }
+        };
+        // OpenAPI 3.1 (JSON Schema 2020-12) reads keywords beside a `$ref`; a description
+        // or title there says more about this use of the referenced schema.
+        if let Some(out) = converted.as_object_mut() {
+            for key in ["description", "title", "default"] {
+                if let Some(value) = map.get(key) {
+                    let value = if key == "description" {
+                        value
+                            .as_str()
+                            .map(|t| Json::from(text::cap(t, self.max_description)))
+                    } else {
+                        small_value(value)
+                    };
+                    if let Some(value) = value {
+                        out.insert(key, value);
+                    }
+                }
+            }
+        }
+        Ok(converted)
+    }
+
+    /// `allOf` merged into one schema (properties and `required` united, the first value of
+    /// any other keyword kept); branches that cannot be merged (two different types) stay an
+    /// `allOf`.
+    fn all_of(
+        &mut self,
+        branches: &[Json],
+        doc: usize,
+        pointer: &str,
+        depth: usize,
+        height: &mut usize,
+        out: &mut Map,
+    ) -> Result<(), Error> {
+        let at = child(pointer, "allOf");
+        let mut converted = Vec::with_capacity(branches.len());
+        for (i, branch) in branches.iter().enumerate() {
+            let mut h = 0;
+            converted.push(self.node(branch, doc, &child(&at, &i.to_string()), depth, &mut h)?);
+            *height = (*height).max(h);
+        }
+        let mut rest = Vec::new();
+        for branch in converted {
+            if !merge(out, branch.clone()) {
+                rest.push(branch);
+            }
+        }
+        if !rest.is_empty() {
+            out.insert("allOf", rest);
+        }
+        Ok(())
+    }
+
+    fn keywords(
+        &mut self,
+        map: &Map,
+        doc: usize,
+        pointer: &str,
+        depth: usize,
+        height: &mut usize,
+        out: &mut Map,
+    ) -> Result<(), Error> {
+        let mut child_height = 0;
+        // type, with OpenAPI 3.0's `nullable` as a type list (JSON Schema has no `nullable`).
+        let nullable = self.version != Version::V3_1
+            && map.get("nullable").and_then(Json::as_bool) == Some(true);
+        match map.get("type") {
+            Some(Json::String(word)) if word == "file" => {
+                // Swagger 2.0 `type: file` (formData): the bytes of an upload.
+                out.insert("type", "string");
+                out.insert("format", "binary");
+            }
+            Some(Json::String(word)) if nullable => {
+                out.insert("type", vec![Json::from(word.as_str()), Json::from("null")]);
+            }
+            Some(ty @ (Json::String(_) | Json::Array(_))) => {
+                out.insert("type", ty.clone());
+            }
+            _ => {}
+        }
+        if let Some(description) = map.get("description").and_then(Json::as_str) {
+            if !description.trim().is_empty() && !out.contains_key("description") {
+                out.insert("description", text::cap(description, self.max_description));
+            }
+        }
+        for key in COPIED {
+            if out.contains_key(key) {
+                continue;
+            }
+            if let Some(value) = map.get(key).and_then(small_value) {
+                out.insert(key, value);
+            }
+        }
+        if let Some(Json::Array(values)) = map.get("enum") {
+            let mut values: Vec<Json> = values.iter().filter_map(small_value).collect();
+            if nullable && !values.contains(&Json::Null) {
+                values.push(Json::Null);
+            }
+            out.insert("enum", values);
+        }
+        // Swagger 2.0 and OpenAPI 3.0 write exclusive bounds as booleans beside
+        // `minimum`/`maximum`; JSON Schema 2020-12 (section 6.2.3) as the bound itself.
+        for (flag, bound) in [
+            ("exclusiveMinimum", "minimum"),
+            ("exclusiveMaximum", "maximum"),
+        ] {
+            match map.get(flag) {
+                Some(Json::Bool(true)) => {
+                    if let Some(limit) = out.remove(bound) {
+                        out.insert(flag, limit);
+                    }
+                }
+                Some(limit @ Json::Number(_)) => {
+                    out.insert(flag, limit.clone());
+                }
+                _ => {}
+            }
+        }
+        let example = match map.get("example") {
+            Some(example) => Some(example),
+            None => map
+                .get("examples")
+                .and_then(Json::as_array)
+                .and_then(|e| e.first()),
+        };
+        if let Some(example) = example.and_then(small_value) {
+            if example.to_string().len() <= MAX_EXAMPLE_BYTES {
+                out.insert("examples", vec![example]);
+            }
+        }
+        if let Some(items) = map.get("items") {
+            let mut h = 0;
+            let converted = self.node(items, doc, &child(pointer, "items"), depth + 1, &mut h)?;
+            child_height = child_height.max(h);
+            out.insert("items", converted);
+        }
+        if let Some(properties) = map.get("properties").and_then(Json::as_object) {
+            self.properties(map, properties, doc, pointer, depth, &mut child_height, out)?;
+        } else if let Some(required) = map.get("required").and_then(Json::as_array) {
+            if !out.contains_key("required") {
+                out.insert("required", required.clone());
+            }
+        }
+        match map.get("additionalProperties") {
+            Some(Json::Bool(b)) => {
+                out.insert("additionalProperties", *b);
+            }
+            Some(extra @ Json::Object(_)) => {
+                let mut h = 0;
+                let at = child(pointer, "additionalProperties");
+                let converted = self.node(extra, doc, &at, depth + 1, &mut h)?;
+                child_height = child_height.max(h);
+                out.insert("additionalProperties", converted);
+            }
+            _ => {}
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(key).and_then(Json::as_array) {
+                let at = child(pointer, key);
+                let mut converted = Vec::with_capacity(branches.len());
+                for (i, branch) in branches.iter().enumerate() {
+                    let mut h = 0;
+                    let bat = child(&at, &i.to_string());
+                    converted.push(self.node(branch, doc, &bat, depth + 1, &mut h)?);
+                    child_height = child_height.max(h);
+                }
+                if nullable {
+                    let mut null = Map::new();
+                    null.insert("type", "null");
+                    converted.push(Json::Object(null));
+                }
+                out.insert(key, converted);
+            }
+        }
+        for key in [
+            "not",
+            "prefixItems",
+            "if",
+            "patternProperties",
+            "dependentSchemas",
+        ] {
+            if map.contains_key(key) {
+                self.warn(
+                    doc,
+                    &child(pointer, key),
+                    format!("'{}' is not passed on to the model", key),
+                );
+            }
+        }
+        *height = (*height).max(child_height + 1);
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn properties(
+        &mut self,
+        map: &Map,
+        properties: &Map,
+        doc: usize,
+        pointer: &str,
+        depth: usize,
+        child_height: &mut usize,
+        out: &mut Map,
+    ) -> Result<(), Error> {
+        let at = child(pointer, "properties");
+        let mut converted = Vec::with_capacity(properties.len());
+        let mut left_out: Vec<&str> = Vec::new();
+        for (name, property) in properties.iter() {
+            if self.is_read_only(property, doc) {
+                left_out.push(name);
+                continue;
+            }
+            let mut h = 0;
+            let schema = self.node(property, doc, &child(&at, name), depth + 1, &mut h)?;
+            *child_height = (*child_height).max(h);
+            converted.push((name.clone(), schema));
+        }
+        let mut props: Map = match out.remove("properties").and_then(Json::into_object) {
+            Some(existing) => existing,
+            None => Map::new(),
+        };
+        for (name, schema) in converted {
+            props.insert(name, schema);
+        }
+        let mut required: Vec<Json> = out
+            .remove("required")
+            .and_then(Json::into_array)
+            .unwrap_or_default();
+        for name in map
+            .get("required")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = name.as_str() {
+                if !left_out.contains(&name) && !required.iter().any(|r| r.as_str() == Some(name)) {
+                    required.push(Json::from(name));
+                }
+            }
+        }
+        out.insert("properties", props);
+        if !required.is_empty() {
+            out.insert("required", required);
+        }
+        Ok(())
+    }
+}
+
+/// `{"description": text}`: a schema that accepts anything and says why.
+fn note(text: String) -> Json {
+    let mut map = Map::new();
+    map.insert("description", text);
+    Json::Object(map)
+}
+
+/// Merges `branch` into `out` for `allOf`: `false` when the two disagree on `type`.
+fn merge(out: &mut Map, branch: Json) -> bool {
+    let branch = match branch.into_object() {
+        Some(map) => map,
+        None => return false,
+    };
+    if let (Some(a), Some(b)) = (out.get("type"), branch.get("type")) {
+        if a != b {
+            return false;
+        }
+    }
+    for (key, value) in branch.iter() {
+        match key.as_str() {
+            "properties" => {
+                let mut props = out
+                    .remove("properties")
+                    .and_then(Json::into_object)
+                    .unwrap_or_default();
+                if let Some(more) = value.as_object() {
+                    for (name, schema) in more.iter() {
+                        props.insert(name.clone(), schema.clone());
+                    }
+                }
+                out.insert("properties", props);
+            }
+            "required" => {
+                let mut required = out
+                    .remove("required")
+                    .and_then(Json::into_array)
+                    .unwrap_or_default();
+                for name in value.as_array().into_iter().flatten() {
+                    if !required.contains(name) {
+                        required.push(name.clone());
+                    }
+                }
+                out.insert("required", required);
+            }
+            _ => {
+                if !out.contains_key(key) {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+    true
+}
+
+/// A copy of `value` when it nests no deeper than [`MAX_VALUE_DEPTH`] (checked without
+/// recursion), else `None`.
+pub(crate) fn small_value(value: &Json) -> Option<Json> {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > MAX_VALUE_DEPTH {
+            return None;
+        }
+        match v {
+            Json::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+            Json::Object(map) => stack.extend(map.values().map(|i| (i, depth + 1))),
+            _ => {}
+        }
+    }
+    Some(value.clone())
+}
+
+/// The plugin type of a converted schema, for coercion: one JSON type when the schema
+/// names one (a type list with `null` counts as its other member), else [`ParamType::Any`].
+pub(crate) fn param_type(schema: &Json) -> ParamType {
+    type_at(schema, 1)
+}
+
+fn type_at(schema: &Json, depth: usize) -> ParamType {
+    if depth >= crate::plugin::MAX_TYPE_DEPTH {
+        return ParamType::Any;
+    }
+    let word = match schema.get("type") {
+        Some(Json::String(word)) => Some(word.as_str()),
+        Some(Json::Array(words)) => {
+            let named: Vec<&str> = words
+                .iter()
+                .filter_map(Json::as_str)
+                .filter(|w| *w != "null")
+                .collect();
+            if named.len() == 1 {
+                named.first().copied()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    let composed = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
+    let word = match word {
+        Some(word) => word,
+        None if composed => return ParamType::Any,
+        None if schema.get("properties").is_some() => "object",
+        None if schema.get("items").is_some() => "array",
+        None => return ParamType::Any,
+    };
+    match word {
+        "string" => ParamType::String,
+        "integer" => ParamType::Integer,
+        "number" => ParamType::Number,
+        "boolean" => ParamType::Boolean,
+        "array" => ParamType::array(match schema.get("items") {
+            Some(items) => type_at(items, depth + 1),
+            None => ParamType::Any,
+        }),
+        "object" => ParamType::object([]),
+        _ => ParamType::Any,
+    }
+}

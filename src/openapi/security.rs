@@ -1,0 +1,255 @@
+//! Security schemes (OpenAPI 3.1 section 4.8.27, Swagger 2.0 "Security Definitions Object")
+//! as secret slots filled from `${NAME}` variables.
+
+use super::error::{child, Warning};
+use super::text;
+use super::Version;
+use crate::json::{Json, Map};
+
+/// Where one scheme's credential goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// `Authorization: Bearer ${VAR}` (http bearer, oauth2, openIdConnect).
+    Bearer,
+    /// `Authorization: Basic ...` from `${VAR_USERNAME}` and `${VAR_PASSWORD}`.
+    Basic,
+    /// An API key in a header, the query or a cookie.
+    Key {
+        location: &'static str,
+        name: String,
+    },
+}
+
+/// One scheme the importer can fill.
+#[derive(Clone, Debug)]
+pub(crate) struct Scheme {
+    pub name: String,
+    pub slot: Slot,
+    /// The variable, or for basic the prefix of `_USERNAME` and `_PASSWORD`.
+    pub variable: String,
+}
+
+impl Scheme {
+    /// The variables the scheme reads.
+    pub(crate) fn variables(&self) -> Vec<String> {
+        match self.slot {
+            Slot::Basic => vec![
+                format!("{}_USERNAME", self.variable),
+                format!("{}_PASSWORD", self.variable),
+            ],
+            _ => vec![self.variable.clone()],
+        }
+    }
+
+    /// The plugin `auth` for this scheme alone.
+    pub(crate) fn auth(&self) -> Json {
+        let mut map = Map::new();
+        match &self.slot {
+            Slot::Bearer => {
+                map.insert("type", "bearer");
+                map.insert("token", format!("${{{}}}", self.variable));
+            }
+            Slot::Basic => {
+                map.insert("type", "basic");
+                map.insert("username", format!("${{{}_USERNAME}}", self.variable));
+                map.insert("password", format!("${{{}_PASSWORD}}", self.variable));
+            }
+            Slot::Key { location, name } => {
+                map.insert("type", *location);
+                map.insert("name", name.as_str());
+                map.insert("value", format!("${{{}}}", self.variable));
+            }
+        }
+        Json::Object(map)
+    }
+
+    /// Whether a plugin `auth` can say it (a cookie key cannot).
+    pub(crate) fn has_auth(&self) -> bool {
+        !matches!(&self.slot, Slot::Key { location, .. } if *location == "cookie")
+    }
+
+    /// The secret parameter that carries it on one endpoint (named `param_name`). Basic
+    /// credentials are one variable there: `${VAR}`, the Base64 of `user:password`.
+    pub(crate) fn param(&self, param_name: &str) -> Json {
+        let mut map = Map::new();
+        map.insert("name", param_name);
+        let (wire, location, value) = match &self.slot {
+            Slot::Bearer => (
+                "Authorization".to_string(),
+                "header",
+                format!("Bearer ${{{}}}", self.variable),
+            ),
+            Slot::Basic => (
+                "Authorization".to_string(),
+                "header",
+                format!("Basic ${{{}_BASIC}}", self.variable),
+            ),
+            Slot::Key { location, name } => {
+                (name.clone(), *location, format!("${{{}}}", self.variable))
+            }
+        };
+        if wire != param_name {
+            map.insert("wire_name", wire);
+        }
+        map.insert("in", location);
+        map.insert("secret", true);
+        map.insert("default", value);
+        Json::Object(map)
+    }
+
+    /// The variables the per-endpoint parameter reads.
+    pub(crate) fn param_variables(&self) -> Vec<String> {
+        match self.slot {
+            Slot::Basic => vec![format!("{}_BASIC", self.variable)],
+            _ => vec![self.variable.clone()],
+        }
+    }
+}
+
+/// The schemes of the document, by name, in document order; what cannot be filled is a
+/// warning.
+pub(crate) fn schemes(
+    root: &Json,
+    version: Version,
+    prefix: &str,
+    warnings: &mut Vec<Warning>,
+) -> Vec<Scheme> {
+    let at = if version == Version::Swagger2 {
+        String::from("/securityDefinitions")
+    } else {
+        String::from("/components/securitySchemes")
+    };
+    let map = match root.pointer(&at).and_then(Json::as_object) {
+        Some(map) => map,
+        None => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for (name, scheme) in map.iter() {
+        let here = child(&at, name);
+        let kind = scheme.get("type").and_then(Json::as_str).unwrap_or("");
+        let variable = text::env_name(prefix, name);
+        let slot = match kind {
+            "apiKey" => {
+                let location = match scheme.get("in").and_then(Json::as_str) {
+                    Some("header") => "header",
+                    Some("query") => "query",
+                    Some("cookie") => "cookie",
+                    _ => {
+                        warnings.push(Warning::new(here, "an apiKey scheme needs 'in' to be header, query or cookie: not imported"));
+                        continue;
+                    }
+                };
+                let key_name = match scheme.get("name").and_then(Json::as_str) {
+                    Some(n) if !n.is_empty() => n.to_string(),
+                    _ => {
+                        warnings.push(Warning::new(
+                            here,
+                            "an apiKey scheme needs a 'name': not imported",
+                        ));
+                        continue;
+                    }
+                };
+                Slot::Key {
+                    location,
+                    name: key_name,
+                }
+            }
+            "basic" => Slot::Basic,
+            "http" => match scheme
+                .get("scheme")
+                .and_then(Json::as_str)
+                .map(str::to_ascii_lowercase)
+                .as_deref()
+            {
+                Some("bearer") => Slot::Bearer,
+                Some("basic") => Slot::Basic,
+                other => {
+                    warnings.push(Warning::new(
+                        here,
+                        format!(
+                            "http scheme '{}' is not supported: not imported",
+                            other.unwrap_or("")
+                        ),
+                    ));
+                    continue;
+                }
+            },
+            "oauth2" | "openIdConnect" => {
+                warnings.push(Warning::new(
+                    here,
+                    format!(
+                        "{} scheme: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
+                        kind, variable
+                    ),
+                ));
+                Slot::Bearer
+            }
+            other => {
+                warnings.push(Warning::new(
+                    here,
+                    format!(
+                        "security scheme type '{}' is not supported: not imported",
+                        other
+                    ),
+                ));
+                continue;
+            }
+        };
+        out.push(Scheme {
+            name: name.clone(),
+            slot,
+            variable,
+        });
+    }
+    out
+}
+
+/// The scheme names an operation needs: its `security`, else the document's; the first
+/// requirement whose schemes are all known (OpenAPI 3.1 section 4.8.30: any one requirement
+/// satisfies). `None` when it needs none.
+pub(crate) fn requirement(
+    op: &Json,
+    root: &Json,
+    schemes: &[Scheme],
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Vec<String> {
+    let (list, list_at) = match op.get("security") {
+        Some(list) => (list, child(at, "security")),
+        None => match root.get("security") {
+            Some(list) => (list, String::from("/security")),
+            None => return Vec::new(),
+        },
+    };
+    let alternatives = match list.as_array() {
+        Some(list) => list,
+        None => return Vec::new(),
+    };
+    if alternatives.is_empty() {
+        return Vec::new();
+    }
+    let names_of = |req: &Json| -> Vec<String> {
+        req.as_object()
+            .map(|m| m.keys().map(|k| k.to_string()).collect())
+            .unwrap_or_default()
+    };
+    let known = |names: &[String]| names.iter().all(|n| schemes.iter().any(|s| &s.name == n));
+    // An empty requirement (`{}`) in the list makes security optional: none is sent.
+    if alternatives
+        .iter()
+        .any(|r| r.as_object().map_or(false, Map::is_empty))
+    {
+        return Vec::new();
+    }
+    for req in alternatives {
+        let names = names_of(req);
+        if known(&names) {
+            return names;
+        }
+    }
+    warnings.push(Warning::new(
+        list_at,
+        "no security requirement uses only schemes that can be filled: the operation is imported without credentials",
+    ));
+    Vec::new()
+}

@@ -1,0 +1,157 @@
+//! Names and descriptions: tool and parameter names valid for every provider
+//! (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash, and capped descriptions.
+
+use crate::tool::MAX_NAME_LEN;
+
+/// `text` cut to at most `max` characters on a character boundary, with `...` when cut.
+pub(crate) fn cap(text: &str, max: usize) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((end, _)) => {
+            let keep = max.saturating_sub(3);
+            let cut = text.char_indices().nth(keep).map_or(end, |(i, _)| i);
+            format!("{}...", text[..cut].trim_end())
+        }
+    }
+}
+
+/// `name` with every character outside `[a-zA-Z0-9_-]` as `_` (runs of them as one), and no
+/// `_` at either end; `None` when nothing is left.
+pub(crate) fn sanitize(name: &str) -> Option<String> {
+    let mut out = String::with_capacity(name.len());
+    let mut pending = false;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+            if pending && !out.is_empty() {
+                out.push('_');
+            }
+            pending = false;
+            out.push(c);
+        } else {
+            pending = true;
+        }
+    }
+    let trimmed = out.trim_matches('_');
+    if trimmed.is_empty() {
+        None
+    } else {
+        Some(trimmed.to_string())
+    }
+}
+
+/// FNV-1a, 32 bits: a short hash that is the same on every machine and every run.
+pub(crate) fn stable_hash(text: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for &b in text.as_bytes() {
+        hash ^= u32::from(b);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// `name` made to fit `max` characters: kept when it fits, else its first characters, `_`
+/// and eight hex digits of the hash of `original` (so two long names that share a prefix stay
+/// apart, and the same document always gives the same name).
+pub(crate) fn fit(name: &str, original: &str, max: usize) -> String {
+    if name.len() <= max {
+        return name.to_string();
+    }
+    let keep = max.saturating_sub(9);
+    // `name` is ASCII (sanitized), so byte positions are character positions.
+    let head = name.get(..keep).unwrap_or(name).trim_end_matches('_');
+    format!("{}_{:08x}", head, stable_hash(original))
+}
+
+/// A tool or parameter name: sanitized and fitted to [`MAX_NAME_LEN`]; `fallback` when
+/// nothing valid is left.
+pub(crate) fn valid_name(name: &str, fallback: &str) -> String {
+    let clean = sanitize(name).unwrap_or_else(|| fallback.to_string());
+    fit(&clean, name, MAX_NAME_LEN)
+}
+
+/// `name`, or `name_2`, `name_3`, ... : the first that `taken` does not hold, fitted to
+/// [`MAX_NAME_LEN`].
+pub(crate) fn unique(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
+    if !taken(name) {
+        return name.to_string();
+    }
+    let mut n = 2usize;
+    loop {
+        let suffix = format!("_{}", n);
+        let head_len = MAX_NAME_LEN.saturating_sub(suffix.len()).min(name.len());
+        let candidate = format!("{}{}", name.get(..head_len).unwrap_or(name), suffix);
+        if !taken(&candidate) {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// `GET /users/{id}/posts` as `get_users_id_posts`.
+pub(crate) fn method_path_name(method: &str, path: &str) -> String {
+    let mut raw = method.to_ascii_lowercase();
+    raw.push(' ');
+    raw.push_str(path);
+    valid_name(&raw, &method.to_ascii_lowercase())
+}
+
+/// An environment variable name: `BOX_OAUTH2` from `box` and `OAuth2`.
+pub(crate) fn env_name(prefix: &str, scheme: &str) -> String {
+    let mut out = String::new();
+    for part in [prefix, scheme] {
+        if !out.is_empty() {
+            out.push('_');
+        }
+        for c in part.chars() {
+            if c.is_ascii_alphanumeric() {
+                out.push(c.to_ascii_uppercase());
+            } else if !out.ends_with('_') {
+                out.push('_');
+            }
+        }
+        while out.ends_with('_') {
+            out.pop();
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "API_");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(sanitize("pets.list").as_deref(), Some("pets_list"));
+        assert_eq!(sanitize("  a b//c ").as_deref(), Some("a_b_c"));
+        assert_eq!(sanitize("日本"), None);
+        assert_eq!(
+            method_path_name("GET", "/users/{id}/posts"),
+            "get_users_id_posts"
+        );
+        let long = "x".repeat(80);
+        let fitted = valid_name(&long, "op");
+        assert_eq!(fitted.len(), 64);
+        assert_eq!(
+            fitted,
+            format!("{}_{:08x}", "x".repeat(55), stable_hash(&long))
+        );
+        assert_eq!(unique("a", &|n| n == "a" || n == "a_2"), "a_3");
+        assert_eq!(
+            env_name("box platform", "OAuth2Security"),
+            "BOX_PLATFORM_OAUTH2SECURITY"
+        );
+        assert_eq!(env_name("", "1x"), "API_1X");
+    }
+
+    #[test]
+    fn caps() {
+        assert_eq!(cap("short", 10), "short");
+        assert_eq!(cap("0123456789abc", 10), "0123456...");
+        assert_eq!(cap("ééééééééééé", 5), "éé...");
+    }
+}

@@ -1,0 +1,165 @@
+//! Arrays and objects as `name=value` pairs, by [`ArrayStyle`] (OpenAPI 3.1 section
+//! 4.8.12.4.2, "Style Values"), for the query, form bodies, multipart text parts and
+//! cookies; and cookie values (RFC 6265 section 4.1.1). Pure.
+
+use super::model::ArrayStyle;
+use crate::json::Json;
+
+/// The text of a scalar: a string as it is, anything else as compact JSON.
+pub(crate) fn scalar_text(value: &Json) -> String {
+    match value {
+        Json::String(s) => s.clone(),
+        _ => value.to_string(),
+    }
+}
+
+/// Calls `emit(name, value)` for every pair `value` makes under `name` with `style`.
+///
+/// Recursion (deep objects) follows the value, whose depth the JSON parser bounds for a
+/// model's arguments ([`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)).
+pub(crate) fn pairs(name: &str, value: &Json, style: ArrayStyle, emit: &mut dyn FnMut(&str, &str)) {
+    match (value, style) {
+        (Json::Array(items), ArrayStyle::Repeat | ArrayStyle::Spread) => {
+            for item in items {
+                emit(name, &scalar_text(item));
+            }
+        }
+        (Json::Array(items), ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe) => {
+            if !items.is_empty() {
+                emit(name, &joined(items.iter().map(scalar_text), style));
+            }
+        }
+        (Json::Object(map), ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe) => {
+            let flat = map
+                .iter()
+                .flat_map(|(k, v)| [k.to_string(), scalar_text(v)]);
+            emit(name, &joined(flat, style));
+        }
+        (Json::Object(map), ArrayStyle::Spread) => {
+            for (key, member) in map.iter() {
+                pairs(key, member, ArrayStyle::Repeat, emit);
+            }
+        }
+        (Json::Array(_) | Json::Object(_), ArrayStyle::DeepObject) => deep(name, value, emit),
+        _ => emit(name, &scalar_text(value)),
+    }
+}
+
+fn joined(items: impl Iterator<Item = String>, style: ArrayStyle) -> String {
+    let separator = match style {
+        ArrayStyle::Space => " ",
+        ArrayStyle::Pipe => "|",
+        _ => ",",
+    };
+    let mut out = String::new();
+    for (k, item) in items.enumerate() {
+        if k > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(&item);
+    }
+    out
+}
+
+/// `name[key]=v` for objects and `name[0]=v` for arrays, all the way down.
+fn deep(name: &str, value: &Json, emit: &mut dyn FnMut(&str, &str)) {
+    match value {
+        Json::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                deep(&format!("{}[{}]", name, i), item, emit);
+            }
+        }
+        Json::Object(map) => {
+            for (key, member) in map.iter() {
+                deep(&format!("{}[{}]", name, key), member, emit);
+            }
+        }
+        _ => emit(name, &scalar_text(value)),
+    }
+}
+
+/// Appends `value` to a cookie header, every byte outside RFC 6265's `cookie-octet`
+/// (section 4.1.1: controls, space, `"`, `,`, `;`, `\` and non-ASCII) and `%` itself
+/// percent-encoded, as servers decode it.
+pub(crate) fn push_cookie_value(out: &mut String, value: &str) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in value.as_bytes() {
+        let octet = matches!(b, 0x21 | 0x23..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E);
+        if octet && b != b'%' {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn all(name: &str, value: Json, style: ArrayStyle) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        pairs(name, &value, style, &mut |n, v| {
+            out.push((n.to_string(), v.to_string()))
+        });
+        out
+    }
+
+    fn p(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn styles_of_arrays() {
+        let ids = || json!([1, "b"]);
+        assert_eq!(
+            all("ids", ids(), ArrayStyle::Repeat),
+            p(&[("ids", "1"), ("ids", "b")])
+        );
+        assert_eq!(all("ids", ids(), ArrayStyle::Comma), p(&[("ids", "1,b")]));
+        assert_eq!(all("ids", ids(), ArrayStyle::Space), p(&[("ids", "1 b")]));
+        assert_eq!(all("ids", ids(), ArrayStyle::Pipe), p(&[("ids", "1|b")]));
+        assert_eq!(
+            all("expand", ids(), ArrayStyle::DeepObject),
+            p(&[("expand[0]", "1"), ("expand[1]", "b")])
+        );
+        assert!(all("ids", json!([]), ArrayStyle::Comma).is_empty());
+    }
+
+    #[test]
+    fn styles_of_objects() {
+        let filter = || json!({"status": "open", "page": 2});
+        assert_eq!(
+            all("filter", filter(), ArrayStyle::Repeat),
+            p(&[("filter", r#"{"status":"open","page":2}"#)])
+        );
+        assert_eq!(
+            all("filter", filter(), ArrayStyle::Comma),
+            p(&[("filter", "status,open,page,2")])
+        );
+        assert_eq!(
+            all("filter", filter(), ArrayStyle::Spread),
+            p(&[("status", "open"), ("page", "2")])
+        );
+        assert_eq!(
+            all(
+                "metadata",
+                json!({"order": {"id": 7}, "tags": ["a"]}),
+                ArrayStyle::DeepObject
+            ),
+            p(&[("metadata[order][id]", "7"), ("metadata[tags][0]", "a")])
+        );
+    }
+
+    #[test]
+    fn cookie_values_are_cookie_octets() {
+        let mut out = String::new();
+        push_cookie_value(&mut out, "a b;c,\"d\\%é=");
+        assert_eq!(out, "a%20b%3Bc%2C%22d%5C%25%C3%A9=");
+    }
+}

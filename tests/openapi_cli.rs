@@ -1,0 +1,165 @@
+//! `httptool import openapi`, and OpenAPI documents given to `tools` and `call`.
+
+mod cli_support;
+
+use cli_support::{httptool, status, stderr, stdout, TempDir};
+use httptool::json::{self, Json};
+
+const PETS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
+ "servers": [{"url": "https://pets.example.com/v1"}],
+ "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+   "schemas": {"Pet": {"$ref": "models.json#/Pet"}}},
+ "security": [{"key": []}],
+ "paths": {"/pets": {
+   "get": {"operationId": "listPets", "tags": ["pets"], "deprecated": true,
+     "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer"}}]},
+   "post": {"operationId": "addPet", "tags": ["admin"], "requestBody": {"required": true,
+     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}}"##;
+
+const MODELS: &str = r#"{"Pet": {"type": "object", "required": ["name"], "properties": {
+    "name": {"type": "string"}, "id": {"type": "integer", "readOnly": true}}}}"#;
+
+fn pets(dir: &TempDir) -> String {
+    dir.file("models.json", MODELS);
+    dir.file("pets.json", PETS)
+}
+
+#[test]
+fn import_prints_the_plugin_and_reports_on_stderr() {
+    let dir = TempDir::new("openapi-import");
+    let spec = pets(&dir);
+    let out = httptool(
+        &["import", "openapi", &spec, "--include-deprecated"],
+        None,
+        &[],
+    );
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let plugin = json::parse(&stdout(&out)).unwrap();
+    assert_eq!(
+        plugin["auth"],
+        httptool::json!({"type": "header", "name": "X-Key", "value": "${PETS_KEY}"})
+    );
+    let names: Vec<&str> = plugin["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["listPets", "addPet"]);
+    // The external schema was read from the document's folder; readOnly `id` is left out.
+    assert_eq!(
+        plugin["endpoints"][1]["params"],
+        httptool::json!([{"name": "name", "in": "body", "type": "string", "required": true}])
+    );
+    let err = stderr(&out);
+    assert!(err.contains("environment variable PETS_KEY\n"), "{err}");
+    assert!(err.ends_with("2 tools from 2 operations; 194 bytes of tool schemas; largest: addPet 106, listPets 88\n"), "{err}");
+}
+
+#[test]
+fn selection_options() {
+    let dir = TempDir::new("openapi-select");
+    let spec = pets(&dir);
+    let out = httptool(
+        &["import", "openapi", &spec, "--exclude-tag", "pets"],
+        None,
+        &[],
+    );
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let plugin = json::parse(&stdout(&out)).unwrap();
+    assert_eq!(plugin["endpoints"].as_array().map(Vec::len), Some(1));
+    let only = httptool(
+        &[
+            "import",
+            "openapi",
+            &spec,
+            "--include-deprecated",
+            "--path",
+            "/users*",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(status(&only), 1);
+    assert_eq!(
+        stderr(&only),
+        format!(
+            "httptool: {}: /paths: none of the document's 2 operations is left to import\n",
+            spec
+        )
+    );
+    let base = httptool(
+        &[
+            "import",
+            "openapi",
+            &spec,
+            "--base-url",
+            "http://127.0.0.1:4010",
+        ],
+        None,
+        &[],
+    );
+    let plugin = json::parse(&stdout(&base)).unwrap();
+    assert_eq!(plugin["base_url"], Json::from("http://127.0.0.1:4010"));
+}
+
+#[test]
+fn deprecated_operations_are_a_warning() {
+    let dir = TempDir::new("openapi-deprecated");
+    let spec = pets(&dir);
+    let out = httptool(&["import", "openapi", &spec], None, &[]);
+    assert!(stderr(&out).contains(
+        "warning: /paths/~1pets/get: deprecated: not imported (include_deprecated imports it)\n"
+    ));
+}
+
+#[test]
+fn external_refs_outside_the_folder_are_refused() {
+    let dir = TempDir::new("openapi-outside");
+    let spec = dir.file(
+        "spec.json",
+        &PETS.replace("models.json#/Pet", "../models.json#/Pet"),
+    );
+    let out = httptool(&["import", "openapi", &spec], None, &[]);
+    assert_eq!(status(&out), 1);
+    assert!(
+        stderr(&out).contains(
+            "/components/schemas/Pet/$ref: $ref '../models.json#/Pet' could not be read: "
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn tools_and_call_take_a_document() {
+    let dir = TempDir::new("openapi-tools");
+    let spec = pets(&dir);
+    let tools = httptool(&["tools", &spec, "--format", "mcp"], None, &[]);
+    assert_eq!(status(&tools), 0, "{}", stderr(&tools));
+    let listed = json::parse(&stdout(&tools)).unwrap();
+    assert_eq!(listed["tools"][0]["name"], Json::from("addPet"));
+    let unset = httptool(&["call", &spec, "addPet", r#"{"name": "Rex"}"#], None, &[]);
+    assert_eq!(status(&unset), 1);
+    assert_eq!(
+        stderr(&unset),
+        format!("httptool: {}: environment variable 'PETS_KEY' is not set (the document's security scheme reads it)\n", spec)
+    );
+    let dry = httptool(
+        &[
+            "call",
+            &spec,
+            "addPet",
+            r#"{"name": "Rex"}"#,
+            "--dry-run",
+            "--reveal-secrets",
+        ],
+        None,
+        &[("PETS_KEY", "k-1")],
+    );
+    assert_eq!(status(&dry), 0, "{}", stderr(&dry));
+    let shown = stdout(&dry);
+    assert!(shown.starts_with("POST /v1/pets HTTP/1.1\r\n"), "{shown}");
+    assert!(shown.contains("\r\nX-Key: k-1\r\n"), "{shown}");
+    assert!(shown.ends_with("\r\n\r\n{\"name\":\"Rex\"}\n"), "{shown}");
+}

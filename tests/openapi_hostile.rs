@@ -1,0 +1,182 @@
+//! Hostile documents: `$ref` loops, missing targets, references fanning out exponentially,
+//! 10,000-deep nesting, 100 MB strings, names colliding after sanitising. Each ends in a
+//! clear error or warning, never a panic, with bounded work.
+
+use httptool::json::{self, Json, Map};
+use httptool::openapi::{self, ErrorKind, ImportOptions};
+
+fn doc_with(schemas: Map, body_ref: &str) -> Json {
+    let mut d = json::parse(&format!(
+        r##"{{"openapi": "3.1.0", "info": {{"title": "T", "version": "1"}}, "servers": [{{"url": "https://a.example.com"}}],
+            "paths": {{"/x": {{"post": {{"operationId": "x", "requestBody": {{"content": {{"application/json": {{"schema": {{"$ref": "{}"}}}}}}}}}}}}}}}}"##,
+        body_ref
+    ))
+    .unwrap();
+    let mut components = Map::new();
+    components.insert("schemas", schemas);
+    d.as_object_mut().unwrap().insert("components", components);
+    d
+}
+
+#[test]
+fn ref_loops_are_cut_with_a_note() {
+    let mut schemas = Map::new();
+    schemas.insert("A", httptool::json!({"$ref": "#/components/schemas/B"}));
+    schemas.insert("B", httptool::json!({"$ref": "#/components/schemas/A"}));
+    schemas.insert("Self", httptool::json!({"type": "object", "properties": {"me": {"$ref": "#/components/schemas/Self"}, "a": {"$ref": "#/components/schemas/A"}}}));
+    let import = openapi::import(&doc_with(schemas, "#/components/schemas/Self")).unwrap();
+    let params = import.plugin().to_json()["endpoints"][0]["params"].clone();
+    assert_eq!(
+        params,
+        httptool::json!([
+        {"name": "me", "in": "body", "type": "any", "description": "(recursive: another Self; not described again)"},
+        {"name": "a", "in": "body", "type": "any", "description": "(recursive: another A; not described again)"}])
+    );
+}
+
+#[test]
+fn a_missing_target_is_an_error_or_a_skipped_operation() {
+    let d = doc_with(Map::new(), "#/components/schemas/Gone");
+    let err = openapi::import(&d).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnresolvedRef);
+    assert_eq!(
+        err.to_string(),
+        "/paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref '#/components/schemas/Gone' points to nothing in the document"
+    );
+    // Asked to, the operation is left out with a warning; nothing else is left: no operations.
+    let err =
+        openapi::import_with(&d, &ImportOptions::new().skip_failing_operations(true)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::NoOperations);
+    let mut two = d.clone();
+    two.pointer_mut("/paths")
+        .and_then(Json::as_object_mut)
+        .unwrap()
+        .insert("/y", httptool::json!({"get": {"operationId": "y"}}));
+    let import =
+        openapi::import_with(&two, &ImportOptions::new().skip_failing_operations(true)).unwrap();
+    assert_eq!(import.tools().len(), 1);
+    assert_eq!(
+        import.warnings()[0].to_string(),
+        "/paths/~1x/post: not imported: /paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref '#/components/schemas/Gone' points to nothing in the document"
+    );
+}
+
+#[test]
+fn exponential_fan_out_is_an_error_not_an_out_of_memory() {
+    // L0 holds two L1s, each two L2s, ...: 2^40 nodes once inlined.
+    let mut schemas = Map::new();
+    for i in 0..40 {
+        let next = format!("#/components/schemas/L{}", i + 1);
+        schemas.insert(
+            format!("L{}", i),
+            httptool::json!({"type": "object", "properties": {"a": {"$ref": next.clone()}, "b": {"$ref": next}}}),
+        );
+    }
+    schemas.insert("L40", httptool::json!({"type": "string"}));
+    let err = openapi::import(&doc_with(schemas, "#/components/schemas/L0")).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TooLarge);
+    assert!(err.to_string().ends_with("the schemas of this operation expand to more than 200000 nodes once their $refs are inlined"), "{}", err);
+}
+
+#[test]
+fn ten_thousand_levels_of_nesting_are_cut() {
+    let mut schema = httptool::json!({"type": "string"});
+    for _ in 0..10_000 {
+        let mut props = Map::new();
+        props.insert("n", schema);
+        let mut object = Map::new();
+        object.insert("type", "object");
+        object.insert("properties", props);
+        schema = Json::Object(object);
+    }
+    let mut schemas = Map::new();
+    schemas.insert("Deep", schema);
+    let import = openapi::import(&doc_with(schemas, "#/components/schemas/Deep")).unwrap();
+    assert!(import
+        .warnings()
+        .iter()
+        .any(|w| w.message() == "schema nested deeper than 24 levels: cut there"));
+    let text = import.plugin().to_json().to_string();
+    assert!(text.contains("(nested deeper than 24 levels; not described further)"));
+}
+
+#[test]
+fn hundred_megabyte_strings_are_capped() {
+    let huge = "x".repeat(100 * 1024 * 1024);
+    let mut d = json::parse(r#"{"openapi": "3.0.0", "info": {"title": "T", "version": "1"}, "servers": [{"url": "https://a.example.com"}],
+        "paths": {"/x": {"get": {"parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}]}}}}"#).unwrap();
+    {
+        let map = d
+            .pointer_mut("/paths/~1x/get")
+            .and_then(Json::as_object_mut)
+            .unwrap();
+        map.insert("operationId", huge.as_str());
+        map.insert("description", huge.as_str());
+    }
+    d.pointer_mut("/paths/~1x/get/parameters/0")
+        .and_then(Json::as_object_mut)
+        .unwrap()
+        .insert("description", huge.as_str());
+    drop(huge);
+    let import = openapi::import(&d).unwrap();
+    let figure = &import.tools()[0];
+    assert_eq!(figure.name.len(), 64);
+    assert!(figure.description_bytes <= 1024);
+    assert!(figure.schema_bytes < 1024, "{}", figure.schema_bytes);
+    // The warning quotes the operationId cut short, not whole.
+    assert!(import.warnings().iter().all(|w| w.message().len() < 400));
+}
+
+#[test]
+fn names_colliding_after_sanitising_stay_apart() {
+    let d = json::parse(r#"{"openapi": "3.0.0", "info": {"title": "T", "version": "1"}, "servers": [{"url": "https://a.example.com"}],
+        "paths": {"/a": {"get": {"operationId": "get.a"}, "put": {"operationId": "get a"}, "post": {"operationId": "get/a"},
+                          "delete": {"operationId": "get_a", "parameters": [
+                            {"name": "id[]", "in": "query"}, {"name": "id()", "in": "query"}, {"name": "id", "in": "header"}]}}}}"#).unwrap();
+    let import = openapi::import(&d).unwrap();
+    let names: Vec<&str> = import.tools().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["get_a", "get_a_2", "get_a_3", "get_a_4"]);
+    let params = import.plugin().to_json()["endpoints"][3]["params"].clone();
+    let pairs: Vec<(String, String)> = params
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p.get("wire_name")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (String::from("id"), String::from("id[]")),
+            (String::from("id_query"), String::from("id()")),
+            (String::from("id_header"), String::from("id")),
+        ]
+    );
+}
+
+#[test]
+fn not_an_object_anywhere_is_no_panic() {
+    for text in [
+        "null",
+        "[]",
+        r#"{"openapi": 3}"#,
+        r#"{"openapi": "3.0.0", "paths": []}"#,
+        r#"{"openapi": "3.0.0", "paths": {"/x": 1}}"#,
+        r#"{"openapi": "3.0.0", "paths": {"/x": {"get": 1}}}"#,
+        r#"{"openapi": "3.0.0", "paths": {"/x": {"get": {"parameters": 1, "requestBody": []}}}}"#,
+        r#"{"openapi": "3.0.0", "paths": {"/x": {"get": {"parameters": [1, {"$ref": 2}, {"in": "query"}]}}}}"#,
+        r#"{"openapi": "3.0.0", "servers": [{"url": "{a"}], "paths": {"/x": {"get": {}}}}"#,
+        r#"{"openapi": "3.0.0", "paths": {"/{a}/{a}": {"get": {}}}}"#,
+        r##"{"openapi": "3.0.0", "paths": {"x y/../z": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#"}}}}}}}}"##,
+    ] {
+        let d = json::parse(text).unwrap();
+        let _ = openapi::import(&d).map(|i| i.plugin().to_json());
+    }
+}

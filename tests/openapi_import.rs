@@ -1,0 +1,632 @@
+//! One small document per construct, asserting the exact plugin (endpoint) that results.
+
+use httptool::json::{self, Json};
+use httptool::openapi::{self, ErrorKind, ImportOptions};
+use httptool::plugin::HttpPlugin;
+
+/// An OpenAPI 3.0 document with these paths and components.
+fn doc(paths: &str, components: &str) -> Json {
+    json::parse(&format!(
+        r#"{{"openapi": "3.0.3", "info": {{"title": "T", "version": "1"}},
+            "servers": [{{"url": "https://api.example.com/v1"}}],
+            "paths": {}, "components": {}}}"#,
+        paths, components
+    ))
+    .unwrap()
+}
+
+fn import(doc: &Json) -> openapi::Import {
+    let import = openapi::import_with(doc, &ImportOptions::new()).unwrap();
+    let file = import.plugin().to_json();
+    let again = HttpPlugin::from_json_with(&file.to_string(), |_| Some(String::new())).unwrap();
+    assert_eq!(again.to_json(), file, "the plugin file round-trips");
+    import
+}
+
+/// The first endpoint of the imported plugin file.
+fn endpoint(paths: &str, components: &str) -> Json {
+    let import = import(&doc(paths, components));
+    import.plugin().to_json()["endpoints"][0].clone()
+}
+
+fn warnings(import: &openapi::Import) -> Vec<String> {
+    import.warnings().iter().map(|w| w.to_string()).collect()
+}
+
+fn same(got: Json, expected: &str) {
+    let expected = json::parse(expected).unwrap();
+    assert_eq!(got, expected, "got {}", got.to_pretty());
+}
+
+// ---------------------------------------------------------------- base urls
+
+#[test]
+fn server_variables_take_their_defaults_or_the_options() {
+    let d = json::parse(
+        r#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://{region}.example.com/{v}", "variables": {
+            "region": {"default": "eu", "enum": ["eu", "us"]}, "v": {"default": "v2"}}},
+            {"url": "https://backup.example.com"}],
+        "paths": {"/x": {"get": {}}}}"#,
+    )
+    .unwrap();
+    let base = |o: ImportOptions| {
+        openapi::import_with(&d, &o).unwrap().plugin().to_json()["base_url"].clone()
+    };
+    assert_eq!(
+        base(ImportOptions::new()),
+        Json::from("https://eu.example.com/v2")
+    );
+    assert_eq!(
+        base(ImportOptions::new().server_variable("region", "us")),
+        Json::from("https://us.example.com/v2")
+    );
+    assert_eq!(
+        base(ImportOptions::new().server(1)),
+        Json::from("https://backup.example.com")
+    );
+    assert_eq!(
+        base(ImportOptions::new().base_url("http://127.0.0.1:4010/")),
+        Json::from("http://127.0.0.1:4010")
+    );
+    let err = openapi::import_with(&d, &ImportOptions::new().server(5)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "/servers: server 5 was asked for, and the document has 2 (0 to 1)"
+    );
+    assert_eq!(err.kind(), ErrorKind::InvalidDocument);
+}
+
+#[test]
+fn a_relative_server_is_resolved_against_the_option() {
+    let d = json::parse(
+        r#"{"openapi": "3.0.0", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "/api/v3"}], "paths": {"/x": {"get": {}}}}"#,
+    )
+    .unwrap();
+    let o = ImportOptions::new().relative_to("https://petstore.example.com/openapi.json");
+    let with = openapi::import_with(&d, &o).unwrap();
+    assert_eq!(
+        with.plugin().to_json()["base_url"],
+        Json::from("https://petstore.example.com/api/v3")
+    );
+    let without = openapi::import(&d).unwrap();
+    assert_eq!(
+        without.plugin().to_json()["base_url"],
+        Json::from("https://api.example.invalid/api/v3")
+    );
+    assert_eq!(warnings(&without), ["/servers/0: the server url '/api/v3' is relative: the base url is https://api.example.invalid until one is given (base_url or relative_to)"]);
+}
+
+#[test]
+fn swagger_host_base_path_and_https_first() {
+    let d = json::parse(
+        r#"{"swagger": "2.0", "info": {"title": "T", "version": "1"},
+        "host": "api.example.com", "basePath": "/v2/", "schemes": ["http", "https"],
+        "paths": {"/x": {"get": {}}}}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        import(&d).plugin().to_json()["base_url"],
+        Json::from("https://api.example.com/v2")
+    );
+    let none = json::parse(r#"{"swagger": "2.0", "info": {"title": "T", "version": "1"}, "paths": {"/x": {"get": {}}}}"#).unwrap();
+    let i = import(&none);
+    assert_eq!(
+        i.plugin().to_json()["base_url"],
+        Json::from("https://api.example.invalid")
+    );
+    assert_eq!(warnings(&i), ["/host: the document names no host: the base url is https://api.example.invalid until one is given (base_url)"]);
+}
+
+#[test]
+fn operation_servers_become_the_endpoints_base_url() {
+    let e = endpoint(
+        r#"{"/files": {"servers": [{"url": "https://upload.example.com/api"}],
+        "post": {"operationId": "upload"}, "get": {"operationId": "list", "servers": [{"url": "https://api.example.com/v1"}]}}}"#,
+        "{}",
+    );
+    same(
+        e,
+        r#"{"name": "upload", "method": "POST", "path": "/files", "base_url": "https://upload.example.com/api", "params": []}"#,
+    );
+}
+
+// ---------------------------------------------------------------- parameters
+
+#[test]
+fn parameters_in_every_location_merged_with_the_path_items() {
+    let e = endpoint(
+        r##"{"/users/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                           {"name": "verbose", "in": "query", "schema": {"type": "boolean"}}],
+            "get": {"operationId": "getUser", "summary": "One user", "description": "By id.",
+              "parameters": [{"$ref": "#/components/parameters/Verbose"},
+                {"name": "X-Request-Id", "in": "header", "schema": {"type": "string", "format": "uuid"}},
+                {"name": "session", "in": "cookie", "required": true, "schema": {"type": "string"}},
+                {"name": "Accept", "in": "header", "schema": {"type": "string"}}]}}}"##,
+        r#"{"parameters": {"Verbose": {"name": "verbose", "in": "query", "description": "More detail", "schema": {"type": "integer", "enum": [0, 1]}}}}"#,
+    );
+    same(
+        e,
+        r#"{"name": "getUser", "description": "One user\n\nBy id.", "method": "GET", "path": "/users/{id}", "params": [
+        {"name": "id", "in": "path", "type": "string", "required": true},
+        {"name": "verbose", "in": "query", "type": "integer", "description": "More detail", "schema": {"type": "integer", "enum": [0, 1]}},
+        {"name": "X-Request-Id", "in": "header", "type": "string", "schema": {"type": "string", "format": "uuid"}},
+        {"name": "session", "in": "cookie", "type": "string", "required": true}]}"#,
+    );
+}
+
+#[test]
+fn styles_and_explode() {
+    let e = endpoint(
+        r#"{"/search": {"get": {"operationId": "search", "parameters": [
+            {"name": "ids", "in": "query", "explode": false, "schema": {"type": "array", "items": {"type": "integer"}}},
+            {"name": "tags", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
+            {"name": "words", "in": "query", "style": "spaceDelimited", "explode": false, "schema": {"type": "array", "items": {"type": "string"}}},
+            {"name": "codes", "in": "query", "style": "pipeDelimited", "explode": false, "schema": {"type": "array", "items": {"type": "string"}}},
+            {"name": "filter", "in": "query", "style": "deepObject", "explode": true, "schema": {"type": "object", "properties": {"status": {"type": "string"}}}},
+            {"name": "page", "in": "query", "schema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+            {"name": "X-Ids", "in": "header", "schema": {"type": "array", "items": {"type": "string"}}}]}}}"#,
+        "{}",
+    );
+    let styles: Vec<Json> = e["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.get("array_style").cloned().unwrap_or(Json::Null))
+        .collect();
+    assert_eq!(
+        Json::Array(styles),
+        httptool::json!([
+            "comma",
+            null,
+            "space",
+            "pipe",
+            "deep_object",
+            "spread",
+            "comma"
+        ])
+    );
+    let i = import(&doc(
+        r#"{"/a/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "style": "label", "schema": {"type": "string"}}]}}}"#,
+        "{}",
+    ));
+    assert_eq!(warnings(&i), ["/paths/~1a~1{id}/get/parameters/0/style: path style 'label' is not supported: the value is sent as a plain segment"]);
+}
+
+#[test]
+fn parameter_names_are_made_valid_and_the_wire_name_kept() {
+    let e = endpoint(
+        r#"{"/x": {"get": {"operationId": "x", "parameters": [
+        {"name": "page[size]", "in": "query", "schema": {"type": "integer"}}]}}}"#,
+        "{}",
+    );
+    same(
+        e["params"][0].clone(),
+        r#"{"name": "page_size", "wire_name": "page[size]", "in": "query", "type": "integer"}"#,
+    );
+}
+
+// ---------------------------------------------------------------- bodies
+
+#[test]
+fn json_object_bodies_are_flattened_and_clashes_keep_the_wire_name() {
+    let e = endpoint(
+        r##"{"/items": {"post": {"operationId": "create", "parameters": [{"name": "id", "in": "query", "schema": {"type": "string"}}],
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}}}}}"##,
+        r#"{"schemas": {"Item": {"type": "object", "required": ["name", "created"], "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string", "maxLength": 10},
+            "created": {"type": "string", "readOnly": true}}}}}"#,
+    );
+    same(
+        e,
+        r#"{"name": "create", "method": "POST", "path": "/items", "params": [
+        {"name": "id", "in": "query", "type": "string"},
+        {"name": "id_body", "wire_name": "id", "in": "body", "type": "integer"},
+        {"name": "name", "in": "body", "type": "string", "required": true, "schema": {"type": "string", "maxLength": 10}}]}"#,
+    );
+}
+
+#[test]
+fn a_required_body_of_optional_properties_is_one_parameter() {
+    // Flattened, a call giving none of the properties would send no body at all.
+    let e = endpoint(
+        r#"{"/items": {"put": {"operationId": "put", "requestBody": {"required": true, "content": {"application/json": {"schema":
+        {"type": "object", "properties": {"name": {"type": "string"}}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e["params"].clone(),
+        r#"[{"name": "body", "in": "body", "type": "object", "required": true, "whole_body": true,
+        "schema": {"type": "object", "properties": {"name": {"type": "string"}}}}]"#,
+    );
+}
+
+#[test]
+fn optional_bodies_stay_optional() {
+    let e = endpoint(
+        r#"{"/items": {"patch": {"operationId": "patch", "requestBody": {"content": {"application/json": {"schema":
+        {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e["params"].clone(),
+        r#"[{"name": "name", "in": "body", "type": "string"}]"#,
+    );
+}
+
+#[test]
+fn a_non_object_json_body_is_one_whole_body_parameter() {
+    let e = endpoint(
+        r#"{"/batch": {"post": {"operationId": "batch", "requestBody": {"required": true, "content": {"application/merge-patch+json": {"schema":
+        {"type": "array", "items": {"type": "string"}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e,
+        r#"{"name": "batch", "method": "POST", "path": "/batch", "content_type": "application/merge-patch+json", "params": [
+        {"name": "body", "in": "body", "type": "array", "items": {"type": "string"}, "required": true, "whole_body": true, "schema": {"type": "array", "items": {"type": "string"}}}]}"#,
+    );
+}
+
+#[test]
+fn form_bodies_keep_their_encoding_styles() {
+    let e = endpoint(
+        r#"{"/v1/charges": {"post": {"operationId": "PostCharges", "requestBody": {"content": {"application/x-www-form-urlencoded": {
+        "schema": {"type": "object", "properties": {"amount": {"type": "integer"},
+            "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+            "expand": {"type": "array", "items": {"type": "string"}}}},
+        "encoding": {"metadata": {"style": "deepObject", "explode": true}, "expand": {"style": "deepObject", "explode": true}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e,
+        r#"{"name": "PostCharges", "method": "POST", "path": "/v1/charges", "body_encoding": "form", "params": [
+        {"name": "amount", "in": "form", "type": "integer"},
+        {"name": "metadata", "in": "form", "type": "object", "array_style": "deep_object", "schema": {"type": "object", "additionalProperties": {"type": "string"}}},
+        {"name": "expand", "in": "form", "type": "array", "items": {"type": "string"}, "array_style": "deep_object", "schema": {"type": "array", "items": {"type": "string"}}}]}"#,
+    );
+    let plugin = import(&doc(r#"{"/v1/charges": {"post": {"operationId": "PostCharges", "requestBody": {"content": {"application/x-www-form-urlencoded": {
+        "schema": {"type": "object", "properties": {"metadata": {"type": "object"}, "expand": {"type": "array", "items": {"type": "string"}}}},
+        "encoding": {"metadata": {"style": "deepObject", "explode": true}, "expand": {"style": "deepObject", "explode": true}}}}}}}}"#, "{}")).into_plugin();
+    let dry = plugin
+        .dry_run(
+            "PostCharges",
+            r#"{"metadata": {"order": 7}, "expand": ["customer"]}"#,
+            &Default::default(),
+        )
+        .unwrap();
+    assert_eq!(
+        dry.request().body(),
+        b"metadata%5Border%5D=7&expand%5B0%5D=customer"
+    );
+}
+
+#[test]
+fn multipart_binary_properties_are_file_parts() {
+    let e = endpoint(
+        r#"{"/upload": {"post": {"operationId": "upload", "requestBody": {"required": true, "content": {"multipart/form-data": {
+        "schema": {"type": "object", "required": ["file"], "properties": {"file": {"type": "string", "format": "binary", "description": "The file"}, "title": {"type": "string"}}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        e["params"].clone(),
+        r#"[{"name": "file", "in": "form", "type": "string", "description": "The file", "required": true, "file": true},
+        {"name": "title", "in": "form", "type": "string"}]"#,
+    );
+    assert_eq!(e["body_encoding"], Json::from("multipart"));
+}
+
+#[test]
+fn other_media_types_are_raw_bodies() {
+    let text = endpoint(
+        r#"{"/note": {"put": {"operationId": "note", "requestBody": {"required": true, "content": {"text/plain": {"schema": {"type": "string"}}}}}}}"#,
+        "{}",
+    );
+    same(
+        text,
+        r#"{"name": "note", "method": "PUT", "path": "/note", "body_encoding": "raw", "content_type": "text/plain", "params": [
+        {"name": "body", "in": "body", "type": "string", "required": true}]}"#,
+    );
+    let bytes = endpoint(
+        r#"{"/img": {"put": {"operationId": "img", "requestBody": {"content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}}}}"#,
+        "{}",
+    );
+    same(
+        bytes["params"].clone(),
+        r#"[{"name": "body", "in": "body", "type": "string", "description": "A handle of the file to send as image/jpeg.", "file": true}]"#,
+    );
+}
+
+#[test]
+fn json_is_preferred_and_the_others_named() {
+    let i = import(&doc(
+        r#"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {
+        "application/xml": {"schema": {"type": "string"}}, "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"a": {"type": "string"}}}},
+        "application/json": {"schema": {"type": "object", "properties": {"a": {"type": "string"}}}}}}}}}"#,
+        "{}",
+    ));
+    assert_eq!(warnings(&i), ["/paths/~1x/post/requestBody/content: the body is sent as application/json; not offered: application/xml, application/x-www-form-urlencoded"]);
+    assert!(i.plugin().to_json()["endpoints"][0]
+        .get("body_encoding")
+        .is_none());
+}
+
+// ---------------------------------------------------------------- schemas
+
+#[test]
+fn schemas_as_the_model_reads_them() {
+    let e = endpoint(
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "pet": {"allOf": [{"$ref": "#/components/schemas/Named"}, {"type": "object", "required": ["age"], "properties": {"age": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}]},
+            "either": {"oneOf": [{"type": "string"}, {"type": "integer"}], "discriminator": {"propertyName": "x"}},
+            "note": {"type": "string", "nullable": true, "example": "hi", "x-internal": true},
+            "tree": {"$ref": "#/components/schemas/Tree"}}}}}}}}}"##,
+        r##"{"schemas": {"Named": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}}},
+            "Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}}}}}"##,
+    );
+    same(
+        e["params"].clone(),
+        r#"[
+        {"name": "pet", "in": "body", "type": "object", "schema": {"type": "object", "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}, "age": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["name", "age"]}},
+        {"name": "either", "in": "body", "type": "any", "schema": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+        {"name": "note", "in": "body", "type": "string", "schema": {"type": ["string", "null"], "examples": ["hi"]}},
+        {"name": "tree", "in": "body", "type": "object", "schema": {"type": "object", "properties": {"children": {"type": "array", "items": {"description": "(recursive: another Tree; not described again)"}}}}}]"#,
+    );
+}
+
+// ---------------------------------------------------------------- security
+
+#[test]
+fn one_scheme_for_every_operation_is_the_plugins_auth() {
+    let d = json::parse(r#"{"openapi": "3.0.3", "info": {"title": "Box", "version": "1"}, "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": {"OAuth2Security": {"type": "oauth2", "flows": {}}}},
+        "security": [{"OAuth2Security": []}], "paths": {"/a": {"get": {}}, "/b": {"get": {}}}}"#).unwrap();
+    let i = import(&d);
+    assert_eq!(
+        i.plugin().to_json()["auth"],
+        httptool::json!({"type": "bearer", "token": "${BOX_OAUTH2SECURITY}"})
+    );
+    assert_eq!(i.variables(), ["BOX_OAUTH2SECURITY"]);
+    assert_eq!(warnings(&i), ["/components/securitySchemes/OAuth2Security: oauth2 scheme: a bearer token slot ${BOX_OAUTH2SECURITY}; the token is not fetched, set it yourself"]);
+}
+
+#[test]
+fn schemes_that_differ_per_operation_are_secret_parameters() {
+    let d = json::parse(r#"{"openapi": "3.0.3", "info": {"title": "Shop", "version": "1"}, "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query", "name": "api_key"},
+            "token": {"type": "http", "scheme": "bearer"}, "sid": {"type": "apiKey", "in": "cookie", "name": "SID"}}},
+        "security": [{"key": []}],
+        "paths": {"/a": {"get": {"operationId": "a"}}, "/b": {"get": {"operationId": "b", "security": [{"token": []}]}},
+                  "/c": {"get": {"operationId": "c", "security": []}}, "/d": {"get": {"operationId": "d", "security": [{"sid": []}]}}}}"#).unwrap();
+    let i = openapi::import_with(&d, &ImportOptions::new().variable("SHOP_TOKEN", "t-1")).unwrap();
+    let file = i.plugin().to_json();
+    assert!(file.get("auth").is_none());
+    let params: Vec<Json> = file["endpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["params"].clone())
+        .collect();
+    assert_eq!(
+        Json::Array(params),
+        httptool::json!([
+        [{"name": "auth_key", "wire_name": "api_key", "in": "query", "type": "string", "default": "${SHOP_KEY}", "secret": true}],
+        [{"name": "auth_token", "wire_name": "Authorization", "in": "header", "type": "string", "default": "Bearer ${SHOP_TOKEN}", "secret": true}],
+        [],
+        [{"name": "auth_sid", "wire_name": "SID", "in": "cookie", "type": "string", "default": "${SHOP_SID}", "secret": true}]])
+    );
+    assert_eq!(i.variables(), ["SHOP_KEY", "SHOP_TOKEN", "SHOP_SID"]);
+    let dry = i.plugin().dry_run("b", "{}", &Default::default()).unwrap();
+    assert_eq!(
+        dry.request().headers().get("authorization"),
+        Some("Bearer t-1")
+    );
+    let none = i.plugin().dry_run("c", "{}", &Default::default()).unwrap();
+    assert_eq!(none.request().headers().get("authorization"), None);
+}
+
+// ---------------------------------------------------------------- names and descriptions
+
+#[test]
+fn tool_names_are_valid_unique_and_stable() {
+    let long = "x".repeat(80);
+    let i = import(&doc(
+        &format!(
+            r#"{{"/a": {{"get": {{"operationId": "pets.list"}}, "post": {{"operationId": "pets list"}}}},
+        "/b/{{id}}": {{"get": {{"parameters": [{{"name": "id", "in": "path", "required": true}}]}}, "put": {{"operationId": "{}"}}}}}}"#,
+            long
+        ),
+        "{}",
+    ));
+    let names: Vec<String> = i.tools().iter().map(|t| t.name.clone()).collect();
+    assert_eq!(names[..3], ["pets_list", "pets_list_2", "get_b_id"]);
+    assert_eq!(names[3].len(), 64);
+    assert!(names[3].starts_with(&"x".repeat(55)));
+    assert_eq!(warnings(&i), [
+        "/paths/~1a/get/operationId: operationId 'pets.list' is not a valid tool name: named 'pets_list'".to_string(),
+        "/paths/~1a/post/operationId: operationId 'pets list' is not a valid tool name: named 'pets_list'".to_string(),
+        "/paths/~1b~1{id}/put: {id} in the path has no parameter: imported as a required string".to_string(),
+        format!("/paths/~1b~1{{id}}/put/operationId: operationId '{}' is not a valid tool name: named '{}'", long, names[3]),
+        "/paths/~1a/post: tool name 'pets_list' is already taken: named 'pets_list_2'".to_string(),
+    ]);
+}
+
+#[test]
+fn descriptions_are_capped() {
+    let d = doc(
+        &format!(
+            r#"{{"/a": {{"get": {{"operationId": "a", "summary": "{}"}}}}}}"#,
+            "word ".repeat(100)
+        ),
+        "{}",
+    );
+    let i = openapi::import_with(&d, &ImportOptions::new().max_description_len(20)).unwrap();
+    assert_eq!(
+        i.plugin().to_json()["endpoints"][0]["description"],
+        Json::from("word word word wo...")
+    );
+}
+
+// ---------------------------------------------------------------- selection and reports
+
+#[test]
+fn selection_by_tag_operation_path_and_method() {
+    let d = doc(
+        r#"{"/pets": {"get": {"operationId": "list", "tags": ["pets"]}, "post": {"operationId": "add", "tags": ["admin"]}},
+        "/users": {"get": {"operationId": "users", "tags": ["admin"]}, "delete": {"operationId": "old", "deprecated": true}}}"#,
+        "{}",
+    );
+    let names = |o: ImportOptions| -> Vec<String> {
+        openapi::import_with(&d, &o)
+            .unwrap()
+            .tools()
+            .iter()
+            .map(|t| t.name.clone())
+            .collect()
+    };
+    assert_eq!(names(ImportOptions::new()), ["list", "add", "users"]);
+    assert_eq!(
+        names(ImportOptions::new().include_tag("admin")),
+        ["add", "users"]
+    );
+    assert_eq!(names(ImportOptions::new().exclude_tag("admin")), ["list"]);
+    assert_eq!(
+        names(ImportOptions::new().include_operation("users")),
+        ["users"]
+    );
+    assert_eq!(
+        names(ImportOptions::new().exclude_operation("list")),
+        ["add", "users"]
+    );
+    assert_eq!(names(ImportOptions::new().path("/u*")), ["users"]);
+    assert_eq!(names(ImportOptions::new().method("post")), ["add"]);
+    assert_eq!(
+        names(ImportOptions::new().include_deprecated(true)),
+        ["list", "add", "users", "old"]
+    );
+}
+
+#[test]
+fn webhooks_and_callbacks_are_reported() {
+    let d = json::parse(r#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "servers": [{"url": "https://api.example.com"}],
+        "webhooks": {"newPet": {"post": {}}},
+        "paths": {"/s": {"post": {"operationId": "s", "callbacks": {"onEvent": {}}}, "trace": {}}}}"#).unwrap();
+    let i = import(&d);
+    assert_eq!(warnings(&i), [
+        "/webhooks/newPet: webhooks are requests the API sends, not operations to call: not imported",
+        "/paths/~1s/trace: 'trace' is not an operation this importer reads: not imported",
+        "/paths/~1s/post/callbacks/onEvent: callbacks are requests the API sends: not imported",
+    ]);
+}
+
+#[test]
+fn versions() {
+    let v = |text: &str| {
+        json::parse(&format!(r#"{{{}, "info": {{"title": "T", "version": "1"}}, "servers": [{{"url": "https://a.example.com"}}], "paths": {{"/x": {{"get": {{}}}}}}}}"#, text)).unwrap()
+    };
+    assert_eq!(
+        openapi::import(&v(r#""openapi": "3.1.0""#))
+            .unwrap()
+            .version(),
+        openapi::Version::V3_1
+    );
+    let next = openapi::import(&v(r#""openapi": "3.2.0""#)).unwrap();
+    assert_eq!(
+        warnings(&next),
+        ["/openapi: openapi 3.2.0 is read as 3.1: constructs newer than 3.1 are not imported"]
+    );
+    let old = openapi::import(&v(r#""swagger": "1.2""#)).unwrap_err();
+    assert_eq!(
+        (old.kind(), old.to_string()),
+        (
+            ErrorKind::UnsupportedVersion,
+            String::from("/swagger: swagger \"1.2\" is not read; 2.0 is")
+        )
+    );
+    let four = openapi::import(&v(r#""openapi": "4.0.0""#)).unwrap_err();
+    assert_eq!(
+        four.to_string(),
+        "/openapi: openapi \"4.0.0\" is not read; 3.0, 3.1 and swagger 2.0 are"
+    );
+    let plugin_file = openapi::import(&json::parse(r#"{"name": "w"}"#).unwrap()).unwrap_err();
+    assert_eq!(
+        (plugin_file.kind(), plugin_file.to_string()),
+        (
+            ErrorKind::NotOpenApi,
+            String::from(
+                "not an openapi document: expected an object with an 'openapi' or 'swagger' field"
+            )
+        )
+    );
+    let empty =
+        openapi::import(&json::parse(r#"{"openapi": "3.0.0", "paths": {}}"#).unwrap()).unwrap_err();
+    assert_eq!(
+        (empty.kind(), empty.to_string()),
+        (
+            ErrorKind::NoOperations,
+            String::from("/paths: the document has no operations")
+        )
+    );
+}
+
+#[test]
+fn swagger_parameters_and_bodies() {
+    let d = json::parse(r##"{"swagger": "2.0", "info": {"title": "T", "version": "1"}, "host": "api.example.com",
+        "paths": {"/pets": {"post": {"operationId": "add", "consumes": ["application/json"], "parameters": [
+            {"name": "ids", "in": "query", "type": "array", "items": {"type": "integer"}, "collectionFormat": "pipes"},
+            {"name": "body", "in": "body", "required": true, "schema": {"$ref": "#/definitions/Pet"}}]}},
+          "/photo": {"post": {"operationId": "photo", "consumes": ["multipart/form-data"], "parameters": [
+            {"name": "file", "in": "formData", "type": "file", "required": true},
+            {"name": "note", "in": "formData", "type": "string", "maxLength": 5}]}}},
+        "definitions": {"Pet": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}}"##).unwrap();
+    let file = import(&d).plugin().to_json();
+    same(
+        file["endpoints"].clone(),
+        r#"[
+        {"name": "add", "method": "POST", "path": "/pets", "params": [
+            {"name": "ids", "in": "query", "type": "array", "items": {"type": "integer"}, "array_style": "pipe", "schema": {"type": "array", "items": {"type": "integer"}}},
+            {"name": "name", "in": "body", "type": "string", "required": true}]},
+        {"name": "photo", "method": "POST", "path": "/photo", "body_encoding": "multipart", "params": [
+            {"name": "file", "in": "form", "type": "string", "required": true, "file": true},
+            {"name": "note", "in": "form", "type": "string", "schema": {"type": "string", "maxLength": 5}}]}]"#,
+    );
+}
+
+#[test]
+fn external_refs_need_a_resolver() {
+    let d = doc(
+        r#"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"$ref": "pet.json#/Pet"}}}}}}}"#,
+        "{}",
+    );
+    let err = openapi::import(&d).unwrap_err();
+    assert_eq!((err.kind(), err.to_string()), (ErrorKind::UnresolvedRef,
+        String::from("/paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref 'pet.json#/Pet' points to another document, and no resolver for external references was installed")));
+    struct One;
+    impl openapi::RefResolver for One {
+        fn resolve(&self, location: &str) -> Result<Json, String> {
+            assert_eq!(location, "pet.json");
+            Ok(
+                httptool::json!({"Pet": {"type": "object", "properties": {"name": {"type": "string"}}}}),
+            )
+        }
+    }
+    let i =
+        openapi::import_with(&d, &ImportOptions::new().resolver(std::sync::Arc::new(One))).unwrap();
+    same(
+        i.plugin().to_json()["endpoints"][0]["params"].clone(),
+        r#"[{"name": "name", "in": "body", "type": "string"}]"#,
+    );
+    let remote = doc(
+        r#"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"$ref": "https://example.com/pet.json#/Pet"}}}}}}}"#,
+        "{}",
+    );
+    let err = openapi::import_with(
+        &remote,
+        &ImportOptions::new().resolver(std::sync::Arc::new(One)),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::RemoteRef);
+    assert!(err.to_string().ends_with("$ref 'https://example.com/pet.json#/Pet' points to a url; urls are never fetched (save the document and give a resolver)"));
+}
