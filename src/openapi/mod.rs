@@ -71,6 +71,7 @@ mod error;
 mod import;
 mod params;
 mod refs;
+mod response;
 mod schema;
 mod security;
 mod select;
@@ -135,6 +136,7 @@ pub struct ImportOptions {
     pub(crate) methods: Vec<String>,
     pub(crate) include_deprecated: bool,
     pub(crate) skip_failing_operations: bool,
+    pub(crate) no_output_schemas: bool,
     pub(crate) max_description_len: Option<usize>,
     pub(crate) max_param_description_len: Option<usize>,
     pub(crate) max_schema_depth: Option<usize>,
@@ -201,6 +203,16 @@ impl ImportOptions {
         value: impl Into<String>,
     ) -> ImportOptions {
         self.server_variables.push((name.into(), value.into()));
+        self
+    }
+
+    /// Whether endpoints get an output schema from their success response (the default:
+    /// yes). The schema describes without asserting, so that a client checking answers
+    /// against it does not reject real ones the document describes wrongly; `false` leaves
+    /// every output schema out.
+    #[must_use]
+    pub fn output_schemas(mut self, yes: bool) -> ImportOptions {
+        self.no_output_schemas = !yes;
         self
     }
 
