@@ -392,6 +392,19 @@ struct OpContext<'a, 'c> {
 }
 
 fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draft, Error> {
+    // OpenAPI 3.1 section 4.8.9: a path item may be a `$ref`, an operation may not. Some
+    // multi-file documents do it anyway (their tools bundle them); read as an operation it
+    // would be one without parameters, so it is refused, saying what to do.
+    if let Some(reference) = c.op.get("$ref").and_then(Json::as_str) {
+        return Err(Error::new(
+            ErrorKind::UnresolvedRef,
+            child(c.op_at, "$ref"),
+            format!(
+                "$ref '{}': an operation cannot be a $ref (only a path item can); bundle the document into one file first",
+                super::refs::short(reference)
+            ),
+        ));
+    }
     let max = c
         .options
         .max_description_len
