@@ -1,7 +1,8 @@
 //! OpenAPI import of a generated document shaped like a large public API: at least 1,200
 //! operations and 13 MB, with shared components, nested `$ref`s, enums and long
 //! descriptions. Prints the parse time, the import time (median of several runs), the import's
-//! throughput, and its peak memory beside the document's size.
+//! throughput, the same import without output schemas side by side, and its peak memory
+//! beside the document's size.
 //!
 //! `cargo bench --bench openapi` runs it; `-- --write PATH` also writes the document (for
 //! `../shared/peers/openapi/run.sh`, which measures FastMCP on the same document). Peak
@@ -65,6 +66,23 @@ fn main() {
         times[0].as_secs_f64() * 1e3,
         times[times.len() - 1].as_secs_f64() * 1e3,
         mb / median.as_secs_f64()
+    );
+    // Output schemas (the responses' schemas converted too) against none, in the same run.
+    let without = ImportOptions::new()
+        .include_deprecated(true)
+        .output_schemas(false);
+    let mut bare: Vec<Duration> = (0..5)
+        .map(|_| {
+            let started = Instant::now();
+            drop(openapi::import_with(&doc, &without).expect("imports"));
+            started.elapsed()
+        })
+        .collect();
+    bare.sort();
+    println!(
+        "openapi/import: without output schemas: median {:.1} ms (with them: {:.2}x)",
+        bare[2].as_secs_f64() * 1e3,
+        median.as_secs_f64() / bare[2].as_secs_f64()
     );
     // Half the size: linear means half the time.
     let half_text = document(TARGET_BYTES / 2);

@@ -1,9 +1,12 @@
-//! `httptool import openapi`, and OpenAPI documents given to `tools` and `call`.
+//! `httptool import openapi`, and OpenAPI documents (JSON and YAML) given to `tools`,
+//! `call` and `serve`.
 
 mod cli_support;
+mod support;
 
 use cli_support::{httptool, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
+use support::Server as Api;
 
 const PETS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
  "servers": [{"url": "https://pets.example.com/v1"}],
@@ -162,4 +165,95 @@ fn tools_and_call_take_a_document() {
     assert!(shown.starts_with("POST /v1/pets HTTP/1.1\r\n"), "{shown}");
     assert!(shown.contains("\r\nX-Key: k-1\r\n"), "{shown}");
     assert!(shown.ends_with("\r\n\r\n{\"name\":\"Rex\"}\n"), "{shown}");
+}
+
+/// A small YAML document with a loopback server, for `tools` and `serve`.
+fn pets_yaml(base: &str) -> String {
+    format!(
+        "openapi: 3.0.3
+info: {{title: Pets, version: '1'}}
+servers:
+  - url: {}
+paths:
+  /pets/{{id}}:
+    get:
+      operationId: getPet
+      summary: Find a pet
+      parameters:
+        - {{name: id, in: path, required: true, schema: {{type: string}}}}
+      responses:
+        '200':
+          description: the pet
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [name, tag]
+                additionalProperties: false
+                properties:
+                  name: {{type: string, description: Its name}}
+                  tag: {{type: string}}
+",
+        base
+    )
+}
+
+#[test]
+fn tools_prints_the_specs_of_a_yaml_document() {
+    let dir = TempDir::new("openapi-yaml-tools");
+    let spec = dir.file("pets.yaml", &pets_yaml("https://pets.example.com"));
+    let out = httptool(&["tools", &spec, "--format", "mcp"], None, &[]);
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let listed = json::parse(&stdout(&out)).unwrap();
+    let tool = &listed["tools"][0];
+    assert_eq!(tool["name"], Json::from("getPet"));
+    assert_eq!(tool["title"], Json::from("Find a pet"));
+    assert_eq!(
+        tool["outputSchema"],
+        httptool::json!({"type": "object", "properties": {
+            "name": {"description": "Its name"}, "tag": {}}})
+    );
+}
+
+/// The document says `tag` is a required string and nothing else comes; the API answers
+/// with `tag: null` and an extra field. `structuredContent` is the answer as it is, and the
+/// output schema still describes it (a client checking one against the other accepts it).
+#[test]
+fn serve_answers_initialize_tools_list_and_calls_for_a_yaml_document() {
+    let api = Api::json(r#"{"name":"Rex","tag":null,"age":3}"#);
+    let dir = TempDir::new("openapi-yaml-serve");
+    let spec = dir.file("pets.yaml", &pets_yaml(&api.base()));
+    let input = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"getPet","arguments":{"id":"7"}}}"#,
+        "",
+    ]
+    .join("\n");
+    let out = httptool(&["serve", "--openapi", &spec], Some(&input), &[]);
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let answers: Vec<Json> = stdout(&out)
+        .lines()
+        .map(|line| json::parse(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3, "{:?}", answers);
+    assert_eq!(answers[0]["id"], Json::from(1));
+    assert_eq!(
+        answers[0]["result"]["protocolVersion"],
+        Json::from("2025-06-18")
+    );
+    let tools = answers[1]["result"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["name"], Json::from("getPet"));
+    assert_eq!(
+        tools[0]["outputSchema"]["properties"]["tag"],
+        httptool::json!({})
+    );
+    assert_eq!(answers[2]["result"]["isError"], Json::from(false));
+    assert_eq!(
+        answers[2]["result"]["structuredContent"],
+        httptool::json!({"name": "Rex", "tag": null, "age": 3})
+    );
+    assert_eq!(api.requests()[0].target, "/pets/7");
 }

@@ -149,7 +149,7 @@ fn parameters_in_every_location_merged_with_the_path_items() {
     );
     same(
         e,
-        r#"{"name": "getUser", "description": "One user\n\nBy id.", "method": "GET", "path": "/users/{id}", "params": [
+        r#"{"name": "getUser", "title": "One user", "description": "One user\n\nBy id.", "method": "GET", "path": "/users/{id}", "params": [
         {"name": "id", "in": "path", "type": "string", "required": true},
         {"name": "verbose", "in": "query", "type": "integer", "description": "More detail", "schema": {"type": "integer", "enum": [0, 1]}},
         {"name": "X-Request-Id", "in": "header", "type": "string", "schema": {"type": "string", "format": "uuid"}},
@@ -629,4 +629,171 @@ fn external_refs_need_a_resolver() {
     .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::RemoteRef);
     assert!(err.to_string().ends_with("$ref 'https://example.com/pet.json#/Pet' points to a url; urls are never fetched (save the document and give a resolver)"));
+}
+
+// ---------------------------------------------------------------- output schemas and titles
+
+#[test]
+fn the_first_json_success_response_is_the_output_schema_without_assertions() {
+    let d = doc(
+        r##"{"/pets/{id}": {"get": {"operationId": "getPet", "summary": "  Find\n   a pet  ",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {
+              "404": {"description": "no", "content": {"application/json": {"schema": {"type": "string"}}}},
+              "201": {"$ref": "#/components/responses/Created"},
+              "200": {"description": "ok", "content": {
+                "application/xml": {"schema": {"type": "string"}},
+                "application/json; charset=utf-8": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}}"##,
+        r##"{"responses": {"Created": {"description": "made", "content": {"application/hal+json": {"schema": {"type": "object"}}}}},
+            "schemas": {"Pet": {"type": "object", "required": ["id", "name"], "additionalProperties": false,
+              "properties": {
+                "id": {"type": "integer", "format": "int64", "minimum": 1, "readOnly": true},
+                "name": {"type": "string", "description": "Its name", "pattern": "^[a-z]+$", "maxLength": 9},
+                "password": {"type": "string", "writeOnly": true},
+                "status": {"type": "string", "enum": ["sold", "free"], "nullable": true},
+                "owner": {"oneOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "string"}]},
+                "tags": {"type": "array", "items": {"type": "string", "const": "x"}, "minItems": 1, "example": ["a"]}}},
+              "Owner": {"type": "object", "required": ["pet"], "properties": {"pet": {"$ref": "#/components/schemas/Pet"}}}}}"##,
+    );
+    let i = import(&d);
+    let e = i.plugin().to_json()["endpoints"][0].clone();
+    assert_eq!(e["title"], Json::from("Find a pet"));
+    same(
+        e["output_schema"].clone(),
+        r#"{"type": "object", "properties": {
+            "id": {"format": "int64"},
+            "name": {"description": "Its name"},
+            "status": {},
+            "owner": {"anyOf": [{"properties": {"pet": {"description": "(recursive: another Pet; not described again)"}}}, {}]},
+            "tags": {"examples": [["a"]], "items": {}}}}"#,
+    );
+    // The request side still leaves readOnly out and keeps writeOnly (and its cache is apart).
+    let post = doc(
+        r##"{"/pets": {"post": {"operationId": "add", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}}}}}}"##,
+        r#"{"schemas": {"Pet": {"type": "object", "properties": {"id": {"type": "integer", "readOnly": true}, "password": {"type": "string", "writeOnly": true}}}}}"#,
+    );
+    let e = import(&post).plugin().to_json()["endpoints"][0].clone();
+    same(
+        e["params"].clone(),
+        r#"[{"name": "password", "in": "body", "type": "string"}]"#,
+    );
+    same(
+        e["output_schema"].clone(),
+        r#"{"type": "object", "properties": {"id": {}}}"#,
+    );
+}
+
+#[test]
+fn no_output_schema_without_a_json_body_for_every_success() {
+    let responses = |r: &str| {
+        doc(
+            &format!(
+                r#"{{"/x": {{"get": {{"operationId": "x", "responses": {}}}}}}}"#,
+                r
+            ),
+            "{}",
+        )
+    };
+    let object =
+        r#"{"description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}}"#;
+    for r in [
+        format!(r#"{{"200": {}, "204": {{"description": "none"}}}}"#, object),
+        String::from(
+            r#"{"200": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}}}}"#,
+        ),
+        String::from(r#"{"200": {"description": "ok", "content": {"application/json": {}}}}"#),
+        format!(r#"{{"default": {}}}"#, object),
+        String::from(r#"{"200": {"description": "ok"}}"#),
+    ] {
+        let e = import(&responses(&r)).plugin().to_json()["endpoints"][0].clone();
+        assert_eq!(e.get("output_schema"), None, "{}", r);
+    }
+    // An array root is kept without its type: the MCP provider wraps it as {"result": ...}.
+    let array = r#"{"2XX": {"description": "ok", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "integer"}}}}}}"#;
+    let i = import(&responses(array));
+    same(
+        i.plugin().to_json()["endpoints"][0]["output_schema"].clone(),
+        r#"{"items": {}}"#,
+    );
+    // The switch turns them off.
+    let d = responses(&format!(r#"{{"200": {}}}"#, object));
+    let off = openapi::import_with(&d, &ImportOptions::new().output_schemas(false)).unwrap();
+    assert_eq!(
+        off.plugin().to_json()["endpoints"][0].get("output_schema"),
+        None
+    );
+    let on = import(&d);
+    same(
+        on.plugin().to_json()["endpoints"][0]["output_schema"].clone(),
+        r#"{"type": "object"}"#,
+    );
+}
+
+#[test]
+fn a_large_response_schema_is_dropped_with_a_warning() {
+    let props: Vec<String> = (0..400)
+        .map(|i| format!(r#""field_number_{}": {{"description": "a property with a description long enough"}}"#, i))
+        .collect();
+    let d = doc(
+        &format!(
+            r#"{{"/x": {{"get": {{"operationId": "x", "responses": {{"200": {{"description": "ok", "content": {{"application/json": {{"schema": {{"type": "object", "properties": {{{}}}}}}}}}}}}}}}}}}}"#,
+            props.join(",")
+        ),
+        "{}",
+    );
+    let i = import(&d);
+    assert_eq!(
+        i.plugin().to_json()["endpoints"][0].get("output_schema"),
+        None
+    );
+    let w = warnings(&i);
+    assert!(
+        w.iter().any(|w| w.starts_with("/paths/~1x/get/responses/200/content/application~1json/schema: no output schema: the response schema is ")
+            && w.ends_with(" bytes, over the limit of 16384")),
+        "{:?}",
+        w
+    );
+}
+
+#[test]
+fn swagger_response_schemas_follow_produces() {
+    let d = |produces: &str| {
+        json::parse(&format!(r##"{{"swagger": "2.0", "info": {{"title": "T", "version": "1"}}, "host": "api.example.com", {}
+        "paths": {{"/pets": {{"get": {{"operationId": "list", "summary": "List pets",
+            "responses": {{"200": {{"description": "ok", "schema": {{"type": "array", "items": {{"$ref": "#/definitions/Pet"}}}}}}}}}}}}}},
+        "definitions": {{"Pet": {{"type": "object", "required": ["name"], "properties": {{"name": {{"type": "string"}}, "secret": {{"type": "string", "writeOnly": true}}}}}}}}}}"##, produces)).unwrap()
+    };
+    let e = import(&d("")).plugin().to_json()["endpoints"][0].clone();
+    assert_eq!(e["title"], Json::from("List pets"));
+    same(
+        e["output_schema"].clone(),
+        r#"{"items": {"properties": {"name": {}}}}"#,
+    );
+    let json = import(&d(r#""produces": ["application/json"],"#));
+    assert_eq!(
+        json.plugin().to_json()["endpoints"][0]["output_schema"],
+        e["output_schema"]
+    );
+    let xml = import(&d(r#""produces": ["application/xml"],"#));
+    assert_eq!(
+        xml.plugin().to_json()["endpoints"][0].get("output_schema"),
+        None
+    );
+}
+
+#[test]
+fn long_summaries_make_capped_titles() {
+    let d = doc(
+        &format!(
+            r#"{{"/x": {{"get": {{"operationId": "x", "summary": "{}"}}}}, "/y": {{"get": {{"operationId": "y", "summary": "   "}}}}}}"#,
+            "word ".repeat(40)
+        ),
+        "{}",
+    );
+    let file = import(&d).plugin().to_json();
+    let title = file["endpoints"][0]["title"].as_str().unwrap().to_string();
+    assert_eq!(title.chars().count(), 80);
+    assert!(title.ends_with("..."), "{}", title);
+    assert_eq!(file["endpoints"][1].get("title"), None);
 }

@@ -6,6 +6,7 @@ use super::body::{self, BodyOut};
 use super::error::{child, Error, ErrorKind, Warning};
 use super::params::{self, ParamOut, Source};
 use super::refs::Refs;
+use super::response;
 use super::schema::Converter;
 use super::security::{self, Scheme};
 use super::select;
@@ -51,6 +52,8 @@ struct Draft {
     body: BodyOut,
     base_url: Option<String>,
     security: Vec<String>,
+    title: Option<String>,
+    output_schema: Option<Json>,
 }
 
 fn version(root: &Json, warnings: &mut Vec<Warning>) -> Result<Version, Error> {
@@ -330,7 +333,7 @@ fn plugin_description(root: &Json, options: &ImportOptions) -> String {
 }
 
 /// A path item or parameter, following a `$ref` (chains included, bounded).
-fn resolve_object<'a>(
+pub(super) fn resolve_object<'a>(
     value: &'a Json,
     doc: usize,
     at: &str,
@@ -389,6 +392,19 @@ struct OpContext<'a, 'c> {
 }
 
 fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draft, Error> {
+    // OpenAPI 3.1 section 4.8.9: a path item may be a `$ref`, an operation may not. Some
+    // multi-file documents do it anyway (their tools bundle them); read as an operation it
+    // would be one without parameters, so it is refused, saying what to do.
+    if let Some(reference) = c.op.get("$ref").and_then(Json::as_str) {
+        return Err(Error::new(
+            ErrorKind::UnresolvedRef,
+            child(c.op_at, "$ref"),
+            format!(
+                "$ref '{}': an operation cannot be a $ref (only a path item can); bundle the document into one file first",
+                super::refs::short(reference)
+            ),
+        ));
+    }
     let max = c
         .options
         .max_description_len
@@ -511,6 +527,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             format!("a {} request body is sent in the query string", c.method),
         ));
     }
+    let output_schema = if c.options.no_output_schemas {
+        None
+    } else {
+        response::output_schema(c.root, c.op, c.op_at, c.refs, conv)
+    };
     let mut warnings = std::mem::take(&mut conv.warnings);
     let own = server::first_server(
         c.op.get("servers"),
@@ -540,6 +561,8 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
         body,
         base_url: own.filter(|url| url != c.doc_base),
         security,
+        title: response::title(c.op),
+        output_schema,
     })
 }
 
@@ -748,6 +771,9 @@ fn build(
         draft.params = all;
         let mut e = Map::new();
         e.insert("name", draft.name.as_str());
+        if let Some(title) = &draft.title {
+            e.insert("title", title.as_str());
+        }
         if !draft.description.is_empty() {
             e.insert("description", draft.description.as_str());
         }
@@ -770,6 +796,9 @@ fn build(
             e.insert("allow_delete_body", true);
         }
         e.insert("params", list);
+        if let Some(schema) = draft.output_schema.take() {
+            e.insert("output_schema", schema);
+        }
         endpoints.push(Json::Object(e));
     }
     let lookup = |var: &str| -> Option<String> {

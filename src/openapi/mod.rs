@@ -15,6 +15,8 @@
 //! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
 //! | `summary` and `description` | the description, capped ([`ImportOptions::max_description_len`]) |
+//! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
+//! | the first 2xx response's JSON schema (`content` `application/json` or `+json`; Swagger `schema` when `produces` is JSON or absent) | the endpoint's `output_schema`, descriptive only (below), `writeOnly` properties left out; none when any 2xx response has no JSON body, or the schema is over 16 KiB (a warning); [`ImportOptions::output_schemas`] turns them off |
 //! | parameters in `path`, `query`, `header`, `cookie` (path-level merged, the operation's win) | parameters in the same place, `style`/`explode` as `array_style` |
 //! | a JSON body (`application/json`, `+json`) of an object | one `body` parameter per property |
 //! | any other JSON body (an array, a composition) | one `whole_body` parameter named `body` |
@@ -31,6 +33,18 @@
 //! and a body property `id`), the first in the order path, query, header, cookie, body keeps
 //! it and the later one is `{name}_{location}` (`id_body`), then `_2`, `_3`: predictable,
 //! and the wire names are untouched.
+//!
+//! # Output schemas describe, they do not assert
+//!
+//! MCP clients check a tool's `structuredContent` against its `outputSchema` (the Python SDK
+//! raises when it does not validate), and a document's response schemas are often wrong about
+//! the real answers: fields that can be `null` without `nullable`, `required` fields left out,
+//! enums that grew a value, `additionalProperties: false` on an object that gained a field.
+//! So an imported output schema keeps `properties`, `items`, descriptions, titles, formats and
+//! examples, and drops every assertion: `type` (but `"object"` at the root), `required`, `enum`,
+//! `const`, bounds, `pattern`, `additionalProperties: false`; `oneOf` reads as `anyOf`. Any
+//! answer validates (a root that is not an object is wrapped as `{"result": ...}` by the MCP
+//! provider), and the model and client still read the shape and meaning of the answer.
 //!
 //! # Defaults and bodies
 //!
@@ -71,6 +85,7 @@ mod error;
 mod import;
 mod params;
 mod refs;
+mod response;
 mod schema;
 mod security;
 mod select;
@@ -135,6 +150,7 @@ pub struct ImportOptions {
     pub(crate) methods: Vec<String>,
     pub(crate) include_deprecated: bool,
     pub(crate) skip_failing_operations: bool,
+    pub(crate) no_output_schemas: bool,
     pub(crate) max_description_len: Option<usize>,
     pub(crate) max_param_description_len: Option<usize>,
     pub(crate) max_schema_depth: Option<usize>,
@@ -201,6 +217,16 @@ impl ImportOptions {
         value: impl Into<String>,
     ) -> ImportOptions {
         self.server_variables.push((name.into(), value.into()));
+        self
+    }
+
+    /// Whether endpoints get an output schema from their success response (the default:
+    /// yes). The schema describes without asserting, so that a client checking answers
+    /// against it does not reject real ones the document describes wrongly; `false` leaves
+    /// every output schema out.
+    #[must_use]
+    pub fn output_schemas(mut self, yes: bool) -> ImportOptions {
+        self.no_output_schemas = !yes;
         self
     }
 

@@ -1,6 +1,6 @@
 //! OpenAPI schemas into the self-contained JSON Schema a model reads: `$ref`s inlined (cycles
 //! cut with a note), `allOf` merged, `nullable` as a type list, OpenAPI-only keywords
-//! dropped, `readOnly` properties left out (every schema here describes a request).
+//! dropped, `readOnly` properties left out of requests and `writeOnly` ones out of responses.
 //!
 //! Recursion follows the schema and stops at [`ImportOptions::max_schema_depth`] levels, so
 //! any depth of document is safe; the nodes written are counted against a budget per tool
@@ -63,6 +63,9 @@ pub(crate) struct Converter<'a, 'r> {
     pub max_total_nodes: usize,
     pub max_description: usize,
     pub warnings: Vec<Warning>,
+    /// Whether the schema being converted describes a response (`writeOnly` properties left
+    /// out) rather than a request (`readOnly` ones left out).
+    pub output: bool,
     /// Nodes written for the current tool, and for the whole import.
     pub tool_nodes: usize,
     pub total_nodes: usize,
@@ -84,6 +87,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             max_total_nodes: 20_000_000,
             max_description: 1024,
             warnings: Vec::new(),
+            output: false,
             tool_nodes: 0,
             total_nodes: 0,
             stack: Vec::new(),
@@ -140,9 +144,17 @@ impl<'a, 'r> Converter<'a, 'r> {
         self.node(schema, doc, pointer, 0, &mut height)
     }
 
-    /// Whether `schema` (or the target of its `$ref`) is `readOnly`.
-    pub(crate) fn is_read_only(&self, schema: &Json, doc: usize) -> bool {
-        let direct = |s: &Json| s.get("readOnly").and_then(Json::as_bool) == Some(true);
+    /// Whether the property is left out of the schema being converted: `readOnly` in a
+    /// request, `writeOnly` in a response (OpenAPI 3.1 section 4.8.24, JSON Schema
+    /// validation 2020-12 section 9.4).
+    fn left_out(&self, schema: &Json, doc: usize) -> bool {
+        let keyword = if self.output { "writeOnly" } else { "readOnly" };
+        self.is_flagged(schema, doc, keyword)
+    }
+
+    /// Whether `schema` (or the target of its `$ref`) has `keyword: true`.
+    fn is_flagged(&self, schema: &Json, doc: usize, keyword: &str) -> bool {
+        let direct = |s: &Json| s.get(keyword).and_then(Json::as_bool) == Some(true);
         if direct(schema) {
             return true;
         }
@@ -224,7 +236,12 @@ impl<'a, 'r> Converter<'a, 'r> {
         height: &mut usize,
     ) -> Result<Json, Error> {
         let target = self.refs.resolve(reference, doc, &child(pointer, "$ref"))?;
-        let key = target.key();
+        // A schema converted for a response differs from the same one for a request.
+        let key = if self.output {
+            format!("out {}", target.key())
+        } else {
+            target.key()
+        };
         let name = reference
             .rsplit('/')
             .next()
@@ -475,7 +492,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         let mut converted = Vec::with_capacity(properties.len());
         let mut left_out: Vec<&str> = Vec::new();
         for (name, property) in properties.iter() {
-            if self.is_read_only(property, doc) {
+            if self.left_out(property, doc) {
                 left_out.push(name);
                 continue;
             }

@@ -8,6 +8,7 @@ an output schema, a list endpoint, and filler tools so tools/list takes several 
 `httptool serve PLUGIN --page-size 10` under the SDK's `stdio_client` + `ClientSession`, and
 checks: initialize, every page of tools/list, a call that reaches the API with its
 structuredContent (which the SDK validates against the outputSchema), a wrapped array result,
+an OpenAPI document's tool (`--openapi`) whose answers break the document's response schema,
 isError for a bad argument, progress notifications, and ping. Prints one line a check and
 `mcp-sdk: N passed, M failed` last; exits 1 when any failed.
 """
@@ -28,6 +29,9 @@ class Api(BaseHTTPRequestHandler):
             status, body = 200, {"city": city, "temp_c": 21.5}
         elif url.path == "/v1/list":
             status, body = 200, [1, 2, 3]
+        elif url.path == "/v1/pets/7":
+            # Not what the document says: a required field null, another missing, one extra.
+            status, body = 200, {"name": None, "extra": 1}
         else:
             status, body = 404, {"error": "not found"}
         data = json.dumps(body).encode()
@@ -56,12 +60,24 @@ def plugin(base_url):
             "endpoints": endpoints}
 
 
+def document(base_url):
+    """An OpenAPI document whose response schema is stricter than the API's answers."""
+    pet = {"type": "object", "required": ["name", "tag"], "additionalProperties": False,
+           "properties": {"name": {"type": "string"}, "tag": {"type": "string", "enum": ["a"]}}}
+    return {"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
+            "servers": [{"url": base_url + "/v1"}],
+            "paths": {"/pets/{id}": {"get": {
+                "operationId": "getPet", "summary": "Find a pet",
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": pet}}}}}}}}
+
+
 def attr(obj, snake, camel):
     """The SDK renamed fields from camelCase (v1) to snake_case (v2)."""
     return getattr(obj, snake) if hasattr(obj, snake) else getattr(obj, camel)
 
 
-async def run(binary, plugin_path):
+async def run(binary, plugin_path, document_path):
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.types import PaginatedRequestParams
@@ -72,7 +88,7 @@ async def run(binary, plugin_path):
         results.append(bool(ok))
         print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""), flush=True)
 
-    params = StdioServerParameters(command=binary, args=["serve", plugin_path, "--page-size", "10"])
+    params = StdioServerParameters(command=binary, args=["serve", plugin_path, "--openapi", document_path, "--page-size", "10"])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await asyncio.wait_for(session.initialize(), 30)
@@ -92,7 +108,7 @@ async def run(binary, plugin_path):
                 cursor = attr(page, "next_cursor", "nextCursor")
                 if not cursor or pages > 10:
                     break
-            expected = ["get_weather", "list_numbers"] + ["filler_%02d" % i for i in range(FILLERS)]
+            expected = ["get_weather", "list_numbers"] + ["filler_%02d" % i for i in range(FILLERS)] + ["getPet"]
             check("tools/list, every page", names == expected and pages == 3, "%d pages: %s" % (pages, names))
 
             progress = []
@@ -117,6 +133,14 @@ async def run(binary, plugin_path):
             check("isError for a bad argument",
                   attr(r, "is_error", "isError") and "did you mean 'city'" in text, str(r)[:300])
 
+            # The SDK validates structuredContent against the imported outputSchema: an answer
+            # the document describes wrongly must still pass.
+            r = await session.call_tool("getPet", {"id": "7"})
+            check("an imported output schema accepts an answer the document describes wrongly",
+                  not attr(r, "is_error", "isError")
+                  and attr(r, "structured_content", "structuredContent") == {"name": None, "extra": 1},
+                  str(r)[:300])
+
             await session.send_ping()
             check("ping", True)
     return results
@@ -129,10 +153,14 @@ def main():
     threading.Thread(target=api.serve_forever, daemon=True).start()
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "plugin.json")
+        base = "http://127.0.0.1:%d" % api.server_address[1]
         with open(path, "w") as f:
-            json.dump(plugin("http://127.0.0.1:%d" % api.server_address[1]), f)
+            json.dump(plugin(base), f)
+        doc_path = os.path.join(tmp, "pets.openapi.json")
+        with open(doc_path, "w") as f:
+            json.dump(document(base), f)
         try:
-            results = asyncio.run(run(binary, path))
+            results = asyncio.run(run(binary, path, doc_path))
         except BaseException as e:  # a crash counts as one failure, with its reason
             print("FAIL the session: %r" % (e,), flush=True)
             results = [False]

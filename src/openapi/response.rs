@@ -1,0 +1,284 @@
+//! An operation's success response as the endpoint's output schema, and its summary as the
+//! endpoint's title.
+//!
+//! # Why the output schema asserts almost nothing
+//!
+//! MCP clients check `structuredContent` against `outputSchema` (the Python SDK raises when
+//! it does not validate), and a document's response schemas are often wrong about the real
+//! answers: fields that can be `null` without `nullable`, `required` fields left out,
+//! integers sent as strings, enums that grew a value, `additionalProperties: false` on an
+//! object that gained a field, `oneOf` branches that overlap. A schema that asserted any of
+//! that would make a client reject answers the API really gives. So the schema keeps what
+//! describes the answer (properties, items, descriptions, titles, formats, examples) and
+//! drops every assertion: `type` (except `"object"` at the root, which MCP requires), `required`,
+//! `enum`, `const`, bounds, `pattern`, `additionalProperties: false`, `false` schemas; `oneOf`
+//! reads as `anyOf`. What is left validates every JSON value a root object can hold, and
+//! a root that is not an object schema is wrapped by the MCP provider as `{"result": ...}`.
+//!
+//! An output schema is only given when every 2xx response the operation declares is JSON
+//! with a schema: a declared `204` (no body, so no `structuredContent`) would otherwise
+//! fail a client that expects structured content from a tool with an output schema.
+
+use super::error::{child, Warning};
+use super::refs::Refs;
+use super::schema::Converter;
+use super::{text, Version};
+use crate::json::{Json, Map};
+
+/// Output schemas larger than this (compact JSON, after loosening) are dropped with a
+/// warning: the schema goes into every `tools/list`, and a model pays for every byte.
+pub(crate) const MAX_OUTPUT_SCHEMA_BYTES: usize = 16 * 1024;
+
+/// Titles longer than this (characters) are cut.
+pub(crate) const MAX_TITLE_CHARS: usize = 80;
+
+/// Keywords of a converted schema that describe without asserting (JSON Schema validation
+/// 2020-12 sections 7, 8 and 9), kept as they are.
+const ANNOTATIONS: [&str; 6] = [
+    "description",
+    "title",
+    "format",
+    "examples",
+    "contentMediaType",
+    "contentEncoding",
+];
+
+/// The endpoint title from the operation's `summary`: whitespace runs (newlines included)
+/// as one space, capped at [`MAX_TITLE_CHARS`].
+pub(crate) fn title(op: &Json) -> Option<String> {
+    let summary = op.get("summary").and_then(Json::as_str)?;
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    if words.is_empty() {
+        return None;
+    }
+    Some(text::cap(&words.join(" "), MAX_TITLE_CHARS))
+}
+
+/// The output schema of the operation at `op_at`, or `None` (see the module docs); a
+/// schema that cannot be converted or is too large is a warning.
+pub(crate) fn output_schema<'a>(
+    root: &'a Json,
+    op: &'a Json,
+    op_at: &str,
+    refs: &Refs<'a>,
+    conv: &mut Converter<'_, '_>,
+) -> Option<Json> {
+    let responses = op.get("responses").and_then(Json::as_object)?;
+    let responses_at = child(op_at, "responses");
+    let mut first: Option<(u16, &str, &Json)> = None;
+    for (code, response) in responses.iter() {
+        let rank = match success_rank(code) {
+            Some(rank) => rank,
+            None => continue,
+        };
+        if first.map_or(true, |(r, _, _)| rank < r) {
+            first = Some((rank, code.as_str(), response));
+        }
+    }
+    let mut chosen: Option<(Json, usize, String)> = None;
+    for (code, response) in responses.iter() {
+        if success_rank(code).is_none() {
+            continue;
+        }
+        let at = child(&responses_at, code);
+        let (response, doc) = match super::import::resolve_object(response, 0, &at, refs) {
+            Ok(found) => found,
+            Err(e) => {
+                conv.warnings.push(Warning::new(
+                    at.as_str(),
+                    format!("no output schema: {}", e.message()),
+                ));
+                return None;
+            }
+        };
+        let (schema, schema_at) = json_schema(root, op, response, &at, conv.version)?;
+        if first.map(|(_, c, _)| c) == Some(code.as_str()) {
+            chosen = Some((schema.clone(), doc, schema_at));
+        }
+    }
+    let (schema, doc, at) = chosen?;
+    let nodes = conv.tool_nodes;
+    conv.output = true;
+    let converted = conv.convert(&schema, doc, &at);
+    conv.output = false;
+    let converted = match converted {
+        Ok(converted) => converted,
+        Err(e) => {
+            conv.tool_nodes = nodes;
+            conv.warnings.push(Warning::new(
+                at.as_str(),
+                format!("no output schema: {}", e.message()),
+            ));
+            return None;
+        }
+    };
+    let loose = loosen(converted, true);
+    let size = loose.to_string().len();
+    if size > MAX_OUTPUT_SCHEMA_BYTES {
+        conv.warnings.push(Warning::new(
+            at.as_str(),
+            format!(
+                "no output schema: the response schema is {} bytes, over the limit of {}",
+                size, MAX_OUTPUT_SCHEMA_BYTES
+            ),
+        ));
+        return None;
+    }
+    Some(loose)
+}
+
+/// The order of a success status code: `200`..`299` by number, then `2XX` (OpenAPI 3.1
+/// section 4.8.16.2: an explicit code wins over the range); `None` for anything else.
+fn success_rank(code: &str) -> Option<u16> {
+    if code.eq_ignore_ascii_case("2xx") {
+        return Some(300);
+    }
+    if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u16 = code.parse().ok()?;
+    if (200..300).contains(&n) {
+        Some(n)
+    } else {
+        None
+    }
+}
+
+/// The JSON schema of a response object and where it is; `None` when the response has no
+/// JSON body with a schema.
+fn json_schema(
+    root: &Json,
+    op: &Json,
+    response: &Json,
+    at: &str,
+    version: Version,
+) -> Option<(Json, String)> {
+    if version == Version::Swagger2 {
+        // Swagger 2.0: `produces` of the operation, else of the document; absent reads as
+        // JSON (the common case).
+        let produces = op
+            .get("produces")
+            .or_else(|| root.get("produces"))
+            .and_then(Json::as_array);
+        if let Some(list) = produces {
+            if !list.iter().filter_map(Json::as_str).any(is_json) {
+                return None;
+            }
+        }
+        let schema = response.get("schema")?;
+        return Some((schema.clone(), child(at, "schema")));
+    }
+    let content = response.get("content").and_then(Json::as_object)?;
+    let mut best: Option<(&String, &Json)> = None;
+    for (media, value) in content.iter() {
+        if !is_json(media) {
+            continue;
+        }
+        let exact = media_essence(media) == "application/json";
+        if best.is_none() || exact {
+            best = Some((media, value));
+        }
+        if exact {
+            break;
+        }
+    }
+    let (media, value) = best?;
+    let schema = value.get("schema")?;
+    Some((
+        schema.clone(),
+        child(&child(&child(at, "content"), media), "schema"),
+    ))
+}
+
+fn media_essence(media: &str) -> String {
+    media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// `application/json` or a structured syntax suffix `+json` (RFC 6839 section 3.1).
+fn is_json(media: &str) -> bool {
+    let essence = media_essence(media);
+    essence == "application/json" || (essence.contains('/') && essence.ends_with("+json"))
+}
+
+/// A converted schema without its assertions (see the module docs). The converter's output
+/// nests no deeper than its depth bound, so the recursion is bounded.
+fn loosen(schema: Json, at_root: bool) -> Json {
+    // `false` accepts nothing; anything else here is already a schema accepting all.
+    let map = match schema.into_object() {
+        Some(map) => map,
+        None => return Json::Object(Map::new()),
+    };
+    let mut out = Map::new();
+    let object_root = at_root
+        && match map.get("type") {
+            Some(Json::String(word)) => word == "object",
+            None => map.contains_key("properties"),
+            _ => false,
+        };
+    if object_root {
+        out.insert("type", "object");
+    }
+    for (key, value) in map.into_iter() {
+        match key.as_str() {
+            "properties" => {
+                let mut props = Map::new();
+                if let Some(list) = value.into_object() {
+                    for (name, schema) in list.into_iter() {
+                        props.insert(name, loosen(schema, false));
+                    }
+                }
+                out.insert("properties", props);
+            }
+            "items" => {
+                out.insert("items", loosen(value, false));
+            }
+            "additionalProperties" if value.is_object() => {
+                out.insert("additionalProperties", loosen(value, false));
+            }
+            "oneOf" | "anyOf" | "allOf" => {
+                let branches: Vec<Json> = match value.into_array() {
+                    Some(list) => list.into_iter().map(|b| loosen(b, false)).collect(),
+                    None => continue,
+                };
+                // `oneOf` fails when two branches match, which loose documents make common.
+                let word = if key == "allOf" { "allOf" } else { "anyOf" };
+                out.insert(word, branches);
+            }
+            word if ANNOTATIONS.contains(&word) => {
+                out.insert(key, value);
+            }
+            _ => {}
+        }
+    }
+    Json::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn success_codes_rank_explicit_before_the_range() {
+        assert_eq!(success_rank("200"), Some(200));
+        assert_eq!(success_rank("299"), Some(299));
+        assert_eq!(success_rank("2XX"), Some(300));
+        assert_eq!(success_rank("300"), None);
+        assert_eq!(success_rank("default"), None);
+        assert_eq!(success_rank("+20"), None);
+    }
+
+    #[test]
+    fn json_media_types() {
+        assert!(is_json("application/json"));
+        assert!(is_json("Application/JSON; charset=utf-8"));
+        assert!(is_json("application/problem+json"));
+        assert!(!is_json("+json"));
+        assert!(!is_json("text/plain"));
+        assert!(!is_json("application/jsonl"));
+    }
+}
