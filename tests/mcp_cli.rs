@@ -39,7 +39,7 @@ fn command_line_errors() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["serve"],
-            "httptool: serve needs at least one plugin file\n",
+            "httptool: serve needs at least one plugin file or OpenAPI document\n",
         ),
         (
             &["serve", "x.json", "--max-concurrency", "0"],
