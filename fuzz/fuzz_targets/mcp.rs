@@ -23,10 +23,8 @@ fn registry() -> ToolRegistry {
     )
     .expect("a fixed spec");
     let echo = FnTool::new(spec, |mut arguments: Map, _: &CallContext| {
-        match arguments.remove("text").and_then(Json::into_string) {
-            Some(text) => Ok(text),
-            None => Err("missing parameter 'text'"),
-        }
+        let text = arguments.remove("text").and_then(Json::into_string);
+        text.ok_or("missing parameter 'text'")
     });
     let mut registry = ToolRegistry::new();
     registry.add(echo).expect("one tool");
@@ -42,10 +40,13 @@ fuzz_target!(|data: &[u8]| {
         output.is_empty() || output.ends_with(b"\n"),
         "the last message is not ended"
     );
-    for line in output.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
+    for line in output
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.is_empty())
+    {
         let text = std::str::from_utf8(line).expect("the server writes text");
-        let message = json::parse(text)
-            .unwrap_or_else(|e| panic!("a line is not JSON: {e}\n{text}"));
+        let message =
+            json::parse(text).unwrap_or_else(|e| panic!("a line is not JSON: {e}\n{text}"));
         let object = message
             .as_object()
             .unwrap_or_else(|| panic!("a message is not an object: {text}"));

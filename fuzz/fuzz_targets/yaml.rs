@@ -28,8 +28,9 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     for text in [value.to_string(), value.to_pretty()] {
-        let again = json::parse(&text)
-            .unwrap_or_else(|e| panic!("the value writes to JSON that does not parse: {e}\n{text}"));
+        let again = json::parse(&text).unwrap_or_else(|e| {
+            panic!("the value writes to JSON that does not parse: {e}\n{text}")
+        });
         assert!(again == value, "the value changed through JSON:\n{text}");
     }
 });

@@ -212,6 +212,9 @@ pub fn to_curl_with<'a>(
     Ok(join(&groups, options.multiline))
 }
 
+/// The words of a command, grouped by option.
+type Groups = Vec<Vec<Vec<u8>>>;
+
 /// The words of the command, grouped by option, with the stand-ins of `family` still in
 /// them, and those stand-ins.
 fn words(
@@ -220,7 +223,7 @@ fn words(
     arguments: Option<&str>,
     options: &ExportOptions,
     family: u32,
-) -> Result<(Vec<Vec<Vec<u8>>>, Placeholders), Error> {
+) -> Result<(Groups, Placeholders), Error> {
     let mut placeholders = Placeholders::new(family);
     let files = endpoint.params().iter().any(Param::is_file);
     let dry = dry_run(plugin, endpoint, arguments, options, &mut placeholders)?;
@@ -551,7 +554,7 @@ impl Placeholders {
     /// stand-in starts with `9` and has no other `9` in its first 9 digits, so a match cannot
     /// begin inside the request's own text without that text holding the prefix. A family
     /// whose number prefix holds a second `9` is never clear.
-    fn is_clear_in(&self, words: &[Vec<Vec<u8>>]) -> bool {
+    fn is_clear_in(&self, words: &Groups) -> bool {
         let number = self.number_prefix.to_string();
         if number[1..].contains('9') {
             return false;
