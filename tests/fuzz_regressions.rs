@@ -37,3 +37,38 @@ fn curl_header_value_with_a_control_character_is_refused_when_read() {
     let plugin = curl::to_plugin(&command).unwrap();
     assert!(curl::to_curl(&plugin, None).is_ok());
 }
+
+/// Found by `fuzz/` target `curl`: `to_curl` wrote a `<name>` placeholder by putting a stand-in
+/// value (`918273645000000`) in the request and replacing the text everywhere in the finished
+/// command, so the same digits in a header of the request itself became `<days>` too, and the
+/// header line lost its name (`-H '<days>Accept: a'`, which does not parse). Stand-ins are now
+/// picked from a family whose text occurs nowhere in the request.
+#[test]
+fn to_curl_placeholder_stand_in_found_in_the_request_is_left_alone() {
+    let minimized = "curl 'x.test/?days=3' -H '918273645000000Accept: a'";
+    let plugin = curl::to_plugin(&curl::parse(minimized).unwrap()).unwrap();
+    let exported = curl::to_curl(&plugin, None).unwrap();
+    let again = curl::parse(&exported)
+        .unwrap_or_else(|e| panic!("the exported command does not parse: {e}\n{exported}"));
+    assert_eq!(again.method(), "GET");
+    assert!(
+        exported.contains("-H '918273645000000Accept: a'"),
+        "{exported}"
+    );
+    let header = again
+        .headers()
+        .iter()
+        .find(|header| header.name() == "918273645000000Accept");
+    assert_eq!(header.map(|header| header.value()), Some("a"), "{exported}");
+    assert!(exported.contains("days=<days>"), "{exported}");
+    // Also when the request holds the text of the first families of stand-ins.
+    let crowded =
+        "curl 'x.test/?days=3&q=x' -H 'X-A: 918273645 918273655 httptool-placeholder-00-'";
+    let plugin = curl::to_plugin(&curl::parse(crowded).unwrap()).unwrap();
+    let exported = curl::to_curl(&plugin, None).unwrap();
+    assert!(
+        exported.contains("-H 'X-A: 918273645 918273655 httptool-placeholder-00-'"),
+        "{exported}"
+    );
+    assert!(exported.contains("days=<days>&q=<q>"), "{exported}");
+}

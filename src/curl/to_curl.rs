@@ -185,7 +185,46 @@ pub fn to_curl_with<'a>(
     options: &ExportOptions,
 ) -> Result<String, Error> {
     let endpoint = pick(plugin, endpoint.into())?;
-    let mut placeholders = Placeholders::default();
+    let (words, placeholders) = words(plugin, endpoint, arguments, options, 0)?;
+    if placeholders.list.is_empty() {
+        return Ok(join(&words, options.multiline));
+    }
+    // Stand-ins are found again by their text, so they must be text the request does not
+    // hold itself (a header may hold any digits). The request built with another family's
+    // stand-ins shows its own text: pick a family none of whose text occurs there.
+    let (other, _) = self::words(plugin, endpoint, arguments, options, 1)?;
+    let family = (0..FAMILIES)
+        .filter(|&family| family != 1)
+        .find(|&family| Placeholders::new(family).is_clear_in(&other))
+        .ok_or(Error::Unrepresentable {
+            what: "the request holds the text of every placeholder stand-in",
+        })?;
+    let (words, placeholders) = if family == 0 {
+        (words, placeholders)
+    } else {
+        self::words(plugin, endpoint, arguments, options, family)?
+    };
+    // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
+    let groups: Vec<Vec<Vec<u8>>> = words
+        .iter()
+        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
+        .collect();
+    Ok(join(&groups, options.multiline))
+}
+
+/// The words of a command, grouped by option.
+type Groups = Vec<Vec<Vec<u8>>>;
+
+/// The words of the command, grouped by option, with the stand-ins of `family` still in
+/// them, and those stand-ins.
+fn words(
+    plugin: &HttpPlugin,
+    endpoint: &Endpoint,
+    arguments: Option<&str>,
+    options: &ExportOptions,
+    family: u32,
+) -> Result<(Groups, Placeholders), Error> {
+    let mut placeholders = Placeholders::new(family);
     let files = endpoint.params().iter().any(Param::is_file);
     let dry = dry_run(plugin, endpoint, arguments, options, &mut placeholders)?;
     let secrets = if options.reveal_secrets {
@@ -214,13 +253,7 @@ pub fn to_curl_with<'a>(
         },
         files,
     };
-    // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
-    let groups: Vec<Vec<Vec<u8>>> = command
-        .groups()?
-        .iter()
-        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
-        .collect();
-    Ok(join(&groups, options.multiline))
+    Ok((command.groups()?, placeholders))
 }
 
 /// The request a call sends, built by the plugin layer: with the arguments given, or
@@ -487,26 +520,60 @@ impl FileResolver for FileHandles {
 }
 
 /// Stand-in values for what the export is not given: each is a value of the right type
-/// that occurs nowhere else (`httptool-placeholder-000001`, or a 15-digit number), replaced
-/// by `<name>` in the finished command.
-#[derive(Default)]
+/// (`httptool-placeholder-00-000001`, or a 15-digit number starting `918273645`), replaced by
+/// `<name>` in the finished command. A family (the `00`, the `918273645`) is picked whose
+/// text the request does not hold itself.
 struct Placeholders {
+    /// What every string stand-in of the family starts with.
+    string_prefix: String,
+    /// The first 9 digits of every number stand-in of the family: a `9`, then no other `9`,
+    /// so that no stand-in can be found starting inside text that is not one (see
+    /// [`Placeholders::is_clear_in`]).
+    number_prefix: i64,
     /// `(stand-in, shown as)`.
     list: Vec<(String, String)>,
 }
 
-/// The first number stand-in: 15 digits, a value no sample is likely to hold.
-const NUMBER_BASE: i64 = 918_273_645_000_000;
+/// How many families of stand-ins [`to_curl_with`] tries (some are skipped: see
+/// [`Placeholders::new`]).
+const FAMILIES: u32 = 32;
 
 impl Placeholders {
+    /// The stand-ins of `family`.
+    fn new(family: u32) -> Placeholders {
+        Placeholders {
+            string_prefix: format!("httptool-placeholder-{:02}-", family),
+            number_prefix: 918_273_645 + 10 * i64::from(family),
+            list: Vec::new(),
+        }
+    }
+
+    /// Whether no word holds the text every stand-in of this family starts with. When so, a
+    /// word of the same request built with these stand-ins holds them only where they were
+    /// put: a string stand-in starts with `h` and has no other `httptool` in it, a number
+    /// stand-in starts with `9` and has no other `9` in its first 9 digits, so a match cannot
+    /// begin inside the request's own text without that text holding the prefix. A family
+    /// whose number prefix holds a second `9` is never clear.
+    fn is_clear_in(&self, words: &Groups) -> bool {
+        let number = self.number_prefix.to_string();
+        if number[1..].contains('9') {
+            return false;
+        }
+        let found = |word: &[u8], prefix: &[u8]| word.windows(prefix.len()).any(|w| w == prefix);
+        words.iter().flatten().all(|word| {
+            !found(word, self.string_prefix.as_bytes()) && !found(word, number.as_bytes())
+        })
+    }
+
     fn string(&mut self, shown: &str) -> String {
-        let standin = format!("httptool-placeholder-{:06}", self.list.len());
+        let standin = format!("{}{:06}", self.string_prefix, self.list.len());
         self.list.push((standin.clone(), format!("<{}>", shown)));
         standin
     }
 
     fn number(&mut self, shown: &str) -> Json {
-        let standin = NUMBER_BASE + self.list.len() as i64;
+        // 15 digits, within the integers a JSON number carries exactly (below 2^53).
+        let standin = self.number_prefix * 1_000_000 + self.list.len() as i64;
         self.list
             .push((standin.to_string(), format!("<{}>", shown)));
         Json::from(standin)
@@ -658,7 +725,7 @@ mod tests {
 
     #[test]
     fn placeholders_fill_longest_first() {
-        let mut placeholders = Placeholders::default();
+        let mut placeholders = Placeholders::new(0);
         let standins: Vec<String> = (0..12)
             .map(|i| placeholders.string(&format!("p{}", i)))
             .collect();
