@@ -72,3 +72,18 @@ fn to_curl_placeholder_stand_in_found_in_the_request_is_left_alone() {
     );
     assert!(exported.contains("days=<days>&q=<q>"), "{exported}");
 }
+
+/// Found by the `curl` target: Basic credentials of user `http` and no password are the text
+/// `http:`, and masking them by text search in the dry run's URL turned the scheme into `***`,
+/// so the exported command no longer converted.
+#[test]
+fn masking_a_secret_that_spells_the_scheme_leaves_the_origin_alone() {
+    let minimized = "curl 'http@liters:3' -H 'Accn/json' -H 'Authorizatio~: Bearer abc123'";
+    let plugin = curl::to_plugin(&curl::parse(minimized).unwrap()).unwrap();
+    let exported = curl::to_curl(&plugin, None).unwrap();
+    assert!(exported.starts_with("curl http://liters:3/ "), "{exported}");
+    let again = curl::parse(&exported)
+        .unwrap_or_else(|e| panic!("the exported command does not parse: {e}\n{exported}"));
+    assert_eq!(again.method(), "GET");
+    assert!(!exported.contains("abc123"), "{exported}");
+}

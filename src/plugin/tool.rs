@@ -331,9 +331,16 @@ impl DryRun {
 
     /// The URL with every secret as `***`.
     pub(crate) fn masked_url(&self) -> String {
-        self.redactor
-            .text(&self.request.redacted_url())
-            .into_owned()
+        let url = self.request.redacted_url();
+        // The origin is the plugin's, never a secret of the call: only what follows it is
+        // searched, so a secret that spells part of it (Basic credentials of user `http` and
+        // no password are `http:`) cannot garble the scheme or the host.
+        let path_start = url
+            .find("://")
+            .and_then(|i| url[i + 3..].find('/').map(|j| i + 3 + j))
+            .unwrap_or(url.len());
+        let (origin, rest) = url.split_at(path_start);
+        format!("{}{}", origin, self.redactor.text(rest))
     }
 
     /// The body with every secret as `***`.
