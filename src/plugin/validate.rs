@@ -626,11 +626,7 @@ fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), 
             "a raw body parameter is a string (the text, or a file handle with \"file\": true)",
         );
     }
-    let others = endpoint
-        .params
-        .iter()
-        .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form));
-    if others {
+    if has_other_body_param(endpoint, param) {
         return conflict(
             path,
             "in",
@@ -638,6 +634,15 @@ fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), 
         );
     }
     Ok(())
+}
+
+/// Whether a body or form parameter other than `param` shares its endpoint: a raw or
+/// whole-body parameter must be the only one.
+fn has_other_body_param(endpoint: &Endpoint, param: &Param) -> bool {
+    endpoint
+        .params
+        .iter()
+        .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form))
 }
 
 /// An endpoint's own `Content-Type` is one header value.
@@ -667,11 +672,7 @@ fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<()
             "a whole-body parameter is sent as JSON: body_encoding must be json",
         );
     }
-    let others = endpoint
-        .params
-        .iter()
-        .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form));
-    if others {
+    if has_other_body_param(endpoint, param) {
         return conflict(
             path,
             "whole_body",
