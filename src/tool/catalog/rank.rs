@@ -67,6 +67,8 @@ const VERBS: &[(&str, &str)] = &[
     ("remov", "delet"),
     ("eras", "delet"),
     ("destroy", "delet"),
+    ("kill", "delet"),
+    ("terminat", "delet"),
     ("drop", "delet"),
     ("add", "creat"),
     ("make", "creat"),
@@ -259,7 +261,8 @@ pub(crate) fn words(text: &str) -> Vec<String> {
 }
 
 /// Splits on anything that is not a letter or digit, and inside words at camelCase
-/// boundaries (`listPetsByOwner`: list, Pets, By, Owner; `HTTPServer`: HTTP, Server).
+/// boundaries (`listPetsByOwner`: list, Pets, By, Owner; `HTTPServer`: HTTP, Server;
+/// `CoreV1beta1Pod`: Core, V1beta1, Pod).
 fn split(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     for part in text.split(|c: char| !c.is_alphanumeric()) {
@@ -269,7 +272,7 @@ fn split(text: &str) -> Vec<&str> {
             let (at, c) = chars[i];
             let prev = chars[i - 1].1;
             let next_lower = chars.get(i + 1).map_or(false, |&(_, n)| n.is_lowercase());
-            let boundary = (prev.is_lowercase() && c.is_uppercase())
+            let boundary = ((prev.is_lowercase() || prev.is_ascii_digit()) && c.is_uppercase())
                 || (prev.is_uppercase() && c.is_uppercase() && next_lower);
             if boundary {
                 if let Some(word) = part.get(start..at) {
@@ -334,6 +337,7 @@ mod tests {
     word_cases! {
         words_camel_case: "listPetsByOwner" => vec!["list", "pet", "owner"];
         words_acronym: "readHTTPServer" => vec!["get", "http", "server"];
+        words_version_kept_whole: "readCoreV1beta1NamespacedPod" => vec!["get", "core", "v1beta1", "namespac", "pod"];
         words_snake_and_slash: "repos/list-for_user" => vec!["repo", "list", "user"];
         words_plural_y: "repositories" => vec!["repository"];
         words_verb_forms_meet: "create created creating" => vec!["creat", "creat", "creat"];
