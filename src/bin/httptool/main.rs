@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 mod args;
 mod call;
+mod catalog;
 mod convert;
 mod demo;
 mod input;

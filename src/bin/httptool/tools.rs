@@ -16,17 +16,19 @@ the request's `tools` field (for mcp, the result of `tools/list`). Tool names mu
 across the files.
 
   --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
-  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)";
+  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)
+";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}{}", HELP, crate::catalog::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let format = args
         .value("--format")?
         .unwrap_or_else(|| "openai".to_string());
+    let catalog = crate::catalog::take(&mut args)?;
     let paths = args.positionals()?;
     if paths.is_empty() {
         return Err(CliError::Usage(
@@ -34,12 +36,16 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let mut registry = ToolRegistry::new();
+    let mut names = Vec::new();
     for path in &paths {
         let plugin = load_plugin(path, max_bytes)?;
         registry
             .add_plugin(&plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+        names.push(plugin.name().to_string());
     }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let registry = crate::catalog::apply(&catalog, registry, &names);
     let specs = registry.specs();
     print_out(&render(&specs, &format)?.to_pretty())?;
     Ok(ExitCode::SUCCESS)
