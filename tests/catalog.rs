@@ -219,11 +219,17 @@ fn search_operations_returns_name_method_path_summary() {
     );
     let value = json::parse(out.text()).unwrap();
     assert_eq!(value["operations"].as_array().unwrap().len(), 1);
-    assert_eq!(value["operations"][0]["summary"], httptool::json!("List all pets."));
+    assert_eq!(
+        value["operations"][0]["summary"],
+        httptool::json!("List all pets.")
+    );
     // Tags are searched: only showPetById has "details".
     let out = call(&tools, "search_operations", r#"{"query": "details"}"#);
     let value = json::parse(out.text()).unwrap();
-    assert_eq!(value["operations"][0]["name"], httptool::json!("showPetById"));
+    assert_eq!(
+        value["operations"][0]["name"],
+        httptool::json!("showPetById")
+    );
     assert_eq!(
         value["operations"][0]["summary"],
         httptool::json!("Info for a specific pet")
@@ -245,7 +251,10 @@ fn search_operations_returns_name_method_path_summary() {
     // Nothing matches: an empty list, not an error.
     let out = call(&tools, "search_operations", r#"{"query": "invoice"}"#);
     assert!(!out.is_error());
-    assert_eq!(json::parse(out.text()).unwrap()["operations"], httptool::json!([]));
+    assert_eq!(
+        json::parse(out.text()).unwrap()["operations"],
+        httptool::json!([])
+    );
 }
 
 #[test]
@@ -335,7 +344,10 @@ fn tags_round_trip_through_the_plugin_file_and_come_from_openapi() {
     let endpoint = plugin.endpoint("showPetById").unwrap();
     assert_eq!(endpoint.tags(), ["pets", "details"]);
     let again = HttpPlugin::from_json(&plugin.to_json().to_string()).unwrap();
-    assert_eq!(again.endpoint("showPetById").unwrap().tags(), ["pets", "details"]);
+    assert_eq!(
+        again.endpoint("showPetById").unwrap().tags(),
+        ["pets", "details"]
+    );
     assert_eq!(again.to_json(), plugin.to_json());
     assert!(plugin.endpoint("deletePet").unwrap().tags().is_empty());
 
