@@ -337,7 +337,7 @@ mod tests {
     word_cases! {
         words_camel_case: "listPetsByOwner" => vec!["list", "pet", "owner"];
         words_acronym: "readHTTPServer" => vec!["get", "http", "server"];
-        words_version_kept_whole: "readCoreV1beta1NamespacedPod" => vec!["get", "core", "v1beta1", "namespac", "pod"];
+        words_version_kept_whole: "readCoreV1beta1NamespacedPod" => vec!["get", "cor", "v1beta1", "namespac", "pod"];
         words_snake_and_slash: "repos/list-for_user" => vec!["repo", "list", "user"];
         words_plural_y: "repositories" => vec!["repository"];
         words_verb_forms_meet: "create created creating" => vec!["creat", "creat", "creat"];
