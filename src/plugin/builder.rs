@@ -232,6 +232,7 @@ impl Endpoint {
                 base_url: None,
                 content_type: None,
                 title: None,
+                tags: Vec::new(),
                 hints: ToolAnnotations::default(),
                 output_schema: None,
             },
@@ -341,6 +342,13 @@ impl EndpointBuilder {
     /// A human-readable title (MCP's `title`). Defaults to none.
     pub fn title(mut self, title: impl Into<String>) -> EndpointBuilder {
         self.endpoint.title = Some(title.into());
+        self
+    }
+
+    /// Adds a word that groups this endpoint with others (OpenAPI `tags`); see
+    /// [`Endpoint::tags`]. Defaults to none.
+    pub fn tag(mut self, tag: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.tags.push(tag.into());
         self
     }
 

@@ -26,7 +26,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 14] = [
+const ENDPOINT_FIELDS: [&str; 15] = [
     "name",
     "description",
     "method",
@@ -39,6 +39,7 @@ const ENDPOINT_FIELDS: [&str; 14] = [
     "base_url",
     "content_type",
     "title",
+    "tags",
     "annotations",
     "output_schema",
 ];
@@ -775,6 +776,18 @@ impl Loader<'_> {
         if let Some(title) = opt_str(map, "title", path)? {
             builder = builder.title(title);
         }
+        if let Some(tags) = map.get("tags") {
+            let field = at(path, "tags");
+            let list = tags
+                .as_array()
+                .ok_or_else(|| type_error(&field, "an array of strings", tags))?;
+            for (i, tag) in list.iter().enumerate() {
+                let tag = tag
+                    .as_str()
+                    .ok_or_else(|| type_error(&index(&field, i), "a string", tag))?;
+                builder = builder.tag(tag);
+            }
+        }
         if let Some(value) = map.get("annotations") {
             builder = builder.annotations(read_annotations(value, &at(path, "annotations"))?);
         }
@@ -1058,6 +1071,9 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     map.insert("name", endpoint.name());
     if let Some(title) = endpoint.title() {
         map.insert("title", title);
+    }
+    if !endpoint.tags().is_empty() {
+        map.insert("tags", endpoint.tags().to_vec());
     }
     if !endpoint.description().is_empty() {
         map.insert("description", endpoint.description());

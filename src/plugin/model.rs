@@ -822,6 +822,8 @@ pub struct Endpoint {
     pub(crate) base_url: Option<String>,
     pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
+    /// Words that group endpoints (OpenAPI `tags`), for finding them in a catalog.
+    pub(crate) tags: Vec<String>,
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
     pub(crate) hints: ToolAnnotations,
     pub(crate) output_schema: Option<Json>,
@@ -899,6 +901,13 @@ impl Endpoint {
     /// The human-readable title (MCP's `title`), if one was declared.
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
+    }
+
+    /// The words that group this endpoint with others (OpenAPI `tags`), in declaration
+    /// order; empty unless declared. The model's schema never shows them: the
+    /// [`Catalog`](crate::tool::Catalog) ranks operations by them.
+    pub fn tags(&self) -> &[String] {
+        &self.tags
     }
 
     /// The behaviour hints of the tool: those declared, and for the others the method's

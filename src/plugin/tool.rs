@@ -16,7 +16,7 @@ use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::Map;
-use crate::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
+use crate::tool::{CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolSpec};
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
@@ -292,6 +292,15 @@ impl Tool for HttpTool {
             Ok((response, redactor)) => result::output(response, &self.shaping(&redactor)),
             Err(output) => output,
         }
+    }
+
+    fn operation(&self) -> Option<Operation<'_>> {
+        let endpoint = &self.compiled.endpoint;
+        Some(Operation {
+            method: endpoint.method().as_str(),
+            path: endpoint.path(),
+            tags: endpoint.tags(),
+        })
     }
 }
 

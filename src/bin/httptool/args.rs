@@ -108,6 +108,35 @@ impl Args {
         Ok(values)
     }
 
+    /// Takes a flag that may be followed by one of `words` (`--catalog` or
+    /// `--catalog auto`), or `--name=WORD` with any word: `None` when absent, `Some(None)`
+    /// for the bare flag. The last one wins.
+    pub fn flag_or_value(
+        &mut self,
+        name: &str,
+        words: &[&str],
+    ) -> Result<Option<Option<String>>, CliError> {
+        let prefix = format!("{}=", name);
+        let mut found = None;
+        let mut i = 0;
+        while i < self.words.len() {
+            if self.words[i] == name {
+                self.words.remove(i);
+                let next = self.words.get(i).filter(|w| words.contains(&w.as_str()));
+                found = Some(next.cloned());
+                if found.as_ref().map_or(false, Option::is_some) {
+                    self.words.remove(i);
+                }
+            } else if let Some(value) = self.words[i].strip_prefix(&prefix) {
+                found = Some(Some(value.to_string()));
+                self.words.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(found)
+    }
+
     /// Takes `--name VALUE`; the last one wins when it is given twice.
     pub fn value(&mut self, name: &str) -> Result<Option<String>, CliError> {
         Ok(self.values(name)?.pop())

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 mod args;
 mod assist;
 mod call;
+mod catalog;
 mod convert;
 mod demo;
 mod input;

@@ -30,6 +30,7 @@ variable it names must be set.
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
+{catalog}
 
 In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
 agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths:
@@ -46,7 +47,7 @@ agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&HELP.replace("{catalog}", crate::catalog::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
@@ -58,6 +59,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(word) = args.value("--page-size")? {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
+    let catalog = crate::catalog::take(&mut args)?;
     let documents = args.values("--openapi")?;
     let mut paths = args.positionals()?;
     paths.extend(documents);
@@ -73,6 +75,8 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             .add_plugin(plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
     }
+    let names: Vec<&str> = plugins.iter().map(HttpPlugin::name).collect();
+    let registry = crate::catalog::apply(&catalog, registry, &names);
     if let Some(instructions) = mcp::plugin_instructions(&plugins) {
         server = server.instructions(instructions);
     }

@@ -18,11 +18,12 @@ across the files. No ${NAME} needs to be set: specs hold no secret.
   --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
   --list            one line a tool for a person instead: name, method, path, and the
                     parameters a call must give
-  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)";
+  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)
+";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}{}", HELP, crate::catalog::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
@@ -30,6 +31,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         .value("--format")?
         .unwrap_or_else(|| "openai".to_string());
     let list = args.flag("--list");
+    let catalog = crate::catalog::take(&mut args)?;
     let paths = args.positionals()?;
     if paths.is_empty() {
         return Err(CliError::Usage(
@@ -49,6 +51,8 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         print_out(&crate::assist::list(&plugins))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let names: Vec<&str> = plugins.iter().map(|p| p.name()).collect();
+    let registry = crate::catalog::apply(&catalog, registry, &names);
     let specs = registry.specs();
     print_out(&render(&specs, &format)?.to_pretty())?;
     Ok(ExitCode::SUCCESS)
