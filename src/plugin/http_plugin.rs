@@ -9,7 +9,9 @@ use super::compile::Compiled;
 use super::error::{Error, ErrorKind};
 use super::model::{Auth, ConfigValue, Endpoint, Options};
 use super::multipart::FileResolver;
+use super::oauth::TokenListener;
 use super::observe::Observer;
+use super::token::TokenCache;
 use super::tool::{DryRun, HttpTool};
 use crate::http::{Client, Headers, Transport};
 use crate::tool::{self, CallContext, Tool, ToolOutput, ToolRegistry, ToolSpec};
@@ -103,6 +105,9 @@ pub(crate) struct Runtime {
     pub observer: Option<Arc<dyn Observer>>,
     pub signer: Option<Arc<dyn Signer>>,
     pub files: Option<Arc<dyn FileResolver>>,
+    /// OAuth 2.0 access tokens, shared by every clone of the plugin.
+    pub tokens: Arc<TokenCache>,
+    pub token_listener: Option<Arc<dyn TokenListener>>,
 }
 
 impl HttpPlugin {
@@ -115,6 +120,8 @@ impl HttpPlugin {
                 observer: None,
                 signer: None,
                 files: None,
+                tokens: Arc::new(TokenCache::default()),
+                token_listener: None,
             },
         }
     }
@@ -262,6 +269,14 @@ impl HttpPlugin {
         self
     }
 
+    /// Tells `listener` of every refresh token the token endpoint rotates (OAuth 2.0 auth
+    /// with the refresh token grant), so the application can store the new one.
+    #[must_use]
+    pub fn with_token_listener(mut self, listener: Arc<dyn TokenListener>) -> HttpPlugin {
+        self.runtime.token_listener = Some(listener);
+        self
+    }
+
     /// The transport the tools send through.
     pub fn transport(&self) -> &Arc<dyn Transport> {
         &self.runtime.transport
@@ -293,6 +308,7 @@ impl fmt::Debug for HttpPlugin {
             .field("observer", &self.runtime.observer.is_some())
             .field("signer", &self.runtime.signer.is_some())
             .field("file_resolver", &self.runtime.files.is_some())
+            .field("token_listener", &self.runtime.token_listener.is_some())
             .finish()
     }
 }
