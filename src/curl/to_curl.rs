@@ -175,6 +175,10 @@ pub fn to_curl_call<'a>(
 /// read), [`Error::Request`] when the client would refuse to send it, and
 /// [`Error::Unrepresentable`] for a body holding a NUL byte.
 ///
+/// With OAuth 2.0 auth ([`OAuth2`]) the access token is not known until a call fetches it:
+/// the command has `-H 'Authorization: Bearer ***'` and starts with a `#` comment line that
+/// says so and names the token URL.
+///
 /// # Security
 ///
 /// Secrets are `***` unless [`ExportOptions::reveal_secrets`]; the command is quoted so

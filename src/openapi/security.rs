@@ -201,7 +201,7 @@ pub(crate) fn schemes(
                     warnings.push(Warning::new(
                         here,
                         format!(
-                            "oauth2 scheme without a clientCredentials flow: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
+                            "oauth2 scheme: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
                             variable
                         ),
                     ));
