@@ -757,3 +757,76 @@ fn the_tool_trait_call_path_uses_the_cache_too() {
     assert!(!other.call(json::Map::new(), &CallContext::new()).is_error());
     assert_eq!(tokens.requests().len(), 1);
 }
+
+#[test]
+fn unusable_token_responses_are_each_named() {
+    let cases = [
+        (
+            "200 OK",
+            "not json",
+            "could not get an access token: the token endpoint's answer is not JSON (RFC 6749 section 5.1); this is not caused by the arguments",
+        ),
+        (
+            "200 OK",
+            r#"{"token_type":"Bearer"}"#,
+            "could not get an access token: the token endpoint's answer has no access_token (RFC 6749 section 5.1); this is not caused by the arguments",
+        ),
+        (
+            "200 OK",
+            r#"{"access_token":"abcd","token_type":"mac"}"#,
+            "could not get an access token: the token endpoint's answer has token_type 'mac', and only bearer tokens are supported (RFC 6750) (RFC 6749 section 5.1); this is not caused by the arguments",
+        ),
+        (
+            "200 OK",
+            r#"{"access_token":"abcd","expires_in":"soon"}"#,
+            "could not get an access token: the token endpoint's answer has an expires_in that is not a number of seconds (RFC 6749 section 5.1); this is not caused by the arguments",
+        ),
+        (
+            "503 Service Unavailable",
+            "down for maintenance",
+            "could not get an access token: the token endpoint answered HTTP 503 without an OAuth error: down for maintenance; this is not caused by the arguments",
+        ),
+    ];
+    for (status, body, expected) in cases {
+        let tokens = Server::responding(move |_| json_reply(status, body.to_string()));
+        let api = Server::json("{}");
+        let plugin =
+            HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+        let out = call(&plugin, "list_contacts", &CallContext::new());
+        assert_eq!(out.error_kind(), Some(ErrorKind::AuthFailed), "{}", body);
+        assert_eq!(out.text(), expected);
+        assert!(api.requests().is_empty());
+    }
+}
+
+#[test]
+fn swagger_application_flows_become_oauth_auth_and_other_flows_bearer_slots() {
+    let doc = json::parse(
+        r#"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "host": "api.example.com",
+            "schemes": ["https"],
+            "securityDefinitions": {"app": {"type": "oauth2", "flow": "application",
+                "tokenUrl": "https://login.example.com/token", "scopes": {"read": "r"}}},
+            "security": [{"app": ["read"]}],
+            "paths": {"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .unwrap();
+    let import = openapi::import(&doc).unwrap();
+    let auth = import.plugin().to_json()["auth"].clone();
+    assert_eq!(auth["type"].as_str(), Some("oauth2_client_credentials"));
+    assert_eq!(auth["scope"].as_str(), Some("read"));
+    let code_flow = json::parse(
+        r#"{"openapi": "3.0.3", "info": {"title": "Code", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "components": {"securitySchemes": {"user": {"type": "oauth2", "flows": {
+                "authorizationCode": {"authorizationUrl": "https://login.example.com/a",
+                    "tokenUrl": "https://login.example.com/t", "scopes": {}}}}}},
+            "security": [{"user": []}],
+            "paths": {"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok"}}}}}}"#,
+    )
+    .unwrap();
+    let import = openapi::import(&code_flow).unwrap();
+    assert_eq!(
+        import.plugin().to_json()["auth"]["type"].as_str(),
+        Some("bearer")
+    );
+}

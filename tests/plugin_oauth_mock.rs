@@ -99,7 +99,7 @@ impl Api {
                     && c["exp"].as_u64().map_or(false, |exp| exp > now)
                     && c["client_id"].as_str() == Some(client.as_str())
                     && !refused.lock().unwrap().contains(&jti);
-                fine.then(|| jti)
+                fine.then_some(jti)
             });
             match valid {
                 Some(jti) => {

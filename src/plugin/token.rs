@@ -45,6 +45,8 @@ struct Slot {
 struct State {
     token: Option<Token>,
     fetching: bool,
+    /// Calls waiting for the fetch in flight.
+    waiting: usize,
     /// Fetches finished so far; a waiter compares it to know its fetch is over.
     fetches: u64,
     /// The failure of fetch number `.0`, handed to the calls that waited for it.
@@ -169,10 +171,12 @@ impl TokenCache {
                 break;
             }
             waited_for = Some(state.fetches);
+            state.waiting += 1;
             state = slot
                 .done
                 .wait(state)
                 .unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
         }
         state.fetching = true;
         let refresh = state.refresh_token.clone();
@@ -614,6 +618,85 @@ mod tests {
             Some(http::basic_auth("a+b%3Ac", "p%26q%3Dr%2Bs").as_str())
         );
         assert_eq!(request.body(), b"grant_type=client_credentials");
+    }
+
+    /// Four calls at once for one key: the first fetches, the other three wait (the test
+    /// sees them waiting before the token endpoint answers), and all get its outcome.
+    fn four_calls_during_one_fetch(
+        status: u16,
+        body: &'static str,
+    ) -> (usize, Vec<Result<Issued, ToolOutput>>) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::mpsc;
+        let auth = OAuth2::client_credentials("http://127.0.0.1:9/token", "id", "secret");
+        let cache = TokenCache::default();
+        let (go, gate) = mpsc::channel::<()>();
+        let gate = Mutex::new(gate);
+        let fetches = AtomicUsize::new(0);
+        let send = |request: &Request, _: &Redactor| {
+            fetches.fetch_add(1, Ordering::SeqCst);
+            let _ = lock(&gate).recv();
+            Ok(Response::new(status, request.url().clone()).with_body(body.as_bytes().to_vec()))
+        };
+        let options = RequestOptions::new();
+        let results = std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let fetcher = Fetcher {
+                            send: &send,
+                            options: &options,
+                            listener: None,
+                            max_output_bytes: 1024,
+                        };
+                        cache.token(&auth, &CallContext::new(), &fetcher)
+                    })
+                })
+                .collect();
+            loop {
+                let slot = lock(&cache.slots).values().next().cloned();
+                let ready = slot.map_or(false, |slot| {
+                    let state = lock(&slot.state);
+                    state.fetching && state.waiting == 3
+                });
+                if ready {
+                    break;
+                }
+                std::thread::yield_now();
+            }
+            go.send(()).unwrap();
+            threads
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        (fetches.load(Ordering::SeqCst), results)
+    }
+
+    #[test]
+    fn calls_during_a_fetch_wait_for_it_and_share_its_token() {
+        let (fetches, results) =
+            four_calls_during_one_fetch(200, r#"{"access_token":"tok","token_type":"bearer"}"#);
+        assert_eq!(fetches, 1);
+        for result in results {
+            let issued = result.ok().unwrap();
+            assert_eq!((issued.access.as_str(), issued.cached), ("tok", false));
+        }
+    }
+
+    #[test]
+    fn calls_during_a_failed_fetch_share_its_error() {
+        let (fetches, results) = four_calls_during_one_fetch(401, r#"{"error":"invalid_client"}"#);
+        assert_eq!(fetches, 1);
+        for result in results {
+            let output = result.err().unwrap();
+            assert_eq!(output.error_kind(), Some(ErrorKind::AuthFailed));
+            assert!(
+                output.text().contains("'invalid_client'"),
+                "{}",
+                output.text()
+            );
+        }
     }
 
     #[test]

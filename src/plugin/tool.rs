@@ -76,7 +76,8 @@ impl HttpTool {
     }
 
     /// Builds the exact request a call with `arguments` would send, signed, without sending
-    /// it.
+    /// it. With OAuth 2.0 auth no token is fetched: the request carries
+    /// `Authorization: Bearer ***` where a call puts its access token.
     ///
     /// # Errors
     ///
