@@ -700,6 +700,22 @@ mod tests {
     }
 
     #[test]
+    fn the_cache_keeps_at_most_max_cached_tokens_idle_slots() {
+        let cache = TokenCache::default();
+        let key = |n: usize| Key {
+            parts: [0, 1, 2, 3, 4, 5, 6].map(|i| format!("{}-{}", i, n)),
+        };
+        let busy = cache.slot(&key(0));
+        for n in 1..=MAX_CACHED_TOKENS + 10 {
+            drop(cache.slot(&key(n)));
+        }
+        let slots = lock(&cache.slots);
+        assert!(slots.len() <= MAX_CACHED_TOKENS, "{}", slots.len());
+        // A slot a call holds is never dropped.
+        assert!(Arc::ptr_eq(slots.get(&key(0)).unwrap(), &busy));
+    }
+
+    #[test]
     fn clean_cuts_on_a_char_boundary_and_flattens_lines() {
         assert_eq!(clean("a\r\nb", 10), "a  b");
         assert_eq!(clean("ééé", 4), "éé...");
