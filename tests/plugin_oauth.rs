@@ -486,11 +486,12 @@ fn eight_threads_sharing_one_plugin_share_one_token_fetch() {
         .collect();
     started.wait();
     go.send(()).unwrap();
+    // A second token request (a stampede) would find the gate open, not hang the test.
+    drop(go);
     for thread in threads {
         let out = thread.join().unwrap();
         assert_eq!(out.text(), r#"{"ok":true,"issued":1,"echo":""}"#);
     }
-    drop(go);
     assert_eq!(tokens.requests().len(), 1);
     assert_eq!(api.requests().len(), 8);
 }

@@ -653,7 +653,10 @@ mod tests {
                     })
                 })
                 .collect();
-            loop {
+            // A guard, not a timing: a broken cache fails the asserts below instead of
+            // hanging the test.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while Instant::now() < deadline {
                 let slot = lock(&cache.slots).values().next().cloned();
                 let ready = slot.map_or(false, |slot| {
                     let state = lock(&slot.state);
@@ -665,6 +668,7 @@ mod tests {
                 std::thread::yield_now();
             }
             go.send(()).unwrap();
+            drop(go);
             threads
                 .into_iter()
                 .map(|t| t.join().unwrap())
