@@ -109,6 +109,7 @@ impl HttpTool {
     /// # Ok::<(), httptool::plugin::Error>(())
     /// ```
     pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
+        self.check_variables()?;
         self.prepare_with_secrets(arguments, context)
             .map(|(request, _)| request)
     }
@@ -213,7 +214,23 @@ impl HttpTool {
         }
     }
 
+    /// Refuses a call that needs a variable the plugin file left unresolved
+    /// ([`HttpPlugin::from_json_deferred`]): its placeholder must never be sent.
+    fn check_variables(&self) -> Result<(), ToolOutput> {
+        match self.plugin.unset_variable_for(self.compiled.endpoint.name()) {
+            None => Ok(()),
+            Some(name) => Err(ToolOutput::error(
+                ErrorKind::MissingParameter,
+                format!(
+                    "this tool needs the variable '{}' of its plugin file, which was not set when the plugin was loaded; this is not caused by the arguments",
+                    name
+                ),
+            )),
+        }
+    }
+
     fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
+        self.check_variables()?;
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
