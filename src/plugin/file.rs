@@ -11,6 +11,7 @@ use super::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
     ParamType, Property,
 };
+use super::oauth::{ClientAuth, Grant, OAuth2};
 use super::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
@@ -737,8 +738,73 @@ impl Loader<'_> {
                     Auth::Query { name, value }
                 })
             }
-            other => Err(one_of("auth.type", "bearer, basic, header, query", other)),
+            "oauth2_client_credentials" | "oauth2_refresh_token" => self.oauth(value, kind),
+            other => Err(one_of(
+                "auth.type",
+                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token",
+                other,
+            )),
         }
+    }
+
+    /// `{"type": "oauth2_client_credentials" | "oauth2_refresh_token", "token_url",
+    /// "client_id", "client_secret", "refresh_token", "scope", "audience", "client_auth",
+    /// "allow_http"}`.
+    fn oauth(&self, value: &Json, kind: &str) -> Result<Auth, Error> {
+        let refresh = kind == "oauth2_refresh_token";
+        let mut accepted = vec![
+            "type",
+            "token_url",
+            "client_id",
+            "client_secret",
+            "scope",
+            "audience",
+            "client_auth",
+            "allow_http",
+        ];
+        if refresh {
+            accepted.push("refresh_token");
+        }
+        let map = fields(value, "auth", &[&accepted])?;
+        let field = |key: &str| -> Result<Option<ConfigValue>, Error> {
+            map.get(key)
+                .map(|value| self.config_value(value, &at("auth", key), false))
+                .transpose()
+        };
+        let required = |key: &str| -> Result<ConfigValue, Error> {
+            field(key)?.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::MissingField,
+                    "auth",
+                    format!("missing field {}", quote(key)),
+                )
+            })
+        };
+        let token_url = required("token_url")?;
+        let client_id = required("client_id")?;
+        let mut oauth = if refresh {
+            OAuth2::refresh_token(token_url, client_id, required("refresh_token")?)
+        } else {
+            OAuth2::client_credentials(token_url, client_id, required("client_secret")?)
+        };
+        if let (true, Some(secret)) = (refresh, field("client_secret")?) {
+            oauth = oauth.with_client_secret(secret);
+        }
+        if let Some(scope) = opt_str(map, "scope", "auth")? {
+            oauth = oauth.with_scope(scope);
+        }
+        if let Some(audience) = opt_str(map, "audience", "auth")? {
+            oauth = oauth.with_audience(audience);
+        }
+        match opt_str(map, "client_auth", "auth")? {
+            None | Some("basic") => {}
+            Some("body") => oauth = oauth.with_client_auth(ClientAuth::Body),
+            Some(other) => return Err(one_of("auth.client_auth", "basic, body", other)),
+        }
+        if let Some(allow) = opt_bool(map, "allow_http", "auth")? {
+            oauth = oauth.allow_http(allow);
+        }
+        Ok(Auth::OAuth2(oauth))
     }
 
     fn endpoints(&self, map: &Map) -> Result<Vec<Endpoint>, Error> {
@@ -1029,8 +1095,32 @@ fn auth_json(auth: &Auth) -> Json {
             map.insert("name", name.as_str());
             map.insert("value", config_json(value));
         }
+        Auth::OAuth2(oauth) => oauth_json(&mut map, oauth),
     }
     Json::Object(map)
+}
+
+fn oauth_json(map: &mut Map, oauth: &OAuth2) {
+    map.insert("token_url", config_json(oauth.token_url()));
+    map.insert("client_id", config_json(oauth.client_id()));
+    if let Some(secret) = oauth.client_secret() {
+        map.insert("client_secret", config_json(secret));
+    }
+    if let Grant::RefreshToken { refresh_token } = oauth.grant() {
+        map.insert("refresh_token", config_json(refresh_token));
+    }
+    if let Some(scope) = oauth.scope() {
+        map.insert("scope", scope);
+    }
+    if let Some(audience) = oauth.audience() {
+        map.insert("audience", audience);
+    }
+    if oauth.client_auth() != ClientAuth::default() {
+        map.insert("client_auth", oauth.client_auth().as_str());
+    }
+    if oauth.allows_http() {
+        map.insert("allow_http", true);
+    }
 }
 
 fn write_options(map: &mut Map, options: &Options) {

@@ -434,6 +434,15 @@ pub enum Auth {
         /// The key.
         value: ConfigValue,
     },
+    /// `Authorization: Bearer <token>` with a token the plugin gets from an OAuth 2.0 token
+    /// endpoint, caches and renews (see [`OAuth2`](super::OAuth2)).
+    OAuth2(super::OAuth2),
+}
+
+impl From<super::OAuth2> for Auth {
+    fn from(oauth: super::OAuth2) -> Auth {
+        Auth::OAuth2(oauth)
+    }
 }
 
 impl Auth {
@@ -468,9 +477,11 @@ impl Auth {
         }
     }
 
-    /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"` or `"query"`.
+    /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"`, `"query"`,
+    /// `"oauth2_client_credentials"` or `"oauth2_refresh_token"`.
     pub fn type_name(&self) -> &'static str {
         match self {
+            Auth::OAuth2(oauth) => oauth.type_name(),
             Auth::Bearer { .. } => "bearer",
             Auth::Basic { .. } => "basic",
             Auth::Header { .. } => "header",
@@ -481,7 +492,7 @@ impl Auth {
     /// The header this auth sets, if it sets one.
     pub fn header_name(&self) -> Option<&str> {
         match self {
-            Auth::Bearer { .. } | Auth::Basic { .. } => Some("Authorization"),
+            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::OAuth2(_) => Some("Authorization"),
             Auth::Header { name, .. } => Some(name),
             Auth::Query { .. } => None,
         }
