@@ -23,10 +23,11 @@ status is 1 when that is an error result, and standard error says which kind.
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}\n\n{}", HELP, crate::network::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
+    let network = crate::network::Network::from_args(&mut args)?;
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
     let context = call_context(args.values("--context")?)?;
@@ -45,7 +46,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "--reveal-secrets only goes with --dry-run".to_string(),
         ));
     }
-    let plugin = load_plugin_for(path, max_bytes, !dry_run)?;
+    let plugin = network.install(load_plugin_for(path, max_bytes, !dry_run)?, dry_run, false);
     if dry_run {
         return match plugin.dry_run(tool, &arguments, &context) {
             Ok(request) => {
@@ -72,7 +73,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
     let output = registry.call_with(&ToolCall::new("call_1", tool.as_str(), arguments), &context);
     if output.is_error() {
-        return failed(&output);
+        return failed(&output).map_err(|e| CliError::Failed(network.explain(e.to_string())));
     }
     print_out(output.text())?;
     Ok(ExitCode::SUCCESS)

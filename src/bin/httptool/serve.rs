@@ -46,10 +46,11 @@ agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}\n\n{}", HELP, crate::network::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
+    let network = crate::network::Network::from_args(&mut args)?;
     let context = call_context(args.values("--context")?)?;
     let mut server = Server::new().context(context);
     if let Some(word) = args.value("--max-concurrency")? {
@@ -66,7 +67,10 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "serve needs at least one plugin file or OpenAPI document".to_string(),
         ));
     }
-    let plugins = plugins(&paths, max_bytes)?;
+    let plugins: Vec<HttpPlugin> = plugins(&paths, max_bytes)?
+        .into_iter()
+        .map(|plugin| network.install(plugin, false, true))
+        .collect();
     let mut registry = ToolRegistry::new();
     for (path, plugin) in paths.iter().zip(&plugins) {
         registry
