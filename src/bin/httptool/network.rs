@@ -39,7 +39,8 @@ http_proxy for http URLs (lower case only: HTTP_PROXY can be set by a request to
 program), https_proxy or HTTPS_PROXY for https URLs (a CONNECT tunnel), all_proxy or
 ALL_PROXY for both when those are unset, and NO_PROXY or no_proxy: hosts, domains and
 networks (10.0.0.0/8) reached directly, separated by commas, or `*` for all. NO_PROXY also
-applies to --proxy. Proxy credentials are secrets: never shown, *** in a dry run.";
+applies to --proxy. Proxy credentials are secrets: never shown, *** in a dry run
+(unless --reveal-secrets).";
 
 /// The variable `--ca-file` falls back to.
 #[cfg(feature = "tls")]
@@ -147,7 +148,7 @@ impl Network {
             Err(_) => None,
         };
         match kind.and_then(hint) {
-            Some(hint) => format!("{}\n{}", message, hint),
+            Some(hint) => format!("{}\nhttptool: {}", message, hint),
             None => message,
         }
     }
