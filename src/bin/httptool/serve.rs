@@ -29,8 +29,10 @@ variable it names must be set.
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
-  --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
+  --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)";
 
+/// The end of the help, after the network options: an MCP client's configuration.
+const HELP_CLIENT: &str = "\
 In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
 agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths:
 
@@ -46,7 +48,12 @@ agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(&format!("{}\n\n{}", HELP, crate::network::HELP))?;
+        print_out(&format!(
+            "{}\n\n{}\n\n{}",
+            HELP,
+            crate::network::HELP,
+            HELP_CLIENT
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
