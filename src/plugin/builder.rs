@@ -425,6 +425,8 @@ pub struct PluginBuilder {
     pub(crate) auth: Option<Auth>,
     pub(crate) options: Options,
     pub(crate) endpoints: Vec<Endpoint>,
+    /// Variables a plugin file left unresolved (see `HttpPlugin::from_json_deferred`).
+    pub(crate) deferred: Vec<(Option<String>, String)>,
 }
 
 impl HttpPlugin {
@@ -441,6 +443,7 @@ impl HttpPlugin {
             auth: None,
             options: Options::default(),
             endpoints: Vec::new(),
+            deferred: Vec::new(),
         }
     }
 }

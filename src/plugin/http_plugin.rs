@@ -76,6 +76,9 @@ pub(crate) struct Declaration {
     pub options: Options,
     pub endpoints: Vec<Arc<Compiled>>,
     pub common: Common,
+    /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
+    /// level (every endpoint needs those).
+    pub deferred: Vec<(Option<String>, String)>,
 }
 
 /// The plugin-level parts of every request, prepared once.
@@ -260,6 +263,28 @@ impl HttpPlugin {
     pub fn with_file_resolver(mut self, resolver: Arc<dyn FileResolver>) -> HttpPlugin {
         self.runtime.files = Some(resolver);
         self
+    }
+
+    /// The `${NAME}` variables a plugin file read with
+    /// [`from_json_deferred`](HttpPlugin::from_json_deferred) left unresolved, each once, in
+    /// order of first use; empty for a plugin that can make every call.
+    pub fn unset_variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for (_, name) in &self.decl.deferred {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The first variable left unresolved that a call of `endpoint` needs.
+    pub(crate) fn unset_variable_for(&self, endpoint: &str) -> Option<&str> {
+        self.decl
+            .deferred
+            .iter()
+            .find(|(e, _)| e.as_deref().map_or(true, |e| e == endpoint))
+            .map(|(_, name)| name.as_str())
     }
 
     /// The transport the tools send through.

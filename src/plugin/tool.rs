@@ -106,6 +106,7 @@ impl HttpTool {
     /// # Ok::<(), httptool::plugin::Error>(())
     /// ```
     pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
+        self.check_variables()?;
         self.prepare_with_secrets(arguments, context)
             .map(|(request, _)| request)
     }
@@ -181,11 +182,27 @@ impl HttpTool {
         }
     }
 
+    /// Refuses a call that needs a variable the plugin file left unresolved
+    /// ([`HttpPlugin::from_json_deferred`]): its placeholder must never be sent.
+    fn check_variables(&self) -> Result<(), ToolOutput> {
+        match self.plugin.unset_variable_for(self.compiled.endpoint.name()) {
+            None => Ok(()),
+            Some(name) => Err(ToolOutput::error(
+                ErrorKind::MissingParameter,
+                format!(
+                    "this tool needs the variable '{}' of its plugin file, which was not set when the plugin was loaded; this is not caused by the arguments",
+                    name
+                ),
+            )),
+        }
+    }
+
     fn exchange(
         &self,
         arguments: Map,
         context: &CallContext,
     ) -> Result<(Response, Redactor), ToolOutput> {
+        self.check_variables()?;
         let (request, redactor) = self.prepare_with_secrets(arguments, context)?;
         // Progress messages name the method and the status only: the URL may hold secrets.
         context.report_progress(
