@@ -30,10 +30,11 @@ result, and standard error says which kind; a 204 says `(204 No Content)` there.
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}\n\n{}", HELP, crate::network::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
+    let network = crate::network::Network::from_args(&mut args)?;
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
     let verbose = args.flag("--verbose") | args.flag("-v");
@@ -65,7 +66,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let plugin = load_plugin_for(path, max_bytes, !dry_run)?;
     let tool = &assist::tool_name(&plugin, tool)?;
     assist::check_call(&plugin, tool, &arguments, &context, files.is_some())?;
-    let plugin = assist::with_files(plugin, files);
+    let plugin = network.install(assist::with_files(plugin, files), dry_run, false);
     if dry_run {
         assist::note_unset(&plugin, reveal);
         return match plugin.dry_run(tool, &arguments, &context) {
@@ -97,7 +98,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         registry.call_with(&ToolCall::new("call_1", tool.as_str(), arguments), &context)
     };
     if output.is_error() {
-        return failed(&output);
+        return failed(&output).map_err(|e| CliError::Failed(network.explain(e.to_string())));
     }
     assist::note_status(&output);
     print_out(output.text())?;

@@ -21,6 +21,7 @@ mod catalog;
 mod convert;
 mod demo;
 mod input;
+mod network;
 mod openapi;
 mod serve;
 mod tools;
@@ -43,8 +44,10 @@ commands:
 
 Plugin files and documents may be JSON or YAML (by extension, or YAML unless the text
 starts with '{' or '['); each input is read up to 64 MiB (--max-input-bytes N changes it).
+`call` and `serve` read proxies from http_proxy, HTTPS_PROXY and NO_PROXY and take
+--ca-file, --proxy and --timeout (see `httptool call --help`).
 Run `httptool <command> --help` (or `httptool help <command>`) for a command's options.
-`httptool --version` prints the version.";
+`httptool --version` prints the version, and whether https is built in.";
 
 fn main() -> ExitCode {
     let words = match args::from_env() {
@@ -85,7 +88,7 @@ fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         "-V" | "--version" => {
-            print_out(concat!("httptool ", env!("CARGO_PKG_VERSION")))?;
+            print_out(&network::version())?;
             Ok(ExitCode::SUCCESS)
         }
         "demo" => demo::run(args),
