@@ -10,52 +10,13 @@ mod support;
 #[cfg(feature = "tls")]
 mod tls_support;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use cli_support::{status, stderr, stdout, TempDir};
+use cli_support::{httptool as run, status, stderr, stdout, TempDir};
 use support::Server;
-
-/// The variables the binary reads its network settings from: cleared for every run, so the
-/// machine's own settings cannot steer a test.
-const NETWORK_VARS: [&str; 9] = [
-    "http_proxy",
-    "HTTP_PROXY",
-    "https_proxy",
-    "HTTPS_PROXY",
-    "all_proxy",
-    "ALL_PROXY",
-    "no_proxy",
-    "NO_PROXY",
-    "HTTPTOOL_CA_FILE",
-];
 
 /// The password every proxy URL here holds: it must never be printed.
 const SECRET: &str = "pr0xy-s3cret";
-
-/// Runs the binary with `args`, `stdin`, and only `env` of the network variables.
-fn run(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_httptool"));
-    command
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for name in NETWORK_VARS {
-        command.env_remove(name);
-    }
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = command.spawn().expect("run httptool");
-    {
-        let mut input = child.stdin.take().expect("stdin");
-        if let Some(text) = stdin {
-            input.write_all(text.as_bytes()).expect("write stdin");
-        }
-    }
-    child.wait_with_output().expect("httptool output")
-}
 
 /// A one-tool plugin file (`ping`, GET /ping) for `base_url`, with extra plugin fields.
 fn plugin(dir: &TempDir, base_url: &str, extra: &str) -> String {
@@ -354,7 +315,7 @@ fn serve_sends_through_the_proxy_and_takes_the_timeout() {
 #[cfg(feature = "tls")]
 mod https {
     use super::*;
-    use std::io::Read;
+    use std::io::{Read, Write};
     use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
     use std::sync::{Arc, Mutex};
     use std::thread;

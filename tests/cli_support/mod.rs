@@ -6,6 +6,20 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+/// The variables the binary reads its network settings from: cleared for every run, so the
+/// machine's own proxy or CA settings cannot steer a test (tests set them on purpose in `env`).
+pub const NETWORK_VARIABLES: [&str; 9] = [
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+    "HTTPTOOL_CA_FILE",
+];
+
 /// Runs the binary with `args`, `stdin` (closed at once when `None`) and extra environment.
 pub fn httptool(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_httptool"));
@@ -14,6 +28,9 @@ pub fn httptool(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Out
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    for name in NETWORK_VARIABLES {
+        command.env_remove(name);
+    }
     for (name, value) in env {
         command.env(name, value);
     }
