@@ -299,8 +299,20 @@ fn compile(
     };
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
-    let spec = tool_spec(endpoint, path)?;
     let options = endpoint.options.or(&b.options);
+    let spec = tool_spec(endpoint, path)?;
+    // The model reads the compact schema unless the full one is asked for; the checks
+    // above ran on the schema as declared.
+    let spec = match options.full_schemas {
+        Some(true) => spec,
+        _ => tool::compact_spec(
+            &spec,
+            options
+                .max_description_bytes
+                .unwrap_or(tool::DEFAULT_MAX_DESCRIPTION_BYTES),
+        )
+        .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?,
+    };
     let secret_query_params = endpoint
         .params
         .iter()

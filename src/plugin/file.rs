@@ -42,7 +42,7 @@ const ENDPOINT_FIELDS: [&str; 14] = [
     "output_schema",
 ];
 const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
-const OPTION_FIELDS: [&str; 10] = [
+const OPTION_FIELDS: [&str; 12] = [
     "timeout_connect_ms",
     "timeout_read_ms",
     "timeout_write_ms",
@@ -53,6 +53,8 @@ const OPTION_FIELDS: [&str; 10] = [
     "redirect_hosts",
     "address_policy",
     "overload_retries",
+    "full_schemas",
+    "max_description_bytes",
 ];
 const PARAM_FIELDS: [&str; 18] = [
     "name",
@@ -410,6 +412,8 @@ fn read_options(map: &Map, path: &str) -> Result<Options, Error> {
         redirect_hosts: None,
         address_policy: None,
         overload_retries: opt_u32(map, "overload_retries", path)?,
+        full_schemas: opt_bool(map, "full_schemas", path)?,
+        max_description_bytes: opt_usize(map, "max_description_bytes", path)?,
     };
     if let Some(hosts) = map.get("redirect_hosts") {
         let field = at(path, "redirect_hosts");
@@ -912,6 +916,12 @@ fn write_options(map: &mut Map, options: &Options) {
     }
     if let Some(count) = options.overload_retries {
         map.insert("overload_retries", count);
+    }
+    if let Some(full) = options.full_schemas {
+        map.insert("full_schemas", full);
+    }
+    if let Some(bytes) = options.max_description_bytes {
+        map.insert("max_description_bytes", bytes);
     }
 }
 

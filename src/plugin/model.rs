@@ -541,6 +541,8 @@ pub struct Options {
     pub(crate) redirect_hosts: Option<Vec<String>>,
     pub(crate) address_policy: Option<AddressMode>,
     pub(crate) overload_retries: Option<u32>,
+    pub(crate) full_schemas: Option<bool>,
+    pub(crate) max_description_bytes: Option<usize>,
 }
 
 impl Options {
@@ -636,6 +638,26 @@ impl Options {
         self
     }
 
+    /// Whether the model reads the schema as declared, every description whole and every
+    /// keyword kept. Defaults to `false`: the model reads the compact schema
+    /// ([`tool::compact_spec`](crate::tool::compact_spec)), with the same parameters, types,
+    /// enums and required flags and fewer bytes.
+    #[must_use]
+    pub fn full_schemas(mut self, full: bool) -> Options {
+        self.full_schemas = Some(full);
+        self
+    }
+
+    /// The longest description of a compact schema, in bytes (cut at a sentence boundary).
+    /// Defaults to
+    /// [`tool::DEFAULT_MAX_DESCRIPTION_BYTES`](crate::tool::DEFAULT_MAX_DESCRIPTION_BYTES)
+    /// (160).
+    #[must_use]
+    pub fn max_description_bytes(mut self, bytes: usize) -> Options {
+        self.max_description_bytes = Some(bytes);
+        self
+    }
+
     /// These options, with every setting left unset taken from `base`.
     pub(crate) fn or(&self, base: &Options) -> Options {
         Options {
@@ -652,6 +674,8 @@ impl Options {
                 .or_else(|| base.redirect_hosts.clone()),
             address_policy: self.address_policy.or(base.address_policy),
             overload_retries: self.overload_retries.or(base.overload_retries),
+            full_schemas: self.full_schemas.or(base.full_schemas),
+            max_description_bytes: self.max_description_bytes.or(base.max_description_bytes),
         }
     }
 }

@@ -14,6 +14,7 @@
 //! | [`Tool`], [`FnTool`] | the trait, and closures as tools |
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
+//! | [`compact_spec`], [`compact_schema`], [`trim_description`], [`ToolSize`] | compact schemas for a model's context, and what a tool costs in it |
 //! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`parse_arguments`] | rules shared with the plugin layer |
 //!
 //! # Examples
@@ -52,6 +53,7 @@
 //! ```
 
 mod call;
+mod compact;
 mod context;
 mod error;
 mod output;
@@ -62,6 +64,9 @@ mod spec;
 mod suggest;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
+pub use compact::{
+    compact_schema, compact_spec, trim_description, ToolSize, DEFAULT_MAX_DESCRIPTION_BYTES,
+};
 pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};

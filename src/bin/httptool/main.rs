@@ -20,6 +20,7 @@ mod convert;
 mod demo;
 mod input;
 mod openapi;
+mod schemas;
 mod serve;
 mod tools;
 

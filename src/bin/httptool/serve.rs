@@ -29,6 +29,8 @@ variable it names must be set.
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
+  --full-schemas        the schemas as declared, every description whole, instead of
+                        the compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
 
 In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
@@ -58,6 +60,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(word) = args.value("--page-size")? {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
+    let full = args.flag("--full-schemas");
     let documents = args.values("--openapi")?;
     let mut paths = args.positionals()?;
     paths.extend(documents);
@@ -66,7 +69,14 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "serve needs at least one plugin file or OpenAPI document".to_string(),
         ));
     }
-    let plugins = plugins(&paths, max_bytes)?;
+    let mut plugins = plugins(&paths, max_bytes)?;
+    if full {
+        plugins = paths
+            .iter()
+            .zip(plugins)
+            .map(|(path, plugin)| crate::schemas::full(plugin, path))
+            .collect::<Result<_, _>>()?;
+    }
     let mut registry = ToolRegistry::new();
     for (path, plugin) in paths.iter().zip(&plugins) {
         registry

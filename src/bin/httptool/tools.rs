@@ -9,13 +9,17 @@ use crate::args::Args;
 use crate::{load_plugin, print_out, CliError};
 
 const HELP: &str = "\
-usage: httptool tools PLUGIN.json... [--format FORMAT]
+usage: httptool tools PLUGIN.json... [--format FORMAT] [--stats] [--full-schemas]
 
 Prints the tools of the plugin files as a model receives them, as pretty JSON: the value of
 the request's `tools` field (for mcp, the result of `tools/list`). Tool names must be unique
 across the files.
 
   --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
+  --stats           print, instead of the tools, the bytes and estimated tokens (bytes / 4,
+                    rounded up) of each tool in FORMAT, the total and the largest tools
+  --full-schemas    the schemas as declared, every description whole, instead of the
+                    compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each file (default 64 MiB)";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
@@ -27,6 +31,8 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let format = args
         .value("--format")?
         .unwrap_or_else(|| "openai".to_string());
+    let stats = args.flag("--stats");
+    let full = args.flag("--full-schemas");
     let paths = args.positionals()?;
     if paths.is_empty() {
         return Err(CliError::Usage(
@@ -35,12 +41,19 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     }
     let mut registry = ToolRegistry::new();
     for path in &paths {
-        let plugin = load_plugin(path, max_bytes)?;
+        let mut plugin = load_plugin(path, max_bytes)?;
+        if full {
+            plugin = crate::schemas::full(plugin, path)?;
+        }
         registry
             .add_plugin(&plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
     }
     let specs = registry.specs();
+    if stats {
+        print_out(&crate::schemas::stats(&specs, &format)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     print_out(&render(&specs, &format)?.to_pretty())?;
     Ok(ExitCode::SUCCESS)
 }
