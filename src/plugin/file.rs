@@ -25,7 +25,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 14] = [
+const ENDPOINT_FIELDS: [&str; 16] = [
     "name",
     "description",
     "method",
@@ -40,6 +40,8 @@ const ENDPOINT_FIELDS: [&str; 14] = [
     "title",
     "annotations",
     "output_schema",
+    "response_fields",
+    "fields_argument",
 ];
 const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
 const OPTION_FIELDS: [&str; 12] = [
@@ -670,6 +672,23 @@ impl Loader<'_> {
         if let Some(pointer) = opt_str(map, "response_pointer", path)? {
             builder = builder.response_pointer(pointer);
         }
+        if let Some(list) = map.get("response_fields") {
+            let field = at(path, "response_fields");
+            let items = list
+                .as_array()
+                .ok_or_else(|| type_error(&field, "an array of field paths", list))?;
+            let mut paths = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let text = item
+                    .as_str()
+                    .ok_or_else(|| type_error(&index(&field, i), "a field path", item))?;
+                paths.push(text.to_string());
+            }
+            builder = builder.response_fields(paths);
+        }
+        if let Some(allow) = opt_bool(map, "fields_argument", path)? {
+            builder = builder.fields_argument(allow);
+        }
         if let Some(base_url) = opt_str(map, "base_url", path)? {
             builder = builder.base_url(base_url);
         }
@@ -941,6 +960,12 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     }
     if let Some(pointer) = endpoint.response_pointer() {
         map.insert("response_pointer", pointer);
+    }
+    if !endpoint.response_fields().is_empty() {
+        map.insert("response_fields", endpoint.response_fields().to_vec());
+    }
+    if endpoint.fields_argument() {
+        map.insert("fields_argument", true);
     }
     if endpoint.allow_unknown_arguments() {
         map.insert("allow_unknown_arguments", true);

@@ -32,6 +32,7 @@
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
+//! | `shape.rs` | `response_fields` and the `fields` argument: parts of a JSON response (pure) |
 //! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
 //! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
 //!
@@ -93,6 +94,7 @@ mod request;
 mod result;
 mod schema;
 mod schema_check;
+mod shape;
 mod style;
 mod tool;
 mod validate;

@@ -849,6 +849,8 @@ pub struct Endpoint {
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
     pub(crate) hints: ToolAnnotations,
     pub(crate) output_schema: Option<Json>,
+    pub(crate) response_fields: Vec<String>,
+    pub(crate) fields_argument: bool,
 }
 
 impl Endpoint {
@@ -897,6 +899,19 @@ impl Endpoint {
     /// The JSON Pointer (RFC 6901) of the part of a JSON response handed to the model.
     pub fn response_pointer(&self) -> Option<&str> {
         self.response_pointer.as_deref()
+    }
+
+    /// The field paths (JSON Pointers, `items/*/title`, or dotted paths) of the parts of a
+    /// JSON response the model gets, after [`response_pointer`](Endpoint::response_pointer);
+    /// empty for the whole response.
+    pub fn response_fields(&self) -> &[String] {
+        &self.response_fields
+    }
+
+    /// Whether the model may send a `fields` argument (an array of field paths) to get only
+    /// those parts of the JSON response.
+    pub fn fields_argument(&self) -> bool {
+        self.fields_argument
     }
 
     /// Whether arguments the endpoint does not declare are ignored instead of refused.

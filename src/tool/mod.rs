@@ -15,7 +15,7 @@
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
 //! | [`compact_spec`], [`compact_schema`], [`trim_description`], [`ToolSize`] | compact schemas for a model's context, and what a tool costs in it |
-//! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`parse_arguments`] | rules shared with the plugin layer |
+//! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`cap_json`], [`parse_arguments`] | rules shared with the plugin layer |
 //!
 //! # Examples
 //!
@@ -62,6 +62,7 @@ mod registry;
 pub(crate) mod small_set;
 mod spec;
 mod suggest;
+mod truncate;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 pub use compact::{
@@ -74,4 +75,5 @@ pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
+pub use truncate::{cap_json, TRUNCATED_KEY};
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};
