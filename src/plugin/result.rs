@@ -401,7 +401,7 @@ fn finish(
     status: u16,
     reason: &str,
     mut text: String,
-    data: Option<Json>,
+    mut data: Option<Json>,
     shaping: &Shaping<'_>,
 ) -> ToolOutput {
     let max_output_bytes = shaping.max_output_bytes;
@@ -409,8 +409,11 @@ fn finish(
         // JSON over the cap is cut at element boundaries into valid JSON (its marker says
         // what was left out); other text, and JSON that cannot be cut so, keeps the text
         // marker.
+        // The structured value is the cut one too, so MCP's `structuredContent` says what
+        // the text says; `HttpTool::send` keeps the whole response.
         if text.len() > max_output_bytes {
             if let Some(cut) = data.as_ref().and_then(|v| cap_json(v, max_output_bytes)) {
+                data = json::parse(&cut).ok().or(data);
                 text = cut;
             }
         }
