@@ -245,3 +245,31 @@ fn mcp_serves_the_fields_argument_and_the_shaped_value() {
     let (closed, _) = session.close();
     assert!(closed.is_ok());
 }
+
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+
+#[test]
+fn cli_shows_the_fields_argument_and_checks_it_in_a_dry_run() {
+    use cli_support::{httptool, status, stderr, stdout, TempDir};
+    let dir = TempDir::new("shaped-fields");
+    let file = dir.file(
+        "p.json",
+        &single(
+            "https://api.github.com",
+            r#""name": "search_issues", "path": "/search/issues", "fields_argument": true,
+               "params": [{"name": "q", "in": "query", "required": true}]"#,
+        ),
+    );
+    let out = httptool(&["tools", &file, "--format", "mcp"], None, &[]);
+    let listed = json::parse(&stdout(&out)).unwrap();
+    assert_eq!(listed["tools"][0]["inputSchema"]["properties"]["fields"]["type"], httptool::json!("array"));
+
+    let out = httptool(&["call", &file, "search_issues", r#"{"q": "x", "fields": ["total_count"]}"#, "--dry-run"], None, &[]);
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("GET /search/issues?q=x HTTP/1.1"), "{}", stdout(&out));
+
+    let out = httptool(&["call", &file, "search_issues", r#"{"q": "x", "fields": 3}"#, "--dry-run"], None, &[]);
+    assert_eq!(status(&out), 1);
+    assert!(stdout(&out).contains("argument 'fields': expected an array of field paths"), "{}", stdout(&out));
+}

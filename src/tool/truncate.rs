@@ -274,6 +274,63 @@ mod tests {
         assert!(note.starts_with(&format!("{} more members, ", 100 - (members.len() - 1))));
     }
 
+    /// A value of random shape whose strings and keys need escaping (`"`, `\\`, controls,
+    /// non-ASCII), from a seeded xorshift.
+    fn random_value(state: &mut u64, depth: usize) -> Json {
+        fn next(state: &mut u64) -> u64 {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            *state
+        }
+        let pick = next(state) % if depth > 4 { 3 } else { 6 };
+        let text = |n: u64| -> String {
+            ["a", "\"", "\\", "\n", "é", "\u{1}", "word "]
+                .iter()
+                .cycle()
+                .skip((n % 7) as usize)
+                .take((n % 23) as usize)
+                .copied()
+                .collect()
+        };
+        match pick {
+            0 => Json::from(next(state) as i64),
+            1 => Json::from(text(next(state))),
+            2 => Json::Null,
+            3 | 4 => {
+                let n = next(state) % 12;
+                Json::from((0..n).map(|_| random_value(state, depth + 1)).collect::<Vec<_>>())
+            }
+            _ => {
+                let n = next(state) % 12;
+                let mut map = Map::new();
+                for i in 0..n {
+                    let key = format!("{}{}", text(next(state)), i);
+                    map.insert(key, random_value(state, depth + 1));
+                }
+                Json::Object(map)
+            }
+        }
+    }
+
+    #[test]
+    fn random_values_cut_to_valid_json_within_every_cap() {
+        let mut state = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..150 {
+            let value = random_value(&mut state, 0);
+            let whole = value.to_string().len();
+            for cap in [100, 101, 150, 257, 600, 2048] {
+                match cap_json(&value, cap) {
+                    Some(cut) => {
+                        assert!(cut.len() <= cap, "{} > {}: {}", cut.len(), cap, cut);
+                        json::parse(&cut).unwrap_or_else(|e| panic!("{}: {}", e, cut));
+                    }
+                    None => assert!(whole <= cap || !(value.is_array() || value.is_object())),
+                }
+            }
+        }
+    }
+
     #[test]
     fn deep_nesting_is_cut_without_overflow() {
         let mut value = Json::from(vec![Json::from("x".repeat(50)); 40]);
