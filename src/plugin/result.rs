@@ -5,9 +5,9 @@ use std::fmt;
 
 use super::error::quote;
 use super::redact::Redactor;
+use super::shape::{self, FieldPath};
 use crate::http::{self, Response};
 use crate::json::{self, Json};
-use super::shape::{self, FieldPath};
 use crate::tool::{cap_json, cap_text, ErrorKind, ToolOutput};
 
 /// What a call's response holds beside the model's text, for Rust callers: the whole
@@ -321,10 +321,12 @@ fn shaped(value: &Json, shaping: &Shaping<'_>) -> Result<Option<Json>, String> {
     let mut current: Option<Json> = None;
     if !shaping.fields.is_empty() {
         let slices: Vec<&[String]> = shaping.fields.iter().map(Vec::as_slice).collect();
-        current = Some(shape::project(value, &slices).unwrap_or_else(|| match value {
-            Json::Array(_) => Json::Array(Vec::new()),
-            _ => Json::Object(crate::json::Map::new()),
-        }));
+        current = Some(
+            shape::project(value, &slices).unwrap_or_else(|| match value {
+                Json::Array(_) => Json::Array(Vec::new()),
+                _ => Json::Object(crate::json::Map::new()),
+            }),
+        );
     }
     if let Some(asked) = shaping.asked {
         let base = current.as_ref().unwrap_or(value);
@@ -344,7 +346,12 @@ fn nothing_matched(value: &Json) -> String {
         _ => ("", value.as_object()),
     };
     let names: Vec<String> = members
-        .map(|m| m.keys().take(30).map(|k| format!("{}{}", prefix, k)).collect())
+        .map(|m| {
+            m.keys()
+                .take(30)
+                .map(|k| format!("{}{}", prefix, k))
+                .collect()
+        })
         .unwrap_or_default();
     if names.is_empty() {
         return String::from(

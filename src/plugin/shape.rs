@@ -152,7 +152,10 @@ mod tests {
     #[test]
     fn paths_in_three_spellings() {
         assert_eq!(parse_path("/a~1b/~0c").unwrap(), ["a/b", "~c"]);
-        assert_eq!(parse_path("items/*/title").unwrap(), ["items", "*", "title"]);
+        assert_eq!(
+            parse_path("items/*/title").unwrap(),
+            ["items", "*", "title"]
+        );
         assert_eq!(parse_path("user.login").unwrap(), ["user", "login"]);
         assert_eq!(parse_path("").unwrap_err(), "a field path is empty");
     }
@@ -164,8 +167,13 @@ mod tests {
             {"id": 2, "title": "b", "user": {"login": "y", "id": 8}}
         ]});
         assert_eq!(
-            shaped(&value, &["items/*/title", "total_count", "items/1/user/login"]),
-            Some(json!({"total_count": 2, "items": [{"title": "a"}, {"title": "b", "user": {"login": "y"}}]}))
+            shaped(
+                &value,
+                &["items/*/title", "total_count", "items/1/user/login"]
+            ),
+            Some(
+                json!({"total_count": 2, "items": [{"title": "a"}, {"title": "b", "user": {"login": "y"}}]})
+            )
         );
         assert_eq!(shaped(&value, &["nothing"]), None);
         assert_eq!(shaped(&value, &["/"]), None);

@@ -119,7 +119,9 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
         .as_bytes()
         .windows(2)
         .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
-        && !trimmed.bytes().any(|b| b != b' ' && b.is_ascii_whitespace());
+        && !trimmed
+            .bytes()
+            .any(|b| b != b' ' && b.is_ascii_whitespace());
     if clean {
         return Cow::Borrowed(trimmed);
     }
@@ -185,9 +187,9 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
             continue;
         }
         if let Some(ty) = single_type {
-            let foreign = TYPED.iter().any(|&(k, of)| {
-                k == key && !(of == ty || (of == "number" && ty == "integer"))
-            });
+            let foreign = TYPED
+                .iter()
+                .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
             if foreign {
                 continue;
             }
@@ -207,13 +209,16 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
                 let repeats = value.as_str().map_or(false, |title| {
                     title.trim().is_empty()
                         || name.map_or(false, |n| same_words(n, title))
-                        || description.as_deref().map_or(false, |d| same_words(d, title))
+                        || description
+                            .as_deref()
+                            .map_or(false, |d| same_words(d, title))
                 });
                 if !repeats {
                     out.insert(key, value.clone());
                 }
             }
-            "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {}
+            "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
+            }
             "required" if value.as_array().map_or(false, Vec::is_empty) => {}
             "items" if value.as_object().map_or(false, Map::is_empty) => {}
             // Maps of names to schemas.
@@ -235,20 +240,34 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
                 let list = match value {
                     Json::Array(items) => Json::Array(
-                        items.iter().map(|v| compact_node(v, name, depth, max)).collect(),
+                        items
+                            .iter()
+                            .map(|v| compact_node(v, name, depth, max))
+                            .collect(),
                     ),
                     other => other.clone(),
                 };
                 out.insert(key, list);
             }
             // One schema (or, for `items` in old drafts, a list of them).
-            "items" | "additionalProperties" | "not" | "contains" | "propertyNames" | "if"
-            | "then" | "else" | "additionalItems" | "unevaluatedProperties"
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "additionalItems"
+            | "unevaluatedProperties"
             | "unevaluatedItems" => {
                 let one = match value {
-                    Json::Array(items) => {
-                        Json::Array(items.iter().map(|v| compact_node(v, None, depth, max)).collect())
-                    }
+                    Json::Array(items) => Json::Array(
+                        items
+                            .iter()
+                            .map(|v| compact_node(v, None, depth, max))
+                            .collect(),
+                    ),
                     other => compact_node(other, None, depth, max),
                 };
                 out.insert(key, one);

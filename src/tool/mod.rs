@@ -75,5 +75,5 @@ pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
-pub use truncate::{cap_json, TRUNCATED_KEY};
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};
+pub use truncate::{cap_json, TRUNCATED_KEY};

@@ -299,7 +299,11 @@ mod tests {
             2 => Json::Null,
             3 | 4 => {
                 let n = next(state) % 12;
-                Json::from((0..n).map(|_| random_value(state, depth + 1)).collect::<Vec<_>>())
+                Json::from(
+                    (0..n)
+                        .map(|_| random_value(state, depth + 1))
+                        .collect::<Vec<_>>(),
+                )
             }
             _ => {
                 let n = next(state) % 12;
