@@ -135,9 +135,10 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A JSON Schema as a model needs it (see the [module docs](self)): descriptions trimmed with
-/// [`trim_description`] to `max_description_bytes` (half that for the members of an object
-/// parameter, two `properties` levels down), and these left out: empty descriptions,
+/// A JSON Schema as a model needs it, every property, type, enum and required flag and no
+/// text meant for people: descriptions trimmed with [`trim_description`] to
+/// `max_description_bytes` (half that for the members of an object parameter, two
+/// `properties` levels down), and these left out: empty descriptions,
 /// titles and `required` lists; a `title` that repeats the property's name or the
 /// description; `example`, `examples`, `externalDocs`, `xml`, `discriminator`, `$comment`,
 /// `$schema` and `x-` extensions; `deprecated`, `readOnly`, `writeOnly` and `nullable` when
