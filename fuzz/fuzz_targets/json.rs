@@ -4,7 +4,8 @@
 //! back to an equal value, and writing is stable (the compact text of the reparsed value is
 //! the same text); `parse` on text and `parse_bytes` on its bytes agree; a value the strict
 //! reading (duplicate keys refused, as for tool arguments) accepts is the value the default
-//! reading gives.
+//! reading gives; `tool::cap_json` of the value at a cap taken from the input is valid JSON
+//! within the cap, or `None` only when the value fits, is a scalar, or the cap is under 100.
 
 #![no_main]
 
@@ -56,4 +57,17 @@ fuzz_target!(|data: &[u8]| {
         again == value,
         "pretty round trip changed the value: {pretty}"
     );
+
+    // JSON-aware truncation, at a cap from the input's first bytes.
+    let cap = 100 + usize::from(data.first().copied().unwrap_or(0)) * 8;
+    match httptool::tool::cap_json(&value, cap) {
+        Some(cut) => {
+            assert!(cut.len() <= cap, "cut past the cap: {} > {}", cut.len(), cap);
+            json::parse(&cut).unwrap_or_else(|e| panic!("cut is not JSON: {e}: {cut}"));
+        }
+        None => assert!(
+            compact.len() <= cap || !(value.is_array() || value.is_object()),
+            "a container over the cap was not cut"
+        ),
+    }
 });

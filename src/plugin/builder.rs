@@ -235,6 +235,8 @@ impl Endpoint {
                 tags: Vec::new(),
                 hints: ToolAnnotations::default(),
                 output_schema: None,
+                response_fields: Vec::new(),
+                fields_argument: false,
             },
         }
     }
@@ -322,6 +324,26 @@ impl EndpointBuilder {
     /// `/data/items`) for the model. Defaults to the whole response.
     pub fn response_pointer(mut self, pointer: impl Into<String>) -> EndpointBuilder {
         self.endpoint.response_pointer = Some(pointer.into());
+        self
+    }
+
+    /// Keeps only these parts of a JSON response for the model: field paths such as
+    /// `/total_count`, `items/*/title` or `user.login` (`*` is every array item). Defaults to
+    /// the whole response.
+    pub fn response_fields<I, S>(mut self, paths: I) -> EndpointBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.endpoint.response_fields = paths.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Lets the model send a `fields` argument, an array of field paths, to get only those
+    /// parts of the JSON response (after `response_fields`); the schema it reads documents
+    /// it. Defaults to `false`.
+    pub fn fields_argument(mut self, allow: bool) -> EndpointBuilder {
+        self.endpoint.fields_argument = allow;
         self
     }
 

@@ -15,6 +15,7 @@ use super::model::{
     MAX_OUTPUT_SCHEMA_BYTES,
 };
 use super::schema;
+use super::shape;
 use super::validate::{
     at, check_auth, check_base_url, check_content_type, check_options, check_param,
     check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
@@ -37,6 +38,8 @@ pub(crate) struct Compiled {
     pub body: BodyPlan,
     pub options: RequestOptions,
     pub max_output_bytes: usize,
+    /// The endpoint's `response_fields`, read.
+    pub response_fields: Vec<shape::FieldPath>,
     /// Whether a hidden parameter goes to the query: its value is secret there.
     pub secret_query_params: bool,
     /// Per parameter: where its value really goes (body parameters of GET go to the query).
@@ -281,6 +284,32 @@ fn compile(
             ));
         }
     }
+    let response_fields = endpoint
+        .response_fields
+        .iter()
+        .enumerate()
+        .map(|(j, text)| {
+            shape::parse_path(text).map_err(|e| {
+                err(
+                    ErrorKind::InvalidField,
+                    index(&at(path, "response_fields"), j),
+                    e,
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    if endpoint.fields_argument
+        && endpoint
+            .params
+            .iter()
+            .any(|p| p.name == shape::FIELDS_ARGUMENT)
+    {
+        return Err(err(
+            ErrorKind::InvalidField,
+            at(path, "fields_argument"),
+            "a parameter is already named 'fields'; rename it (its wire_name can stay) to let the model choose the response's fields",
+        ));
+    }
     let mut seen = EndpointNames::new();
     for (j, param) in endpoint.params.iter().enumerate() {
         let field = index(&at(path, "params"), j);
@@ -300,8 +329,20 @@ fn compile(
     };
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
-    let spec = tool_spec(endpoint, path)?;
     let options = endpoint.options.or(&b.options);
+    let spec = tool_spec(endpoint, path)?;
+    // The model reads the compact schema unless the full one is asked for; the checks
+    // above ran on the schema as declared.
+    let spec = match options.full_schemas {
+        Some(true) => spec,
+        _ => tool::compact_spec(
+            &spec,
+            options
+                .max_description_bytes
+                .unwrap_or(tool::DEFAULT_MAX_DESCRIPTION_BYTES),
+        )
+        .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?,
+    };
     let secret_query_params = endpoint
         .params
         .iter()
@@ -347,6 +388,7 @@ fn compile(
         max_output_bytes: options
             .max_output_bytes
             .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
+        response_fields,
         secret_query_params,
         locations,
         query_names,

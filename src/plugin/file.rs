@@ -27,7 +27,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 15] = [
+const ENDPOINT_FIELDS: [&str; 17] = [
     "name",
     "description",
     "method",
@@ -43,9 +43,11 @@ const ENDPOINT_FIELDS: [&str; 15] = [
     "tags",
     "annotations",
     "output_schema",
+    "response_fields",
+    "fields_argument",
 ];
 const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
-const OPTION_FIELDS: [&str; 10] = [
+const OPTION_FIELDS: [&str; 12] = [
     "timeout_connect_ms",
     "timeout_read_ms",
     "timeout_write_ms",
@@ -56,6 +58,8 @@ const OPTION_FIELDS: [&str; 10] = [
     "redirect_hosts",
     "address_policy",
     "overload_retries",
+    "full_schemas",
+    "max_description_bytes",
 ];
 const PARAM_FIELDS: [&str; 18] = [
     "name",
@@ -515,6 +519,8 @@ fn read_options(map: &Map, path: &str) -> Result<Options, Error> {
         redirect_hosts: None,
         address_policy: None,
         overload_retries: opt_u32(map, "overload_retries", path)?,
+        full_schemas: opt_bool(map, "full_schemas", path)?,
+        max_description_bytes: opt_usize(map, "max_description_bytes", path)?,
     };
     if let Some(hosts) = map.get("redirect_hosts") {
         let field = at(path, "redirect_hosts");
@@ -883,6 +889,23 @@ impl Loader<'_> {
         if let Some(pointer) = opt_str(map, "response_pointer", path)? {
             builder = builder.response_pointer(pointer);
         }
+        if let Some(list) = map.get("response_fields") {
+            let field = at(path, "response_fields");
+            let items = list
+                .as_array()
+                .ok_or_else(|| type_error(&field, "an array of field paths", list))?;
+            let mut paths = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let text = item
+                    .as_str()
+                    .ok_or_else(|| type_error(&index(&field, i), "a field path", item))?;
+                paths.push(text.to_string());
+            }
+            builder = builder.response_fields(paths);
+        }
+        if let Some(allow) = opt_bool(map, "fields_argument", path)? {
+            builder = builder.fields_argument(allow);
+        }
         if let Some(base_url) = opt_str(map, "base_url", path)? {
             builder = builder.base_url(base_url);
         }
@@ -1154,6 +1177,12 @@ fn write_options(map: &mut Map, options: &Options) {
     if let Some(count) = options.overload_retries {
         map.insert("overload_retries", count);
     }
+    if let Some(full) = options.full_schemas {
+        map.insert("full_schemas", full);
+    }
+    if let Some(bytes) = options.max_description_bytes {
+        map.insert("max_description_bytes", bytes);
+    }
 }
 
 fn endpoint_json(endpoint: &Endpoint) -> Json {
@@ -1175,6 +1204,12 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     }
     if let Some(pointer) = endpoint.response_pointer() {
         map.insert("response_pointer", pointer);
+    }
+    if !endpoint.response_fields().is_empty() {
+        map.insert("response_fields", endpoint.response_fields().to_vec());
+    }
+    if endpoint.fields_argument() {
+        map.insert("fields_argument", true);
     }
     if endpoint.allow_unknown_arguments() {
         map.insert("allow_unknown_arguments", true);

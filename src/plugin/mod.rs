@@ -33,6 +33,7 @@
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
+//! | `shape.rs` | `response_fields` and the `fields` argument: parts of a JSON response (pure) |
 //! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
 //! | `oauth.rs`, `token.rs` | OAuth 2.0 auth: the declaration; the token cache and fetch |
 //! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
@@ -96,6 +97,7 @@ mod request;
 mod result;
 mod schema;
 mod schema_check;
+mod shape;
 mod style;
 mod token;
 mod tool;

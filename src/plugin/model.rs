@@ -552,6 +552,8 @@ pub struct Options {
     pub(crate) redirect_hosts: Option<Vec<String>>,
     pub(crate) address_policy: Option<AddressMode>,
     pub(crate) overload_retries: Option<u32>,
+    pub(crate) full_schemas: Option<bool>,
+    pub(crate) max_description_bytes: Option<usize>,
 }
 
 impl Options {
@@ -647,6 +649,26 @@ impl Options {
         self
     }
 
+    /// Whether the model reads the schema as declared, every description whole and every
+    /// keyword kept. Defaults to `false`: the model reads the compact schema
+    /// ([`tool::compact_spec`](crate::tool::compact_spec)), with the same parameters, types,
+    /// enums and required flags and fewer bytes.
+    #[must_use]
+    pub fn full_schemas(mut self, full: bool) -> Options {
+        self.full_schemas = Some(full);
+        self
+    }
+
+    /// The longest description of a compact schema, in bytes (cut at a sentence boundary).
+    /// Defaults to
+    /// [`tool::DEFAULT_MAX_DESCRIPTION_BYTES`](crate::tool::DEFAULT_MAX_DESCRIPTION_BYTES)
+    /// (160).
+    #[must_use]
+    pub fn max_description_bytes(mut self, bytes: usize) -> Options {
+        self.max_description_bytes = Some(bytes);
+        self
+    }
+
     /// These options, with every setting left unset taken from `base`.
     pub(crate) fn or(&self, base: &Options) -> Options {
         Options {
@@ -663,6 +685,8 @@ impl Options {
                 .or_else(|| base.redirect_hosts.clone()),
             address_policy: self.address_policy.or(base.address_policy),
             overload_retries: self.overload_retries.or(base.overload_retries),
+            full_schemas: self.full_schemas.or(base.full_schemas),
+            max_description_bytes: self.max_description_bytes.or(base.max_description_bytes),
         }
     }
 }
@@ -838,6 +862,8 @@ pub struct Endpoint {
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
     pub(crate) hints: ToolAnnotations,
     pub(crate) output_schema: Option<Json>,
+    pub(crate) response_fields: Vec<String>,
+    pub(crate) fields_argument: bool,
 }
 
 impl Endpoint {
@@ -886,6 +912,19 @@ impl Endpoint {
     /// The JSON Pointer (RFC 6901) of the part of a JSON response handed to the model.
     pub fn response_pointer(&self) -> Option<&str> {
         self.response_pointer.as_deref()
+    }
+
+    /// The field paths (JSON Pointers, `items/*/title`, or dotted paths) of the parts of a
+    /// JSON response the model gets, after [`response_pointer`](Endpoint::response_pointer);
+    /// empty for the whole response.
+    pub fn response_fields(&self) -> &[String] {
+        &self.response_fields
+    }
+
+    /// Whether the model may send a `fields` argument (an array of field paths) to get only
+    /// those parts of the JSON response.
+    pub fn fields_argument(&self) -> bool {
+        self.fields_argument
     }
 
     /// Whether arguments the endpoint does not declare are ignored instead of refused.

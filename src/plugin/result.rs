@@ -5,9 +5,10 @@ use std::fmt;
 
 use super::error::quote;
 use super::redact::Redactor;
+use super::shape::{self, FieldPath};
 use crate::http::{self, Response};
 use crate::json::{self, Json};
-use crate::tool::{cap_text, ErrorKind, ToolOutput};
+use crate::tool::{cap_json, cap_text, ErrorKind, ToolOutput};
 
 /// What a call's response holds beside the model's text, for Rust callers: the whole
 /// [`Response`] (status, reason, final URL, headers, body) and the body parsed as JSON when
@@ -142,6 +143,10 @@ impl fmt::Debug for ApiResponse {
 /// the model reads, before the text is capped).
 pub(crate) struct Shaping<'a> {
     pub pointer: Option<&'a str>,
+    /// The endpoint's `response_fields` (empty: the whole response).
+    pub fields: &'a [FieldPath],
+    /// The model's `fields` argument, when it sent one.
+    pub asked: Option<&'a [FieldPath]>,
     pub max_output_bytes: usize,
     pub redactor: &'a Redactor,
 }
@@ -324,7 +329,75 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
             }
         }
     }
+    if (200..300).contains(&status) {
+        if let Some(value) = &data {
+            match shaped(value, shaping) {
+                Ok(Some(value)) => {
+                    text = value.to_string();
+                    data = Some(value);
+                }
+                Ok(None) => {}
+                Err(mut message) => {
+                    shaping.redactor.string(&mut message);
+                    cap_text(&mut message, shaping.max_output_bytes);
+                    return ToolOutput::error(ErrorKind::InvalidArguments, message)
+                        .with_status(status);
+                }
+            }
+        }
+    }
     finish(status, &reason, text, data, shaping)
+}
+
+/// The response value cut to the endpoint's `response_fields`, then to the model's `fields`;
+/// `None` when neither is set. Nothing the endpoint names leaves an empty container of the
+/// response's type; nothing the model names is an error listing what there is, so it can ask
+/// again.
+fn shaped(value: &Json, shaping: &Shaping<'_>) -> Result<Option<Json>, String> {
+    let mut current: Option<Json> = None;
+    if !shaping.fields.is_empty() {
+        let slices: Vec<&[String]> = shaping.fields.iter().map(Vec::as_slice).collect();
+        current = Some(
+            shape::project(value, &slices).unwrap_or_else(|| match value {
+                Json::Array(_) => Json::Array(Vec::new()),
+                _ => Json::Object(crate::json::Map::new()),
+            }),
+        );
+    }
+    if let Some(asked) = shaping.asked {
+        let base = current.as_ref().unwrap_or(value);
+        let slices: Vec<&[String]> = asked.iter().map(Vec::as_slice).collect();
+        match shape::project(base, &slices) {
+            Some(kept) => current = Some(kept),
+            None => return Err(nothing_matched(base)),
+        }
+    }
+    Ok(current)
+}
+
+/// For `fields` that name nothing: what the response has at its top (or in its first item).
+fn nothing_matched(value: &Json) -> String {
+    let (prefix, members) = match value {
+        Json::Array(items) => ("*/", items.first().and_then(Json::as_object)),
+        _ => ("", value.as_object()),
+    };
+    let names: Vec<String> = members
+        .map(|m| {
+            m.keys()
+                .take(30)
+                .map(|k| format!("{}{}", prefix, k))
+                .collect()
+        })
+        .unwrap_or_default();
+    if names.is_empty() {
+        return String::from(
+            "argument 'fields': none of the field paths is in the response; call again without 'fields' to see it whole",
+        );
+    }
+    format!(
+        "argument 'fields': none of the field paths is in the response; its fields include: {}",
+        names.join(", ")
+    )
 }
 
 /// A body that is not text, or text in a charset this crate does not decode (named): a
@@ -371,11 +444,22 @@ fn finish(
     status: u16,
     reason: &str,
     mut text: String,
-    data: Option<Json>,
+    mut data: Option<Json>,
     shaping: &Shaping<'_>,
 ) -> ToolOutput {
     let max_output_bytes = shaping.max_output_bytes;
     let mut output = if (200..300).contains(&status) {
+        // JSON over the cap is cut at element boundaries into valid JSON (its marker says
+        // what was left out); other text, and JSON that cannot be cut so, keeps the text
+        // marker.
+        // The structured value is the cut one too, so MCP's `structuredContent` says what
+        // the text says; `HttpTool::send` keeps the whole response.
+        if text.len() > max_output_bytes {
+            if let Some(cut) = data.as_ref().and_then(|v| cap_json(v, max_output_bytes)) {
+                data = json::parse(&cut).ok().or(data);
+                text = cut;
+            }
+        }
         shaping.redactor.string(&mut text);
         cap_text(&mut text, max_output_bytes);
         ToolOutput::success(text)
@@ -607,6 +691,8 @@ mod tests {
         let response = Response::new(302, url).with_headers(headers);
         let shaping = Shaping {
             pointer: None,
+            fields: &[],
+            asked: None,
             max_output_bytes: 300,
             redactor: &Redactor::default(),
         };

@@ -10,9 +10,12 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
     let visible = || endpoint.params.iter().filter(|p| !p.is_hidden());
     // Collected, not inserted one by one (each insert scans the keys): linear in the number
     // of parameters.
-    let properties: Map = visible()
+    let mut properties: Map = visible()
         .map(|param| (param.name.clone(), param_schema(param)))
         .collect();
+    if endpoint.fields_argument {
+        properties.insert(super::shape::FIELDS_ARGUMENT, super::shape::fields_schema());
+    }
     // A parameter with a default is never missing, so the model need not send it.
     let required: Vec<Json> = visible()
         .filter(|param| param.is_required() && param.default.is_none())

@@ -15,9 +15,10 @@ use super::observe::Exchange;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
+use super::shape::{self, FieldPath};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
-use crate::json::Map;
+use crate::json::{Json, Map};
 use crate::tool::{cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolSpec};
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
@@ -118,9 +119,11 @@ impl HttpTool {
     /// 2.0 token is not fetched: the request carries `Authorization: Bearer ***`.
     fn prepare_with_secrets(
         &self,
-        arguments: Map,
+        mut arguments: Map,
         context: &CallContext,
     ) -> Result<(Request, Redactor), ToolOutput> {
+        // The `fields` argument shapes the answer, not the request (checked all the same).
+        self.take_fields(&mut arguments)?;
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         self.assemble(&values, context, None)
     }
@@ -203,12 +206,43 @@ impl HttpTool {
     /// sent that the server echoed are `***`.
     pub fn output(&self, response: ApiResponse) -> ToolOutput {
         let (response, redactor) = response.into_parts();
-        result::output(response, &self.shaping(&redactor))
+        result::output(response, &self.shaping(&redactor, None))
     }
 
-    fn shaping<'a>(&'a self, redactor: &'a Redactor) -> Shaping<'a> {
+    /// Takes the model's `fields` argument out of `arguments` when the endpoint allows one:
+    /// `Ok(None)` when none was sent (or `null`), an argument error when it is not a list of
+    /// field paths.
+    fn take_fields(&self, arguments: &mut Map) -> Result<Option<Vec<FieldPath>>, ToolOutput> {
+        if !self.compiled.endpoint.fields_argument() {
+            return Ok(None);
+        }
+        match arguments.remove(shape::FIELDS_ARGUMENT) {
+            None | Some(Json::Null) => Ok(None),
+            Some(value) => {
+                // A model that encodes the list as a JSON string, as with other arrays.
+                let value = match value.as_str().map(crate::json::parse) {
+                    Some(Ok(decoded)) => decoded,
+                    _ => value,
+                };
+                shape::parse_list(&value).map(Some).map_err(|e| {
+                    ToolOutput::error(
+                        ErrorKind::InvalidParameter,
+                        format!("argument 'fields': {}", e),
+                    )
+                })
+            }
+        }
+    }
+
+    fn shaping<'a>(
+        &'a self,
+        redactor: &'a Redactor,
+        asked: Option<&'a [FieldPath]>,
+    ) -> Shaping<'a> {
         Shaping {
             pointer: self.compiled.endpoint.response_pointer(),
+            fields: &self.compiled.response_fields,
+            asked,
             max_output_bytes: self.compiled.max_output_bytes,
             redactor,
         }
@@ -229,8 +263,10 @@ impl HttpTool {
         }
     }
 
-    fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
+    fn exchange(&self, mut arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
         self.check_variables()?;
+        // Taken out (and checked) by `call` already; `send` shapes nothing.
+        self.take_fields(&mut arguments)?;
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
@@ -408,13 +444,18 @@ impl Tool for HttpTool {
         &self.compiled.spec
     }
 
-    fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
+    fn call(&self, mut arguments: Map, context: &CallContext) -> ToolOutput {
+        let asked = match self.take_fields(&mut arguments) {
+            Ok(asked) => asked,
+            Err(output) => return output,
+        };
         let exchanged = match self.exchange(arguments, context) {
             Ok(exchanged) => exchanged,
             Err(output) => return output,
         };
         let status = exchanged.response.status();
-        let output = result::output(exchanged.response, &self.shaping(&exchanged.redactor));
+        let shaping = self.shaping(&exchanged.redactor, asked.as_deref());
+        let output = result::output(exchanged.response, &shaping);
         match exchanged.refused {
             Some(refused) => {
                 let mut text = format!("{}; {}", refused, output.text());

@@ -15,7 +15,8 @@
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
 //! | [`Catalog`], [`CatalogLimits`], [`Operation`] | a registry offered as three tools: search, describe, call |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
-//! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`parse_arguments`] | rules shared with the plugin layer |
+//! | [`compact_spec`], [`compact_schema`], [`trim_description`], [`ToolSize`] | compact schemas for a model's context, and what a tool costs in it |
+//! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`cap_json`], [`parse_arguments`] | rules shared with the plugin layer |
 //!
 //! # Examples
 //!
@@ -54,6 +55,7 @@
 
 mod call;
 mod catalog;
+mod compact;
 mod context;
 mod error;
 mod output;
@@ -62,12 +64,16 @@ mod registry;
 pub(crate) mod small_set;
 mod spec;
 mod suggest;
+mod truncate;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 pub use catalog::{
     Catalog, CatalogLimits, SearchHit, CALL_OPERATION, DEFAULT_CATALOG_MAX_SCHEMA_BYTES,
     DEFAULT_CATALOG_MAX_TOOLS, DEFAULT_SEARCH_LIMIT, DESCRIBE_OPERATION, MAX_SEARCH_LIMIT,
     SEARCH_OPERATIONS,
+};
+pub use compact::{
+    compact_schema, compact_spec, trim_description, ToolSize, DEFAULT_MAX_DESCRIPTION_BYTES,
 };
 pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
@@ -77,3 +83,4 @@ pub use registry::{FnTool, Operation, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};
+pub use truncate::{cap_json, TRUNCATED_KEY};

@@ -29,6 +29,8 @@ variable it names must be set.
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
+  --full-schemas        the schemas as declared, every description whole, instead of
+                        the compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
 {catalog}";
 
@@ -68,6 +70,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
     let catalog = crate::catalog::take(&mut args)?;
+    let full = args.flag("--full-schemas");
     let documents = args.values("--openapi")?;
     let mut paths = args.positionals()?;
     paths.extend(documents);
@@ -76,7 +79,15 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "serve needs at least one plugin file or OpenAPI document".to_string(),
         ));
     }
-    let plugins: Vec<HttpPlugin> = plugins(&paths, max_bytes)?
+    let mut plugins = plugins(&paths, max_bytes)?;
+    if full {
+        plugins = paths
+            .iter()
+            .zip(plugins)
+            .map(|(path, plugin)| crate::schemas::full(plugin, path))
+            .collect::<Result<_, _>>()?;
+    }
+    let plugins: Vec<HttpPlugin> = plugins
         .into_iter()
         .map(|plugin| network.install(plugin, false, true))
         .collect();

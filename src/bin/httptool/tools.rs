@@ -9,7 +9,7 @@ use crate::args::Args;
 use crate::{load_plugin, print_out, CliError};
 
 const HELP: &str = "\
-usage: httptool tools PLUGIN.json... [--format FORMAT | --list]
+usage: httptool tools PLUGIN.json... [--format FORMAT | --list | --stats] [--full-schemas]
 
 Prints the tools of the plugin files as a model receives them, as pretty JSON: the value of
 the request's `tools` field (for mcp, the result of `tools/list`). Tool names must be unique
@@ -18,6 +18,10 @@ across the files. No ${NAME} needs to be set: specs hold no secret.
   --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
   --list            one line a tool for a person instead: name, method, path, and the
                     parameters a call must give
+  --stats           print, instead of the tools, the bytes and estimated tokens (bytes / 4,
+                    rounded up) of each tool in FORMAT, the total and the largest tools
+  --full-schemas    the schemas as declared, every description whole, instead of the
+                    compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each file (default 64 MiB)
 ";
 
@@ -32,6 +36,8 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         .unwrap_or_else(|| "openai".to_string());
     let list = args.flag("--list");
     let catalog = crate::catalog::take(&mut args)?;
+    let stats = args.flag("--stats");
+    let full = args.flag("--full-schemas");
     let paths = args.positionals()?;
     if paths.is_empty() {
         return Err(CliError::Usage(
@@ -41,7 +47,10 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let mut registry = ToolRegistry::new();
     let mut plugins = Vec::with_capacity(paths.len());
     for path in &paths {
-        let plugin = load_plugin(path, max_bytes)?;
+        let mut plugin = load_plugin(path, max_bytes)?;
+        if full {
+            plugin = crate::schemas::full(plugin, path)?;
+        }
         registry
             .add_plugin(&plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
@@ -54,6 +63,10 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let names: Vec<&str> = plugins.iter().map(|p| p.name()).collect();
     let registry = crate::catalog::apply(&catalog, registry, &names);
     let specs = registry.specs();
+    if stats {
+        print_out(&crate::schemas::stats(&specs, &format)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     print_out(&render(&specs, &format)?.to_pretty())?;
     Ok(ExitCode::SUCCESS)
 }

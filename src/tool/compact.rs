@@ -1,0 +1,468 @@
+//! Compact schemas: what a model reads about a tool, with everything it needs and nothing
+//! else. Descriptions are trimmed at a sentence boundary, and keywords that say nothing to a
+//! model (empty ones, `title`s that repeat the name, examples, vendor extensions, keywords
+//! of another type) are left out. Every property, `type`, `enum`, `required`, `default`,
+//! `format`, bound and `additionalProperties` is kept. Pure.
+
+use std::borrow::Cow;
+
+use super::error::Error;
+use super::spec::ToolSpec;
+use crate::json::{Json, Map};
+
+/// The longest description a compact schema keeps, in bytes: text past it is cut at the last
+/// sentence boundary that fits (or, when the first sentence is longer, at the last word
+/// boundary, with `…`). Defaults to 160 bytes (80 for the members of an object parameter):
+/// a sentence or two, which is what a model needs to pick a tool and fill a parameter.
+pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 160;
+
+/// Keywords that never reach a model in a compact schema: documentation for people and
+/// tools (examples, links, XML naming, OpenAPI's discriminator, comments).
+const DROPPED: [&str; 7] = [
+    "example",
+    "examples",
+    "externalDocs",
+    "xml",
+    "discriminator",
+    "$comment",
+    "$schema",
+];
+
+/// Keywords that only apply to one type, and that type: on a schema whose `type` is another
+/// single type they constrain nothing (JSON Schema 2020-12, "Validation", section 6: each
+/// applies to instances of its type only).
+const TYPED: [(&str, &str); 20] = [
+    ("items", "array"),
+    ("prefixItems", "array"),
+    ("uniqueItems", "array"),
+    ("minItems", "array"),
+    ("maxItems", "array"),
+    ("contains", "array"),
+    ("properties", "object"),
+    ("patternProperties", "object"),
+    ("additionalProperties", "object"),
+    ("required", "object"),
+    ("minProperties", "object"),
+    ("maxProperties", "object"),
+    ("minLength", "string"),
+    ("maxLength", "string"),
+    ("pattern", "string"),
+    ("minimum", "number"),
+    ("maximum", "number"),
+    ("exclusiveMinimum", "number"),
+    ("exclusiveMaximum", "number"),
+    ("multipleOf", "number"),
+];
+
+/// Cuts a description to at most `max_bytes`: runs of white space become one space, and text
+/// past the limit is cut after the last sentence (`.`, `!` or `?` before a space) that fits;
+/// when even the first sentence does not fit, after the last whole word, ending with `…`.
+/// Text within the limit is returned with its white space collapsed only.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::tool::trim_description;
+///
+/// let text = "Lists the issues of a repository.  Pull requests are issues too; filter them \
+///             out with the `pull_request` key.";
+/// assert_eq!(trim_description(text, 60), "Lists the issues of a repository.");
+/// assert_eq!(trim_description("One very long sentence without an end", 20), "One very long…");
+/// assert_eq!(trim_description("Short.", 200), "Short.");
+/// ```
+pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
+    let collapsed = collapse_space(text);
+    if collapsed.len() <= max_bytes {
+        return collapsed;
+    }
+    let bytes = collapsed.as_bytes();
+    // The last sentence end that fits: a `.`, `!` or `?` followed by a space.
+    const ELLIPSIS: &str = "…";
+    let room = max_bytes.saturating_sub(ELLIPSIS.len());
+    let mut sentence = None;
+    let mut word = None;
+    for (i, &b) in bytes.iter().enumerate().take(max_bytes + 1) {
+        if b == b' ' {
+            if i <= room {
+                word = Some(i);
+            }
+            if i > 0 && matches!(bytes[i - 1], b'.' | b'!' | b'?') && i <= max_bytes {
+                sentence = Some(i);
+            }
+        }
+    }
+    if let Some(end) = sentence {
+        return Cow::Owned(collapsed[..end].to_string());
+    }
+    let end = match word {
+        Some(w) => w,
+        // One word longer than the limit: cut it on a char boundary.
+        None => {
+            let mut end = room.min(collapsed.len());
+            while !collapsed.is_char_boundary(end) {
+                end -= 1;
+            }
+            end
+        }
+    };
+    let mut out = collapsed[..end].trim_end().to_string();
+    if max_bytes >= ELLIPSIS.len() {
+        out.push_str(ELLIPSIS);
+    }
+    Cow::Owned(out)
+}
+
+/// The text with every run of white space as one space, and none at either end.
+fn collapse_space(text: &str) -> Cow<'_, str> {
+    let trimmed = text.trim();
+    let clean = !trimmed
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
+        && !trimmed
+            .bytes()
+            .any(|b| b != b' ' && b.is_ascii_whitespace());
+    if clean {
+        return Cow::Borrowed(trimmed);
+    }
+    let mut out = String::with_capacity(trimmed.len());
+    for word in trimmed.split_ascii_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    Cow::Owned(out)
+}
+
+/// A JSON Schema as a model needs it, every property, type, enum and required flag and no
+/// text meant for people: descriptions trimmed with [`trim_description`] to
+/// `max_description_bytes` (half that for the members of an object parameter, two
+/// `properties` levels down), and these left out: empty descriptions,
+/// titles and `required` lists; a `title` that repeats the property's name or the
+/// description; `example`, `examples`, `externalDocs`, `xml`, `discriminator`, `$comment`,
+/// `$schema` and `x-` extensions; `deprecated`, `readOnly`, `writeOnly` and `nullable` when
+/// `false`; `items: {}`; and keywords of another type than the schema's single `type`
+/// (`uniqueItems` on a string). Enum, const and default values are copied as they are.
+///
+/// Recursion follows the schema's nesting; [`ToolSpec`] bounds it to
+/// [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH) levels.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::compact_schema;
+///
+/// let full = json!({"type": "object", "properties": {
+///     "state": {"type": "string", "title": "State", "enum": ["open", "closed"],
+///               "uniqueItems": true, "x-order": 3, "example": "open",
+///               "description": "Issue state. Defaults to open when left out, as the API does."}
+/// }, "required": ["state"]});
+/// assert_eq!(compact_schema(&full, 20), json!({"type": "object", "properties": {
+///     "state": {"type": "string", "enum": ["open", "closed"], "description": "Issue state."}
+/// }, "required": ["state"]}));
+/// ```
+pub fn compact_schema(schema: &Json, max_description_bytes: usize) -> Json {
+    compact_node(schema, None, 0, max_description_bytes)
+}
+
+/// `depth` counts `properties` levels: the root is 0, the tool's parameters 1. Below the
+/// parameters (the members of an object parameter), descriptions get half the length: the
+/// model needs the parameter's meaning more than each member's.
+fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> Json {
+    let map = match schema {
+        Json::Object(map) => map,
+        // `true`, `false`, or something that is not a schema: kept as it is.
+        other => return other.clone(),
+    };
+    let single_type = map.get("type").and_then(Json::as_str);
+    let description = map
+        .get("description")
+        .and_then(Json::as_str)
+        .map(|d| trim_description(d, if depth > 1 { max / 2 } else { max }));
+    let mut out = Map::with_capacity(map.len());
+    for (key, value) in map {
+        let key = key.as_str();
+        if DROPPED.contains(&key) || key.starts_with("x-") {
+            continue;
+        }
+        if let Some(ty) = single_type {
+            let foreign = TYPED
+                .iter()
+                .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
+            if foreign {
+                continue;
+            }
+        }
+        match key {
+            "description" => {
+                if let Some(text) = &description {
+                    if !text.is_empty() {
+                        out.insert(key, text.as_ref());
+                    }
+                }
+                if value.as_str().is_none() {
+                    out.insert(key, value.clone());
+                }
+            }
+            "title" => {
+                let repeats = value.as_str().map_or(false, |title| {
+                    title.trim().is_empty()
+                        || name.map_or(false, |n| same_words(n, title))
+                        || description
+                            .as_deref()
+                            .map_or(false, |d| same_words(d, title))
+                });
+                if !repeats {
+                    out.insert(key, value.clone());
+                }
+            }
+            "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
+            }
+            "required" if value.as_array().map_or(false, Vec::is_empty) => {}
+            "items" if value.as_object().map_or(false, Map::is_empty) => {}
+            // Maps of names to schemas.
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                match value {
+                    Json::Object(members) => {
+                        let members: Map = members
+                            .iter()
+                            .map(|(k, v)| (k.clone(), compact_node(v, Some(k), depth + 1, max)))
+                            .collect();
+                        out.insert(key, members);
+                    }
+                    other => {
+                        out.insert(key, other.clone());
+                    }
+                }
+            }
+            // Lists of schemas.
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                let list = match value {
+                    Json::Array(items) => Json::Array(
+                        items
+                            .iter()
+                            .map(|v| compact_node(v, name, depth, max))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                };
+                out.insert(key, list);
+            }
+            // One schema (or, for `items` in old drafts, a list of them).
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "additionalItems"
+            | "unevaluatedProperties"
+            | "unevaluatedItems" => {
+                let one = match value {
+                    Json::Array(items) => Json::Array(
+                        items
+                            .iter()
+                            .map(|v| compact_node(v, None, depth, max))
+                            .collect(),
+                    ),
+                    other => compact_node(other, None, depth, max),
+                };
+                out.insert(key, one);
+            }
+            _ => {
+                out.insert(key, value.clone());
+            }
+        }
+    }
+    Json::Object(out)
+}
+
+/// Whether two texts are the same words, ignoring case, spacing and punctuation
+/// (`"Repository Id"` and `repository_id`).
+fn same_words(a: &str, b: &str) -> bool {
+    let letters = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    letters(a) == letters(b)
+}
+
+/// The spec with its description trimmed by [`trim_description`] and its parameters (and
+/// output schema) made compact by [`compact_schema`], name, title and hints as they were.
+///
+/// # Errors
+///
+/// None in practice: the compact schema keeps the root's `type`, `properties` and
+/// `required`, which is all [`ToolSpec::new`] checks. The `Result` carries its error should
+/// that ever change.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::{compact_spec, ToolSpec};
+///
+/// let spec = ToolSpec::new("list_issues", "Lists issues. Paginated, 30 a page by default.",
+///     json!({"type": "object", "properties": {"q": {"type": "string", "examples": ["bug"]}}}))?;
+/// let compact = compact_spec(&spec, 20)?;
+/// assert_eq!(compact.description(), "Lists issues.");
+/// assert_eq!(compact.parameters(), &json!({"type": "object", "properties": {"q": {"type": "string"}}}));
+/// # Ok::<(), httptool::tool::Error>(())
+/// ```
+pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<ToolSpec, Error> {
+    let description = trim_description(spec.description(), max_description_bytes);
+    let mut compact = ToolSpec::new(
+        spec.name(),
+        description.into_owned(),
+        compact_schema(spec.parameters(), max_description_bytes),
+    )?
+    .with_annotations(*spec.annotations());
+    if let Some(title) = spec.title() {
+        compact = compact.with_title(title);
+    }
+    if let Some(schema) = spec.output_schema() {
+        compact = compact.with_output_schema(compact_schema(schema, max_description_bytes))?;
+    }
+    Ok(compact)
+}
+
+/// What a tool costs in a model's context: the bytes of its rendering (compact JSON, UTF-8)
+/// and an estimate of its tokens.
+///
+/// The estimate is the bytes divided by 4, rounded up: the rule of thumb for English and JSON
+/// with the tokenizers of the large providers (the 828 KB of 805 tools users report as about
+/// 207k tokens is that ratio). Real counts differ by tokenizer, between about 3 and 5 bytes a
+/// token on JSON Schema; no tokenizer is shipped here.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::{mcp, ToolSize, ToolSpec};
+///
+/// let spec = ToolSpec::without_parameters("ping", "Checks liveness")?;
+/// let size = ToolSize::of(&mcp::tool(&spec));
+/// assert_eq!(size.bytes, mcp::tool(&spec).to_string().len());
+/// assert_eq!(size.tokens, (size.bytes + 3) / 4);
+/// # Ok::<(), httptool::tool::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolSize {
+    /// Bytes of the compact JSON.
+    pub bytes: usize,
+    /// Estimated tokens: `bytes / 4`, rounded up.
+    pub tokens: usize,
+}
+
+impl ToolSize {
+    /// The size of one rendered tool (or any JSON).
+    pub fn of(rendered: &Json) -> ToolSize {
+        ToolSize::from_bytes(rendered.to_string().len())
+    }
+
+    /// The size of this many bytes.
+    pub fn from_bytes(bytes: usize) -> ToolSize {
+        ToolSize {
+            bytes,
+            tokens: bytes / 4 + usize::from(bytes % 4 != 0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    macro_rules! trim_cases {
+        ($($name:ident: $text:expr, $max:expr => $want:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let got = trim_description($text, $max);
+                assert_eq!(got, $want);
+                assert!(got.len() <= $max, "within the limit");
+            }
+        )*};
+    }
+
+    trim_cases! {
+        trim_fits: "Lists pets.", 200 => "Lists pets.";
+        trim_collapses_space: "  Lists\n\n pets.\t", 200 => "Lists pets.";
+        trim_keeps_whole_sentences: "One. Two. Three is longer.", 10 => "One. Two.";
+        trim_question_and_bang: "Why? Because! Then more text.", 14 => "Why? Because!";
+        trim_word_boundary_with_ellipsis: "abc defgh ijklmnop", 12 => "abc defgh…";
+        trim_one_long_word: "abcdefghijkl", 8 => "abcde…";
+        trim_multibyte_word: "ééééééé", 8 => "éé…";
+        trim_zero: "abc def", 0 => "";
+        trim_empty: "", 5 => "";
+        trim_no_sentence_inside_dotted_names: "See io.k8s.api for this field and more", 20 => "See io.k8s.api…";
+    }
+
+    #[test]
+    fn trim_never_exceeds_the_limit() {
+        let text = "Wörds, and more wörds. Ünd a sentence! ".repeat(20);
+        for max in 0..200 {
+            assert!(trim_description(&text, max).len() <= max, "max {}", max);
+        }
+    }
+
+    #[test]
+    fn compact_keeps_types_enums_required_and_every_property() {
+        let full = json!({"type": "object", "properties": {
+            "a": {"type": "array", "items": {"type": "integer", "enum": [1, 2], "x-go": "int"},
+                  "minItems": 1, "title": "A"},
+            "b": {"type": "object", "properties": {"c": {"type": "boolean", "default": false}},
+                  "required": ["c"], "additionalProperties": false, "nullable": false},
+            "d": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}],
+                  "deprecated": true, "title": "Something else"}
+        }, "required": ["a"], "additionalProperties": false});
+        let compact = compact_schema(&full, 200);
+        assert_eq!(
+            compact,
+            json!({"type": "object", "properties": {
+                "a": {"type": "array", "items": {"type": "integer", "enum": [1, 2]}, "minItems": 1},
+                "b": {"type": "object", "properties": {"c": {"type": "boolean", "default": false}},
+                      "required": ["c"], "additionalProperties": false},
+                "d": {"anyOf": [{"type": "string", "maxLength": 3}, {"type": "null"}],
+                      "deprecated": true, "title": "Something else"}
+            }, "required": ["a"], "additionalProperties": false})
+        );
+    }
+
+    #[test]
+    fn compact_drops_keywords_of_another_type_only() {
+        let full = json!({"type": "string", "uniqueItems": true, "minimum": 1, "maxLength": 9});
+        assert_eq!(
+            compact_schema(&full, 200),
+            json!({"type": "string", "maxLength": 9})
+        );
+        // An integer takes the number keywords; a type list keeps everything.
+        let full = json!({"type": "integer", "minimum": 1});
+        assert_eq!(compact_schema(&full, 200), full);
+        let full = json!({"type": ["string", "array"], "items": {"type": "string"}});
+        assert_eq!(compact_schema(&full, 200), full);
+    }
+
+    #[test]
+    fn compact_leaves_values_alone() {
+        // Enum, const and default values are data, not schemas: a member named `title` or
+        // `example` inside them stays.
+        let full = json!({"type": "object", "default": {"title": "x", "example": 1},
+                          "enum": [{"x-a": 1}], "const": {"description": "   "}});
+        assert_eq!(compact_schema(&full, 200), full);
+    }
+
+    #[test]
+    fn tokens_round_up() {
+        assert_eq!(ToolSize::from_bytes(0).tokens, 0);
+        assert_eq!(ToolSize::from_bytes(1).tokens, 1);
+        assert_eq!(ToolSize::from_bytes(8).tokens, 2);
+        assert_eq!(ToolSize::from_bytes(9).tokens, 3);
+    }
+}

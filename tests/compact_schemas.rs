@@ -1,0 +1,260 @@
+//! Compact schemas: the schema a model reads is compact by default (descriptions trimmed at
+//! a sentence boundary, empty and redundant keywords left out) and keeps every parameter,
+//! type, enum and required flag, over a whole real document; `full_schemas` keeps the text
+//! whole; `httptool tools --stats` says what each tool costs.
+
+#[path = "cli_support/mod.rs"]
+mod cli_support;
+
+use std::path::Path;
+
+use cli_support::{httptool, status, stderr, stdout, TempDir};
+use httptool::json::{self, Json};
+use httptool::plugin::HttpPlugin;
+use httptool::tool::{mcp, ToolSize};
+
+/// The same plugin with `full_schemas` set in its file.
+fn full(plugin: &HttpPlugin) -> HttpPlugin {
+    let mut file = plugin.to_json();
+    file.as_object_mut().unwrap().insert("full_schemas", true);
+    HttpPlugin::from_json_with(&file.to_string(), |_| Some(String::new())).unwrap()
+}
+
+/// Walks two schemas side by side and asserts the compact one keeps what a model needs.
+fn assert_keeps(full: &Json, compact: &Json, at: &str) {
+    let (f, c) = match (full.as_object(), compact.as_object()) {
+        (Some(f), Some(c)) => (f, c),
+        _ => {
+            assert_eq!(full, compact, "{}", at);
+            return;
+        }
+    };
+    let single_type = f.get("type").and_then(Json::as_str);
+    for key in [
+        "type",
+        "enum",
+        "const",
+        "default",
+        "format",
+        "additionalProperties",
+    ] {
+        if key == "additionalProperties" && f.get(key).map_or(false, Json::is_object) {
+            continue;
+        }
+        assert_eq!(f.get(key), c.get(key), "{} at {}", key, at);
+    }
+    let applies_to_objects = single_type.map_or(true, |t| t == "object");
+    if applies_to_objects {
+        let required = |m: &json::Map| {
+            m.get("required")
+                .cloned()
+                .filter(|r| r != &Json::from(Vec::<Json>::new()))
+        };
+        assert_eq!(required(f), required(c), "required at {}", at);
+        if let Some(props) = f.get("properties").and_then(Json::as_object) {
+            let compact_props = c
+                .get("properties")
+                .and_then(Json::as_object)
+                .unwrap_or_else(|| panic!("properties at {}", at));
+            let names: Vec<&String> = props.keys().collect();
+            let compact_names: Vec<&String> = compact_props.keys().collect();
+            assert_eq!(names, compact_names, "property names at {}", at);
+            for (name, schema) in props {
+                assert_keeps(
+                    schema,
+                    &compact_props[name.as_str()],
+                    &format!("{}/{}", at, name),
+                );
+            }
+        }
+    }
+    if single_type.map_or(true, |t| t == "array") {
+        if let Some(items) = f
+            .get("items")
+            .filter(|i| i.as_object().map_or(true, |m| !m.is_empty()))
+        {
+            assert_keeps(items, &c["items"], &format!("{}/items", at));
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(list) = f.get(key).and_then(Json::as_array) {
+            let compact_list = c[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{} at {}", key, at));
+            assert_eq!(list.len(), compact_list.len(), "{} at {}", key, at);
+            for (i, (a, b)) in list.iter().zip(compact_list).enumerate() {
+                assert_keeps(a, b, &format!("{}/{}/{}", at, key, i));
+            }
+        }
+    }
+    if let Some(text) = c.get("description").and_then(Json::as_str) {
+        assert!(
+            text.len() <= httptool::tool::DEFAULT_MAX_DESCRIPTION_BYTES,
+            "description at {}",
+            at
+        );
+    }
+}
+
+#[test]
+fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_document() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/openapi/box-platform.openapi.json");
+    let doc = json::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let compact = httptool::openapi::import(&doc).unwrap().into_plugin();
+    let whole = full(&compact);
+    let (compact_specs, full_specs) = (compact.specs(), whole.specs());
+    assert_eq!(compact_specs.len(), full_specs.len());
+    assert!(compact_specs.len() > 250);
+    let mut bytes = (0, 0);
+    for (c, f) in compact_specs.iter().zip(&full_specs) {
+        assert_eq!(c.name(), f.name());
+        assert_keeps(f.parameters(), c.parameters(), c.name());
+        assert!(c.description().len() <= httptool::tool::DEFAULT_MAX_DESCRIPTION_BYTES);
+        bytes.0 += mcp::tool(c).to_string().len();
+        bytes.1 += mcp::tool(f).to_string().len();
+    }
+    // Far smaller, for the same parameters.
+    assert!(
+        bytes.0 * 10 < bytes.1 * 7,
+        "compact {} full {}",
+        bytes.0,
+        bytes.1
+    );
+}
+
+#[test]
+fn plugin_descriptions_are_trimmed_by_default_and_whole_with_full_schemas() {
+    let long = "Lists the issues of a repository. Pull requests are issues too: every pull request is an issue, but not every issue is a pull request, so filter them out with the pull_request key that only they have.";
+    let file = |extra: &str| {
+        format!(
+            r#"{{"name": "gh", "base_url": "https://api.example.com"{}, "endpoints": [{{
+              "name": "list_issues", "path": "/issues", "description": "{}",
+              "params": [{{"name": "state", "in": "query", "enum": ["open", "closed"],
+                           "description": "  Issue   state.  "}}]}}]}}"#,
+            extra, long
+        )
+    };
+    let compact = HttpPlugin::from_json(&file("")).unwrap().specs().remove(0);
+    assert_eq!(compact.description(), "Lists the issues of a repository.");
+    assert_eq!(
+        compact.parameters()["properties"]["state"],
+        httptool::json!({"type": "string", "description": "Issue state.", "enum": ["open", "closed"]})
+    );
+    let whole = HttpPlugin::from_json(&file(r#", "full_schemas": true"#))
+        .unwrap()
+        .specs()
+        .remove(0);
+    assert_eq!(whole.description(), long);
+    let longer = HttpPlugin::from_json(&file(r#", "max_description_bytes": 400"#))
+        .unwrap()
+        .specs()
+        .remove(0);
+    assert_eq!(longer.description(), long);
+    // The options round-trip through the plugin file.
+    let plugin = HttpPlugin::from_json(&file(
+        r#", "full_schemas": false, "max_description_bytes": 80"#,
+    ))
+    .unwrap();
+    let again = HttpPlugin::from_json(&plugin.to_json().to_string()).unwrap();
+    assert_eq!(again.to_json(), plugin.to_json());
+    assert_eq!(
+        plugin.to_json()["max_description_bytes"],
+        httptool::json!(80)
+    );
+    assert_eq!(plugin.to_json()["full_schemas"], httptool::json!(false));
+}
+
+#[test]
+fn a_wrong_option_type_names_its_field() {
+    let err = HttpPlugin::from_json(
+        r#"{"name": "p", "base_url": "https://a.example", "full_schemas": "yes", "endpoints": [{"name": "a", "path": "/a"}]}"#,
+    )
+    .unwrap_err();
+    assert!(err.to_string().starts_with("full_schemas: "), "{}", err);
+}
+
+#[test]
+fn cli_stats_print_bytes_and_tokens_per_tool_and_in_total() {
+    let dir = TempDir::new("compact-stats");
+    let file = dir.file(
+        "p.json",
+        r#"{"name": "p", "base_url": "https://api.example.com", "endpoints": [
+          {"name": "small", "path": "/a"},
+          {"name": "large", "path": "/b", "description": "A longer one. With two sentences, and then some more words to make it the largest of the two tools here, and more words still, past the length a compact description keeps by default.",
+           "params": [{"name": "q", "in": "query", "description": "What to look for."}]}]}"#,
+    );
+    let out = httptool(&["tools", &file, "--stats", "--format", "mcp"], None, &[]);
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("tool "), "{}", text);
+    let row = |name: &str| -> (usize, usize) {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{} in {}", name, text));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let n = words.len();
+        (words[n - 2].parse().unwrap(), words[n - 1].parse().unwrap())
+    };
+    let (small, large) = (row("small "), row("large "));
+    let plugin = HttpPlugin::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let specs = plugin.specs();
+    assert_eq!(small.0, mcp::tool(&specs[0]).to_string().len());
+    assert_eq!(small.1, ToolSize::from_bytes(small.0).tokens);
+    assert_eq!(
+        row("total (2 tools)"),
+        (
+            small.0 + large.0,
+            ToolSize::from_bytes(small.0 + large.0).tokens
+        )
+    );
+    assert!(
+        text.contains(&format!(
+            "largest: large ({} bytes), small ({} bytes)",
+            large.0, small.0
+        )),
+        "{}",
+        text
+    );
+    assert!(
+        text.ends_with("tokens are estimated as bytes / 4, rounded up\n"),
+        "{}",
+        text
+    );
+
+    // --full-schemas: the whole description, so more bytes.
+    let out = httptool(
+        &[
+            "tools",
+            &file,
+            "--stats",
+            "--format",
+            "mcp",
+            "--full-schemas",
+        ],
+        None,
+        &[],
+    );
+    assert_eq!(status(&out), 0, "{}", stderr(&out));
+    let full_text = stdout(&out);
+    let full_large: usize = full_text
+        .lines()
+        .find(|l| l.starts_with("large "))
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(full_large > large.0, "{} {}", full_large, large.0);
+    let out = httptool(&["tools", &file, "--full-schemas"], None, &[]);
+    assert!(
+        stdout(&out).contains("then some more words"),
+        "{}",
+        stdout(&out)
+    );
+    let out = httptool(&["tools", &file], None, &[]);
+    assert!(!stdout(&out).contains("then some more words"));
+}
