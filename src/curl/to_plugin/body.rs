@@ -300,7 +300,21 @@ impl Converter<'_> {
     /// model fills it, and its sample is never a default.
     fn body_param(&mut self, builder: ParamBuilder, wire: &str, sample: Json, at: usize) {
         let text = sample.as_str();
-        let credential = is_secret_name(wire) || text.map_or(false, infer::is_secret_value);
+        let variable = text.map_or(false, |t| self.has_variable(t));
+        if !variable && self.has_variable(&sample.to_string()) && self.failed.is_none() {
+            self.failed = Some(self.variable_in_body(at));
+        }
+        let credential = is_secret_name(wire)
+            || text.map_or(false, |t| {
+                infer::is_secret_value(t) || self.has_secret_variable(t)
+            });
+        if variable && !credential {
+            // The user's value, not the model's: a hidden parameter whose default is the
+            // `${NAME}` template.
+            let purpose = format!("the {} body field", wire);
+            let value = self.shell_template(text.unwrap_or(""), &purpose);
+            return self.push_secret_param(builder.hidden(true), value);
+        }
         if !credential || text == Some("") {
             return self.sampled(builder, sample);
         }
@@ -316,6 +330,17 @@ impl Converter<'_> {
         );
         self.note(at, message);
         self.push_param(builder.required(true).build(), Some(sample));
+    }
+
+    /// A shell variable deeper in the body than a member or field of its own.
+    pub(super) fn variable_in_body(&self, at: usize) -> Error {
+        let name = self.cmd.variables().first().cloned().unwrap_or_default();
+        Error::VariablePlace {
+            name,
+            arg_index: at,
+            reason: "it is inside a nested JSON value or a whole body, where a plugin file \
+                     reads no variable; make it a top-level string member or a form field",
+        }
     }
 
     /// One parameter that is the whole JSON body.
