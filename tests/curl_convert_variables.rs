@@ -8,7 +8,8 @@ use httptool::tool::CallContext;
 
 fn import(command: &str) -> Import {
     let cmd = curl::parse(command).unwrap_or_else(|e| panic!("{}: {}", command, e));
-    curl::to_plugin_with(&cmd, &ImportOptions::new()).unwrap_or_else(|e| panic!("{}: {}", command, e))
+    curl::to_plugin_with(&cmd, &ImportOptions::new())
+        .unwrap_or_else(|e| panic!("{}: {}", command, e))
 }
 
 fn convert_error(command: &str) -> curl::Error {
@@ -35,7 +36,10 @@ fn reread(import: &Import, lookup: &[(&str, &str)]) -> HttpPlugin {
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     HttpPlugin::from_json_with(&text, move |name| {
-        owned.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        owned
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
     })
     .unwrap_or_else(|e| panic!("{}: {}", text, e))
 }
@@ -98,7 +102,11 @@ fn credential_named_variable_in_a_plain_header_is_secret() {
     let text = file(&import);
     assert!(text.contains(r#""value":"${SERVICE_TOKEN}""#), "{}", text);
     // Not a credential by its place or name: a static header with the variable.
-    assert!(text.contains(r#""headers":{"X-Org":"${ORG_ID}"}"#), "{}", text);
+    assert!(
+        text.contains(r#""headers":{"X-Org":"${ORG_ID}"}"#),
+        "{}",
+        text
+    );
     assert_eq!(variable_names(&import), ["SERVICE_TOKEN", "ORG_ID"]);
 }
 
@@ -131,7 +139,11 @@ fn body_member_variable_is_a_hidden_default() {
     assert!(text.contains(r#""default":"${MODEL}""#), "{}", text);
     let plugin = reread(&import, &[("MODEL", "gpt-x")]);
     let request = plugin
-        .dry_run(import.tool_name(), r#"{"prompt": "hello"}"#, &CallContext::new())
+        .dry_run(
+            import.tool_name(),
+            r#"{"prompt": "hello"}"#,
+            &CallContext::new(),
+        )
         .unwrap_or_else(|o| panic!("{}", o.text()))
         .into_request();
     assert_eq!(request.body(), br#"{"model":"gpt-x","prompt":"hello"}"#);
@@ -156,7 +168,11 @@ fn round_trip_is_unchanged() {
     let text = file(&import);
     let plugin = reread(
         &import,
-        &[("TENANT", "t1"), ("TICKETS_TOKEN", "s3cret"), ("TRACE", "42")],
+        &[
+            ("TENANT", "t1"),
+            ("TICKETS_TOKEN", "s3cret"),
+            ("TRACE", "42"),
+        ],
     );
     assert_eq!(plugin.to_json().to_string(), text);
     assert!(text.contains(r#""X-Trace":"a-${TRACE}-b""#), "{}", text);
@@ -164,7 +180,11 @@ fn round_trip_is_unchanged() {
     let line = curl::to_curl(&plugin, import.tool_name()).expect("exports");
     assert!(line.contains("'Authorization: ***'"), "{}", line);
     assert!(!line.contains("s3cret"), "{}", line);
-    assert!(line.contains("tenant=***") || line.contains("tenant=t1"), "{}", line);
+    assert!(
+        line.contains("tenant=***") || line.contains("tenant=t1"),
+        "{}",
+        line
+    );
     let again = curl::parse(&line).expect("parses back");
     assert_eq!(again.method(), "POST");
 }
@@ -183,9 +203,8 @@ fn variable_in_the_host_is_refused() {
 
 #[test]
 fn variable_in_a_nested_body_value_is_refused() {
-    let err = convert_error(
-        r#"curl https://api.example.com/v1/x --json "{\"a\": {\"b\": \"$DEEP\"}}""#,
-    );
+    let err =
+        convert_error(r#"curl https://api.example.com/v1/x --json "{\"a\": {\"b\": \"$DEEP\"}}""#);
     assert_eq!(err.kind(), ErrorKind::VariablePlace);
 }
 
@@ -202,11 +221,23 @@ fn literal_and_variable_of_one_name_is_refused() {
 #[test]
 fn other_expansions_stay_errors() {
     let cases = [
-        ("curl -H \"A: ${TOKEN:-x}\" https://x.example/", ErrorKind::Variable),
+        (
+            "curl -H \"A: ${TOKEN:-x}\" https://x.example/",
+            ErrorKind::Variable,
+        ),
         ("curl https://x.example/$1", ErrorKind::Variable),
-        ("curl -H \"A: $(cat key)\" https://x.example/", ErrorKind::UnsupportedShell),
-        ("curl -H \"A: `cat key`\" https://x.example/", ErrorKind::UnsupportedShell),
-        ("curl https://x.example/$((1+2))", ErrorKind::UnsupportedShell),
+        (
+            "curl -H \"A: $(cat key)\" https://x.example/",
+            ErrorKind::UnsupportedShell,
+        ),
+        (
+            "curl -H \"A: `cat key`\" https://x.example/",
+            ErrorKind::UnsupportedShell,
+        ),
+        (
+            "curl https://x.example/$((1+2))",
+            ErrorKind::UnsupportedShell,
+        ),
     ];
     for (command, kind) in cases {
         match curl::parse(command) {

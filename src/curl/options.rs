@@ -599,9 +599,8 @@ mod tests {
 
     #[test]
     fn prefixes_find_every_option_they_start() {
-        let names = |prefix: &str| -> Vec<&str> {
-            prefixed(prefix).iter().map(|spec| spec.long).collect()
-        };
+        let names =
+            |prefix: &str| -> Vec<&str> { prefixed(prefix).iter().map(|spec| spec.long).collect() };
         assert_eq!(names("insec"), ["insecure"]);
         assert_eq!(names("sil"), ["silent"]);
         assert_eq!(names("data-u"), ["data-urlencode"]);

@@ -622,7 +622,11 @@ impl Reader {
     /// a file, which httptool does not.
     fn url_query(&mut self, spec: &Spec, value: Value, at: usize) -> Result<(), Error> {
         if let Some(raw) = value.bytes.strip_prefix(b"+") {
-            let raw = Value { bytes: raw, ..value }.text()?;
+            let raw = Value {
+                bytes: raw,
+                ..value
+            }
+            .text()?;
             if raw.contains(['#', ' ']) || has_control(&raw) {
                 return Err(invalid(
                     spec,
@@ -861,7 +865,10 @@ fn lookup_long(name: &[u8], index: usize) -> Result<(&'static Spec, bool), Error
         several => Err(Error::AmbiguousOption {
             option: shown("--", name.as_bytes()),
             arg_index: index,
-            candidates: several.iter().map(|spec| format!("--{}", spec.long)).collect(),
+            candidates: several
+                .iter()
+                .map(|spec| format!("--{}", spec.long))
+                .collect(),
         }),
     }
 }

@@ -369,8 +369,8 @@ impl<'a> Lexer<'a> {
             Some(b'{') => {
                 let body = &rest[1..];
                 let len = name_len(body);
-                let plain = body.first().map_or(false, |&b| starts_name(b))
-                    && body.get(len) == Some(&b'}');
+                let plain =
+                    body.first().map_or(false, |&b| starts_name(b)) && body.get(len) == Some(&b'}');
                 if !plain {
                     // `${VAR:-x}`, `${#VAR}`, `${VAR/a/b}`, `${1}`: bash would compute it.
                     let end = rest.iter().position(|&b| b == b'}').unwrap_or(rest.len());

@@ -25,7 +25,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 14] = [
+const ENDPOINT_FIELDS: [&str; 15] = [
     "name",
     "description",
     "method",
@@ -35,6 +35,7 @@ const ENDPOINT_FIELDS: [&str; 14] = [
     "response_pointer",
     "allow_unknown_arguments",
     "allow_delete_body",
+    "allow_get_body",
     "base_url",
     "content_type",
     "title",
@@ -678,6 +679,9 @@ impl Loader<'_> {
         if let Some(allow) = opt_bool(map, "allow_delete_body", path)? {
             builder = builder.allow_delete_body(allow);
         }
+        if let Some(allow) = opt_bool(map, "allow_get_body", path)? {
+            builder = builder.allow_get_body(allow);
+        }
         builder = builder.options(read_options(map, path)?);
         if let Some(params) = map.get("params") {
             let field = at(path, "params");
@@ -937,6 +941,9 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     }
     if endpoint.allow_delete_body() {
         map.insert("allow_delete_body", true);
+    }
+    if endpoint.allow_get_body() {
+        map.insert("allow_get_body", true);
     }
     if let Some(base_url) = endpoint.base_url() {
         map.insert("base_url", base_url);

@@ -818,6 +818,7 @@ pub struct Endpoint {
     pub(crate) response_pointer: Option<String>,
     pub(crate) allow_unknown_arguments: bool,
     pub(crate) allow_delete_body: bool,
+    pub(crate) allow_get_body: bool,
     pub(crate) options: Options,
     pub(crate) base_url: Option<String>,
     pub(crate) content_type: Option<String>,
@@ -885,6 +886,13 @@ impl Endpoint {
         self.allow_delete_body
     }
 
+    /// Whether a GET sends its body parameters as a body (JSON, or a form) instead of in the
+    /// query, for the APIs that read one (a search engine's `_search`). RFC 9110 section
+    /// 9.3.1 gives a GET body no meaning, so only an endpoint that says so sends one.
+    pub fn allow_get_body(&self) -> bool {
+        self.allow_get_body
+    }
+
     /// The endpoint's own base URL, when it differs from the plugin's (an OpenAPI operation
     /// with its own `servers`). The model cannot change it either.
     pub fn base_url(&self) -> Option<&str> {
@@ -918,11 +926,13 @@ impl Endpoint {
         self.output_schema.as_ref()
     }
 
-    /// Whether body parameters go to the query: GET, HEAD, OPTIONS, and DELETE unless
+    /// Whether body parameters go to the query: GET unless
+    /// [`allow_get_body`](Endpoint::allow_get_body), HEAD, OPTIONS, and DELETE unless
     /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
     pub fn body_in_query(&self) -> bool {
         match self.method {
-            Method::Get | Method::Head | Method::Options => true,
+            Method::Get => !self.allow_get_body,
+            Method::Head | Method::Options => true,
             Method::Delete => !self.allow_delete_body,
             Method::Post | Method::Put | Method::Patch => false,
         }

@@ -616,7 +616,7 @@ fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), 
         return conflict(
             path,
             "in",
-            "a raw body needs a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+            "a raw body needs a method with a body (POST, PUT, PATCH, DELETE with allow_delete_body, or GET with allow_get_body)",
         );
     }
     if !matches!(param.ty, ParamType::String) {
@@ -662,7 +662,7 @@ fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<()
         return conflict(
             path,
             "whole_body",
-            "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+            "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, DELETE with allow_delete_body, or GET with allow_get_body)",
         );
     }
     if endpoint.body_encoding() != BodyEncoding::Json {

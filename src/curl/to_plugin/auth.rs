@@ -2,9 +2,9 @@
 
 use super::{Converter, Variable};
 use crate::curl::command::Auth as CurlAuth;
+use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::sent::userinfo;
-use crate::curl::error::Error;
 use crate::http::{self, base64_decode};
 use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
 
@@ -58,9 +58,10 @@ impl Converter<'_> {
     /// Whether `text` references a shell variable whose name says it is a credential
     /// (`$STRIPE_KEY`, `$GITHUB_TOKEN`), judged as header and query names are.
     pub(super) fn has_secret_variable(&self, text: &str) -> bool {
-        self.cmd.variables().iter().any(|name| {
-            text.contains(&format!("${{{}}}", name)) && http::is_credential_name(name)
-        })
+        self.cmd
+            .variables()
+            .iter()
+            .any(|name| text.contains(&format!("${{{}}}", name)) && http::is_credential_name(name))
     }
 
     /// A value holding shell variables: a `${NAME}` template under the user's own names (other

@@ -142,8 +142,9 @@ impl Converter<'_> {
         Ok(Body::Form(decode_pairs(&bytes), first))
     }
 
-    /// GET, HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a
-    /// note), anything else is an error.
+    /// HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a note),
+    /// anything else is an error. So does a GET's form data; its JSON body is sent as a
+    /// body, through the endpoint's `allow_get_body` (as search engines' `_search` reads it).
     pub(super) fn check_body_method(
         &mut self,
         body: Body,
@@ -161,6 +162,12 @@ impl Converter<'_> {
             self.note(at, message);
             self.data_in_query = true;
             return Ok(Body::None);
+        }
+        if self.method == Method::Get && matches!(body, Body::Json(..) | Body::JsonFile(..)) {
+            let message = "a GET with a JSON body: the endpoint sets allow_get_body, so the tool \
+                           sends the body as curl does";
+            self.note(arg_index, message.to_string());
+            return Ok(body);
         }
         Err(Error::UnsupportedBody {
             arg_index,

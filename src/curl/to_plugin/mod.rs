@@ -368,10 +368,12 @@ impl<'a> Converter<'a> {
             None => format!("{} {}{}", self.method, base, path),
         };
         let delete_body = self.method == Method::Delete && self.has_body_params();
+        let get_body = self.method == Method::Get && self.has_body_params() && !self.data_in_query;
         let mut endpoint = Endpoint::builder(tool_name, self.method, path)
             .description(description.clone())
             .params(std::mem::take(&mut self.params))
-            .allow_delete_body(delete_body);
+            .allow_delete_body(delete_body)
+            .allow_get_body(get_body);
         if multipart {
             endpoint = endpoint.body_encoding(BodyEncoding::Multipart);
         }
