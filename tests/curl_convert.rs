@@ -1192,8 +1192,18 @@ fn regression_credentials_without_a_credential_substring_are_secret() {
 }
 
 #[test]
-fn json_on_get_is_an_error() {
-    let err = error("curl -X GET https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {}}'", &ImportOptions::new());
+fn json_on_get_sets_allow_get_body() {
+    let import = import("curl -X GET https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {\"match\": 1}}'");
+    assert!(endpoint(&import).allow_get_body());
+    let request = replay(&import);
+    assert_eq!(request.method(), Method::Get);
+    assert_eq!(request.body(), br#"{"query":{"match":1}}"#);
+    assert_eq!(request.url().query(), None);
+}
+
+#[test]
+fn json_on_head_is_an_error() {
+    let err = error("curl -X OPTIONS https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {}}'", &ImportOptions::new());
     assert_eq!(err.kind(), ErrorKind::UnsupportedBody);
     assert!(
         err.to_string().contains("use POST if the API accepts it"),
