@@ -934,7 +934,9 @@ impl Endpoint {
             Method::Get => !self.allow_get_body,
             Method::Head | Method::Options => true,
             Method::Delete => !self.allow_delete_body,
-            Method::Post | Method::Put | Method::Patch => false,
+            // An extension method sends its body parameters as POST does (WebDAV's
+            // PROPFIND and REPORT take a body).
+            Method::Post | Method::Put | Method::Patch | Method::Extension(_) => false,
         }
     }
 }
@@ -948,6 +950,7 @@ impl Endpoint {
 /// | PUT, DELETE | no | yes | yes | yes |
 /// | PATCH | no | yes | unknown | yes |
 /// | POST | no | unknown | no | yes |
+/// | any other (`PROPFIND`, `PURGE`) | no | unknown | unknown | yes |
 ///
 /// Read-only tools leave `destructive` unknown: MCP reads it only when a tool is not
 /// read-only. PUT and PATCH count as destructive because they replace or change what is
@@ -971,6 +974,8 @@ pub fn method_annotations(method: Method) -> ToolAnnotations {
         Method::Put | Method::Delete => (false, Some(true), Some(true)),
         Method::Patch => (false, Some(true), None),
         Method::Post => (false, None, Some(false)),
+        // Nothing is known of another method: only that it reaches out.
+        Method::Extension(_) => (false, None, None),
     };
     ToolAnnotations {
         read_only: Some(read_only),

@@ -104,7 +104,7 @@ impl Converter<'_> {
     pub(super) fn left_out(&self, name: &str, value: &str, body: &Body) -> Option<&'static str> {
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
-            "host" => Some("httptool sends the URL's host"),
+            "host" if self.is_url_host(value) => Some("it names the URL's own host"),
             "content-length" | "transfer-encoding" | "connection" | "keep-alive" => {
                 Some("the client writes it")
             }
@@ -130,6 +130,18 @@ impl Converter<'_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether a `Host` value names the URL's own host (and port, the default one or none
+    /// meaning the scheme's).
+    fn is_url_host(&self, value: &str) -> bool {
+        let value = value.trim();
+        value.eq_ignore_ascii_case(self.url.authority())
+            || value.eq_ignore_ascii_case(self.url.host_str())
+                && self
+                    .url
+                    .port()
+                    .map_or(true, |port| port == self.url.scheme().default_port())
     }
 
     pub(super) fn cookie(&mut self, name: &str, value: &str, arg_index: usize) {

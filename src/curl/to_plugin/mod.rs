@@ -329,7 +329,7 @@ impl<'a> Converter<'a> {
     }
 
     fn run(mut self) -> Result<Import, Error> {
-        if !self.cmd.method().bytes().all(|b| b.is_ascii_uppercase()) {
+        if self.method.as_str() != self.cmd.method() {
             let message = format!(
                 "curl sends the method as written; httptool sends `{}`",
                 self.method
