@@ -132,16 +132,17 @@ impl Converter<'_> {
         }
     }
 
-    /// Whether a `Host` value names the URL's own host (and port, the default one or none
-    /// meaning the scheme's).
+    /// Whether a `Host` value names the URL's own host and port (a port left out being the
+    /// scheme's default, RFC 9110 section 7.2).
     fn is_url_host(&self, value: &str) -> bool {
         let value = value.trim();
-        value.eq_ignore_ascii_case(self.url.authority())
-            || value.eq_ignore_ascii_case(self.url.host_str())
-                && self
-                    .url
-                    .port()
-                    .map_or(true, |port| port == self.url.scheme().default_port())
+        let default = self.url.scheme().default_port();
+        let (host, port) = match value.rfind(':') {
+            Some(at) if !value[at..].contains(']') => (&value[..at], value[at + 1..].parse().ok()),
+            _ => (value, Some(default)),
+        };
+        host.eq_ignore_ascii_case(self.url.host_str())
+            && port == Some(self.url.port().unwrap_or(default))
     }
 
     pub(super) fn cookie(&mut self, name: &str, value: &str, arg_index: usize) {
