@@ -593,8 +593,8 @@ impl fmt::Display for Error {
             ),
             Error::UnsupportedMethod { method } => write!(
                 f,
-                "method `{}` is not supported: a plugin endpoint uses GET, HEAD, POST, PUT, \
-                 PATCH, DELETE or OPTIONS",
+                "method `{}` is not supported: a plugin endpoint's method is a token of at \
+                 most 32 characters",
                 method
             ),
             Error::UnsupportedBody { arg_index, reason } => write!(
