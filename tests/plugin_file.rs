@@ -502,7 +502,7 @@ refused! {
     number_too_large: pl(r#""max_redirects": 99999999999"#) => InvalidField, "max_redirects", "99999999999 is too large";
     endpoints_not_array: String::from(r#"{"name": "t", "base_url": "https://a.example", "endpoints": {}}"#) => InvalidField, "endpoints", "expected an array; got object";
     unknown_location: param(r#""name": "q", "in": "matrix""#) => InvalidField, "endpoints[0].params[0].in", "expected one of query, path, header, body, form, cookie; got 'matrix'";
-    unknown_method: ep(r#""name": "x", "method": "TRACE", "path": "/x""#) => InvalidField, "endpoints[0].method", "expected one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS; got 'TRACE'";
+    unknown_method: ep(r#""name": "x", "method": "GET /", "path": "/x""#) => InvalidField, "endpoints[0].method", "expected one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, or another token of at most 32 characters; got 'GET /'";
     unknown_type: param(r#""name": "a", "type": "date""#) => InvalidField, "endpoints[0].params[0].type", "expected one of string, integer, number, boolean, array, object, any; got 'date'";
     array_without_items: param(r#""name": "a", "type": "array""#) => MissingField, "endpoints[0].params[0]", "missing field 'items' (an array needs the type of its items, such as {\"type\": \"string\"})";
     unknown_body_encoding: ep(r#""name": "x", "path": "/x", "body_encoding": "xml""#) => InvalidField, "endpoints[0].body_encoding", "expected one of json, form, multipart, raw; got 'xml'";
@@ -522,7 +522,8 @@ refused! {
     no_endpoints: String::from(r#"{"name": "t", "base_url": "https://a.example", "endpoints": []}"#) => MissingField, "endpoints", "a plugin needs at least one endpoint";
     header_name_not_token: pl(r#""headers": {"X A": "1"}"#) => InvalidHeader, "headers.X A", "'X A' is not a header name: use letters, digits and !#$%&'*+-.^_`|~";
     header_value_control: pl(r#""headers": {"X-A": "1\r\nX-B: 2"}"#) => InvalidHeader, "headers.X-A", "the value of header 'X-A' holds a control character (cr, lf, nul or another)";
-    managed_header: pl(r#""headers": {"Host": "evil.example"}"#) => InvalidHeader, "headers.Host", "header 'Host' is written by the client itself and cannot be declared";
+    managed_header: pl(r#""headers": {"Content-Length": "5"}"#) => InvalidHeader, "headers.Content-Length", "header 'Content-Length' is written by the client itself and cannot be declared";
+    invalid_host_header: pl(r#""headers": {"Host": "a b"}"#) => InvalidHeader, "headers.Host", "a Host header is a host name or address with an optional port, such as api.internal:8080, written out";
     duplicate_static_header: pl(r#""headers": {"Accept": "a", "accept": "b"}"#) => DuplicateName, "headers.accept", "header 'accept' is declared twice";
     empty_context_key: pl(r#""headers": {"X-A": {"context": ""}}"#) => InvalidField, "headers.X-A", "a context key cannot be empty";
     empty_query_name: pl(r#""query": {"": "1"}"#) => InvalidName, "query", "a query name cannot be empty";

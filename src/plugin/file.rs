@@ -625,7 +625,7 @@ impl Loader<'_> {
             Some(word) => word.parse::<Method>().map_err(|_| {
                 one_of(
                     &at(path, "method"),
-                    "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+                    "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, or another token of at most 32 characters",
                     word,
                 )
             })?,
