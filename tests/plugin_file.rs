@@ -495,7 +495,7 @@ refused! {
     root_not_object: String::from("[]") => InvalidField, "", "expected an object; got array";
     missing_name: String::from(r#"{"base_url": "https://a.example", "endpoints": []}"#) => MissingField, "", "missing field 'name'";
     missing_endpoints: String::from(r#"{"name": "t", "base_url": "https://a.example"}"#) => MissingField, "", "missing field 'endpoints'";
-    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, allow_get_body, base_url, content_type, title, annotations, output_schema, timeout_connect_ms, timeout_read_ms, timeout_write_ms, timeout_call_ms, max_response_bytes (and 5 more)";
+    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, allow_get_body, base_url, content_type, title, tags, annotations, output_schema, timeout_connect_ms, timeout_read_ms, timeout_write_ms, timeout_call_ms (and 6 more)";
     wrong_type_string: ep(r#""name": 5, "path": "/x""#) => InvalidField, "endpoints[0].name", "expected a string; got number";
     wrong_type_bool: param(r#""name": "a", "required": "yes""#) => InvalidField, "endpoints[0].params[0].required", "expected true or false; got string";
     wrong_type_number: pl(r#""timeout_call_ms": -1"#) => InvalidField, "timeout_call_ms", "expected a whole number of 0 or more; got number";
@@ -508,7 +508,7 @@ refused! {
     unknown_body_encoding: ep(r#""name": "x", "path": "/x", "body_encoding": "xml""#) => InvalidField, "endpoints[0].body_encoding", "expected one of json, form, multipart, raw; got 'xml'";
     unknown_array_style: param(r#""name": "a", "array_style": "zigzag""#) => InvalidField, "endpoints[0].params[0].array_style", "expected one of repeat, comma, space, pipe, spread, deep_object; got 'zigzag'";
     unknown_address_policy: pl(r#""address_policy": "loose""#) => InvalidField, "address_policy", "expected one of allow_all, strict; got 'loose'";
-    unknown_auth_type: pl(r#""auth": {"type": "digest"}"#) => InvalidField, "auth.type", "expected one of bearer, basic, header, query; got 'digest'";
+    unknown_auth_type: pl(r#""auth": {"type": "digest"}"#) => InvalidField, "auth.type", "expected one of bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token; got 'digest'";
     auth_missing_token: pl(r#""auth": {"type": "bearer"}"#) => MissingField, "auth", "missing field 'token'";
     header_value_not_string: pl(r#""headers": {"X-A": [1]}"#) => InvalidField, "headers.X-A", "expected a string or {\"context\": \"key\"}; got array";
     redirect_host_not_string: pl(r#""redirect_hosts": [1]"#) => InvalidField, "redirect_hosts[0]", "expected a string; got number";

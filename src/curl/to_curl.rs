@@ -10,7 +10,8 @@ use super::quote::quote;
 use crate::http::Secrets;
 use crate::json::{Json, Map};
 use crate::plugin::{
-    ConfigValue, DryRun, Endpoint, FilePart, FileResolver, HttpPlugin, Param, ParamType,
+    Auth, ConfigValue, DryRun, Endpoint, FilePart, FileResolver, Grant, HttpPlugin, OAuth2, Param,
+    ParamType,
 };
 use crate::tool::{self, CallContext};
 
@@ -174,6 +175,10 @@ pub fn to_curl_call<'a>(
 /// read), [`Error::Request`] when the client would refuse to send it, and
 /// [`Error::Unrepresentable`] for a body holding a NUL byte.
 ///
+/// With OAuth 2.0 auth ([`OAuth2`]) the access token is not known until a call fetches it:
+/// the command has `-H 'Authorization: Bearer ***'` and starts with a `#` comment line that
+/// says so and names the token URL.
+///
 /// # Security
 ///
 /// Secrets are `***` unless [`ExportOptions::reveal_secrets`]; the command is quoted so
@@ -184,7 +189,40 @@ pub fn to_curl_with<'a>(
     arguments: Option<&str>,
     options: &ExportOptions,
 ) -> Result<String, Error> {
-    let endpoint = pick(plugin, endpoint.into())?;
+    let command = command(plugin, endpoint.into(), arguments, options)?;
+    Ok(match plugin.auth() {
+        Some(Auth::OAuth2(oauth)) => format!("{}\n{}", oauth_comment(oauth), command),
+        _ => command,
+    })
+}
+
+/// The shell comment before a command whose plugin gets OAuth 2.0 tokens: the token is not
+/// known until a call fetches it.
+fn oauth_comment(oauth: &OAuth2) -> String {
+    let grant = match oauth.grant() {
+        Grant::RefreshToken { .. } => "refresh token grant, RFC 6749 section 6",
+        _ => "client credentials grant, RFC 6749 section 4.4",
+    };
+    // A URL from the environment or the context is the application's, maybe per tenant.
+    let at = match (oauth.token_url().is_external(), oauth.token_url().value()) {
+        (false, Some(url)) => url.to_string(),
+        _ => String::from("the configured token url"),
+    };
+    format!(
+        "# the access token is fetched at run time (OAuth 2.0 {}) from {}: put it in place of ***",
+        grant,
+        at.replace(['\r', '\n'], "")
+    )
+}
+
+/// The command itself, without the OAuth 2.0 comment.
+fn command(
+    plugin: &HttpPlugin,
+    endpoint: Option<&str>,
+    arguments: Option<&str>,
+    options: &ExportOptions,
+) -> Result<String, Error> {
+    let endpoint = pick(plugin, endpoint)?;
     let (words, placeholders) = words(plugin, endpoint, arguments, options, 0)?;
     if placeholders.list.is_empty() {
         return Ok(join(&words, options.multiline));
@@ -244,7 +282,7 @@ fn words(
             Secrets::Reveal => request.url().as_str().to_string(),
             Secrets::Mask => dry.masked_url(),
         },
-        head: Head::read(&rendered, request.host()),
+        head: oauth_head(plugin, Head::read(&rendered, request.host())),
         body: match secrets {
             Secrets::Reveal => request.body(),
             Secrets::Mask => {
@@ -313,6 +351,19 @@ fn pick<'p>(plugin: &'p HttpPlugin, name: Option<&str>) -> Result<&'p Endpoint, 
             }
         }
     }
+}
+
+/// With OAuth 2.0 auth, the token is fetched at call time: `Authorization: Bearer ***`
+/// whether secrets are revealed or not.
+fn oauth_head(plugin: &HttpPlugin, mut head: Head) -> Head {
+    if let Some(Auth::OAuth2(_)) = plugin.auth() {
+        for (name, value) in &mut head.headers {
+            if name.eq_ignore_ascii_case("authorization") {
+                *value = String::from("Bearer ***");
+            }
+        }
+    }
+    head
 }
 
 /// The header lines of a rendered request, in order, without `Host` (unless `host` is the
@@ -693,12 +744,12 @@ fn replace_all(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     out
 }
 
-fn auth_values(auth: &crate::plugin::Auth) -> Vec<&ConfigValue> {
-    use crate::plugin::Auth;
+fn auth_values(auth: &Auth) -> Vec<&ConfigValue> {
     match auth {
         Auth::Bearer { token } => vec![token],
         Auth::Basic { username, password } => vec![username, password],
         Auth::Header { value, .. } | Auth::Query { value, .. } => vec![value],
+        Auth::OAuth2(oauth) => oauth.values(),
     }
 }
 

@@ -53,6 +53,8 @@ struct Draft {
     base_url: Option<String>,
     security: Vec<String>,
     title: Option<String>,
+    /// The operation's `tags` (OpenAPI 3.1 section 4.8.10.1), kept for catalogs.
+    tags: Vec<String>,
     output_schema: Option<Json>,
 }
 
@@ -562,9 +564,28 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
         base_url: own.filter(|url| url != c.doc_base),
         security,
         title: response::title(c.op),
+        tags: operation_tags(c.op),
         output_schema,
     })
 }
+
+/// The operation's tags that are non-empty strings, trimmed; anything else is left out (a
+/// tag only helps find the operation, so a malformed one is not worth a warning).
+fn operation_tags(op: &Json) -> Vec<String> {
+    let list = match op.get("tags").and_then(Json::as_array) {
+        Some(list) => list,
+        None => return Vec::new(),
+    };
+    list.iter()
+        .filter_map(Json::as_str)
+        .map(str::trim)
+        .filter(|tag| !tag.is_empty())
+        .map(|tag| text::cap(tag, MAX_TAG_CHARS))
+        .collect()
+}
+
+/// The longest tag kept, in characters: tags are group names, a long one is prose.
+const MAX_TAG_CHARS: usize = 64;
 
 /// The path as a plugin path template: literal parts percent-encoded where the URL needs it,
 /// placeholders checked both ways against the path parameters (a missing parameter is added
@@ -773,6 +794,9 @@ fn build(
         e.insert("name", draft.name.as_str());
         if let Some(title) = &draft.title {
             e.insert("title", title.as_str());
+        }
+        if !draft.tags.is_empty() {
+            e.insert("tags", std::mem::take(&mut draft.tags));
         }
         if !draft.description.is_empty() {
             e.insert("description", draft.description.as_str());

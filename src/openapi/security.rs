@@ -18,6 +18,11 @@ pub(crate) enum Slot {
         location: &'static str,
         name: String,
     },
+    /// OAuth 2.0 client credentials (an `oauth2` scheme's `clientCredentials` flow, Swagger's
+    /// `application` flow): the plugin fetches its tokens from `token_url` with
+    /// `${VAR_CLIENT_ID}` and `${VAR_CLIENT_SECRET}`. As a per-endpoint parameter it is a
+    /// bearer slot.
+    ClientCredentials { token_url: String, scope: String },
 }
 
 /// One scheme the importer can fill.
@@ -33,6 +38,10 @@ impl Scheme {
     /// The variables the scheme reads.
     pub(crate) fn variables(&self) -> Vec<String> {
         match self.slot {
+            Slot::ClientCredentials { .. } => vec![
+                format!("{}_CLIENT_ID", self.variable),
+                format!("{}_CLIENT_SECRET", self.variable),
+            ],
             Slot::Basic => vec![
                 format!("{}_USERNAME", self.variable),
                 format!("{}_PASSWORD", self.variable),
@@ -59,6 +68,18 @@ impl Scheme {
                 map.insert("name", name.as_str());
                 map.insert("value", format!("${{{}}}", self.variable));
             }
+            Slot::ClientCredentials { token_url, scope } => {
+                map.insert("type", "oauth2_client_credentials");
+                map.insert("token_url", token_url.as_str());
+                map.insert("client_id", format!("${{{}_CLIENT_ID}}", self.variable));
+                map.insert(
+                    "client_secret",
+                    format!("${{{}_CLIENT_SECRET}}", self.variable),
+                );
+                if !scope.is_empty() {
+                    map.insert("scope", scope.as_str());
+                }
+            }
         }
         Json::Object(map)
     }
@@ -74,7 +95,7 @@ impl Scheme {
         let mut map = Map::new();
         map.insert("name", param_name);
         let (wire, location, value) = match &self.slot {
-            Slot::Bearer => (
+            Slot::Bearer | Slot::ClientCredentials { .. } => (
                 "Authorization".to_string(),
                 "header",
                 format!("Bearer ${{{}}}", self.variable),
@@ -174,7 +195,20 @@ pub(crate) fn schemes(
                     continue;
                 }
             },
-            "oauth2" | "openIdConnect" => {
+            "oauth2" => match client_credentials(root, scheme, name) {
+                Some(slot) => slot,
+                None => {
+                    warnings.push(Warning::new(
+                        here,
+                        format!(
+                            "oauth2 scheme: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
+                            variable
+                        ),
+                    ));
+                    Slot::Bearer
+                }
+            },
+            "openIdConnect" => {
                 warnings.push(Warning::new(
                     here,
                     format!(
@@ -202,6 +236,52 @@ pub(crate) fn schemes(
         });
     }
     out
+}
+
+/// The client credentials flow of an `oauth2` scheme (OpenAPI 3 `flows.clientCredentials`,
+/// Swagger 2 `flow: application`) with an absolute `https` or loopback `tokenUrl`; the scope
+/// asked for is every scope the document's security requirements name for the scheme.
+fn client_credentials(root: &Json, scheme: &Json, name: &str) -> Option<Slot> {
+    let token_url = match scheme.pointer("/flows/clientCredentials") {
+        Some(flow) => flow.get("tokenUrl")?.as_str()?,
+        None if scheme.get("flow").and_then(Json::as_str) == Some("application") => {
+            scheme.get("tokenUrl")?.as_str()?
+        }
+        None => return None,
+    };
+    if crate::plugin::token_url_problem(token_url, false).is_some() {
+        return None;
+    }
+    let mut scopes: Vec<&str> = Vec::new();
+    if let Some(list) = root.get("security") {
+        add_scopes(list, name, &mut scopes);
+    }
+    let paths = root.get("paths").and_then(Json::as_object);
+    for item in paths.into_iter().flat_map(|paths| paths.values()) {
+        for op in item.as_object().into_iter().flat_map(|ops| ops.values()) {
+            if let Some(list) = op.get("security") {
+                add_scopes(list, name, &mut scopes);
+            }
+        }
+    }
+    Some(Slot::ClientCredentials {
+        token_url: token_url.to_string(),
+        scope: scopes.join(" "),
+    })
+}
+
+/// The scopes a list of security requirements names for scheme `name`, once each.
+fn add_scopes<'a>(list: &'a Json, name: &str, scopes: &mut Vec<&'a str>) {
+    for requirement in list.as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        let names = requirement.get(name).and_then(Json::as_array);
+        for scope in names.map(Vec::as_slice).unwrap_or(&[]) {
+            if let Some(scope) = scope.as_str() {
+                if !scopes.contains(&scope) {
+                    scopes.push(scope);
+                }
+            }
+        }
+    }
 }
 
 /// The scheme names an operation needs: its `security`, else the document's; the first

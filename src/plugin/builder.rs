@@ -233,6 +233,7 @@ impl Endpoint {
                 base_url: None,
                 content_type: None,
                 title: None,
+                tags: Vec::new(),
                 hints: ToolAnnotations::default(),
                 output_schema: None,
             },
@@ -353,6 +354,13 @@ impl EndpointBuilder {
         self
     }
 
+    /// Adds a word that groups this endpoint with others (OpenAPI `tags`); see
+    /// [`Endpoint::tags`]. Defaults to none.
+    pub fn tag(mut self, tag: impl Into<String>) -> EndpointBuilder {
+        self.endpoint.tags.push(tag.into());
+        self
+    }
+
     /// Behaviour hints; those left unknown come from the method (see
     /// [`method_annotations`](super::method_annotations)).
     pub fn annotations(mut self, annotations: ToolAnnotations) -> EndpointBuilder {
@@ -434,6 +442,8 @@ pub struct PluginBuilder {
     pub(crate) auth: Option<Auth>,
     pub(crate) options: Options,
     pub(crate) endpoints: Vec<Endpoint>,
+    /// Variables a plugin file left unresolved (see `HttpPlugin::from_json_deferred`).
+    pub(crate) deferred: Vec<(Option<String>, String)>,
 }
 
 impl HttpPlugin {
@@ -450,6 +460,7 @@ impl HttpPlugin {
             auth: None,
             options: Options::default(),
             endpoints: Vec::new(),
+            deferred: Vec::new(),
         }
     }
 }

@@ -127,6 +127,7 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
         options: b.options,
         endpoints,
         common,
+        deferred: b.deferred,
     };
     Ok(HttpPlugin::new(decl, client))
 }
@@ -472,6 +473,15 @@ fn parse_path(
             ErrorKind::InvalidPath,
             field,
             "a path starts with '/', such as /v1/users/{id}",
+        ));
+    }
+    // `${NAME}` is read in base_url, headers, query, auth and hidden defaults only: a path
+    // is fixed text and placeholders, so say so rather than ask for a parameter `NAME`.
+    if template.contains("${") {
+        return Err(err(
+            ErrorKind::InvalidPath,
+            field,
+            "variables (${NAME}) are not expanded in a path; put the value in base_url (which reads ${NAME}), or declare a path parameter {name} with \"hidden\": true and \"default\": \"${NAME}\"",
         ));
     }
     let mut pieces = Vec::new();

@@ -1,6 +1,7 @@
 //! The plugin file: `from_json` (with `${NAME}` taken from the environment or a lookup) and
 //! `to_json` (which writes the `${NAME}`s back, never the values).
 
+use std::cell::RefCell;
 use std::time::Duration;
 
 use super::builder::ParamBuilder;
@@ -10,6 +11,7 @@ use super::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
     ParamType, Property,
 };
+use super::oauth::{ClientAuth, Grant, OAuth2};
 use super::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
@@ -25,7 +27,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 15] = [
+const ENDPOINT_FIELDS: [&str; 16] = [
     "name",
     "description",
     "method",
@@ -39,6 +41,7 @@ const ENDPOINT_FIELDS: [&str; 15] = [
     "base_url",
     "content_type",
     "title",
+    "tags",
     "annotations",
     "output_schema",
 ];
@@ -92,7 +95,8 @@ impl HttpPlugin {
     /// An [`Error`] pointing at the field: text that is not JSON, a missing or unknown field,
     /// a field of the wrong type or with a word it does not accept
     /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form, cookie;
-    /// got 'matrix'`), an environment variable that is not set (named), and every error of
+    /// got 'matrix'`), an environment variable that is not set or is empty (named: an empty
+    /// token would send `Authorization: Bearer ` and fail far from its cause), and every error of
     /// [`PluginBuilder::build`](super::PluginBuilder::build).
     ///
     /// # Security
@@ -118,7 +122,59 @@ impl HttpPlugin {
     /// ```
     pub fn from_json(text: &str) -> Result<HttpPlugin, Error> {
         let lookup = |name: &str| std::env::var(name).ok();
-        load(text, &lookup, "environment variable")
+        load(text, &lookup, "environment variable", Mode::ENVIRONMENT)
+    }
+
+    /// Reads a plugin file as [`from_json`](HttpPlugin::from_json) does, but leaves a
+    /// `${NAME}` whose environment variable is not set (or is empty) unresolved, so the specs
+    /// and dry runs of a plugin work before its secrets are at hand.
+    ///
+    /// Each unresolved variable stands as the text `${NAME} (not set)` in its place (the
+    /// header, query value, auth field or hidden default it was written in), which a dry run
+    /// shows where it shows secrets ([`Secrets::Reveal`](crate::http::Secrets::Reveal); a
+    /// masked one is `***` as any secret is). [`unset_variables`](HttpPlugin::unset_variables)
+    /// names them. A real call of a tool that needs one ([`HttpTool::send`](super::HttpTool::send),
+    /// [`HttpTool::prepare`](super::HttpTool::prepare), a registry call) fails with
+    /// [`tool::ErrorKind::MissingParameter`](crate::tool::ErrorKind::MissingParameter) naming
+    /// the variable, before anything is built or sent: the placeholder never leaves the
+    /// process. A variable in `base_url` must still be set, since it decides where every
+    /// request goes.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_json`](HttpPlugin::from_json), but for the variables left unresolved.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::HttpPlugin;
+    /// use httptool::tool::{ToolCall, ToolRegistry};
+    ///
+    /// let plugin = HttpPlugin::from_json_deferred(r#"{"name": "w",
+    ///     "base_url": "https://api.example.com",
+    ///     "auth": {"type": "bearer", "token": "${HTTPTOOL_DOC_UNSET_VAR}"},
+    ///     "endpoints": [{"name": "get", "path": "/x"}]}"#)?;
+    /// assert_eq!(plugin.unset_variables(), ["HTTPTOOL_DOC_UNSET_VAR"]);
+    /// assert_eq!(plugin.specs()[0].name(), "get"); // specs need no secret
+    ///
+    /// let mut registry = ToolRegistry::new();
+    /// registry.add_plugin(&plugin)?;
+    /// let out = registry.call(&ToolCall::new("1", "get", "{}"));
+    /// assert!(out.is_error()); // a real call needs the value
+    /// assert!(out.text().contains("'HTTPTOOL_DOC_UNSET_VAR'"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_json_deferred(text: &str) -> Result<HttpPlugin, Error> {
+        let lookup = |name: &str| std::env::var(name).ok();
+        load(
+            text,
+            &lookup,
+            "environment variable",
+            Mode {
+                empty_is_unset: true,
+                defer: true,
+            },
+        )
     }
 
     /// Reads a plugin file as [`from_json`](HttpPlugin::from_json) does, taking each
@@ -128,7 +184,7 @@ impl HttpPlugin {
     /// # Errors
     ///
     /// As [`from_json`](HttpPlugin::from_json); a name `lookup` has no value for is
-    /// [`ErrorKind::MissingVariable`].
+    /// [`ErrorKind::MissingVariable`]. An empty value from `lookup` is taken as it is.
     ///
     /// # Examples
     ///
@@ -149,7 +205,7 @@ impl HttpPlugin {
     where
         F: Fn(&str) -> Option<String>,
     {
-        load(text, &lookup, "variable")
+        load(text, &lookup, "variable", Mode::LOOKUP)
     }
 
     /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
@@ -250,15 +306,47 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
 /// A `ParamBuilder` setter of a boolean field.
 type FlagSetter = fn(ParamBuilder, bool) -> ParamBuilder;
 
+/// What a loader does with a variable it has no value for.
+#[derive(Clone, Copy)]
+struct Mode {
+    /// An empty value counts as no value (the environment: `export TOKEN=` is a mistake).
+    empty_is_unset: bool,
+    /// A variable with no value is left unresolved ([`HttpPlugin::from_json_deferred`])
+    /// instead of being an error.
+    defer: bool,
+}
+
+impl Mode {
+    const ENVIRONMENT: Mode = Mode {
+        empty_is_unset: true,
+        defer: false,
+    };
+    const LOOKUP: Mode = Mode {
+        empty_is_unset: false,
+        defer: false,
+    };
+}
+
 struct Loader<'a> {
     lookup: &'a dyn Fn(&str) -> Option<String>,
     what: &'static str,
+    mode: Mode,
+    /// The endpoint being read, for the variables its parameters leave unresolved.
+    endpoint: RefCell<Option<String>>,
+    /// Variables left unresolved: `(endpoint, name)`, the endpoint `None` at plugin level.
+    deferred: RefCell<Vec<(Option<String>, String)>>,
+}
+
+/// The text that stands for a variable left unresolved.
+fn placeholder(name: &str) -> String {
+    format!("${{{}}} (not set)", name)
 }
 
 fn load(
     text: &str,
     lookup: &dyn Fn(&str) -> Option<String>,
     what: &'static str,
+    mode: Mode,
 ) -> Result<HttpPlugin, Error> {
     let root = json::parse(text).map_err(|e| {
         Error::new(
@@ -267,7 +355,7 @@ fn load(
             format!("the plugin file is not valid JSON: {}", e),
         )
     })?;
-    load_value(&root, lookup, what)
+    load_with(&root, lookup, what, mode)
 }
 
 /// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`).
@@ -276,11 +364,27 @@ pub(crate) fn load_value(
     lookup: &dyn Fn(&str) -> Option<String>,
     what: &'static str,
 ) -> Result<HttpPlugin, Error> {
-    let loader = Loader { lookup, what };
+    load_with(root, lookup, what, Mode::LOOKUP)
+}
+
+fn load_with(
+    root: &Json,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+    mode: Mode,
+) -> Result<HttpPlugin, Error> {
+    let loader = Loader {
+        lookup,
+        what,
+        mode,
+        endpoint: RefCell::new(None),
+        deferred: RefCell::new(Vec::new()),
+    };
     let map = fields(root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
-    let (base_url, base_url_template) = loader.template(base_text, "base_url")?;
+    // The base URL decides where requests go: never a placeholder.
+    let (base_url, base_url_template) = loader.template_with(base_text, "base_url", false)?;
     let mut builder = HttpPlugin::builder(name, base_url);
     builder.base_url_template = base_url_template;
     if let Some(description) = opt_str(map, "description", "")? {
@@ -293,6 +397,7 @@ pub(crate) fn load_value(
     }
     builder.options = read_options(map, "")?;
     builder.endpoints = loader.endpoints(map)?;
+    builder.deferred = loader.deferred.into_inner();
     builder.build()
 }
 
@@ -493,8 +598,35 @@ fn escape(text: &str) -> String {
 impl Loader<'_> {
     /// Expands a template position: the text, and the template when a variable was read.
     fn template(&self, text: &str, path: &str) -> Result<(String, Option<String>), Error> {
-        let mut lookup = |name: &str| (self.lookup)(name);
-        match expand(text, &mut lookup) {
+        self.template_with(text, path, self.mode.defer)
+    }
+
+    /// As `template`; `defer` says whether a variable with no value may stay unresolved.
+    fn template_with(
+        &self,
+        text: &str,
+        path: &str,
+        defer: bool,
+    ) -> Result<(String, Option<String>), Error> {
+        let mut empty = None;
+        let mut lookup = |name: &str| match (self.lookup)(name) {
+            Some(value) if !(value.is_empty() && self.mode.empty_is_unset) => Some(value),
+            found => {
+                if defer {
+                    let endpoint = self.endpoint.borrow().clone();
+                    self.deferred
+                        .borrow_mut()
+                        .push((endpoint, name.to_string()));
+                    return Some(placeholder(name));
+                }
+                if found.is_some() {
+                    empty = Some(name.to_string());
+                }
+                None
+            }
+        };
+        let expanded = expand(text, &mut lookup);
+        match expanded {
             Ok(None) => Ok((text.to_string(), None)),
             Ok(Some((value, false))) => Ok((value, None)),
             Ok(Some((value, true))) => Ok((value, Some(text.to_string()))),
@@ -503,11 +635,18 @@ impl Loader<'_> {
                 path,
                 "'${' starts a variable: write ${NAME} (letters, digits and '_'), or $${ for a literal '${'",
             )),
-            Err(name) => Err(Error::new(
-                ErrorKind::MissingVariable,
-                path,
-                format!("{} {} is not set", self.what, quote(&name)),
-            )),
+            Err(name) => {
+                let state = if empty.as_deref() == Some(name.as_str()) {
+                    "is empty"
+                } else {
+                    "is not set"
+                };
+                Err(Error::new(
+                    ErrorKind::MissingVariable,
+                    path,
+                    format!("{} {} {}", self.what, quote(&name), state),
+                ))
+            }
         }
     }
 
@@ -600,8 +739,73 @@ impl Loader<'_> {
                     Auth::Query { name, value }
                 })
             }
-            other => Err(one_of("auth.type", "bearer, basic, header, query", other)),
+            "oauth2_client_credentials" | "oauth2_refresh_token" => self.oauth(value, kind),
+            other => Err(one_of(
+                "auth.type",
+                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token",
+                other,
+            )),
         }
+    }
+
+    /// `{"type": "oauth2_client_credentials" | "oauth2_refresh_token", "token_url",
+    /// "client_id", "client_secret", "refresh_token", "scope", "audience", "client_auth",
+    /// "allow_http"}`.
+    fn oauth(&self, value: &Json, kind: &str) -> Result<Auth, Error> {
+        let refresh = kind == "oauth2_refresh_token";
+        let mut accepted = vec![
+            "type",
+            "token_url",
+            "client_id",
+            "client_secret",
+            "scope",
+            "audience",
+            "client_auth",
+            "allow_http",
+        ];
+        if refresh {
+            accepted.push("refresh_token");
+        }
+        let map = fields(value, "auth", &[&accepted])?;
+        let field = |key: &str| -> Result<Option<ConfigValue>, Error> {
+            map.get(key)
+                .map(|value| self.config_value(value, &at("auth", key), false))
+                .transpose()
+        };
+        let required = |key: &str| -> Result<ConfigValue, Error> {
+            field(key)?.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::MissingField,
+                    "auth",
+                    format!("missing field {}", quote(key)),
+                )
+            })
+        };
+        let token_url = required("token_url")?;
+        let client_id = required("client_id")?;
+        let mut oauth = if refresh {
+            OAuth2::refresh_token(token_url, client_id, required("refresh_token")?)
+        } else {
+            OAuth2::client_credentials(token_url, client_id, required("client_secret")?)
+        };
+        if let (true, Some(secret)) = (refresh, field("client_secret")?) {
+            oauth = oauth.with_client_secret(secret);
+        }
+        if let Some(scope) = opt_str(map, "scope", "auth")? {
+            oauth = oauth.with_scope(scope);
+        }
+        if let Some(audience) = opt_str(map, "audience", "auth")? {
+            oauth = oauth.with_audience(audience);
+        }
+        match opt_str(map, "client_auth", "auth")? {
+            None | Some("basic") => {}
+            Some("body") => oauth = oauth.with_client_auth(ClientAuth::Body),
+            Some(other) => return Err(one_of("auth.client_auth", "basic, body", other)),
+        }
+        if let Some(allow) = opt_bool(map, "allow_http", "auth")? {
+            oauth = oauth.allow_http(allow);
+        }
+        Ok(Auth::OAuth2(oauth))
     }
 
     fn endpoints(&self, map: &Map) -> Result<Vec<Endpoint>, Error> {
@@ -620,6 +824,7 @@ impl Loader<'_> {
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
         let map = fields(value, path, &[&ENDPOINT_FIELDS, &OPTION_FIELDS])?;
         let name = required_str(map, "name", path)?;
+        *self.endpoint.borrow_mut() = Some(name.to_string());
         let method = match opt_str(map, "method", path)? {
             None => Method::Get,
             Some(word) => word.parse::<Method>().map_err(|_| {
@@ -637,6 +842,18 @@ impl Loader<'_> {
         }
         if let Some(title) = opt_str(map, "title", path)? {
             builder = builder.title(title);
+        }
+        if let Some(tags) = map.get("tags") {
+            let field = at(path, "tags");
+            let list = tags
+                .as_array()
+                .ok_or_else(|| type_error(&field, "an array of strings", tags))?;
+            for (i, tag) in list.iter().enumerate() {
+                let tag = tag
+                    .as_str()
+                    .ok_or_else(|| type_error(&index(&field, i), "a string", tag))?;
+                builder = builder.tag(tag);
+            }
         }
         if let Some(value) = map.get("annotations") {
             builder = builder.annotations(read_annotations(value, &at(path, "annotations"))?);
@@ -882,8 +1099,32 @@ fn auth_json(auth: &Auth) -> Json {
             map.insert("name", name.as_str());
             map.insert("value", config_json(value));
         }
+        Auth::OAuth2(oauth) => oauth_json(&mut map, oauth),
     }
     Json::Object(map)
+}
+
+fn oauth_json(map: &mut Map, oauth: &OAuth2) {
+    map.insert("token_url", config_json(oauth.token_url()));
+    map.insert("client_id", config_json(oauth.client_id()));
+    if let Some(secret) = oauth.client_secret() {
+        map.insert("client_secret", config_json(secret));
+    }
+    if let Grant::RefreshToken { refresh_token } = oauth.grant() {
+        map.insert("refresh_token", config_json(refresh_token));
+    }
+    if let Some(scope) = oauth.scope() {
+        map.insert("scope", scope);
+    }
+    if let Some(audience) = oauth.audience() {
+        map.insert("audience", audience);
+    }
+    if oauth.client_auth() != ClientAuth::default() {
+        map.insert("client_auth", oauth.client_auth().as_str());
+    }
+    if oauth.allows_http() {
+        map.insert("allow_http", true);
+    }
 }
 
 fn write_options(map: &mut Map, options: &Options) {
@@ -924,6 +1165,9 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     map.insert("name", endpoint.name());
     if let Some(title) = endpoint.title() {
         map.insert("title", title);
+    }
+    if !endpoint.tags().is_empty() {
+        map.insert("tags", endpoint.tags().to_vec());
     }
     if !endpoint.description().is_empty() {
         map.insert("description", endpoint.description());

@@ -9,7 +9,9 @@ use super::compile::Compiled;
 use super::error::{Error, ErrorKind};
 use super::model::{Auth, ConfigValue, Endpoint, Options};
 use super::multipart::FileResolver;
+use super::oauth::TokenListener;
 use super::observe::Observer;
+use super::token::TokenCache;
 use super::tool::{DryRun, HttpTool};
 use crate::http::{Client, Headers, Transport};
 use crate::tool::{self, CallContext, Tool, ToolOutput, ToolRegistry, ToolSpec};
@@ -76,6 +78,9 @@ pub(crate) struct Declaration {
     pub options: Options,
     pub endpoints: Vec<Arc<Compiled>>,
     pub common: Common,
+    /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
+    /// level (every endpoint needs those).
+    pub deferred: Vec<(Option<String>, String)>,
 }
 
 /// The plugin-level parts of every request, prepared once.
@@ -106,6 +111,9 @@ pub(crate) struct Runtime {
     pub observer: Option<Arc<dyn Observer>>,
     pub signer: Option<Arc<dyn Signer>>,
     pub files: Option<Arc<dyn FileResolver>>,
+    /// OAuth 2.0 access tokens, shared by every clone of the plugin.
+    pub tokens: Arc<TokenCache>,
+    pub token_listener: Option<Arc<dyn TokenListener>>,
 }
 
 impl HttpPlugin {
@@ -118,6 +126,8 @@ impl HttpPlugin {
                 observer: None,
                 signer: None,
                 files: None,
+                tokens: Arc::new(TokenCache::default()),
+                token_listener: None,
             },
         }
     }
@@ -265,6 +275,36 @@ impl HttpPlugin {
         self
     }
 
+    /// Tells `listener` of every refresh token the token endpoint rotates (OAuth 2.0 auth
+    /// with the refresh token grant), so the application can store the new one.
+    #[must_use]
+    pub fn with_token_listener(mut self, listener: Arc<dyn TokenListener>) -> HttpPlugin {
+        self.runtime.token_listener = Some(listener);
+        self
+    }
+
+    /// The `${NAME}` variables a plugin file read with
+    /// [`from_json_deferred`](HttpPlugin::from_json_deferred) left unresolved, each once, in
+    /// order of first use; empty for a plugin that can make every call.
+    pub fn unset_variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for (_, name) in &self.decl.deferred {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
+    /// The first variable left unresolved that a call of `endpoint` needs.
+    pub(crate) fn unset_variable_for(&self, endpoint: &str) -> Option<&str> {
+        self.decl
+            .deferred
+            .iter()
+            .find(|(e, _)| e.as_deref().map_or(true, |e| e == endpoint))
+            .map(|(_, name)| name.as_str())
+    }
+
     /// The transport the tools send through.
     pub fn transport(&self) -> &Arc<dyn Transport> {
         &self.runtime.transport
@@ -296,6 +336,7 @@ impl fmt::Debug for HttpPlugin {
             .field("observer", &self.runtime.observer.is_some())
             .field("signer", &self.runtime.signer.is_some())
             .field("file_resolver", &self.runtime.files.is_some())
+            .field("token_listener", &self.runtime.token_listener.is_some())
             .finish()
     }
 }

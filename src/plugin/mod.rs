@@ -14,6 +14,7 @@
 //! | [`Endpoint`], [`EndpointBuilder`], [`Param`], [`ParamBuilder`] | endpoints and parameters |
 //! | [`ParamType`], [`Property`], [`Location`], [`ArrayStyle`], [`BodyEncoding`] | what a parameter is and where it goes |
 //! | [`Auth`], [`ConfigValue`], [`Signer`] | credentials, values from the environment or the call context, signing |
+//! | [`OAuth2`], [`Grant`], [`ClientAuth`], [`TokenListener`] | OAuth 2.0 tokens fetched, cached and renewed by the plugin |
 //! | [`Options`], [`AddressMode`] | limits, timeouts, redirect and address policies |
 //! | [`HttpTool`], [`DryRun`], [`ApiResponse`] | the executor, the request without sending, the full response |
 //! | [`Observer`], [`Exchange`] | a hook that sees every request and its outcome |
@@ -33,6 +34,7 @@
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
 //! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
+//! | `oauth.rs`, `token.rs` | OAuth 2.0 auth: the declaration; the token cache and fetch |
 //! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
 //!
 //! # Examples
@@ -86,6 +88,7 @@ mod file;
 mod http_plugin;
 mod model;
 mod multipart;
+mod oauth;
 mod observe;
 mod provider;
 mod redact;
@@ -94,6 +97,7 @@ mod result;
 mod schema;
 mod schema_check;
 mod style;
+mod token;
 mod tool;
 mod validate;
 
@@ -107,9 +111,14 @@ pub use self::model::{
     Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
 };
 pub use self::multipart::{FilePart, FileResolver};
+pub use self::oauth::{
+    ClientAuth, Grant, OAuth2, RotatedToken, TokenListener, DEFAULT_TOKEN_LIFETIME,
+    MAX_CACHED_TOKENS, MAX_TOKEN_RENEW_MARGIN,
+};
 pub use self::observe::{Exchange, Observer};
 pub use self::provider::{JsonPluginProvider, PluginProvider};
 pub use self::redact::MIN_REDACTED_SECRET_BYTES;
 pub use self::result::ApiResponse;
+pub(crate) use self::token::token_url_problem;
 pub use self::tool::{DryRun, HttpTool};
 pub use self::validate::{MAX_SCHEMA_DEPTH, MAX_TYPE_DEPTH};

@@ -434,6 +434,15 @@ pub enum Auth {
         /// The key.
         value: ConfigValue,
     },
+    /// `Authorization: Bearer <token>` with a token the plugin gets from an OAuth 2.0 token
+    /// endpoint, caches and renews (see [`OAuth2`](super::OAuth2)).
+    OAuth2(super::OAuth2),
+}
+
+impl From<super::OAuth2> for Auth {
+    fn from(oauth: super::OAuth2) -> Auth {
+        Auth::OAuth2(oauth)
+    }
 }
 
 impl Auth {
@@ -468,9 +477,11 @@ impl Auth {
         }
     }
 
-    /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"` or `"query"`.
+    /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"`, `"query"`,
+    /// `"oauth2_client_credentials"` or `"oauth2_refresh_token"`.
     pub fn type_name(&self) -> &'static str {
         match self {
+            Auth::OAuth2(oauth) => oauth.type_name(),
             Auth::Bearer { .. } => "bearer",
             Auth::Basic { .. } => "basic",
             Auth::Header { .. } => "header",
@@ -481,7 +492,7 @@ impl Auth {
     /// The header this auth sets, if it sets one.
     pub fn header_name(&self) -> Option<&str> {
         match self {
-            Auth::Bearer { .. } | Auth::Basic { .. } => Some("Authorization"),
+            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::OAuth2(_) => Some("Authorization"),
             Auth::Header { name, .. } => Some(name),
             Auth::Query { .. } => None,
         }
@@ -823,6 +834,8 @@ pub struct Endpoint {
     pub(crate) base_url: Option<String>,
     pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
+    /// Words that group endpoints (OpenAPI `tags`), for finding them in a catalog.
+    pub(crate) tags: Vec<String>,
     /// The hints as declared; [`Endpoint::annotations`] fills the rest from the method.
     pub(crate) hints: ToolAnnotations,
     pub(crate) output_schema: Option<Json>,
@@ -907,6 +920,13 @@ impl Endpoint {
     /// The human-readable title (MCP's `title`), if one was declared.
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
+    }
+
+    /// The words that group this endpoint with others (OpenAPI `tags`), in declaration
+    /// order; empty unless declared. The model's schema never shows them: the
+    /// [`Catalog`](crate::tool::Catalog) ranks operations by them.
+    pub fn tags(&self) -> &[String] {
+        &self.tags
     }
 
     /// The behaviour hints of the tool: those declared, and for the others the method's

@@ -86,7 +86,7 @@ impl Redactor {
 
     /// A sensitive header value, and its credentials after an auth scheme (RFC 9110 section
     /// 11.4: `credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`).
-    fn add_header_value(&mut self, value: &str) {
+    pub(crate) fn add_header_value(&mut self, value: &str) {
         self.add(value);
         let (scheme, credentials) = match value.split_once(' ') {
             Some((scheme, rest)) if !scheme.is_empty() => (scheme, rest.trim()),
@@ -121,7 +121,7 @@ impl Redactor {
     }
 
     /// One secret, in the forms a server echoes it in.
-    fn add(&mut self, secret: &str) {
+    pub(crate) fn add(&mut self, secret: &str) {
         if secret.len() < MIN_REDACTED_SECRET_BYTES {
             return;
         }

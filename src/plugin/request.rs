@@ -275,7 +275,12 @@ fn push_headers(
             .map_err(|_| context_header_refused(key))?;
     }
     if let (Some(auth), None) = (&plugin.decl.auth, &common.auth_value) {
-        if let Some(name) = auth.header_name() {
+        // An OAuth 2.0 token is added by the tool, once it has one.
+        let header = match auth {
+            Auth::OAuth2(_) => None,
+            _ => auth.header_name(),
+        };
+        if let Some(name) = header {
             let value = auth::value_for(auth, None, context)?;
             request
                 .headers_mut()
@@ -347,6 +352,7 @@ fn auth_context_key(auth: &Auth) -> &str {
         Auth::Bearer { token } => token,
         Auth::Basic { password, .. } => password,
         Auth::Header { value, .. } | Auth::Query { value, .. } => value,
+        Auth::OAuth2(_) => return "",
     };
     value.context_key().unwrap_or("")
 }

@@ -87,6 +87,42 @@ impl ApiResponse {
         self.response
     }
 
+    /// The status line and header fields as a person reads them, one a line
+    /// (`HTTP/1.1 200 OK`, then `Content-Type: application/json`, ...), for a verbose log.
+    ///
+    /// # Security
+    ///
+    /// Every secret the call sent that the server echoed is `***`, as in what the model
+    /// reads, and so is the whole value of a field whose name is a credential's
+    /// ([`http::is_credential_name`]: `Set-Cookie`, `Authorization`), which is the server's
+    /// own secret.
+    ///
+    /// # Examples
+    ///
+    /// See `httptool call -v`, which prints it on standard error.
+    pub fn head_text(&self) -> String {
+        let version = match self.response.version() {
+            http::Version::Http10 => "HTTP/1.0",
+            http::Version::Http11 => "HTTP/1.1",
+        };
+        let mut text = format!("{} {}", version, self.response.status());
+        if !self.response.reason().is_empty() {
+            text.push(' ');
+            text.push_str(self.response.reason());
+        }
+        for (name, value) in self.response.headers().iter() {
+            text.push('\n');
+            text.push_str(name);
+            text.push_str(": ");
+            if http::is_credential_name(name) || name.eq_ignore_ascii_case("set-cookie") {
+                text.push_str("***");
+            } else {
+                text.push_str(value);
+            }
+        }
+        self.redactor.text(&text).into_owned()
+    }
+
     /// The response and the secrets its call sent, for [`output`].
     pub(crate) fn into_parts(self) -> (Response, Redactor) {
         (self.response, self.redactor)

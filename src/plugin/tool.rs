@@ -5,18 +5,20 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::args;
+use super::args::{self, Values};
 use super::auth;
 use super::compile::Compiled;
 use super::http_plugin::HttpPlugin;
-use super::model::Endpoint;
+use super::model::{Auth, ConfigValue, Endpoint};
+use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
+use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::Map;
-use crate::tool::{CallContext, ErrorKind, Tool, ToolOutput, ToolSpec};
+use crate::tool::{cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolSpec};
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
@@ -74,7 +76,8 @@ impl HttpTool {
     }
 
     /// Builds the exact request a call with `arguments` would send, signed, without sending
-    /// it.
+    /// it. With OAuth 2.0 auth no token is fetched: the request carries
+    /// `Authorization: Bearer ***` where a call puts its access token.
     ///
     /// # Errors
     ///
@@ -106,19 +109,39 @@ impl HttpTool {
     /// # Ok::<(), httptool::plugin::Error>(())
     /// ```
     pub fn prepare(&self, arguments: Map, context: &CallContext) -> Result<Request, ToolOutput> {
+        self.check_variables()?;
         self.prepare_with_secrets(arguments, context)
             .map(|(request, _)| request)
     }
 
-    /// As [`prepare`](HttpTool::prepare), with the secrets the request carries.
+    /// As [`prepare`](HttpTool::prepare), with the secrets the request carries. An OAuth
+    /// 2.0 token is not fetched: the request carries `Authorization: Bearer ***`.
     fn prepare_with_secrets(
         &self,
         arguments: Map,
         context: &CallContext,
     ) -> Result<(Request, Redactor), ToolOutput> {
+        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        self.assemble(&values, context, None)
+    }
+
+    /// The request for checked values, with `token` as the OAuth 2.0 access token (`***`
+    /// without one), signed, and the secrets it carries.
+    fn assemble(
+        &self,
+        values: &Values,
+        context: &CallContext,
+        token: Option<&str>,
+    ) -> Result<(Request, Redactor), ToolOutput> {
         let endpoint = &self.compiled.endpoint;
-        let values = args::resolve(endpoint, arguments, context)?;
-        let mut request = request::build(&self.plugin, &self.compiled, &values, context)?;
+        let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
+        if let Some(Auth::OAuth2(_)) = self.plugin.auth() {
+            // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
+            let bearer = format!("Bearer {}", token.unwrap_or("***"));
+            let _ = request
+                .headers_mut()
+                .append_sensitive("Authorization", &bearer);
+        }
         if let Some(signer) = &self.plugin.runtime.signer {
             auth::sign(signer.as_ref(), &mut request, context).map_err(|e| {
                 ToolOutput::error(
@@ -131,7 +154,17 @@ impl HttpTool {
             })?;
         }
         // After signing: what the signer added is a secret too.
-        let redactor = Redactor::for_call(&request, endpoint, &values, context);
+        let mut redactor = Redactor::for_call(&request, endpoint, values, context);
+        if let Some(Auth::OAuth2(oauth)) = self.plugin.auth() {
+            // The API has no business echoing them, but if it does, the model never sees them.
+            let mut secrets: Vec<&ConfigValue> = oauth.client_secret().into_iter().collect();
+            if let Grant::RefreshToken { refresh_token } = oauth.grant() {
+                secrets.push(refresh_token);
+            }
+            for value in secrets {
+                redactor.add(value.resolve(context).unwrap_or(""));
+            }
+        }
         Ok((request, redactor))
     }
 
@@ -162,8 +195,8 @@ impl HttpTool {
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let (response, redactor) = self.exchange(arguments, context)?;
-        Ok(ApiResponse::new(response, redactor))
+        let exchanged = self.exchange(arguments, context)?;
+        Ok(ApiResponse::new(exchanged.response, exchanged.redactor))
     }
 
     /// What the model reads for `response` (as a call would hand it over): secrets the call
@@ -181,19 +214,120 @@ impl HttpTool {
         }
     }
 
-    fn exchange(
+    /// Refuses a call that needs a variable the plugin file left unresolved
+    /// ([`HttpPlugin::from_json_deferred`]): its placeholder must never be sent.
+    fn check_variables(&self) -> Result<(), ToolOutput> {
+        match self.plugin.unset_variable_for(self.compiled.endpoint.name()) {
+            None => Ok(()),
+            Some(name) => Err(ToolOutput::error(
+                ErrorKind::MissingParameter,
+                format!(
+                    "this tool needs the variable '{}' of its plugin file, which was not set when the plugin was loaded; this is not caused by the arguments",
+                    name
+                ),
+            )),
+        }
+    }
+
+    fn exchange(&self, arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
+        self.check_variables()?;
+        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        let oauth = match self.plugin.auth() {
+            Some(Auth::OAuth2(oauth)) => oauth,
+            _ => {
+                let (request, redactor) = self.assemble(&values, context, None)?;
+                let response = self.send_one(&request, &redactor, context)?;
+                return Ok(Exchanged {
+                    response,
+                    redactor,
+                    refused: None,
+                });
+            }
+        };
+        let issued = self.access_token(oauth, context)?;
+        let (request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let response = self.send_one(&request, &redactor, context)?;
+        if response.status() != 401 {
+            return Ok(Exchanged {
+                response,
+                redactor,
+                refused: None,
+            });
+        }
+        // The API refused the token. A cached one may have been revoked early: drop it, and
+        // for an idempotent call fetch a new one and try once more (never a POST twice).
+        let tokens = &self.plugin.runtime.tokens;
+        tokens.refused(&issued);
+        let method = request.method();
+        if !issued.cached || !method.is_idempotent() {
+            let refused = if issued.cached {
+                format!(
+                    "the API refused the cached access token (HTTP 401); the {} request was not repeated because it is not idempotent, and the next call gets a new token",
+                    method
+                )
+            } else {
+                String::from(
+                    "the API refused the access token the token endpoint had just issued (HTTP 401): check the scope and audience the plugin asks for",
+                )
+            };
+            return Ok(Exchanged {
+                response,
+                redactor,
+                refused: Some(refused),
+            });
+        }
+        let issued = self.access_token(oauth, context)?;
+        let (request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let response = self.send_one(&request, &redactor, context)?;
+        let refused = match response.status() {
+            401 => {
+                tokens.refused(&issued);
+                Some(String::from(
+                    "the API refused the access token twice (HTTP 401), a new one included",
+                ))
+            }
+            _ => None,
+        };
+        Ok(Exchanged {
+            response,
+            redactor,
+            refused,
+        })
+    }
+
+    /// An access token for this call: cached, or fetched through the plugin's transport
+    /// (and observer) with the endpoint's options, redirects not followed.
+    fn access_token(&self, oauth: &OAuth2, context: &CallContext) -> Result<Issued, ToolOutput> {
+        let runtime = &self.plugin.runtime;
+        let options = self
+            .compiled
+            .options
+            .clone()
+            .redirect(http::RedirectPolicy::none());
+        let send = |request: &Request, secrets: &Redactor| self.transmit(request, secrets);
+        let fetcher = Fetcher {
+            send: &send,
+            options: &options,
+            listener: runtime.token_listener.as_ref(),
+            max_output_bytes: self.compiled.max_output_bytes,
+        };
+        runtime.tokens.token(oauth, context, &fetcher)
+    }
+
+    /// Sends one request, reporting progress.
+    fn send_one(
         &self,
-        arguments: Map,
+        request: &Request,
+        redactor: &Redactor,
         context: &CallContext,
-    ) -> Result<(Response, Redactor), ToolOutput> {
-        let (request, redactor) = self.prepare_with_secrets(arguments, context)?;
+    ) -> Result<Response, ToolOutput> {
         // Progress messages name the method and the status only: the URL may hold secrets.
         context.report_progress(
             1,
             Some(2),
             &format!("sending the {} request", request.method()),
         );
-        let sent = self.transmit(&request, &redactor);
+        let sent = self.transmit(request, redactor);
         match &sent {
             Ok(response) => context.report_progress(
                 2,
@@ -204,13 +338,9 @@ impl HttpTool {
         }
         // The model reads the message: it names the failure and the origin but not the path,
         // which may hold a hidden parameter's value from the call context (DESIGN item 15).
-        match sent {
-            Ok(response) => Ok((response, redactor)),
-            Err(e) => Err(result::transport_output(
-                &e.with_origin_only(),
-                self.compiled.max_output_bytes,
-            )),
-        }
+        sent.map_err(|e| {
+            result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
+        })
     }
 
     /// Sends through the plugin's transport, reporting to the observer when there is one.
@@ -265,16 +395,43 @@ fn render(
     }
 }
 
+/// What one call's exchange ended with: the response, the secrets the call sent, and why
+/// the API refused an OAuth 2.0 token when it did.
+struct Exchanged {
+    response: Response,
+    redactor: Redactor,
+    refused: Option<String>,
+}
+
 impl Tool for HttpTool {
     fn spec(&self) -> &ToolSpec {
         &self.compiled.spec
     }
 
     fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
-        match self.exchange(arguments, context) {
-            Ok((response, redactor)) => result::output(response, &self.shaping(&redactor)),
-            Err(output) => output,
+        let exchanged = match self.exchange(arguments, context) {
+            Ok(exchanged) => exchanged,
+            Err(output) => return output,
+        };
+        let status = exchanged.response.status();
+        let output = result::output(exchanged.response, &self.shaping(&exchanged.redactor));
+        match exchanged.refused {
+            Some(refused) => {
+                let mut text = format!("{}; {}", refused, output.text());
+                cap_text(&mut text, self.compiled.max_output_bytes);
+                ToolOutput::error(ErrorKind::HttpStatus, text).with_status(status)
+            }
+            None => output,
         }
+    }
+
+    fn operation(&self) -> Option<Operation<'_>> {
+        let endpoint = &self.compiled.endpoint;
+        Some(Operation {
+            method: endpoint.method.as_str(),
+            path: endpoint.path(),
+            tags: endpoint.tags(),
+        })
     }
 }
 

@@ -216,6 +216,37 @@ fn check_static_query(query: &[(String, ConfigValue)]) -> Result<SmallSet<String
     Ok(seen)
 }
 
+/// OAuth 2.0 auth: a usable token URL when it is known (https unless loopback), a secret for
+/// the client credentials grant (RFC 6749 section 4.4: confidential clients only).
+fn check_oauth(oauth: &super::OAuth2) -> Result<(), Error> {
+    let named = [
+        (Some(oauth.token_url()), "auth.token_url"),
+        (Some(oauth.client_id()), "auth.client_id"),
+        (oauth.client_secret(), "auth.client_secret"),
+    ];
+    for (value, path) in named {
+        if let Some(value) = value {
+            check_context_key(value, path)?;
+        }
+    }
+    if let super::Grant::RefreshToken { refresh_token } = oauth.grant() {
+        check_context_key(refresh_token, "auth.refresh_token")?;
+    }
+    if let Some(url) = oauth.token_url().value() {
+        if let Some(problem) = super::token::token_url_problem(url, oauth.allows_http()) {
+            return Err(err(ErrorKind::InvalidField, "auth.token_url", problem));
+        }
+    }
+    if oauth.grant() == &super::Grant::ClientCredentials && oauth.client_secret().is_none() {
+        return Err(err(
+            ErrorKind::MissingField,
+            "auth.client_secret",
+            "the client credentials grant needs a client secret (RFC 6749 section 4.4)",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn check_auth(
     auth: &Auth,
     headers: &[(String, ConfigValue)],
@@ -241,6 +272,7 @@ pub(crate) fn check_auth(
             check_context_key(value, "auth.value")?;
             check_header(name, value.value(), "auth.name")?;
         }
+        Auth::OAuth2(oauth) => check_oauth(oauth)?,
         Auth::Query { name, value } => {
             check_context_key(value, "auth.value")?;
             if name.is_empty() {

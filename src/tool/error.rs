@@ -54,6 +54,9 @@ pub enum ErrorKind {
     /// The address policy refused the destination (loopback, private ranges, a host not
     /// allowed).
     AddressRefused,
+    /// The tool could not get a credential: an OAuth 2.0 token endpoint refused the client
+    /// or the grant (`invalid_client`, `invalid_grant`, ...) or answered something unusable.
+    AuthFailed,
     /// A bug or an unexpected state, such as a tool that panicked.
     Internal,
 }
@@ -79,6 +82,7 @@ impl ErrorKind {
             ErrorKind::Transport => "transport",
             ErrorKind::LimitExceeded => "limit_exceeded",
             ErrorKind::AddressRefused => "address_refused",
+            ErrorKind::AuthFailed => "auth_failed",
             ErrorKind::Internal => "internal",
         }
     }

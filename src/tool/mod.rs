@@ -13,6 +13,7 @@
 //! | [`CallContext`], [`Progress`] | per-call values from the host that the model never sees; a progress listener |
 //! | [`Tool`], [`FnTool`] | the trait, and closures as tools |
 //! | [`ToolRegistry`] | the table of tools and the dispatcher |
+//! | [`Catalog`], [`CatalogLimits`], [`Operation`] | a registry offered as three tools: search, describe, call |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
 //! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`parse_arguments`] | rules shared with the plugin layer |
 //!
@@ -52,6 +53,7 @@
 //! ```
 
 mod call;
+mod catalog;
 mod context;
 mod error;
 mod output;
@@ -62,11 +64,16 @@ mod spec;
 mod suggest;
 
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
+pub use catalog::{
+    Catalog, CatalogLimits, SearchHit, CALL_OPERATION, DEFAULT_CATALOG_MAX_SCHEMA_BYTES,
+    DEFAULT_CATALOG_MAX_TOOLS, DEFAULT_SEARCH_LIMIT, DESCRIBE_OPERATION, MAX_SEARCH_LIMIT,
+    SEARCH_OPERATIONS,
+};
 pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};
-pub use registry::{FnTool, Tool, ToolRegistry};
+pub use registry::{FnTool, Operation, Tool, ToolRegistry};
 pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};

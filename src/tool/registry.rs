@@ -51,6 +51,26 @@ pub trait Tool: Send + Sync {
 
     /// Runs one call with the arguments object and the host's per-call context.
     fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput;
+
+    /// Where the tool sends its request, for a [`Catalog`](super::Catalog) to show and rank
+    /// by: method, path template and tags. `None` (the default) for a tool that is not an
+    /// HTTP operation; [`HttpTool`](crate::plugin::HttpTool) gives its endpoint's.
+    fn operation(&self) -> Option<Operation<'_>> {
+        None
+    }
+}
+
+/// An HTTP tool's method, path template and tags, as [`Tool::operation`] reports them.
+///
+/// Plain strings, so the tool layer needs nothing of the HTTP layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Operation<'a> {
+    /// The method, upper case (`GET`).
+    pub method: &'a str,
+    /// The path template (`/v1/users/{id}`).
+    pub path: &'a str,
+    /// Words that group the operation with others (OpenAPI `tags`).
+    pub tags: &'a [String],
 }
 
 impl<T: Tool + ?Sized> Tool for Box<T> {
@@ -61,6 +81,10 @@ impl<T: Tool + ?Sized> Tool for Box<T> {
     fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
         (**self).call(arguments, context)
     }
+
+    fn operation(&self) -> Option<Operation<'_>> {
+        (**self).operation()
+    }
 }
 
 impl<T: Tool + ?Sized> Tool for Arc<T> {
@@ -70,6 +94,10 @@ impl<T: Tool + ?Sized> Tool for Arc<T> {
 
     fn call(&self, arguments: Map, context: &CallContext) -> ToolOutput {
         (**self).call(arguments, context)
+    }
+
+    fn operation(&self) -> Option<Operation<'_>> {
+        (**self).operation()
     }
 }
 
@@ -298,6 +326,11 @@ impl ToolRegistry {
             self.tools.push(tool);
         }
         Ok(())
+    }
+
+    /// The argument and output limits, for a registry built over this one (the catalog).
+    pub(crate) fn limits(&self) -> (usize, usize) {
+        (self.max_argument_bytes, self.max_output_bytes)
     }
 
     /// The number of tools.

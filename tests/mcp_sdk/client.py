@@ -9,7 +9,9 @@ an output schema, a list endpoint, and filler tools so tools/list takes several 
 checks: initialize, every page of tools/list, a call that reaches the API with its
 structuredContent (which the SDK validates against the outputSchema), a wrapped array result,
 an OpenAPI document's tool (`--openapi`) whose answers break the document's response schema,
-isError for a bad argument, progress notifications, and ping. Prints one line a check and
+isError for a bad argument, progress notifications, and ping; then the same plugin as a
+catalog (`serve --catalog`: three tools, search, call_operation, the schema on an argument
+error). Prints one line a check and
 `mcp-sdk: N passed, M failed` last; exits 1 when any failed.
 """
 import asyncio, json, os, sys, tempfile, threading
@@ -146,6 +148,43 @@ async def run(binary, plugin_path, document_path):
     return results
 
 
+async def run_catalog(binary, plugin_path):
+    """The same plugin served as a catalog (`serve --catalog`): three tools, a search that
+    finds the weather tool, a call through call_operation, and an argument error that
+    carries the schema."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    results = []
+
+    def check(name, ok, detail=""):
+        results.append(bool(ok))
+        print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""), flush=True)
+
+    params = StdioServerParameters(command=binary, args=["serve", plugin_path, "--catalog"])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), 30)
+            page = await session.list_tools()
+            names = [t.name for t in page.tools]
+            check("catalog: tools/list shows three tools",
+                  names == ["search_operations", "describe_operation", "call_operation"], repr(names))
+            r = await session.call_tool("search_operations", {"query": "current weather of a city", "limit": 3})
+            found = attr(r, "structured_content", "structuredContent") or {}
+            first = (found.get("operations") or [{}])[0].get("name")
+            check("catalog: search_operations finds the weather tool", first == "get_weather", str(r)[:300])
+            r = await session.call_tool("call_operation", {"name": "get_weather", "arguments": {"city": "Oslo"}})
+            check("catalog: call_operation reaches the API",
+                  not attr(r, "is_error", "isError")
+                  and attr(r, "structured_content", "structuredContent") == {"city": "Oslo", "temp_c": 21.5},
+                  str(r)[:300])
+            r = await session.call_tool("call_operation", {"name": "get_weather", "arguments": {"ctiy": "Oslo"}})
+            text = r.content[0].text if r.content else ""
+            check("catalog: an argument error carries the schema",
+                  attr(r, "is_error", "isError") and "follow this JSON Schema" in text, str(r)[:300])
+    return results
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else "target/debug/httptool"
     binary = os.path.abspath(binary)
@@ -161,6 +200,7 @@ def main():
             json.dump(document(base), f)
         try:
             results = asyncio.run(run(binary, path, doc_path))
+            results += asyncio.run(run_catalog(binary, path))
         except BaseException as e:  # a crash counts as one failure, with its reason
             print("FAIL the session: %r" % (e,), flush=True)
             results = [False]

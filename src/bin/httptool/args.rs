@@ -24,6 +24,10 @@ pub struct Args {
     words: Vec<String>,
     /// Words after `--`: positionals only.
     rest: Vec<String>,
+    /// The command these words belong to, for the hint of an unknown option.
+    command: String,
+    /// Every option the command asked for, to suggest the closest to an unknown one.
+    known: Vec<String>,
 }
 
 impl Args {
@@ -36,7 +40,18 @@ impl Args {
             }
             None => Vec::new(),
         };
-        Args { words, rest }
+        Args {
+            words,
+            rest,
+            command: String::new(),
+            known: Vec::new(),
+        }
+    }
+
+    /// These words, as the words of `command` (named in the hint of an unknown option).
+    pub fn named(mut self, command: &str) -> Args {
+        self.command = command.to_string();
+        self
     }
 
     /// Whether the first word that is not an option is `openapi` (`import openapi ...`).
@@ -64,6 +79,7 @@ impl Args {
 
     /// Takes every occurrence of a flag such as `--dry-run`; true if there was one.
     pub fn flag(&mut self, name: &str) -> bool {
+        self.known.push(name.to_string());
         let before = self.words.len();
         self.words.retain(|w| w != name);
         self.words.len() != before
@@ -71,6 +87,7 @@ impl Args {
 
     /// Takes every occurrence of `--name VALUE` or `--name=VALUE`, in order.
     pub fn values(&mut self, name: &str) -> Result<Vec<String>, CliError> {
+        self.known.push(name.to_string());
         let prefix = format!("{}=", name);
         let mut values = Vec::new();
         let mut i = 0;
@@ -91,6 +108,35 @@ impl Args {
         Ok(values)
     }
 
+    /// Takes a flag that may be followed by one of `words` (`--catalog` or
+    /// `--catalog auto`), or `--name=WORD` with any word: `None` when absent, `Some(None)`
+    /// for the bare flag. The last one wins.
+    pub fn flag_or_value(
+        &mut self,
+        name: &str,
+        words: &[&str],
+    ) -> Result<Option<Option<String>>, CliError> {
+        let prefix = format!("{}=", name);
+        let mut found = None;
+        let mut i = 0;
+        while i < self.words.len() {
+            if self.words[i] == name {
+                self.words.remove(i);
+                let next = self.words.get(i).filter(|w| words.contains(&w.as_str()));
+                found = Some(next.cloned());
+                if found.as_ref().map_or(false, Option::is_some) {
+                    self.words.remove(i);
+                }
+            } else if let Some(value) = self.words[i].strip_prefix(&prefix) {
+                found = Some(Some(value.to_string()));
+                self.words.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        Ok(found)
+    }
+
     /// Takes `--name VALUE`; the last one wins when it is given twice.
     pub fn value(&mut self, name: &str) -> Result<Option<String>, CliError> {
         Ok(self.values(name)?.pop())
@@ -108,9 +154,10 @@ impl Args {
             .iter()
             .find(|w| w.starts_with('-') && w.as_str() != "-")
         {
-            return Err(CliError::Usage(format!(
-                "unknown option '{}' (put `--` before a positional argument that starts with '-')",
-                unknown
+            return Err(CliError::Usage(crate::assist::unknown_option(
+                unknown,
+                &self.known,
+                &self.command,
             )));
         }
         let mut words = self.words;
@@ -160,8 +207,12 @@ mod tests {
 
     #[test]
     fn a_leftover_option_is_unknown() {
-        let err = args(&["x", "--dryrun"]).positionals().unwrap_err();
-        assert!(err.to_string().starts_with("unknown option '--dryrun'"));
+        let mut a = args(&["x", "--dryrun"]).named("call");
+        assert!(!a.flag("--dry-run"));
+        assert_eq!(
+            a.positionals().unwrap_err().to_string(),
+            "unknown option '--dryrun'; did you mean '--dry-run'? (run `httptool call --help` for its options)"
+        );
     }
 
     #[test]

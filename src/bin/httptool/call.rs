@@ -6,37 +6,55 @@ use httptool::http::Secrets;
 use httptool::tool::{ToolCall, ToolOutput, ToolRegistry};
 
 use crate::args::Args;
+use crate::assist;
 use crate::{call_context, load_plugin_for, print_out, write_out, CliError};
 
 const HELP: &str = "\
-usage: httptool call PLUGIN.json TOOL [ARGS-JSON] [options]
+usage: httptool call PLUGIN.json [TOOL] [ARGS-JSON] [options]
 
 Performs one call of TOOL with the arguments a model would send (a JSON object; `-` reads
-it from standard input; left out, it is {}) and prints what the model would get. The exit
-status is 1 when that is an error result, and standard error says which kind.
+it from standard input; left out, it is {}) and prints what the model would get. TOOL may
+be left out when the plugin has one tool. The exit status is 1 when that is an error
+result, and standard error says which kind; a 204 says `(204 No Content)` there.
 
-  --dry-run          print the exact request instead of sending it (secrets as ***)
+  --dry-run          print the exact request instead of sending it (secrets as ***);
+                     needs no ${NAME} set: one that is not shows as `${NAME} (not set)`
   --reveal-secrets   with --dry-run, print secrets as they would be sent
   --context K=V      a per-call context value (a user's token, a tenant id); repeatable
+  --files DIR        let file parameters send files from under DIR (a path relative to
+                     it; nothing outside it, `..` and links out refused)
+  -v, --verbose      print the response's status line and headers on standard error
+                     (secrets as ***)
   --max-input-bytes N  read at most N bytes of the plugin file and of standard input
                      (default 64 MiB)";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}\n\n{}", HELP, crate::network::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
+    let network = crate::network::Network::from_args(&mut args)?;
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
+    let verbose = args.flag("--verbose") | args.flag("-v");
+    let files = assist::files_option(&mut args, max_bytes)?;
     let context = call_context(args.values("--context")?)?;
     let positionals = args.positionals()?;
     let (path, tool, arguments) = match positionals.as_slice() {
-        [path, tool] => (path, tool, "{}".to_string()),
-        [path, tool, arguments] => (path, tool, read_arguments(arguments, max_bytes)?),
+        [path] => (path, None, "{}".to_string()),
+        [path, word] if assist::is_arguments(word) => {
+            (path, None, read_arguments(word, max_bytes)?)
+        }
+        [path, tool] => (path, Some(tool.as_str()), "{}".to_string()),
+        [path, tool, arguments] => (
+            path,
+            Some(tool.as_str()),
+            read_arguments(arguments, max_bytes)?,
+        ),
         _ => {
             return Err(CliError::Usage(
-                "call needs PLUGIN.json TOOL and, optionally, ARGS-JSON".to_string(),
+                "call needs PLUGIN.json, then TOOL (unless the plugin has one tool) and, optionally, ARGS-JSON".to_string(),
             ))
         }
     };
@@ -46,7 +64,11 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let plugin = load_plugin_for(path, max_bytes, !dry_run)?;
+    let tool = &assist::tool_name(&plugin, tool)?;
+    assist::check_call(&plugin, tool, &arguments, &context, files.is_some())?;
+    let plugin = network.install(assist::with_files(plugin, files), dry_run, false);
     if dry_run {
+        assist::note_unset(&plugin, reveal);
         return match plugin.dry_run(tool, &arguments, &context) {
             Ok(request) => {
                 let secrets = if reveal {
@@ -66,14 +88,19 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             Err(output) => failed(&output),
         };
     }
-    let mut registry = ToolRegistry::new();
-    registry
-        .add_plugin(&plugin)
-        .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
-    let output = registry.call_with(&ToolCall::new("call_1", tool.as_str(), arguments), &context);
+    let output = if verbose {
+        assist::verbose_call(&plugin, tool, &arguments, &context)
+    } else {
+        let mut registry = ToolRegistry::new();
+        registry
+            .add_plugin(&plugin)
+            .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+        registry.call_with(&ToolCall::new("call_1", tool.as_str(), arguments), &context)
+    };
     if output.is_error() {
-        return failed(&output);
+        return failed(&output).map_err(|e| CliError::Failed(network.explain(e.to_string())));
     }
+    assist::note_status(&output);
     print_out(output.text())?;
     Ok(ExitCode::SUCCESS)
 }

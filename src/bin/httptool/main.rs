@@ -15,10 +15,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 mod args;
+mod assist;
 mod call;
+mod catalog;
 mod convert;
 mod demo;
 mod input;
+mod network;
 mod openapi;
 mod serve;
 mod tools;
@@ -41,8 +44,10 @@ commands:
 
 Plugin files and documents may be JSON or YAML (by extension, or YAML unless the text
 starts with '{' or '['); each input is read up to 64 MiB (--max-input-bytes N changes it).
-Run `httptool <command> --help` for a command's options.
-`httptool --version` prints the version.";
+`call` and `serve` read proxies from http_proxy, HTTPS_PROXY and NO_PROXY and take
+--ca-file, --proxy and --timeout (see `httptool call --help`).
+Run `httptool <command> --help` (or `httptool help <command>`) for a command's options.
+`httptool --version` prints the version, and whether https is built in.";
 
 fn main() -> ExitCode {
     let words = match args::from_env() {
@@ -70,22 +75,28 @@ fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
         Some(command) => command,
         None => return Err(CliError::Usage("a command is needed".to_string())),
     };
-    let rest: Vec<String> = words.collect();
+    let mut rest: Vec<String> = words.collect();
+    if command == "help" && !rest.is_empty() {
+        // `httptool help call` is `httptool call --help`.
+        rest.push("--help".to_string());
+        return run(rest);
+    }
+    let args = Args::new(rest.clone()).named(&command);
     match command.as_str() {
         "-h" | "--help" | "help" => {
             print_out(USAGE)?;
             Ok(ExitCode::SUCCESS)
         }
         "-V" | "--version" => {
-            print_out(concat!("httptool ", env!("CARGO_PKG_VERSION")))?;
+            print_out(&network::version())?;
             Ok(ExitCode::SUCCESS)
         }
-        "demo" => demo::run(Args::new(rest)),
-        "tools" => tools::run(Args::new(rest)),
-        "call" => call::run(Args::new(rest)),
-        "import" => convert::import(Args::new(rest)),
-        "export" => convert::export(Args::new(rest)),
-        "serve" => serve::run(Args::new(rest)),
+        "demo" => demo::run(args),
+        "tools" => tools::run(args),
+        "call" => call::run(args),
+        "import" => convert::import(args),
+        "export" => convert::export(args),
+        "serve" => serve::run(args),
         other => Err(CliError::Usage(format!(
             "unknown command '{}'; the commands are demo, tools, call, import, export, serve",
             other
@@ -108,15 +119,16 @@ fn write_out(bytes: &[u8]) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
 }
 
-/// Loads a plugin file (JSON or YAML, at most `max_bytes`, see [`input`]); `${NAME}`
-/// references are taken from the environment. An OpenAPI document (an object with an
-/// `openapi` or `swagger` field, JSON or YAML) is imported instead.
+/// Loads a plugin file (JSON or YAML, at most `max_bytes`, see [`input`]) for specs and
+/// dry runs: `${NAME}` references are taken from the environment, and one that is not set
+/// stays unresolved (`HttpPlugin::from_json_deferred`). An OpenAPI document (an object with
+/// an `openapi` or `swagger` field, JSON or YAML) is imported instead.
 fn load_plugin(path: &str, max_bytes: u64) -> Result<httptool::plugin::HttpPlugin, CliError> {
     load_plugin_for(path, max_bytes, false)
 }
 
-/// As `load_plugin`; `needs_credentials` (a real call, a server) makes a credential
-/// variable of a document that is not set an error, as it is for a plugin file.
+/// As `load_plugin`; `needs_credentials` (a real call, a server) makes a variable that is
+/// not set or is empty an error, for a plugin file and a document alike.
 fn load_plugin_for(
     path: &str,
     max_bytes: u64,
@@ -137,8 +149,12 @@ fn load_plugin_for(
     } else {
         text
     };
-    httptool::plugin::HttpPlugin::from_json(&text)
-        .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
+    let loaded = if needs_credentials {
+        httptool::plugin::HttpPlugin::from_json(&text)
+    } else {
+        httptool::plugin::HttpPlugin::from_json_deferred(&text)
+    };
+    loaded.map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }
 
 /// `--context KEY=VALUE` words as a call context.

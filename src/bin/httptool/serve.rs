@@ -30,7 +30,10 @@ variable it names must be set.
   --max-concurrency N   tool calls running at once (default 8)
   --page-size N         tools on one page of tools/list (default 500; 0: one page)
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
+{catalog}";
 
+/// The end of the help, after the network options: an MCP client's configuration.
+const HELP_CLIENT: &str = "\
 In an MCP client's configuration (Claude Desktop's claude_desktop_config.json, an IDE
 agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths:
 
@@ -46,10 +49,16 @@ agent's mcp.json), the server is one entry of \"mcpServers\"; use absolute paths
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!(
+            "{}\n\n{}\n\n{}",
+            HELP.replace("{catalog}", crate::catalog::HELP),
+            crate::network::HELP,
+            HELP_CLIENT
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
+    let network = crate::network::Network::from_args(&mut args)?;
     let context = call_context(args.values("--context")?)?;
     let mut server = Server::new().context(context);
     if let Some(word) = args.value("--max-concurrency")? {
@@ -58,6 +67,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(word) = args.value("--page-size")? {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
+    let catalog = crate::catalog::take(&mut args)?;
     let documents = args.values("--openapi")?;
     let mut paths = args.positionals()?;
     paths.extend(documents);
@@ -66,13 +76,18 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
             "serve needs at least one plugin file or OpenAPI document".to_string(),
         ));
     }
-    let plugins = plugins(&paths, max_bytes)?;
+    let plugins: Vec<HttpPlugin> = plugins(&paths, max_bytes)?
+        .into_iter()
+        .map(|plugin| network.install(plugin, false, true))
+        .collect();
     let mut registry = ToolRegistry::new();
     for (path, plugin) in paths.iter().zip(&plugins) {
         registry
             .add_plugin(plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
     }
+    let names: Vec<&str> = plugins.iter().map(HttpPlugin::name).collect();
+    let registry = crate::catalog::apply(&catalog, registry, &names);
     if let Some(instructions) = mcp::plugin_instructions(&plugins) {
         server = server.instructions(instructions);
     }

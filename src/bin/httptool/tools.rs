@@ -9,24 +9,29 @@ use crate::args::Args;
 use crate::{load_plugin, print_out, CliError};
 
 const HELP: &str = "\
-usage: httptool tools PLUGIN.json... [--format FORMAT]
+usage: httptool tools PLUGIN.json... [--format FORMAT | --list]
 
 Prints the tools of the plugin files as a model receives them, as pretty JSON: the value of
 the request's `tools` field (for mcp, the result of `tools/list`). Tool names must be unique
-across the files.
+across the files. No ${NAME} needs to be set: specs hold no secret.
 
   --format FORMAT   openai (default), openai-strict, responses, anthropic, gemini, mcp
-  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)";
+  --list            one line a tool for a person instead: name, method, path, and the
+                    parameters a call must give
+  --max-input-bytes N   read at most N bytes of each file (default 64 MiB)
+";
 
 pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if args.help() {
-        print_out(HELP)?;
+        print_out(&format!("{}{}", HELP, crate::catalog::HELP))?;
         return Ok(ExitCode::SUCCESS);
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let format = args
         .value("--format")?
         .unwrap_or_else(|| "openai".to_string());
+    let list = args.flag("--list");
+    let catalog = crate::catalog::take(&mut args)?;
     let paths = args.positionals()?;
     if paths.is_empty() {
         return Err(CliError::Usage(
@@ -34,12 +39,20 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let mut registry = ToolRegistry::new();
+    let mut plugins = Vec::with_capacity(paths.len());
     for path in &paths {
         let plugin = load_plugin(path, max_bytes)?;
         registry
             .add_plugin(&plugin)
             .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+        plugins.push(plugin);
     }
+    if list {
+        print_out(&crate::assist::list(&plugins))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let names: Vec<&str> = plugins.iter().map(|p| p.name()).collect();
+    let registry = crate::catalog::apply(&catalog, registry, &names);
     let specs = registry.specs();
     print_out(&render(&specs, &format)?.to_pretty())?;
     Ok(ExitCode::SUCCESS)
