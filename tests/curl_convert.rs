@@ -456,13 +456,13 @@ fn a_repeated_header_is_joined() {
 
 #[test]
 fn headers_the_client_writes_are_left_out_with_a_note() {
-    let import = import("curl https://x.example.com/a -H 'Host: other.example.com' -H 'Content-Length: 5' -H 'Connection: close' -H 'Expect: 100-continue' -H 'Accept-Encoding: gzip' -H 'Proxy-Authorization: Basic eA=='");
+    let import = import("curl https://x.example.com/a -H 'Host: x.example.com' -H 'Content-Length: 5' -H 'Connection: close' -H 'Expect: 100-continue' -H 'Accept-Encoding: gzip' -H 'Proxy-Authorization: Basic eA=='");
     assert_eq!(import.plugin().headers().count(), 0);
     assert!(import.plugin().auth().is_none());
     assert_eq!(
         notes(&import),
         [
-            "argument 2: header `Host` is left out: httptool sends the URL's host",
+            "argument 2: header `Host` is left out: it names the URL's own host",
             "argument 4: header `Content-Length` is left out: the client writes it",
             "argument 6: header `Connection` is left out: the client writes it",
             "argument 8: header `Expect` is left out: the client does not wait for 100 Continue",
@@ -1192,8 +1192,18 @@ fn regression_credentials_without_a_credential_substring_are_secret() {
 }
 
 #[test]
-fn json_on_get_is_an_error() {
-    let err = error("curl -X GET https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {}}'", &ImportOptions::new());
+fn json_on_get_sets_allow_get_body() {
+    let import = import("curl -X GET https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {\"match\": 1}}'");
+    assert!(endpoint(&import).allow_get_body());
+    let request = replay(&import);
+    assert_eq!(request.method(), Method::Get);
+    assert_eq!(request.body(), br#"{"query":{"match":1}}"#);
+    assert_eq!(request.url().query(), None);
+}
+
+#[test]
+fn json_on_head_is_an_error() {
+    let err = error("curl -X OPTIONS https://x.example.com/_search -H 'Content-Type: application/json' -d '{\"query\": {}}'", &ImportOptions::new());
     assert_eq!(err.kind(), ErrorKind::UnsupportedBody);
     assert!(
         err.to_string().contains("use POST if the API accepts it"),
@@ -1309,14 +1319,20 @@ fn methods_map_to_httptool_methods() {
         &lower,
         "curl sends the method as written; httptool sends `PUT`"
     ));
+    let purge = import("curl -X PURGE https://x.example.com/a");
+    assert_eq!(endpoint(&purge).method().as_str(), "PURGE");
+    let long = "A".repeat(33);
     let err = error(
-        "curl -X PURGE https://x.example.com/a",
+        &format!("curl -X {} https://x.example.com/a", long),
         &ImportOptions::new(),
     );
     assert_eq!(err.kind(), ErrorKind::UnsupportedMethod);
     assert_eq!(
         err.to_string(),
-        "method `PURGE` is not supported: a plugin endpoint uses GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS"
+        format!(
+            "method `{}` is not supported: a plugin endpoint's method is a token of at most 32 characters",
+            &long[..32]
+        )
     );
 }
 

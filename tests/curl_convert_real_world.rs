@@ -3,7 +3,7 @@
 //! style of its source (tokens, ids and hosts are made up). Every row checks the tool's
 //! name and shape, where credentials went, and the request its sample arguments send.
 
-use httptool::curl::{self, ErrorKind, Import, ImportOptions};
+use httptool::curl::{self, Import, ImportOptions};
 use httptool::http::{Method, Request};
 use httptool::json::Json;
 use httptool::plugin::{Auth, Location, Param};
@@ -312,26 +312,29 @@ real_world! {
 }
 
 #[test]
-fn docs_that_read_a_shell_variable_say_what_to_write() {
-    let err = curl::parse(
+fn docs_that_read_a_shell_variable_keep_its_name() {
+    let cmd = curl::parse(
         r#"curl https://api.openai.com/v1/models -H "Authorization: Bearer $OPENAI_API_KEY""#,
     )
-    .unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Variable);
-    assert!(
-        err.to_string().contains("write its value instead"),
-        "{}",
-        err
-    );
+    .unwrap();
+    let import = curl::to_plugin_with(&cmd, &ImportOptions::new()).unwrap();
+    assert_eq!(variables(&import), ["OPENAI_API_KEY"]);
+    assert!(import
+        .plugin()
+        .to_json()
+        .to_string()
+        .contains(r#""token":"${OPENAI_API_KEY}""#));
 }
 
 #[test]
-fn elasticsearch_get_with_a_body_is_refused() {
+fn elasticsearch_get_with_a_body_sends_it() {
     let cmd = curl::parse(r#"curl -X GET "localhost:9200/my-index/_search?pretty" -H 'Content-Type: application/json' -d'{"query": {"match_all": {}}}'"#).unwrap();
-    let err = curl::to_plugin(&cmd).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::UnsupportedBody);
-    assert_eq!(
-        err.to_string(),
-        "the request body (argument 6) cannot become parameters: a GET request with a body: a plugin sends the body parameters of GET in the query; use POST if the API accepts it, or -G for query pairs"
-    );
+    let plugin = curl::to_plugin(&cmd).unwrap();
+    let endpoint = plugin.endpoints().next().unwrap();
+    assert!(endpoint.allow_get_body());
+    assert_eq!(endpoint.method(), Method::Get);
+    assert!(plugin
+        .to_json()
+        .to_string()
+        .contains(r#""allow_get_body":true"#));
 }

@@ -36,9 +36,17 @@ messages! {
         "a NUL byte at byte 6 (argument 1): a command-line argument cannot hold one");
     invalid_escape: "curl $'\\ud800'" => (InvalidEscape, Some(1), Some(7),
         "invalid escape at byte 7 (argument 1): \\u and \\U must name a unicode scalar value");
-    variable: "curl -H \"A: $TOKEN\" x" => (Variable, Some(2), Some(12),
-        "shell variable $TOKEN at byte 12 (argument 2) is not expanded; write its value \
-         instead, or single-quote it to send it as written");
+    variable: "curl -H \"A: $1\" x" => (Variable, Some(2), Some(12),
+        "shell expansion $1 at byte 12 (argument 2) is not read: only plain $NAME and \
+         ${NAME} variables are; write its value instead, or single-quote it to send it as \
+         written");
+    variable_literal_twin: "curl -H \"A: $T\" -H 'B: ${T}' x" => (VariablePlace, Some(4), None,
+        "shell variable $T (argument 4) cannot be carried over: the command also holds the \
+         text `${NAME}` for it literally, which a plugin file could not tell from the \
+         variable; write one of them otherwise");
+    ambiguous_option: "curl x --ver" => (AmbiguousOption, Some(2), None,
+        "ambiguous option --ver (argument 2): it may be --verbose, --version; write more of \
+         its name");
     second_command: "curl x\ncurl y" => (SecondCommand, None, Some(7),
         "a second command starts on line 2 (byte 7); httptool reads one curl command: end \
          each continued line with a backslash");
@@ -48,8 +56,8 @@ messages! {
         "argument 1 is not valid UTF-8; only data and form values may hold other bytes");
     unknown_option: "curl --frob x" => (UnknownOption, Some(1), None,
         "unknown curl option --frob at argument 1");
-    unknown_option_with_suggestion: "curl x --insec" => (UnknownOption, Some(2), None,
-        "unknown curl option --insec at argument 2; did you mean --insecure?");
+    unknown_option_with_suggestion: "curl x --insecrue" => (UnknownOption, Some(2), None,
+        "unknown curl option --insecrue at argument 2; did you mean --insecure?");
     unknown_short_option: "curl -sW x" => (UnknownOption, Some(1), None,
         "unknown curl option -W at argument 1");
     missing_value: "curl x -H" => (MissingValue, Some(2), None,
@@ -170,17 +178,18 @@ messages! {
     refused_info: "curl -V" => (Unsupported, Some(1), None,
         "-V/--version at argument 1 is not supported: it prints information instead of \
          sending a request");
-    refused_range: "curl -r 0-9 x" => (Unsupported, Some(1), None,
-        "-r/--range at argument 1 is not supported: write the header instead, such as -H \
-         'Range: bytes=0-99'");
+    invalid_range: "curl -r 0-9x x" => (InvalidValue, Some(1), None,
+        "invalid value for -r/--range at argument 1: expected byte ranges such as 0-499, 500-, \
+         -500 or 0-0,-1");
     refused_time_condition: "curl -z yesterday x" => (Unsupported, Some(1), None,
         "-z/--time-cond at argument 1 is not supported: write the header instead, such as -H \
          'If-Modified-Since: <date>'");
     refused_request_target: "curl --request-target '*' x" => (Unsupported, Some(1), None,
         "--request-target at argument 1 is not supported: httptool sends the URL's own path \
          and query");
-    refused_url_query: "curl --url-query a=b x" => (Unsupported, Some(1), None,
-        "--url-query at argument 1 is not supported: put the query pairs in the URL");
+    refused_url_query_file: "curl --url-query a@f.txt x" => (Unsupported, Some(1), None,
+        "--url-query at argument 1 is not supported: curl would read the value from a \
+         file; httptool reads no file, write `name=value` instead");
     refused_variable: "curl --variable a=b x" => (Unsupported, Some(1), None,
         "--variable at argument 1 is not supported: curl variables are not supported; write \
          the values out");

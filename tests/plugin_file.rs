@@ -495,14 +495,14 @@ refused! {
     root_not_object: String::from("[]") => InvalidField, "", "expected an object; got array";
     missing_name: String::from(r#"{"base_url": "https://a.example", "endpoints": []}"#) => MissingField, "", "missing field 'name'";
     missing_endpoints: String::from(r#"{"name": "t", "base_url": "https://a.example"}"#) => MissingField, "", "missing field 'endpoints'";
-    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, base_url, content_type, title, tags, annotations, output_schema, response_fields, fields_argument, timeout_connect_ms, timeout_read_ms, timeout_write_ms (and 10 more)";
+    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, allow_get_body, base_url, content_type, title, tags, annotations, output_schema, response_fields, fields_argument, timeout_connect_ms, timeout_read_ms (and 10 more)";
     wrong_type_string: ep(r#""name": 5, "path": "/x""#) => InvalidField, "endpoints[0].name", "expected a string; got number";
     wrong_type_bool: param(r#""name": "a", "required": "yes""#) => InvalidField, "endpoints[0].params[0].required", "expected true or false; got string";
     wrong_type_number: pl(r#""timeout_call_ms": -1"#) => InvalidField, "timeout_call_ms", "expected a whole number of 0 or more; got number";
     number_too_large: pl(r#""max_redirects": 99999999999"#) => InvalidField, "max_redirects", "99999999999 is too large";
     endpoints_not_array: String::from(r#"{"name": "t", "base_url": "https://a.example", "endpoints": {}}"#) => InvalidField, "endpoints", "expected an array; got object";
     unknown_location: param(r#""name": "q", "in": "matrix""#) => InvalidField, "endpoints[0].params[0].in", "expected one of query, path, header, body, form, cookie; got 'matrix'";
-    unknown_method: ep(r#""name": "x", "method": "TRACE", "path": "/x""#) => InvalidField, "endpoints[0].method", "expected one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS; got 'TRACE'";
+    unknown_method: ep(r#""name": "x", "method": "GET /", "path": "/x""#) => InvalidField, "endpoints[0].method", "expected one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, or another token of at most 32 characters; got 'GET /'";
     unknown_type: param(r#""name": "a", "type": "date""#) => InvalidField, "endpoints[0].params[0].type", "expected one of string, integer, number, boolean, array, object, any; got 'date'";
     array_without_items: param(r#""name": "a", "type": "array""#) => MissingField, "endpoints[0].params[0]", "missing field 'items' (an array needs the type of its items, such as {\"type\": \"string\"})";
     unknown_body_encoding: ep(r#""name": "x", "path": "/x", "body_encoding": "xml""#) => InvalidField, "endpoints[0].body_encoding", "expected one of json, form, multipart, raw; got 'xml'";
@@ -522,7 +522,8 @@ refused! {
     no_endpoints: String::from(r#"{"name": "t", "base_url": "https://a.example", "endpoints": []}"#) => MissingField, "endpoints", "a plugin needs at least one endpoint";
     header_name_not_token: pl(r#""headers": {"X A": "1"}"#) => InvalidHeader, "headers.X A", "'X A' is not a header name: use letters, digits and !#$%&'*+-.^_`|~";
     header_value_control: pl(r#""headers": {"X-A": "1\r\nX-B: 2"}"#) => InvalidHeader, "headers.X-A", "the value of header 'X-A' holds a control character (cr, lf, nul or another)";
-    managed_header: pl(r#""headers": {"Host": "evil.example"}"#) => InvalidHeader, "headers.Host", "header 'Host' is written by the client itself and cannot be declared";
+    managed_header: pl(r#""headers": {"Content-Length": "5"}"#) => InvalidHeader, "headers.Content-Length", "header 'Content-Length' is written by the client itself and cannot be declared";
+    invalid_host_header: pl(r#""headers": {"Host": "a b"}"#) => InvalidHeader, "headers.Host", "a Host header is a host name or address with an optional port, such as api.internal:8080, written out";
     duplicate_static_header: pl(r#""headers": {"Accept": "a", "accept": "b"}"#) => DuplicateName, "headers.accept", "header 'accept' is declared twice";
     empty_context_key: pl(r#""headers": {"X-A": {"context": ""}}"#) => InvalidField, "headers.X-A", "a context key cannot be empty";
     empty_query_name: pl(r#""query": {"": "1"}"#) => InvalidName, "query", "a query name cannot be empty";
@@ -560,7 +561,7 @@ refused! {
     context_on_visible_param: param(r#""name": "a", "context": "k""#) => Conflict, "endpoints[0].params[0].context", "a context key applies to hidden or secret parameters only";
     empty_param_context: param(r#""name": "a", "hidden": true, "context": """#) => Conflict, "endpoints[0].params[0].context", "a context key cannot be empty";
     comma_style_on_scalar: param(r#""name": "a", "array_style": "comma""#) => Conflict, "endpoints[0].params[0].array_style", "array_style applies to array and object parameters only";
-    whole_body_on_get: ep(r#""name": "x", "path": "/x", "params": [{"name": "a", "whole_body": true}]"#) => Conflict, "endpoints[0].params[0].whole_body", "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)";
+    whole_body_on_get: ep(r#""name": "x", "path": "/x", "params": [{"name": "a", "whole_body": true}]"#) => Conflict, "endpoints[0].params[0].whole_body", "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, DELETE with allow_delete_body, or GET with allow_get_body)";
     whole_body_with_form: ep(r#""name": "x", "method": "POST", "path": "/x", "body_encoding": "form", "params": [{"name": "a", "whole_body": true}]"#) => Conflict, "endpoints[0].params[0].whole_body", "a whole-body parameter is sent as JSON: body_encoding must be json";
     whole_body_with_others: ep(r#""name": "x", "method": "POST", "path": "/x", "params": [{"name": "a", "whole_body": true}, {"name": "b"}]"#) => Conflict, "endpoints[0].params[0].whole_body", "a whole-body parameter must be the endpoint's only body parameter";
     file_without_multipart: param(r#""name": "a", "in": "form", "file": true"#) => Conflict, "endpoints[0].params[0].file", "a file part needs `\"in\": \"form\"` (or body) and the endpoint's `\"body_encoding\": \"multipart\"` (or raw)";

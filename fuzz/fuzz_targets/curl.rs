@@ -1,7 +1,8 @@
 //! The curl importer and exporter on arbitrary command lines.
 //!
 //! Invariants: no panic; `parse` agrees with `parse_args` on the words `shell_words` gives
-//! (same method and URL, both refuse or both accept); a command that converts to a plugin
+//! (same method and URL, both refuse or both accept, but for a shell variable's literal
+//! twin, which only `parse` can see); a command that converts to a plugin
 //! exports back to a curl command (`to_curl`, unless it refuses a part no argument can
 //! carry, `Unrepresentable`) that parses, with the same method, and converts again when it
 //! holds no `<name>` placeholder; the converted plugin's file (`to_json`) loads back to the
@@ -32,6 +33,9 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(a.url(), b.url(), "parse and parse_args disagree");
             }
             (Err(_), Err(_)) => {}
+            // Only the shell knows which `${NAME}` came from a variable: a literal twin of
+            // one is refused by `parse`, while `parse_args` reads plain text.
+            (Err(e), Ok(_)) if e.kind() == curl::ErrorKind::VariablePlace => {}
             (a, b) => panic!(
                 "parse and parse_args disagree: {:?} / {:?}",
                 a.is_ok(),

@@ -63,6 +63,7 @@ pub struct CurlCommand {
     pub(crate) connect_timeout: Option<Duration>,
     pub(crate) proxy: Option<String>,
     pub(crate) notes: Vec<Note>,
+    pub(crate) variables: Vec<String>,
 }
 
 impl CurlCommand {
@@ -131,6 +132,22 @@ impl CurlCommand {
     /// docs). curl ignores it when there are form parts.
     pub fn get(&self) -> bool {
         self.get
+    }
+
+    /// The shell variables the command references (`$NAME` or `${NAME}` outside single
+    /// quotes), each once, in order of first use. Each stands in the command's text as
+    /// `${NAME}`, the plugin file's variable syntax: `-H "Authorization: Bearer $TOKEN"` has
+    /// the header value `Bearer ${TOKEN}`. Nothing is read from the environment. Always
+    /// empty for [`parse_args`](super::parse_args), whose arguments no shell has read.
+    ///
+    /// ```
+    /// let cmd = httptool::curl::parse(r#"curl -H "Authorization: Bearer $OPENAI_API_KEY" https://api.openai.com/v1/models"#)?;
+    /// assert_eq!(cmd.variables(), ["OPENAI_API_KEY"]);
+    /// assert_eq!(cmd.header("authorization"), Some("Bearer ${OPENAI_API_KEY}"));
+    /// # Ok::<(), httptool::curl::Error>(())
+    /// ```
+    pub fn variables(&self) -> &[String] {
+        &self.variables
     }
 
     /// True when `-I`/`--head` was given.
@@ -228,6 +245,7 @@ impl fmt::Debug for CurlCommand {
             .field("connect_timeout", &self.connect_timeout)
             .field("proxy", &self.proxy.as_deref().map(mask_url))
             .field("notes", &self.notes)
+            .field("variables", &self.variables)
             .finish()
     }
 }

@@ -54,7 +54,8 @@ pub enum Error {
         /// Index of the argument it belongs to.
         arg_index: usize,
     },
-    /// A `$NAME`, `${NAME}` or special parameter that the shell would expand.
+    /// A parameter expansion other than a plain `$NAME` or `${NAME}`: a positional or
+    /// special parameter (`$1`, `$$`), or one bash would compute (`${NAME:-x}`, `${#NAME}`).
     Variable {
         /// The variable's name as written (at most 64 characters).
         name: String,
@@ -77,13 +78,33 @@ pub enum Error {
         /// Index of the argument.
         arg_index: usize,
     },
+    /// A shell variable (`$NAME`) where a plugin file cannot hold one (the URL's host or
+    /// path, the method, an option's number), or written so that it cannot be told from
+    /// literal text.
+    VariablePlace {
+        /// The variable's name.
+        name: String,
+        /// Index of the argument it is in.
+        arg_index: usize,
+        /// Where it is, and what to write instead.
+        reason: &'static str,
+    },
+    /// A long option abbreviated to a prefix that several options share.
+    AmbiguousOption {
+        /// The option as written (shortened to 64 characters).
+        option: String,
+        /// Index of the argument.
+        arg_index: usize,
+        /// Every option that starts with it, with their `--`.
+        candidates: Vec<String>,
+    },
     /// An option curl does not have.
     UnknownOption {
         /// The option as written, without any `=value` (shortened when long).
         option: String,
         /// Index of the argument.
         arg_index: usize,
-        /// The one known option that starts with what was written, if there is exactly one.
+        /// The known option closest to what was written (a typo's fix), if one is close.
         suggestion: Option<&'static str>,
     },
     /// An option that takes a value ends the command.
@@ -258,6 +279,10 @@ pub enum ErrorKind {
     NotCurl,
     /// See [`Error::InvalidUtf8`].
     InvalidUtf8,
+    /// See [`Error::VariablePlace`].
+    VariablePlace,
+    /// See [`Error::AmbiguousOption`].
+    AmbiguousOption,
     /// See [`Error::UnknownOption`].
     UnknownOption,
     /// See [`Error::MissingValue`].
@@ -328,6 +353,8 @@ impl Error {
             Error::SecondCommand { .. } => ErrorKind::SecondCommand,
             Error::NotCurl => ErrorKind::NotCurl,
             Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
+            Error::VariablePlace { .. } => ErrorKind::VariablePlace,
+            Error::AmbiguousOption { .. } => ErrorKind::AmbiguousOption,
             Error::UnknownOption { .. } => ErrorKind::UnknownOption,
             Error::MissingValue { .. } => ErrorKind::MissingValue,
             Error::UnexpectedValue { .. } => ErrorKind::UnexpectedValue,
@@ -364,6 +391,8 @@ impl Error {
             | Error::UnsupportedShell { arg_index, .. }
             | Error::Variable { arg_index, .. }
             | Error::InvalidUtf8 { arg_index }
+            | Error::VariablePlace { arg_index, .. }
+            | Error::AmbiguousOption { arg_index, .. }
             | Error::UnknownOption { arg_index, .. }
             | Error::MissingValue { arg_index, .. }
             | Error::UnexpectedValue { arg_index, .. }
@@ -446,9 +475,30 @@ impl fmt::Display for Error {
                 arg_index,
             } => write!(
                 f,
-                "shell variable ${} at byte {} (argument {}) is not expanded; write its value \
-                 instead, or single-quote it to send it as written",
+                "shell expansion ${} at byte {} (argument {}) is not read: only plain $NAME and \
+                 ${{NAME}} variables are; write its value instead, or single-quote it to send it \
+                 as written",
                 name, offset, arg_index
+            ),
+            Error::VariablePlace {
+                name,
+                arg_index,
+                reason,
+            } => write!(
+                f,
+                "shell variable ${} (argument {}) cannot be carried over: {}",
+                name, arg_index, reason
+            ),
+            Error::AmbiguousOption {
+                option,
+                arg_index,
+                candidates,
+            } => write!(
+                f,
+                "ambiguous option {} (argument {}): it may be {}; write more of its name",
+                option,
+                arg_index,
+                candidates.join(", ")
             ),
             Error::SecondCommand { offset, line } => write!(
                 f,
@@ -543,8 +593,8 @@ impl fmt::Display for Error {
             ),
             Error::UnsupportedMethod { method } => write!(
                 f,
-                "method `{}` is not supported: a plugin endpoint uses GET, HEAD, POST, PUT, \
-                 PATCH, DELETE or OPTIONS",
+                "method `{}` is not supported: a plugin endpoint's method is a token of at \
+                 most 32 characters",
                 method
             ),
             Error::UnsupportedBody { arg_index, reason } => write!(

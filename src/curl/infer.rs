@@ -612,17 +612,16 @@ pub(crate) fn is_secret_value(value: &str) -> bool {
 
 /// Headers a browser's "Copy as cURL" adds that an API does not need: client hints
 /// (`sec-ch-*`), fetch metadata (`sec-fetch-*`), `sec-gpc`, `priority`, `dnt`,
-/// `upgrade-insecure-requests`, `cache-control`, `pragma`, `te`, and Postman's
-/// `postman-token`.
+/// `upgrade-insecure-requests`, `te`, and Postman's `postman-token`. `Cache-Control` and
+/// `Pragma` are not among them: they are end-to-end (RFC 9111 section 5.2 and 5.4) and
+/// change what a cache between the two answers.
 pub(crate) fn is_browser_header(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    const NOISE: [&str; 8] = [
+    const NOISE: [&str; 6] = [
         "sec-gpc",
         "priority",
         "dnt",
         "upgrade-insecure-requests",
-        "cache-control",
-        "pragma",
         "te",
         "postman-token",
     ];
@@ -900,6 +899,8 @@ mod tests {
         browser_priority: "priority" => true;
         browser_postman: "Postman-Token" => true;
         browser_accept_is_kept: "accept" => false;
+        browser_cache_control_is_kept: "Cache-Control" => false;
+        browser_pragma_is_kept: "pragma" => false;
         browser_origin_is_kept: "origin" => false;
         browser_referer_is_kept: "referer" => false;
         browser_accept_language_is_kept: "accept-language" => false;

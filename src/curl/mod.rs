@@ -26,18 +26,24 @@
 //! bash; `#` at the start of a word begins a comment; a leading `$ ` prompt is dropped. The
 //! program must be `curl`, `curl.exe` or a path ending in one of them. What bash would
 //! expand or run is an error naming what was found and its byte offset, never a guess:
-//! `$VAR`, `${VAR}` and `$1` outside single quotes ([`Error::Variable`], naming it), `$(...)`,
+//! `$1`, `$$`, `${VAR:-x}` and every parameter expansion but a plain variable
+//! ([`Error::Variable`], naming it), `$(...)`,
 //! backticks, pipes, `;`, `&&`, `&`, redirections, `*` globs, `{a,b}` brace expansion, a
 //! leading `~`, and a second command on a later line. Unquoted `?` and `[` are kept: bash
 //! leaves a pattern that matches no file as written. Windows cmd `^` and PowerShell
 //! `` ` `` continuations are refused with a hint to copy the bash form instead. NUL bytes
 //! are refused, since no argument can hold one. `$'\xff'` makes an argument that is not
 //! UTF-8: that is kept in data and form values (curl sends such bytes as they are) and is
-//! an [`Error::InvalidUtf8`] anywhere else (options, URLs, headers, names, paths).
+//! an [`Error::InvalidUtf8`] anywhere else (options, URLs, headers, names, paths). A plain
+//! variable, `$NAME` or `${NAME}` bare or in double quotes, is not read from the
+//! environment: it stands in the argument as `${NAME}`, the plugin file's own syntax, and
+//! [`CurlCommand::variables`] lists it (in single quotes it is literal, as in bash). The
+//! same `${NAME}` also written literally is an [`Error::VariablePlace`].
 //!
 //! **curl's options.** As curl 8 reads them: short options bundled (`-sSL`) with a value
-//! attached (`-XPOST`) or in the next argument; long options exactly by name (curl 8.3
-//! dropped prefix matching; a unique prefix earns a "did you mean"); `--no-NAME` for
+//! attached (`-XPOST`) or in the next argument; long options by name, or by a prefix of
+//! exactly one name as curl reads them (`--sil` is `--silent`; an exact name always wins, and
+//! a prefix several names share is an [`Error::AmbiguousOption`] listing them); `--no-NAME` for
 //! switches; repeated options (the last wins for single values, lists grow); the URL
 //! anywhere, or with `--url`; `--` ends the options. `--name=value` is accepted too, though
 //! curl itself rejects it, with a note. A URL without a scheme gets `http://` (or the
@@ -53,7 +59,11 @@
 //! (`--http2`, ...), retries, `-w`, and the file references below. Options whose absence
 //! would change the request are refused with [`Error::Unsupported`] saying what to write
 //! instead: `-K`/`--config`, `--next`, `--digest`/`--ntlm`/`--negotiate`/`--anyauth`,
-//! `--aws-sigv4`, `-r`, `-C`, `-z`, `--request-target`, `--url-query`, `--variable`. An
+//! `--aws-sigv4`, `-C`, `-z`, `--request-target`, `--variable`. `--url-query` (curl 7.87)
+//! adds to the URL's query as curl does: `name=value`, `=value` and `value` percent-encoded
+//! (the name as written), `+name=value` as written; `name@file` would read a file and is
+//! refused. `-r/--range` becomes a `Range: bytes=...` header (RFC 9110 section 14.2) unless
+//! `-H Range` gives one; a lone number gets curl's `-`. An
 //! unknown option is an [`Error::UnknownOption`]: it may take a value, so skipping it
 //! could misread everything after it.
 //!
@@ -124,17 +134,22 @@
 //! XML) are [`Error::UnsupportedBody`], and so is data read from a file, except JSON,
 //! which becomes the whole-body `body` parameter. Form data of a GET, HEAD or OPTIONS
 //! request goes to the query as `-G` data would (with a note; curl would send a body); a
-//! JSON or multipart body there is an error. A DELETE with a body sets the endpoint's `allow_delete_body`.
+//! JSON body of a GET sets the endpoint's `allow_get_body` (as search engines' `_search`
+//! reads it, with a note); a JSON or multipart body of a HEAD or OPTIONS is an error. A
+//! DELETE with a body sets the endpoint's `allow_delete_body`.
 //!
 //! **Headers.** The `-H` headers, then those of `-A`, `-e` and `-b`, become static
-//! headers (a repeated one joined with `, `). Left out, each with a note: `Host`,
+//! headers (a repeated one joined with `, `). A `Host` naming another host or port than the
+//! URL's (a virtual host) is kept: the plugin sends it as the request's `Host` and connects
+//! to the URL's host. Left out, each with a note: a `Host` naming the URL's own,
 //! `Content-Length`, `Transfer-Encoding`, `Connection`, `Keep-Alive` (the client writes
 //! them), `Expect`, `Accept-Encoding` (httptool does not decompress), `Proxy-*`, a
 //! multipart body's `Content-Type` (its boundary is the client's) and, unless
 //! [`ImportOptions::keep_browser_headers`], what browsers add: `sec-ch-*`, `sec-fetch-*`,
-//! `sec-gpc`, `priority`, `dnt`, `upgrade-insecure-requests`, `cache-control`, `pragma`,
-//! `te`, Postman's `postman-token`. `Origin`, `Referer` and `Accept-Language` are kept
-//! (servers check the first two; the third changes the answer).
+//! `sec-gpc`, `priority`, `dnt`, `upgrade-insecure-requests`, `te`, Postman's
+//! `postman-token`. `Origin`, `Referer`, `Accept-Language`, `Cache-Control` and `Pragma`
+//! are kept (servers check the first two; the others change the answer, and the last two
+//! are end-to-end, RFC 9111 section 5).
 //!
 //! **Credentials** never become parameters the model sees. The `Authorization` curl sends
 //! (an `-H` header, else `--oauth2-bearer`, else `-u`, else the URL's user and password,
@@ -157,13 +172,29 @@
 //! it is. A path segment that looks like a secret token (a webhook URL's) leaves a note:
 //! the path is written as it is.
 //!
+//! **Shell variables** ([`CurlCommand::variables`]) are the user's: each becomes a
+//! `${NAME}` of the plugin file under its own name (`OPENAI_API_KEY`, not a made-up
+//! `OPENAI_TOKEN`), and [`Import::variables`] lists it. It is a credential where its place
+//! says so (the `Authorization` header, `-u`, `--oauth2-bearer`, a credential-looking header,
+//! query or body name, or a variable named like one, such as `$GITHUB_TOKEN`), in the auth
+//! slot or a hidden secret parameter as above; elsewhere it is a static header, a query
+//! value sent with every call (the file's `query`), or a hidden body field or form field
+//! whose default is the template. Text around it stays (`Bearer ${TOKEN}`), and a `${`
+//! written literally is `$${` in the file, so the file reads back unchanged. A variable in
+//! the URL's host or path, or deeper in a JSON body than a top-level member, is an
+//! [`Error::VariablePlace`]: a plugin file reads no variable there. The plugin returned
+//! holds the text as written, `${NAME}` and all, since nothing reads the environment here:
+//! write it with `to_json` and load it with `from_json`, which does.
+//!
 //! **Options.** `-m` is `timeout_call`, `--connect-timeout` `timeout_connect`, `-L` with
 //! `--max-redirs` `max_redirects`. `-L` itself leaves a note: a plugin follows same-origin
 //! redirects only (and follows them without `-L` too). `-k`, `--compressed`, `-x` and
 //! `-A ''` leave notes: httptool always verifies certificates, asks for uncompressed
-//! responses, takes a proxy from the application, and always sends a `User-Agent`. Methods
-//! other than GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS are an error; a method
-//! written in lower case is sent in upper case (with a note).
+//! responses, takes a proxy from the application, and always sends a `User-Agent`. Any
+//! token is a method: one other than GET, HEAD, POST, PUT, PATCH, DELETE and OPTIONS
+//! (`PROPFIND`, `PURGE`, `wHat`) is an [`http::Method::Extension`](crate::http::Method),
+//! sent exactly as written and sending a body as POST does; one of those seven written in
+//! another case is sent in upper case (with a note).
 //!
 //! # Converting back to curl
 //!
@@ -174,6 +205,7 @@
 //! pick another (`-X PUT`, `-I` for HEAD), gives the URL with its encoded query (with
 //! `--globoff` if it holds `[]{}`, as an IPv6 host does; no `--path-as-is`, since the URL
 //! httptool builds has no dot segment for curl to remove), every header in order but `Host`
+//! (unless the request sends its own, a virtual host)
 //! and `Content-Length`
 //! (curl writes the same ones), `User-Agent` included, and the body byte for byte with
 //! `--data-binary` (`-H 'Content-Type:'` and `-H 'User-Agent:'` keep curl from adding its

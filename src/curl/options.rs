@@ -2,8 +2,8 @@
 //! and what httptool does with it.
 //!
 //! The names, short letters and argument kinds follow curl's own option table
-//! (`src/tool_getparam.c`, curl 8.x) and its manual. A name is matched exactly: curl 8.3
-//! stopped accepting unambiguous prefixes, and a prefix only earns a suggestion here.
+//! (`src/tool_getparam.c`, curl 8.x) and its manual. A name is matched exactly, else, as
+//! curl does, by an unambiguous prefix (`--sil` is `--silent`; [`prefixed`]).
 //! Options that do not change what the server receives and only change what curl prints
 //! ([`Action::Ignore`]) are accepted silently; every other option httptool does not carry
 //! over either leaves a note ([`Action::Note`]) or, when leaving it out would change the
@@ -48,6 +48,10 @@ pub(crate) enum Action {
     ConnectTimeout,
     Proxy,
     Url,
+    /// `--url-query` (curl 7.87): a pair added to the URL's query.
+    UrlQuery,
+    /// `-r/--range`: the `Range: bytes=...` header.
+    Range,
     Upload,
     ProtoDefault,
     /// Only changes what curl prints; nothing to carry over.
@@ -100,20 +104,26 @@ pub(crate) fn short(letter: u8) -> Option<&'static Spec> {
     OPTIONS.iter().find(|spec| spec.short == letter)
 }
 
-/// The long name that starts with `prefix`, if exactly one does (what curl before 8.3
-/// would have picked).
-pub(crate) fn suggest(prefix: &str) -> Option<&'static str> {
+/// Every long name, in order.
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+    OPTIONS.iter().map(|spec| spec.long)
+}
+
+/// The options whose long name starts with `prefix`, in name order: curl reads a long
+/// option written as a prefix of exactly one name as that option (`tool_getparam.c`), and
+/// an exact name always wins, so look that up first.
+pub(crate) fn prefixed(prefix: &str) -> Vec<&'static Spec> {
     if prefix.is_empty() {
-        return None;
+        return Vec::new();
     }
-    let mut names = OPTIONS
+    // The table is sorted: the names with this prefix are one run.
+    let start = OPTIONS.partition_point(|spec| spec.long < prefix);
+    OPTIONS
+        .get(start..)
+        .unwrap_or(&[])
         .iter()
-        .filter(|spec| spec.long.starts_with(prefix))
-        .map(|spec| spec.long);
-    match (names.next(), names.next()) {
-        (Some(name), None) => Some(name),
-        _ => None,
-    }
+        .take_while(|spec| spec.long.starts_with(prefix))
+        .collect()
 }
 
 const OUTPUT: &str = "curl would write a file here; httptool hands the response to the caller";
@@ -150,10 +160,9 @@ const CONFIG: &str = "it reads options from a file, which httptool never does; p
                       on the command line";
 const NEXT: &str = "httptool reads one request per command; split the command in two";
 const INFO: &str = "it prints information instead of sending a request";
-const RANGE: &str = "write the header instead, such as -H 'Range: bytes=0-99'";
+const RANGE: &str = "write the range instead, such as -r 100- or -H 'Range: bytes=100-'";
 const TIME_COND: &str = "write the header instead, such as -H 'If-Modified-Since: <date>'";
 const REQUEST_TARGET: &str = "httptool sends the URL's own path and query";
-const URL_QUERY: &str = "put the query pairs in the URL";
 const VARIABLE: &str = "curl variables are not supported; write the values out";
 
 const fn none(long: &'static str, short: u8, action: Action) -> Spec {
@@ -387,7 +396,7 @@ static OPTIONS: &[Spec] = &[
     value("pubkey", 0, Note(OTHER_PROTOCOL)),
     value("quote", b'Q', Note(OTHER_PROTOCOL)),
     value("random-file", 0, Note(TLS)),
-    value("range", b'r', Refuse(RANGE)),
+    value("range", b'r', Action::Range),
     value("rate", 0, Ignore),
     switch("raw", 0, Ignore),
     value("referer", b'e', Action::Referer),
@@ -462,7 +471,7 @@ static OPTIONS: &[Spec] = &[
     value("upload-file", b'T', Action::Upload),
     value("upload-flags", 0, Note(OTHER_PROTOCOL)),
     value("url", 0, Action::Url),
-    value("url-query", 0, Refuse(URL_QUERY)),
+    value("url-query", 0, Action::UrlQuery),
     switch("use-ascii", b'B', Note(OTHER_PROTOCOL)),
     value("user", b'u', Action::User),
     value("user-agent", b'A', Action::UserAgent),
@@ -589,12 +598,15 @@ mod tests {
     }
 
     #[test]
-    fn a_unique_prefix_is_suggested() {
-        assert_eq!(suggest("insec"), Some("insecure"));
-        assert_eq!(suggest("compress"), None);
-        assert_eq!(suggest("data-u"), Some("data-urlencode"));
-        assert_eq!(suggest("data"), None);
-        assert_eq!(suggest("zzz"), None);
-        assert_eq!(suggest(""), None);
+    fn prefixes_find_every_option_they_start() {
+        let names =
+            |prefix: &str| -> Vec<&str> { prefixed(prefix).iter().map(|spec| spec.long).collect() };
+        assert_eq!(names("insec"), ["insecure"]);
+        assert_eq!(names("sil"), ["silent"]);
+        assert_eq!(names("data-u"), ["data-urlencode"]);
+        assert!(names("data").len() > 1);
+        assert_eq!(names("compressed"), ["compressed", "compressed-ssh"]);
+        assert!(names("zzz").is_empty());
+        assert!(names("").is_empty());
     }
 }

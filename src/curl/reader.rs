@@ -68,13 +68,67 @@ struct Reader {
     connect_timeout: Option<Duration>,
     proxy: Option<String>,
     proto_default: Option<String>,
+    /// The `--url-query` pieces, encoded, in order.
+    url_query: Vec<String>,
+    /// The `-r/--range` value and its argument.
+    range: Option<(String, usize)>,
     notes: Vec<Note>,
 }
 
 /// Reads the arguments of a command whose first word is the program name.
 pub(crate) fn read(words: Vec<Word>) -> Result<CurlCommand, Error> {
+    let variables = variable_names(&words)?;
     let args: Vec<Vec<u8>> = words.into_iter().map(|word| word.bytes).collect();
-    read_args(&args)
+    let mut command = read_args(&args)?;
+    command.variables = variables;
+    Ok(command)
+}
+
+/// The shell variables the words reference, each once, in order of first use. Each is
+/// `${NAME}` in its word; the same text written literally (`'${NAME}'`) could not be told
+/// from it, so it is an error.
+fn variable_names(words: &[Word]) -> Result<Vec<String>, Error> {
+    let mut names: Vec<String> = Vec::new();
+    for word in words {
+        for name in &word.variables {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    for (arg_index, word) in words.iter().enumerate() {
+        for name in &names {
+            let text = format!("${{{}}}", name);
+            let written = count(&word.bytes, text.as_bytes());
+            let referenced = word.variables.iter().filter(|n| *n == name).count();
+            if written > referenced {
+                return Err(Error::VariablePlace {
+                    name: name.clone(),
+                    arg_index,
+                    reason: "the command also holds the text `${NAME}` for it literally, which \
+                             a plugin file could not tell from the variable; write one of them \
+                             otherwise",
+                });
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// How many times `needle` occurs in `haystack`, not overlapping.
+fn count(haystack: &[u8], needle: &[u8]) -> usize {
+    let mut found = 0;
+    let mut at = 0;
+    while let Some(window) = haystack.get(at..) {
+        match window.windows(needle.len()).position(|w| w == needle) {
+            Some(pos) => {
+                found += 1;
+                at += pos + needle.len();
+            }
+            None => break,
+        }
+    }
+    found
 }
 
 /// Reads `args`, where `args[0]` is the program name.
@@ -279,6 +333,8 @@ impl Reader {
                 self.proxy = if proxy.is_empty() { None } else { Some(proxy) };
             }
             Action::Url => self.url(value)?,
+            Action::UrlQuery => self.url_query(spec, value, at)?,
+            Action::Range => self.range(spec, value, at)?,
             Action::Upload => self.upload(spec, value, at)?,
             Action::ProtoDefault => self.proto_default = Some(value.text()?.to_ascii_lowercase()),
             Action::Ignore => {}
@@ -560,9 +616,91 @@ impl Reader {
         Ok(())
     }
 
+    /// `--url-query` as curl 7.87 reads it: `+content` is added as written; else, as
+    /// `--data-urlencode` reads its value, `content`, `=content` and `name=content` add the
+    /// content percent-encoded (the name as written), and `@file` and `name@file` would read
+    /// a file, which httptool does not.
+    fn url_query(&mut self, spec: &Spec, value: Value, at: usize) -> Result<(), Error> {
+        if let Some(raw) = value.bytes.strip_prefix(b"+") {
+            let raw = Value {
+                bytes: raw,
+                ..value
+            }
+            .text()?;
+            if raw.contains(['#', ' ']) || has_control(&raw) {
+                return Err(invalid(
+                    spec,
+                    at,
+                    "`+name=value` already encoded for a URL: no space, `#` or control character",
+                ));
+            }
+            self.url_query.push(raw);
+            return Ok(());
+        }
+        let (name, source) = urlencode(value)?;
+        let content = match source {
+            DataSource::Inline(bytes) => bytes,
+            DataSource::File(_) => {
+                return Err(Error::Unsupported {
+                    option: spec.name(),
+                    arg_index: at,
+                    reason: "curl would read the value from a file; httptool reads no file, \
+                             write `name=value` instead",
+                })
+            }
+        };
+        let mut piece = Vec::new();
+        if let Some(name) = name {
+            if name.contains(['#', ' ']) || has_control(&name) {
+                return Err(invalid(
+                    spec,
+                    at,
+                    "a name already encoded for a URL: no space, `#` or control character",
+                ));
+            }
+            piece.extend_from_slice(name.as_bytes());
+            piece.push(b'=');
+        }
+        super::sent::curl_escape(&mut piece, &content);
+        // Only ASCII was written.
+        self.url_query
+            .push(String::from_utf8_lossy(&piece).into_owned());
+        Ok(())
+    }
+
+    /// `-r/--range`: byte ranges such as `0-499`, `500-`, `-500` or `0-0,-1`; curl adds a
+    /// missing `-` to a lone number, with a warning.
+    fn range(&mut self, spec: &Spec, value: Value, at: usize) -> Result<(), Error> {
+        let mut range = value.text()?;
+        let valid = !range.is_empty()
+            && range
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'-' || b == b',');
+        if !valid {
+            return Err(invalid(
+                spec,
+                at,
+                "byte ranges such as 0-499, 500-, -500 or 0-0,-1",
+            ));
+        }
+        if !range.contains('-') {
+            range.push('-');
+            let message = format!(
+                "{}: a range without `-` is read as `{}`, as curl does",
+                spec.name(),
+                range
+            );
+            self.note(at, message);
+        }
+        self.range = Some((range, at));
+        Ok(())
+    }
+
     fn finish(mut self) -> Result<CurlCommand, Error> {
         let (url, url_index) = self.url.take().ok_or(Error::NoUrl)?;
         let url = with_scheme(url, url_index, self.proto_default.as_deref())?;
+        let url = with_query(url, &self.url_query);
+        self.range_header();
         if !self.globoff && has_glob(&url) {
             self.note(
                 url_index,
@@ -604,7 +742,32 @@ impl Reader {
             connect_timeout: self.connect_timeout,
             proxy: self.proxy,
             notes: self.notes,
+            variables: Vec::new(),
         })
+    }
+
+    /// `-r` sends `Range: bytes=...` (RFC 9110 section 14.2) unless a `-H Range` is given,
+    /// which replaces curl's own header.
+    fn range_header(&mut self) {
+        let (range, arg_index) = match self.range.take() {
+            Some(range) => range,
+            None => return,
+        };
+        let given = self
+            .headers
+            .iter()
+            .any(|h| h.name.eq_ignore_ascii_case("range"))
+            || self
+                .removed_headers
+                .iter()
+                .any(|h| h.eq_ignore_ascii_case("range"));
+        if !given {
+            self.headers.push(Header {
+                name: "Range".to_owned(),
+                value: format!("bytes={}", range),
+                arg_index,
+            });
+        }
     }
 
     /// `--json` adds `Content-Type` and `Accept` unless a header (or a removal) names them.
@@ -694,7 +857,20 @@ fn lookup_long(name: &[u8], index: usize) -> Result<(&'static Spec, bool), Error
             reason: options::EXPAND_REASON,
         });
     }
-    Err(unknown(options::suggest(name)))
+    // curl reads a prefix of exactly one long name as that option; `--no-` switches are
+    // not abbreviated.
+    match options::prefixed(name).as_slice() {
+        [] => Err(unknown(crate::tool::closest(name, options::names()))),
+        [spec] => Ok((spec, false)),
+        several => Err(Error::AmbiguousOption {
+            option: shown("--", name.as_bytes()),
+            arg_index: index,
+            candidates: several
+                .iter()
+                .map(|spec| format!("--{}", spec.long))
+                .collect(),
+        }),
+    }
 }
 
 fn invalid(spec: &Spec, at: usize, expected: &'static str) -> Error {
@@ -745,6 +921,30 @@ fn file_path(path: &[u8], value: Value) -> Result<String, Error> {
     String::from_utf8(path.to_vec()).map_err(|_| Error::InvalidUtf8 {
         arg_index: value.index,
     })
+}
+
+/// The URL with the `--url-query` pieces added to its query, before any fragment, after
+/// `&` (or `?` when it has no query), as curl adds them.
+fn with_query(url: String, pieces: &[String]) -> String {
+    if pieces.is_empty() {
+        return url;
+    }
+    let (base, fragment) = match url.find('#') {
+        Some(at) => (&url[..at], &url[at..]),
+        None => (url.as_str(), ""),
+    };
+    let mut out = base.to_owned();
+    for piece in pieces {
+        match out.find('?') {
+            None => out.push('?'),
+            // An empty query, or one ending in `&`, needs no separator.
+            Some(at) if at + 1 == out.len() || out.ends_with('&') => {}
+            Some(_) => out.push('&'),
+        }
+        out.push_str(piece);
+    }
+    out.push_str(fragment);
+    out
 }
 
 /// `--data-urlencode`: `content`, `=content`, `name=content`, `@file` or `name@file`. The

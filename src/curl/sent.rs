@@ -41,6 +41,17 @@ pub(crate) fn curl_urlencode(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
+/// curl's `--url-query` (`curl_easy_escape`): every byte but `A-Z a-z 0-9 - . _ ~` as
+/// `%XX`, a space too.
+pub(crate) fn curl_escape(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        match b {
+            b if b.is_ascii_alphanumeric() || b"-._~".contains(&b) => out.push(b),
+            b => out.extend_from_slice(format!("%{:02X}", b).as_bytes()),
+        }
+    }
+}
+
 /// `name=value&...` decoded as a form (`+` is a space), empty pieces skipped, bytes that
 /// are not UTF-8 replaced.
 pub(crate) fn decode_pairs(bytes: &[u8]) -> Vec<(String, String)> {

@@ -12,11 +12,15 @@
 //!   (octal), `\xHH`, `\uHHHH`, `\UHHHHHHHH` and `\cX`, to bytes and UTF-8 as bash does
 //!   in a UTF-8 locale; an unknown escape keeps its backslash;
 //! - `#` at the start of a word begins a comment that runs to the end of the line;
-//! - a first word that is a plain `$` is a copied prompt and is dropped.
+//! - a first word that is a plain `$` is a copied prompt and is dropped;
+//! - a plain variable, `$NAME` or `${NAME}` outside single quotes, is written into the word
+//!   as `${NAME}` (the plugin file's variable syntax) and listed in [`Word::variables`]:
+//!   nothing is read from the environment. `$1`, `$$`, `${NAME:-x}` and every other
+//!   parameter expansion are errors.
 //!
 //! Everything that would make bash do more than run one command with literal arguments is
 //! an error naming what was found and where: pipes, lists, `&`, redirections, subshells,
-//! command and process substitution, variables, `*` globs, brace and tilde expansion, NUL
+//! command and process substitution, expansions other than a plain variable, `*` globs, brace and tilde expansion, NUL
 //! bytes (no argument can hold one), and the line continuations of cmd (`^`) and
 //! PowerShell (`` ` ``). Unquoted `?` and `[` are kept literally: bash leaves a pattern
 //! that matches no file as written, and URLs written without quotes rely on that.
@@ -36,6 +40,9 @@ pub(crate) struct Word {
     pub(crate) bytes: Vec<u8>,
     /// Byte offset of its first character in the input.
     pub(crate) offset: usize,
+    /// The shell variables (`$NAME`, `${NAME}`) it references, in order: each is written
+    /// into `bytes` as `${NAME}`, the plugin file's own variable syntax.
+    pub(crate) variables: Vec<String>,
 }
 
 /// Splits `input` into the arguments of one command, as bash would pass them.
@@ -65,6 +72,8 @@ struct Lexer<'a> {
     ended: bool,
     /// The first word has been seen (a prompt can only be the first word).
     prompt_checked: bool,
+    /// The variables the current word references.
+    variables: Vec<String>,
 }
 
 impl<'a> Lexer<'a> {
@@ -80,6 +89,7 @@ impl<'a> Lexer<'a> {
             brace_list: false,
             ended: false,
             prompt_checked: false,
+            variables: Vec::new(),
         }
     }
 
@@ -191,13 +201,18 @@ impl<'a> Lexer<'a> {
             None => return,
         };
         let bytes = std::mem::take(&mut self.current);
+        let variables = std::mem::take(&mut self.variables);
         if !self.prompt_checked {
             self.prompt_checked = true;
             if plain && bytes == b"$" {
                 return;
             }
         }
-        self.words.push(Word { bytes, offset });
+        self.words.push(Word {
+            bytes,
+            offset,
+            variables,
+        });
     }
 
     fn comment(&mut self) -> Result<(), Error> {
@@ -287,15 +302,15 @@ impl<'a> Lexer<'a> {
     }
 
     fn double_quoted_dollar(&mut self) -> Result<(), Error> {
-        if let Some(err) = self.expansion() {
-            return Err(err);
+        if !self.variable()? {
+            self.current.push(b'$');
+            self.pos += 1;
         }
-        self.current.push(b'$');
-        self.pos += 1;
         Ok(())
     }
 
-    /// `$` outside quotes: `$'...'`, `$"..."`, an expansion (an error), or a literal `$`.
+    /// `$` outside quotes: `$'...'`, `$"..."`, a variable, another expansion (an error), or
+    /// a literal `$`.
     fn dollar(&mut self) -> Result<(), Error> {
         match self.peek(1) {
             Some(b'\'') => {
@@ -309,55 +324,80 @@ impl<'a> Lexer<'a> {
                 self.double_quoted(open)
             }
             _ => {
-                if let Some(err) = self.expansion() {
-                    return Err(err);
+                self.begin_word();
+                if !self.variable()? {
+                    self.literal(b'$');
                 }
-                self.literal(b'$');
                 Ok(())
             }
         }
     }
 
-    /// At a `$`: the error for the expansion it starts, or `None` for a literal `$`.
-    fn expansion(&self) -> Option<Error> {
+    /// At a `$`: reads a plain variable (`$NAME`, `${NAME}`) into the word as `${NAME}` and
+    /// returns `true`; returns `false` for a literal `$`; any other expansion is an error.
+    fn variable(&mut self) -> Result<bool, Error> {
         let at = self.pos;
         let arg_index = self.arg_index();
-        let shell = |found: &'static str| {
-            Some(Error::UnsupportedShell {
-                found,
-                hint: "httptool does not run commands; write the output instead",
-                offset: at,
-                arg_index,
-            })
+        let shell = |found: &'static str| Error::UnsupportedShell {
+            found,
+            hint: "httptool does not run commands; write the output instead",
+            offset: at,
+            arg_index,
         };
-        let variable = |name: &[u8]| {
+        let other = |name: &[u8]| {
             let shown: String = String::from_utf8_lossy(name).chars().take(64).collect();
-            Some(Error::Variable {
+            Error::Variable {
                 name: shown,
                 offset: at,
                 arg_index,
-            })
+            }
         };
         let rest = &self.src[at + 1..];
-        match rest.first() {
-            Some(b'(') if rest.get(1) == Some(&b'(') => shell("an arithmetic expansion `$((`"),
-            Some(b'(') => shell("a command substitution `$(`"),
+        // bash manual, "Shell Parameters": a name is a letter or `_`, then letters, digits
+        // and `_`.
+        let name_len = |text: &[u8]| {
+            text.iter()
+                .position(|&b| !(b == b'_' || b.is_ascii_alphanumeric()))
+                .unwrap_or(text.len())
+        };
+        let starts_name = |b: u8| b == b'_' || b.is_ascii_alphabetic();
+        let (name, used) = match rest.first() {
+            Some(b'(') if rest.get(1) == Some(&b'(') => {
+                return Err(shell("an arithmetic expansion `$((`"))
+            }
+            Some(b'(') => return Err(shell("a command substitution `$(`")),
             Some(b'{') => {
-                let len = rest.iter().position(|&b| b == b'}').unwrap_or(rest.len());
-                let mut name = rest[..len].to_vec();
-                name.push(b'}');
-                variable(&name)
+                let body = &rest[1..];
+                let len = name_len(body);
+                let plain =
+                    body.first().map_or(false, |&b| starts_name(b)) && body.get(len) == Some(&b'}');
+                if !plain {
+                    // `${VAR:-x}`, `${#VAR}`, `${VAR/a/b}`, `${1}`: bash would compute it.
+                    let end = rest.iter().position(|&b| b == b'}').unwrap_or(rest.len());
+                    let mut shown = rest[..end].to_vec();
+                    shown.push(b'}');
+                    return Err(other(&shown));
+                }
+                (&body[..len], len + 3)
             }
-            Some(&b) if b == b'_' || b.is_ascii_alphabetic() => {
-                let len = rest
-                    .iter()
-                    .position(|&b| !(b == b'_' || b.is_ascii_alphanumeric()))
-                    .unwrap_or(rest.len());
-                variable(&rest[..len])
+            Some(&b) if starts_name(b) => {
+                let len = name_len(rest);
+                (&rest[..len], len + 1)
             }
-            Some(&b) if b.is_ascii_digit() || b"@*#?-$!".contains(&b) => variable(&rest[..1]),
-            _ => None,
-        }
+            Some(&b) if b.is_ascii_digit() || b"@*#?-$!".contains(&b) => {
+                return Err(other(&rest[..1]))
+            }
+            _ => return Ok(false),
+        };
+        self.plain = false;
+        self.current.extend_from_slice(b"${");
+        self.current.extend_from_slice(name);
+        self.current.push(b'}');
+        // The name is ASCII, so this never loses a byte.
+        self.variables
+            .push(String::from_utf8_lossy(name).into_owned());
+        self.pos = at + used;
+        Ok(true)
     }
 
     /// Reads `$'...'` starting at the `$`.
@@ -691,6 +731,11 @@ mod tests {
         utf8_kept: "curl 'héllo' wörld" => [b"curl", "héllo".as_bytes(), "wörld".as_bytes()];
         backslash_before_utf8: "curl \\é" => [b"curl", "é".as_bytes()];
         deeply_alternating_quotes: r#"curl 'a'"b"'c'"d"$'e'\f"# => [b"curl", b"abcdef"];
+        variable_in_double_quotes: "curl -H \"Authorization: Bearer $TOKEN\"" => [b"curl", b"-H", b"Authorization: Bearer ${TOKEN}"];
+        bare_variable: "curl $URL" => [b"curl", b"${URL}"];
+        braced_variable: "curl ${BASE}/x \"${B}c\"" => [b"curl", b"${BASE}/x", b"${B}c"];
+        variable_ends_at_non_name: "curl -u $KEY: $A-b" => [b"curl", b"-u", b"${KEY}:", b"${A}-b"];
+        escaped_dollar_is_literal: r#"curl \$X "\$Y""# => [b"curl", b"$X", b"$Y"];
         equals_and_at_are_literal: "curl -d @file name=value" => [b"curl", b"-d", b"@file", b"name=value"];
     }
 
@@ -774,9 +819,10 @@ mod tests {
         cmd_continuation: "curl \"x\" ^\n  -H \"a: b\"" => (UnsupportedShell, Some(9), Some(2));
         cmd_continuation_crlf: "curl ^\r\n x" => (UnsupportedShell, Some(5), Some(1));
         powershell_continuation: "curl x `\n -s" => (UnsupportedShell, Some(7), Some(2));
-        variable: "curl -H \"Authorization: Bearer $TOKEN\" x" => (Variable, Some(31), Some(2));
-        unquoted_variable: "curl $URL" => (Variable, Some(5), Some(1));
-        braced_variable: "curl ${BASE}/x" => (Variable, Some(5), Some(1));
+        default_expansion: "curl -H \"A: ${TOKEN:-x}\" x" => (Variable, Some(12), Some(2));
+        length_expansion: "curl x/${#NAME}" => (Variable, Some(7), Some(1));
+        unclosed_braced_variable: "curl x/${NAME" => (Variable, Some(7), Some(1));
+        braced_positional: "curl x/${1}" => (Variable, Some(7), Some(1));
         positional_parameter: "curl x/$1" => (Variable, Some(7), Some(1));
         special_parameter: "curl x/$$" => (Variable, Some(7), Some(1));
         second_command: "curl x\necho hi" => (SecondCommand, Some(7), None);
@@ -795,11 +841,30 @@ mod tests {
     }
 
     #[test]
-    fn variable_is_named() {
-        let err = split("curl -H \"X: ${API_KEY}\" https://x/$PATH_1");
-        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "{API_KEY}"));
-        let err = split("curl https://x/$PATH_1");
-        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "PATH_1"));
+    fn other_expansions_are_named() {
+        let err = split("curl -H \"X: ${API_KEY:-k}\" https://x/$PATH_1");
+        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "{API_KEY:-k}"));
+        let err = split("curl https://x/$1");
+        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "1"));
+    }
+
+    #[test]
+    fn variables_are_listed_per_word() {
+        let words = match split("curl -u \"$USER:${PASS}\" x$A$B 'y$C'") {
+            Ok(words) => words,
+            Err(err) => panic!("{}", err),
+        };
+        let listed: Vec<Vec<String>> = words.iter().map(|w| w.variables.clone()).collect();
+        assert_eq!(
+            listed,
+            vec![
+                vec![],
+                vec![],
+                vec!["USER".to_string(), "PASS".to_string()],
+                vec!["A".to_string(), "B".to_string()],
+                vec![],
+            ]
+        );
     }
 
     #[test]

@@ -275,13 +275,14 @@ fn words(
     })?;
     let request = dry.request();
     let masked_body;
+    let method = request.method();
     let command = Command {
-        method: request.method().as_str(),
+        method: method.as_str(),
         url: match secrets {
             Secrets::Reveal => request.url().as_str().to_string(),
             Secrets::Mask => dry.masked_url(),
         },
-        head: oauth_head(plugin, Head::read(&rendered)),
+        head: oauth_head(plugin, Head::read(&rendered, request.host())),
         body: match secrets {
             Secrets::Reveal => request.body(),
             Secrets::Mask => {
@@ -365,15 +366,16 @@ fn oauth_head(plugin: &HttpPlugin, mut head: Head) -> Head {
     head
 }
 
-/// The header lines of a rendered request, in order, without `Host`, `Content-Length` and
-/// `Proxy-Authorization` (curl writes the first two itself; the last is for a proxy).
+/// The header lines of a rendered request, in order, without `Host` (unless `host` is the
+/// request's own, a virtual host), `Content-Length` and `Proxy-Authorization` (curl writes
+/// the first two itself; the last is for a proxy).
 struct Head {
     headers: Vec<(String, String)>,
     content_length: bool,
 }
 
 impl Head {
-    fn read(rendered: &[u8]) -> Head {
+    fn read(rendered: &[u8], host: Option<&str>) -> Head {
         let end = rendered
             .windows(4)
             .position(|w| w == b"\r\n\r\n")
@@ -388,6 +390,9 @@ impl Head {
             let (name, value) = line.split_once(':').unwrap_or((line, ""));
             let value = value.strip_prefix(' ').unwrap_or(value);
             match name.to_ascii_lowercase().as_str() {
+                "host" if host.is_some() => {
+                    head.headers.push((name.to_string(), value.to_string()))
+                }
                 "host" | "proxy-authorization" => {}
                 "content-length" => head.content_length = true,
                 _ => head.headers.push((name.to_string(), value.to_string())),
@@ -756,6 +761,7 @@ mod tests {
     fn head_lines_without_what_curl_writes() {
         let head = Head::read(
             b"POST /x HTTP/1.1\r\nHost: h\r\nUser-Agent: u\r\nX-Empty: \r\nContent-Length: 2\r\n\r\n{}",
+            None,
         );
         assert_eq!(
             head.headers,

@@ -159,6 +159,8 @@ struct Hop<'r> {
     headers: Cow<'r, Headers>,
     body: &'r [u8],
     secret_query: &'r [String],
+    /// The request's own `Host`, kept while the origin stays the same.
+    host: Option<&'r str>,
 }
 
 impl<'r> Hop<'r> {
@@ -169,6 +171,7 @@ impl<'r> Hop<'r> {
             headers: Cow::Borrowed(request.headers()),
             body: request.body(),
             secret_query: request.secret_query_params(),
+            host: request.host(),
         }
     }
 
@@ -177,7 +180,8 @@ impl<'r> Hop<'r> {
     /// and query parameters marked secret. Dropping the body drops the headers describing it.
     fn next(self, mut url: Url, method: Method, keep_body: bool) -> Hop<'r> {
         let mut headers = self.headers;
-        if !self.url.same_origin(&url) {
+        let same_origin = self.url.same_origin(&url);
+        if !same_origin {
             headers
                 .to_mut()
                 .retain(|name, sensitive| !sensitive && !always_sensitive(name));
@@ -195,6 +199,7 @@ impl<'r> Hop<'r> {
             headers,
             body,
             secret_query: self.secret_query,
+            host: if same_origin { self.host } else { None },
         }
     }
 }
@@ -286,6 +291,7 @@ impl Client {
         let head = prepare(
             hop.method,
             url,
+            hop.host,
             &hop.headers,
             hop.body.len(),
             &self.inner.config,
@@ -493,9 +499,11 @@ fn retry_wait(
 /// dry run ([`render`]), so the two cannot disagree: the request target (absolute form
 /// through a forwarding `proxy`) within `limits.max_request_target`, the `Content-Length`,
 /// and no header the client writes itself.
+#[allow(clippy::too_many_arguments)]
 fn prepare<'a>(
     method: Method,
     url: &'a Url,
+    host: Option<&'a str>,
     headers: &'a Headers,
     body_len: usize,
     config: &'a Config,
@@ -517,7 +525,7 @@ fn prepare<'a>(
     let head = RequestHead {
         method,
         target,
-        host: url.authority(),
+        host: host.unwrap_or_else(|| url.authority()),
         user_agent: config.user_agent.as_deref(),
         headers,
         proxy_authorization: proxy.and_then(Proxy::authorization),
@@ -542,6 +550,7 @@ pub(crate) fn render(
     let mut head = prepare(
         request.method(),
         url,
+        request.host(),
         request.headers(),
         body.len(),
         config,

@@ -410,7 +410,7 @@ impl fmt::Display for Error {
             },
             ErrorKind::InvalidMethod => write!(
                 f,
-                "unsupported http method: use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS"
+                "invalid http method: a method is a token of at most 32 letters, digits and !#$%&'*+-.^_`|~"
             ),
             ErrorKind::InvalidHeaderName => write!(
                 f,

@@ -55,6 +55,8 @@ pub struct Request {
     body: Vec<u8>,
     secret_query: Vec<String>,
     options: RequestOptions,
+    /// The `Host` header when it is not the URL's authority.
+    host: Option<String>,
 }
 
 impl Request {
@@ -77,6 +79,7 @@ impl Request {
             body: Vec::new(),
             secret_query: Vec::new(),
             options: RequestOptions::default(),
+            host: None,
         }
     }
 
@@ -184,6 +187,41 @@ impl Request {
         Ok(self)
     }
 
+    /// Sends `host` as the `Host` header instead of the URL's authority, as
+    /// `curl -H 'Host: ...'` does for a virtual host behind an address: the connection (and
+    /// TLS's server name) still goes to the URL's host. A redirect to another origin drops it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidHeaderValue`](super::ErrorKind::InvalidHeaderValue) unless `host`
+    /// is `uri-host [ ":" port ]` (RFC 9110 section 7.2): an IP literal, an IPv4 address or
+    /// a reg-name, so no space, CR, LF or other byte can end the header.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::http::{Request, Secrets};
+    ///
+    /// let mut request = Request::get("http://127.0.0.1:8080/status")?;
+    /// request.set_host("api.internal:8080")?;
+    /// let shown = String::from_utf8(request.render(Secrets::Mask)?).unwrap();
+    /// assert!(shown.starts_with("GET /status HTTP/1.1\r\nHost: api.internal:8080\r\n"));
+    /// assert!(request.set_host("a\r\nX-Injected: 1").is_err());
+    /// # Ok::<(), httptool::http::Error>(())
+    /// ```
+    pub fn set_host(&mut self, host: &str) -> Result<(), Error> {
+        if !is_host(host) {
+            return Err(Error::new(super::ErrorKind::InvalidHeaderValue).with_detail("\"Host\""));
+        }
+        self.host = Some(host.to_string());
+        Ok(())
+    }
+
+    /// The `Host` header set with [`set_host`](Request::set_host), if any.
+    pub fn host(&self) -> Option<&str> {
+        self.host.as_deref()
+    }
+
     /// The body; empty for none.
     pub fn body(&self) -> &[u8] {
         &self.body
@@ -278,4 +316,12 @@ impl fmt::Debug for Request {
             .field("options", &self.options)
             .finish()
     }
+}
+
+/// RFC 9110 section 7.2: `Host = uri-host [ ":" port ]`; RFC 3986 section 3.2.2:
+/// `uri-host = IP-literal / IPv4address / reg-name`, `reg-name = *( unreserved /
+/// pct-encoded / sub-delims )`. Only those bytes, `[`, `]` and `:`, at most 261 of them.
+pub(crate) fn is_host(text: &str) -> bool {
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~%!$&'()*+,;=[]:".contains(&b);
+    !text.is_empty() && text.len() <= 261 && !text.starts_with(':') && text.bytes().all(allowed)
 }

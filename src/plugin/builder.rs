@@ -228,6 +228,7 @@ impl Endpoint {
                 response_pointer: None,
                 allow_unknown_arguments: false,
                 allow_delete_body: false,
+                allow_get_body: false,
                 options: Options::default(),
                 base_url: None,
                 content_type: None,
@@ -358,6 +359,14 @@ impl EndpointBuilder {
     /// `false`.
     pub fn allow_delete_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_delete_body = allow;
+        self
+    }
+
+    /// Sends a GET's body parameters as a body instead of in the query, for the APIs that
+    /// read one (Elasticsearch's and OpenSearch's `_search`). Defaults to `false`; only a GET
+    /// reads it.
+    pub fn allow_get_body(mut self, allow: bool) -> EndpointBuilder {
+        self.endpoint.allow_get_body = allow;
         self
     }
 

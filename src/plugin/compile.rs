@@ -144,8 +144,14 @@ fn common(b: &PluginBuilder) -> Common {
         context_query: Vec::new(),
         secret_query: Vec::new(),
         auth_value: None,
+        host: None,
     };
     for (name, value) in &b.headers {
+        if name.eq_ignore_ascii_case("host") {
+            // Checked above: a literal `uri-host [":" port]`.
+            common.host = value.value().map(str::to_string);
+            continue;
+        }
         match value.value() {
             // Checked above, so appending cannot fail.
             Some(text) if value.is_external() => {

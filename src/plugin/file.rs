@@ -27,7 +27,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 17] = [
+const ENDPOINT_FIELDS: [&str; 18] = [
     "name",
     "description",
     "method",
@@ -37,6 +37,7 @@ const ENDPOINT_FIELDS: [&str; 17] = [
     "response_pointer",
     "allow_unknown_arguments",
     "allow_delete_body",
+    "allow_get_body",
     "base_url",
     "content_type",
     "title",
@@ -835,7 +836,7 @@ impl Loader<'_> {
             Some(word) => word.parse::<Method>().map_err(|_| {
                 one_of(
                     &at(path, "method"),
-                    "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+                    "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, or another token of at most 32 characters",
                     word,
                 )
             })?,
@@ -917,6 +918,9 @@ impl Loader<'_> {
         }
         if let Some(allow) = opt_bool(map, "allow_delete_body", path)? {
             builder = builder.allow_delete_body(allow);
+        }
+        if let Some(allow) = opt_bool(map, "allow_get_body", path)? {
+            builder = builder.allow_get_body(allow);
         }
         builder = builder.options(read_options(map, path)?);
         if let Some(params) = map.get("params") {
@@ -1216,6 +1220,9 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
     }
     if endpoint.allow_delete_body() {
         map.insert("allow_delete_body", true);
+    }
+    if endpoint.allow_get_body() {
+        map.insert("allow_get_body", true);
     }
     if let Some(base_url) = endpoint.base_url() {
         map.insert("base_url", base_url);

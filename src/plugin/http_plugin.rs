@@ -97,6 +97,9 @@ pub(crate) struct Common {
     pub secret_query: Vec<String>,
     /// The auth header or query value, when it is known before the call.
     pub auth_value: Option<String>,
+    /// A static `Host` header naming another host than the base URL's (a virtual host):
+    /// sent as the request's `Host`, never among the headers the model could reach.
+    pub host: Option<String>,
 }
 
 /// What the tools run with: shared, cheap to clone.

@@ -853,6 +853,7 @@ pub struct Endpoint {
     pub(crate) response_pointer: Option<String>,
     pub(crate) allow_unknown_arguments: bool,
     pub(crate) allow_delete_body: bool,
+    pub(crate) allow_get_body: bool,
     pub(crate) options: Options,
     pub(crate) base_url: Option<String>,
     pub(crate) content_type: Option<String>,
@@ -937,6 +938,13 @@ impl Endpoint {
         self.allow_delete_body
     }
 
+    /// Whether a GET sends its body parameters as a body (JSON, or a form) instead of in the
+    /// query, for the APIs that read one (a search engine's `_search`). RFC 9110 section
+    /// 9.3.1 gives a GET body no meaning, so only an endpoint that says so sends one.
+    pub fn allow_get_body(&self) -> bool {
+        self.allow_get_body
+    }
+
     /// The endpoint's own base URL, when it differs from the plugin's (an OpenAPI operation
     /// with its own `servers`). The model cannot change it either.
     pub fn base_url(&self) -> Option<&str> {
@@ -977,13 +985,17 @@ impl Endpoint {
         self.output_schema.as_ref()
     }
 
-    /// Whether body parameters go to the query: GET, HEAD, OPTIONS, and DELETE unless
+    /// Whether body parameters go to the query: GET unless
+    /// [`allow_get_body`](Endpoint::allow_get_body), HEAD, OPTIONS, and DELETE unless
     /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
     pub fn body_in_query(&self) -> bool {
         match self.method {
-            Method::Get | Method::Head | Method::Options => true,
+            Method::Get => !self.allow_get_body,
+            Method::Head | Method::Options => true,
             Method::Delete => !self.allow_delete_body,
-            Method::Post | Method::Put | Method::Patch => false,
+            // An extension method sends its body parameters as POST does (WebDAV's
+            // PROPFIND and REPORT take a body).
+            Method::Post | Method::Put | Method::Patch | Method::Extension(_) => false,
         }
     }
 }
@@ -997,6 +1009,7 @@ impl Endpoint {
 /// | PUT, DELETE | no | yes | yes | yes |
 /// | PATCH | no | yes | unknown | yes |
 /// | POST | no | unknown | no | yes |
+/// | any other (`PROPFIND`, `PURGE`) | no | unknown | unknown | yes |
 ///
 /// Read-only tools leave `destructive` unknown: MCP reads it only when a tool is not
 /// read-only. PUT and PATCH count as destructive because they replace or change what is
@@ -1020,6 +1033,8 @@ pub fn method_annotations(method: Method) -> ToolAnnotations {
         Method::Put | Method::Delete => (false, Some(true), Some(true)),
         Method::Patch => (false, Some(true), None),
         Method::Post => (false, None, Some(false)),
+        // Nothing is known of another method: only that it reaches out.
+        Method::Extension(_) => (false, None, None),
     };
     ToolAnnotations {
         read_only: Some(read_only),

@@ -66,6 +66,10 @@ pub(crate) fn build(
     })?;
     let body = body(plugin, compiled, values, context, &mut scratch)?;
     let mut request = Request::from_url(endpoint.method, url);
+    if let Some(host) = &plugin.decl.common.host {
+        // Checked when the plugin was built, so this cannot fail.
+        let _ = request.set_host(host);
+    }
     push_headers(
         plugin,
         compiled,

@@ -469,7 +469,7 @@ impl Tool for HttpTool {
     fn operation(&self) -> Option<Operation<'_>> {
         let endpoint = &self.compiled.endpoint;
         Some(Operation {
-            method: endpoint.method().as_str(),
+            method: endpoint.method.as_str(),
             path: endpoint.path(),
             tags: endpoint.tags(),
         })

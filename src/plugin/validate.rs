@@ -107,6 +107,24 @@ fn check_header(name: &str, value: Option<&str>, path: &str) -> Result<(), Error
     Ok(())
 }
 
+/// A static `Host` (a virtual host, as `curl -H 'Host: ...'` sends): a value written out,
+/// `uri-host [":" port]` (RFC 9110 section 7.2), so it cannot end the header.
+fn check_host(value: &ConfigValue, path: &str) -> Result<(), Error> {
+    let valid = match (value.value(), value.context_key()) {
+        (Some(text), None) => crate::http::is_host_header(text),
+        _ => false,
+    };
+    if valid {
+        return Ok(());
+    }
+    Err(err(
+        ErrorKind::InvalidHeader,
+        path,
+        "a Host header is a host name or address with an optional port, such as \
+         api.internal:8080, written out",
+    ))
+}
+
 fn check_context_key(value: &ConfigValue, path: &str) -> Result<(), Error> {
     if value.context_key() == Some("") {
         return Err(err(
@@ -158,7 +176,11 @@ fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<SmallSet<St
     let mut seen = SmallSet::new();
     for (name, value) in headers {
         let path = at("headers", name);
-        check_header(name, value.value(), &path)?;
+        if name.eq_ignore_ascii_case("host") {
+            check_host(value, &path)?;
+        } else {
+            check_header(name, value.value(), &path)?;
+        }
         check_context_key(value, &path)?;
         if !seen.insert(name.to_ascii_lowercase()) {
             return Err(err(
@@ -648,7 +670,7 @@ fn check_raw_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), 
         return conflict(
             path,
             "in",
-            "a raw body needs a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+            "a raw body needs a method with a body (POST, PUT, PATCH, DELETE with allow_delete_body, or GET with allow_get_body)",
         );
     }
     if !matches!(param.ty, ParamType::String) {
@@ -694,7 +716,7 @@ fn check_whole_body(endpoint: &Endpoint, param: &Param, path: &str) -> Result<()
         return conflict(
             path,
             "whole_body",
-            "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, or DELETE with allow_delete_body)",
+            "a whole-body parameter is in `body` on a method with a body (POST, PUT, PATCH, DELETE with allow_delete_body, or GET with allow_get_body)",
         );
     }
     if endpoint.body_encoding() != BodyEncoding::Json {

@@ -2,9 +2,10 @@
 
 use super::{Converter, Variable};
 use crate::curl::command::Auth as CurlAuth;
+use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::sent::userinfo;
-use crate::http::base64_decode;
+use crate::http::{self, base64_decode};
 use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
 
 impl Converter<'_> {
@@ -26,10 +27,17 @@ impl Converter<'_> {
         value: &str,
     ) -> ConfigValue {
         let full = format!("{}{}", prefix, value);
+        if self.has_variable(&full) {
+            return self.shell_template(&full, purpose);
+        }
         if self.options.keep_secrets || value.is_empty() {
             return ConfigValue::literal(full);
         }
-        let name = unique_variable(&infer::env_name(&self.env_prefix, suffix), &self.variables);
+        let name = unique_variable(
+            &infer::env_name(&self.env_prefix, suffix),
+            &self.variables,
+            self.cmd.variables(),
+        );
         // `$${` writes a literal `${` in a template position.
         let template = format!("{}${{{}}}", prefix.replace("${", "$${"), name);
         self.variables.push(Variable {
@@ -37,6 +45,66 @@ impl Converter<'_> {
             purpose: purpose.to_string(),
         });
         ConfigValue::from_template(template, full)
+    }
+
+    /// Whether `text` references one of the command's shell variables (`${NAME}` in it).
+    pub(super) fn has_variable(&self, text: &str) -> bool {
+        self.cmd
+            .variables()
+            .iter()
+            .any(|name| text.contains(&format!("${{{}}}", name)))
+    }
+
+    /// Whether `text` references a shell variable whose name says it is a credential
+    /// (`$STRIPE_KEY`, `$GITHUB_TOKEN`), judged as header and query names are.
+    pub(super) fn has_secret_variable(&self, text: &str) -> bool {
+        self.cmd
+            .variables()
+            .iter()
+            .any(|name| text.contains(&format!("${{{}}}", name)) && http::is_credential_name(name))
+    }
+
+    /// A value holding shell variables: a `${NAME}` template under the user's own names (other
+    /// `${` written `$${`, literal in the file), each name listed once in the variables. The
+    /// plugin in memory holds the text as written, `${NAME}` and all: nothing reads the
+    /// environment here; loading the written file does.
+    pub(super) fn shell_template(&mut self, text: &str, purpose: &str) -> ConfigValue {
+        let mut template = String::with_capacity(text.len() + 8);
+        let mut rest = text;
+        while let Some(at) = rest.find("${") {
+            template.push_str(&rest[..at]);
+            let after = &rest[at + 2..];
+            let name = after.find('}').map(|end| &after[..end]);
+            match name.filter(|n| self.cmd.variables().iter().any(|v| v == n)) {
+                Some(name) => {
+                    if template.ends_with('$') && self.failed.is_none() {
+                        // `$${NAME}` would read back as the literal text `${NAME}`.
+                        self.failed = Some(Error::VariablePlace {
+                            name: name.to_string(),
+                            arg_index: 0,
+                            reason: "a `$` right before it cannot be written in a plugin \
+                                     file; write that `$` otherwise",
+                        });
+                    }
+                    template.push_str("${");
+                    template.push_str(name);
+                    template.push('}');
+                    if !self.variables.iter().any(|v| v.name == name) {
+                        self.variables.push(Variable {
+                            name: name.to_string(),
+                            purpose: purpose.to_string(),
+                        });
+                    }
+                    rest = &after[name.len() + 1..];
+                }
+                None => {
+                    template.push_str("$${");
+                    rest = after;
+                }
+            }
+        }
+        template.push_str(rest);
+        ConfigValue::from_template(template, text.to_string())
     }
 
     /// The auth slot, from what curl sends as `Authorization`: an `-H Authorization` header
@@ -194,7 +262,9 @@ impl Converter<'_> {
     }
 }
 
-fn unique_variable(name: &str, taken: &[Variable]) -> String {
-    let names: Vec<String> = taken.iter().map(|v| v.name.clone()).collect();
+fn unique_variable(name: &str, taken: &[Variable], shell: &[String]) -> String {
+    let mut names: Vec<String> = taken.iter().map(|v| v.name.clone()).collect();
+    // The user's own variables keep their names.
+    names.extend(shell.iter().cloned());
     infer::unique(name, &names)
 }

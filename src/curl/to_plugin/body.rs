@@ -142,8 +142,9 @@ impl Converter<'_> {
         Ok(Body::Form(decode_pairs(&bytes), first))
     }
 
-    /// GET, HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a
-    /// note), anything else is an error.
+    /// HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a note),
+    /// anything else is an error. So does a GET's form data; its JSON body is sent as a
+    /// body, through the endpoint's `allow_get_body` (as search engines' `_search` reads it).
     pub(super) fn check_body_method(
         &mut self,
         body: Body,
@@ -161,6 +162,12 @@ impl Converter<'_> {
             self.note(at, message);
             self.data_in_query = true;
             return Ok(Body::None);
+        }
+        if self.method == Method::Get && matches!(body, Body::Json(..) | Body::JsonFile(..)) {
+            let message = "a GET with a JSON body: the endpoint sets allow_get_body, so the tool \
+                           sends the body as curl does";
+            self.note(arg_index, message.to_string());
+            return Ok(body);
         }
         Err(Error::UnsupportedBody {
             arg_index,
@@ -300,7 +307,21 @@ impl Converter<'_> {
     /// model fills it, and its sample is never a default.
     fn body_param(&mut self, builder: ParamBuilder, wire: &str, sample: Json, at: usize) {
         let text = sample.as_str();
-        let credential = is_secret_name(wire) || text.map_or(false, infer::is_secret_value);
+        let variable = text.map_or(false, |t| self.has_variable(t));
+        if !variable && self.has_variable(&sample.to_string()) && self.failed.is_none() {
+            self.failed = Some(self.variable_in_body(at));
+        }
+        let credential = is_secret_name(wire)
+            || text.map_or(false, |t| {
+                infer::is_secret_value(t) || self.has_secret_variable(t)
+            });
+        if variable && !credential {
+            // The user's value, not the model's: a hidden parameter whose default is the
+            // `${NAME}` template.
+            let purpose = format!("the {} body field", wire);
+            let value = self.shell_template(text.unwrap_or(""), &purpose);
+            return self.push_secret_param(builder.hidden(true), value);
+        }
         if !credential || text == Some("") {
             return self.sampled(builder, sample);
         }
@@ -316,6 +337,17 @@ impl Converter<'_> {
         );
         self.note(at, message);
         self.push_param(builder.required(true).build(), Some(sample));
+    }
+
+    /// A shell variable deeper in the body than a member or field of its own.
+    pub(super) fn variable_in_body(&self, at: usize) -> Error {
+        let name = self.cmd.variables().first().cloned().unwrap_or_default();
+        Error::VariablePlace {
+            name,
+            arg_index: at,
+            reason: "it is inside a nested JSON value or a whole body, where a plugin file \
+                     reads no variable; make it a top-level string member or a form field",
+        }
     }
 
     /// One parameter that is the whole JSON body.

@@ -59,7 +59,11 @@ impl Converter<'_> {
         if lower == "cookie" {
             return self.cookie(&name, &value, arg_index);
         }
-        if is_secret_name(&name) || infer::is_secret_value(&value) || self.is_secret_header(&name) {
+        if is_secret_name(&name)
+            || infer::is_secret_value(&value)
+            || self.has_secret_variable(&value)
+            || self.is_secret_header(&name)
+        {
             return self.secret_header(&name, &value, arg_index);
         }
         if lower == "content-type"
@@ -100,7 +104,7 @@ impl Converter<'_> {
     pub(super) fn left_out(&self, name: &str, value: &str, body: &Body) -> Option<&'static str> {
         let lower = name.to_ascii_lowercase();
         match lower.as_str() {
-            "host" => Some("httptool sends the URL's host"),
+            "host" if self.is_url_host(value) => Some("it names the URL's own host"),
             "content-length" | "transfer-encoding" | "connection" | "keep-alive" => {
                 Some("the client writes it")
             }
@@ -128,6 +132,19 @@ impl Converter<'_> {
         }
     }
 
+    /// Whether a `Host` value names the URL's own host and port (a port left out being the
+    /// scheme's default, RFC 9110 section 7.2).
+    fn is_url_host(&self, value: &str) -> bool {
+        let value = value.trim();
+        let default = self.url.scheme().default_port();
+        let (host, port) = match value.rfind(':') {
+            Some(at) if !value[at..].contains(']') => (&value[..at], value[at + 1..].parse().ok()),
+            _ => (value, Some(default)),
+        };
+        host.eq_ignore_ascii_case(self.url.host_str())
+            && port == Some(self.url.port().unwrap_or(default))
+    }
+
     pub(super) fn cookie(&mut self, name: &str, value: &str, arg_index: usize) {
         if self
             .headers
@@ -142,25 +159,36 @@ impl Converter<'_> {
         self.headers.push((name.to_string(), secret));
     }
 
-    /// A static header; a repeated one is joined with `, ` (RFC 9110 section 5.3).
+    /// A static header; a repeated one is joined with `, ` (RFC 9110 section 5.3). A value
+    /// holding a shell variable is its `${NAME}` template.
     pub(super) fn static_header(&mut self, name: &str, value: &str, arg_index: usize) {
         let existing = self
             .headers
-            .iter_mut()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name));
-        match existing {
-            Some((_, existing)) => {
-                let joined = format!("{}, {}", existing.value().unwrap_or(""), value);
-                *existing = ConfigValue::literal(joined);
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name));
+        let earlier = existing
+            .and_then(|at| self.headers.get(at))
+            .map(|(_, v)| v.value().unwrap_or("").to_string());
+        let text = match earlier {
+            Some(earlier) => {
                 let message = format!(
                     "header `{}` is repeated; its values are joined with \", \" into one",
                     name
                 );
                 self.note(arg_index, message);
+                format!("{}, {}", earlier, value)
             }
-            None => self
-                .headers
-                .push((name.to_string(), ConfigValue::literal(value))),
+            None => value.to_string(),
+        };
+        let config = if self.has_variable(&text) {
+            let purpose = format!("the value of the {} header", name);
+            self.shell_template(&text, &purpose)
+        } else {
+            ConfigValue::literal(text)
+        };
+        match existing.and_then(|at| self.headers.get_mut(at)) {
+            Some((_, slot)) => *slot = config,
+            None => self.headers.push((name.to_string(), config)),
         }
     }
 }

@@ -135,7 +135,7 @@ impl ImportOptions {
     }
 
     /// Keeps the headers a browser's "Copy as cURL" adds (`sec-ch-*`, `sec-fetch-*`,
-    /// `priority`, `cache-control`, ...). Defaults to `false`: each is left out with a note.
+    /// `priority`, `dnt`, ...). Defaults to `false`: each is left out with a note.
     #[must_use]
     pub fn keep_browser_headers(mut self, on: bool) -> ImportOptions {
         self.keep_browser_headers = on;
@@ -288,11 +288,16 @@ struct Converter<'a> {
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
+    /// Query values sent with every call (those that hold a shell variable).
+    static_query: Vec<(String, ConfigValue)>,
+    /// An error found where returning it at once was not possible; `run` returns it.
+    failed: Option<Error>,
 }
 
 impl<'a> Converter<'a> {
     fn new(cmd: &'a CurlCommand, options: &'a ImportOptions) -> Result<Converter<'a>, Error> {
         let method = method(cmd)?;
+        check_url_variables(cmd)?;
         let url = parse_url(cmd)?;
         let plugin_name = match &options.plugin_name {
             Some(name) => {
@@ -318,11 +323,13 @@ impl<'a> Converter<'a> {
             headers: Vec::new(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
+            static_query: Vec::new(),
+            failed: None,
         })
     }
 
     fn run(mut self) -> Result<Import, Error> {
-        if !self.cmd.method().bytes().all(|b| b.is_ascii_uppercase()) {
+        if self.method.as_str() != self.cmd.method() {
             let message = format!(
                 "curl sends the method as written; httptool sends `{}`",
                 self.method
@@ -337,6 +344,9 @@ impl<'a> Converter<'a> {
         self.query()?;
         let multipart = body.is_multipart();
         self.body_params(body)?;
+        if let Some(err) = self.failed.take() {
+            return Err(err);
+        }
         let plugin = self.build(base, path, multipart)?;
         let mut notes = self.cmd.notes().to_vec();
         notes.extend(self.notes);
@@ -358,10 +368,12 @@ impl<'a> Converter<'a> {
             None => format!("{} {}{}", self.method, base, path),
         };
         let delete_body = self.method == Method::Delete && self.has_body_params();
+        let get_body = self.method == Method::Get && self.has_body_params() && !self.data_in_query;
         let mut endpoint = Endpoint::builder(tool_name, self.method, path)
             .description(description.clone())
             .params(std::mem::take(&mut self.params))
-            .allow_delete_body(delete_body);
+            .allow_delete_body(delete_body)
+            .allow_get_body(get_body);
         if multipart {
             endpoint = endpoint.body_encoding(BodyEncoding::Multipart);
         }
@@ -371,6 +383,9 @@ impl<'a> Converter<'a> {
             .endpoint(endpoint);
         for (name, value) in std::mem::take(&mut self.headers) {
             builder = builder.header(name, value);
+        }
+        for (name, value) in std::mem::take(&mut self.static_query) {
+            builder = builder.query(name, value);
         }
         if let Some(auth) = self.auth.take() {
             builder = builder.auth(auth);
@@ -562,15 +577,37 @@ impl<'a> Converter<'a> {
             let message = "a query pair without a name is left out";
             self.note(self.cmd.url_index(), message.to_string());
         }
-        // A name is secret when it looks so, or when any of its values does.
+        // A name is secret when it looks so, or when any of its values does (a shell
+        // variable's name included).
         let secret_names: Vec<String> = pairs
             .iter()
-            .filter(|(name, value)| is_secret_name(name) || infer::is_secret_value(value))
+            .filter(|(name, value)| {
+                is_secret_name(name)
+                    || infer::is_secret_value(value)
+                    || self.has_secret_variable(value)
+            })
             .map(|(name, _)| name.clone())
             .collect();
         let (secret, visible): (Vec<_>, Vec<_>) = pairs
             .into_iter()
             .partition(|(name, _)| secret_names.contains(name));
+        // A value from a shell variable is the user's, not the model's: sent with every call.
+        let (fixed, visible): (Vec<_>, Vec<_>) = visible
+            .into_iter()
+            .partition(|(_, value)| self.has_variable(value));
+        for (name, value) in fixed {
+            if self.static_query.iter().any(|(n, _)| *n == name) {
+                let message = format!(
+                    "query parameter `{}` is repeated; only its first value is kept",
+                    name
+                );
+                self.note(self.cmd.url_index(), message);
+                continue;
+            }
+            let purpose = format!("the {} query parameter", name);
+            let value = self.shell_template(&value, &purpose);
+            self.static_query.push((name, value));
+        }
         for (name, values) in group(visible) {
             self.query_param(&name, &values);
         }
@@ -634,6 +671,26 @@ fn method(cmd: &CurlCommand) -> Result<Method, Error> {
         .map_err(|_| Error::UnsupportedMethod {
             method: cmd.method().chars().take(32).collect(),
         })
+}
+
+/// A shell variable in the URL's scheme, host or path (its userinfo and query may hold
+/// them) is an error: a plugin file reads none there.
+fn check_url_variables(cmd: &CurlCommand) -> Result<(), Error> {
+    let text = without_userinfo(cmd.url());
+    let before_query = text.split(['?', '#']).next().unwrap_or("");
+    let found = cmd
+        .variables()
+        .iter()
+        .find(|name| before_query.contains(&format!("${{{}}}", name)));
+    match found {
+        Some(name) => Err(Error::VariablePlace {
+            name: name.clone(),
+            arg_index: cmd.url_index(),
+            reason: "it is in the URL's host or path, which a plugin file holds as written; \
+                     write the URL out (a query value may be a variable)",
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The URL without credentials, parsed by httptool's parser.
