@@ -171,7 +171,7 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
             .and_then(Json::into_object);
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
             let mut param = ParamOut::new(&name, "body", property);
-            param.required = required && names.iter().any(|n| *n == name);
+            param.required = required && names.contains(&name);
             params.push(param);
         }
     } else {
