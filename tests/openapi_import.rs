@@ -797,3 +797,61 @@ fn long_summaries_make_capped_titles() {
     assert!(title.ends_with("..."), "{}", title);
     assert_eq!(file["endpoints"][1].get("title"), None);
 }
+
+#[test]
+fn operations_answering_with_one_component_share_its_output_schema_and_its_warning() {
+    // The output schema of a `$ref` response is made once and reused: each operation must
+    // still get it (or, when it is too large, its own warning).
+    let long = "word ".repeat(100);
+    let big_props: Vec<String> = (0..60)
+        .map(|i| {
+            format!(
+                r#""f{}": {{"type": "string", "description": "{}"}}"#,
+                i, long
+            )
+        })
+        .collect();
+    let components = format!(
+        r#"{{"schemas": {{
+            "Small": {{"type": "object", "properties": {{"id": {{"type": "string"}}}}}},
+            "Big": {{"type": "object", "properties": {{{}}}}}
+        }}}}"#,
+        big_props.join(",")
+    );
+    let answer = |name: &str| {
+        format!(
+            r##"{{"200": {{"description": "ok", "content": {{"application/json": {{"schema": {{"$ref": "#/components/schemas/{}"}}}}}}}}}}"##,
+            name
+        )
+    };
+    let paths = format!(
+        r#"{{"/a": {{"get": {{"operationId": "a", "responses": {small}}},
+                   "put": {{"operationId": "b", "responses": {small}}}}},
+            "/c": {{"get": {{"operationId": "c", "responses": {big}}},
+                   "put": {{"operationId": "d", "responses": {big}}}}}}}"#,
+        small = answer("Small"),
+        big = answer("Big")
+    );
+    let i = import(&doc(&paths, &components));
+    let file = i.plugin().to_json();
+    let expected = r#"{"type": "object", "properties": {"id": {}}}"#;
+    same(file["endpoints"][0]["output_schema"].clone(), expected);
+    same(file["endpoints"][1]["output_schema"].clone(), expected);
+    assert_eq!(file["endpoints"][2].get("output_schema"), None);
+    assert_eq!(file["endpoints"][3].get("output_schema"), None);
+    let too_large: Vec<String> = warnings(&i)
+        .into_iter()
+        .filter(|w| w.contains("over the limit of 16384"))
+        .collect();
+    assert_eq!(too_large.len(), 2, "{:?}", too_large);
+    assert!(
+        too_large[0].starts_with("/paths/~1c/get/responses/200"),
+        "{:?}",
+        too_large
+    );
+    assert!(
+        too_large[1].starts_with("/paths/~1c/put/responses/200"),
+        "{:?}",
+        too_large
+    );
+}

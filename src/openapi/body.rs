@@ -164,12 +164,15 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
     let all_optional = required_names(&schema).is_empty();
     if flattens(&schema) && !(required && all_optional) {
         let names = required_names(&schema);
-        if let Some(props) = schema.get("properties").and_then(Json::as_object) {
-            for (name, property) in props.iter() {
-                let mut param = ParamOut::new(name, "body", property.clone());
-                param.required = required && names.iter().any(|n| n == name);
-                params.push(param);
-            }
+        // The properties are moved out of the converted schema, which is not needed again.
+        let props = schema
+            .into_object()
+            .and_then(|mut map| map.remove("properties"))
+            .and_then(Json::into_object);
+        for (name, property) in props.into_iter().flat_map(Map::into_iter) {
+            let mut param = ParamOut::new(&name, "body", property);
+            param.required = required && names.contains(&name);
+            params.push(param);
         }
     } else {
         let mut param = ParamOut::new("body", "body", schema);

@@ -21,7 +21,7 @@
 
 use super::error::{child, Warning};
 use super::refs::Refs;
-use super::schema::Converter;
+use super::schema::{Converter, OutputMemo};
 use super::{text, Version};
 use crate::json::{Json, Map};
 
@@ -98,6 +98,32 @@ pub(crate) fn output_schema<'a>(
     }
     let (schema, doc, at) = chosen?;
     let nodes = conv.tool_nodes;
+    // A response schema that is one `$ref` gives the same output schema wherever it is met.
+    let memo_key = schema
+        .as_object()
+        .filter(|map| map.len() == 1)
+        .and_then(|map| map.get("$ref"))
+        .and_then(Json::as_str)
+        .and_then(|reference| refs.resolve(reference, doc, &at).ok())
+        .map(|target| target.key());
+    if let Some(memo) = memo_key.as_ref().and_then(|k| conv.output_memo.get(k)) {
+        let (result, memo_nodes) = match &memo.result {
+            Ok(loose) => (Ok(loose.clone()), memo.nodes),
+            Err(size) => (Err(*size), memo.nodes),
+        };
+        if let Err(e) = conv.count(memo_nodes, &at) {
+            conv.tool_nodes = nodes;
+            no_output(conv, &at, e.message());
+            return None;
+        }
+        return match result {
+            Ok(loose) => Some(loose),
+            Err(size) => {
+                too_large(conv, &at, size);
+                None
+            }
+        };
+    }
     conv.output = true;
     let converted = conv.convert(&schema, doc, &at);
     conv.output = false;
@@ -105,26 +131,65 @@ pub(crate) fn output_schema<'a>(
         Ok(converted) => converted,
         Err(e) => {
             conv.tool_nodes = nodes;
-            conv.warnings.push(Warning::new(
-                at.as_str(),
-                format!("no output schema: {}", e.message()),
-            ));
+            no_output(conv, &at, e.message());
             return None;
         }
     };
+    let written = conv.tool_nodes - nodes;
     let loose = loosen(converted, true);
-    let size = loose.to_string().len();
-    if size > MAX_OUTPUT_SCHEMA_BYTES {
-        conv.warnings.push(Warning::new(
-            at.as_str(),
-            format!(
-                "no output schema: the response schema is {} bytes, over the limit of {}",
-                size, MAX_OUTPUT_SCHEMA_BYTES
-            ),
-        ));
-        return None;
+    let size = compact_len(&loose);
+    let result = if size > MAX_OUTPUT_SCHEMA_BYTES {
+        too_large(conv, &at, size);
+        Err(size)
+    } else {
+        Ok(loose)
+    };
+    match memo_key {
+        Some(key) => {
+            let out = result.as_ref().ok().cloned();
+            conv.output_memo.insert(
+                key,
+                OutputMemo {
+                    result,
+                    nodes: written,
+                },
+            );
+            out
+        }
+        None => result.ok(),
     }
-    Some(loose)
+}
+
+fn no_output(conv: &mut Converter<'_, '_>, at: &str, why: &str) {
+    conv.warnings
+        .push(Warning::new(at, format!("no output schema: {}", why)));
+}
+
+fn too_large(conv: &mut Converter<'_, '_>, at: &str, size: usize) {
+    conv.warnings.push(Warning::new(
+        at,
+        format!(
+            "no output schema: the response schema is {} bytes, over the limit of {}",
+            size, MAX_OUTPUT_SCHEMA_BYTES
+        ),
+    ));
+}
+
+/// The bytes of `value` as compact JSON, counted without writing it.
+pub(crate) fn compact_len(value: &Json) -> usize {
+    let mut sink = Counter(0);
+    // Writing into a counter cannot fail.
+    let _ = std::fmt::write(&mut sink, format_args!("{}", value));
+    sink.0
+}
+
+struct Counter(usize);
+
+impl std::fmt::Write for Counter {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
 }
 
 /// The order of a success status code: `200`..`299` by number, then `2XX` (OpenAPI 3.1

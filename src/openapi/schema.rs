@@ -75,6 +75,18 @@ pub(crate) struct Converter<'a, 'r> {
     cuts: usize,
     /// Height of the subtree being written, per open level.
     cache: HashMap<String, Cached>,
+    /// Output schemas already made from a response schema that is one `$ref`, by the key
+    /// of its target: operations of one resource answer with the same schema, and it is
+    /// converted, loosened and measured once.
+    pub output_memo: HashMap<String, OutputMemo>,
+}
+
+/// What one response schema became as an output schema, for the next operation with it.
+pub(crate) struct OutputMemo {
+    /// The output schema, or its size in bytes when it was over the limit.
+    pub result: Result<Json, usize>,
+    /// Schema nodes the conversion wrote (counted again against each tool's budget).
+    pub nodes: usize,
 }
 
 impl<'a, 'r> Converter<'a, 'r> {
@@ -93,6 +105,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             stack: Vec::new(),
             cuts: 0,
             cache: HashMap::new(),
+            output_memo: HashMap::new(),
         }
     }
 
@@ -106,7 +119,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         self.warnings.push(Warning::new(at, message));
     }
 
-    fn count(&mut self, nodes: usize, pointer: &str) -> Result<(), Error> {
+    pub(crate) fn count(&mut self, nodes: usize, pointer: &str) -> Result<(), Error> {
         self.tool_nodes += nodes;
         self.total_nodes += nodes;
         if self.tool_nodes > self.max_tool_nodes {
