@@ -148,6 +148,16 @@ fn tools_and_call_take_a_document() {
         stderr(&unset),
         format!("httptool: {}: environment variable 'PETS_KEY' is not set (the document's security scheme reads it)\n", spec)
     );
+    let empty = httptool(
+        &["call", &spec, "addPet", r#"{"name": "Rex"}"#],
+        None,
+        &[("PETS_KEY", "")],
+    );
+    assert_eq!(status(&empty), 1);
+    assert_eq!(
+        stderr(&empty),
+        format!("httptool: {}: environment variable 'PETS_KEY' is empty (the document's security scheme reads it)\n", spec)
+    );
     let dry = httptool(
         &[
             "call",

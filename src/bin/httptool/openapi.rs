@@ -142,28 +142,30 @@ pub fn plugin(
     path: &str,
     needs_credentials: bool,
 ) -> Result<HttpPlugin, CliError> {
-    let probe = run_import(document, path, ImportOptions::new())?;
+    // One import: every environment variable is offered (the plugin reads only the names its
+    // security schemes make), then the ones it reads are checked. Importing once to learn the
+    // names and again with their values doubled the start-up time of large documents.
     let mut options = ImportOptions::new();
-    let mut any = false;
-    for name in probe.variables() {
-        match std::env::var(name) {
-            Ok(value) => {
-                options = options.variable(name.as_str(), value);
-                any = true;
-            }
-            Err(_) if needs_credentials => {
-                return Err(CliError::Failed(format!(
-                    "{}: environment variable '{}' is not set (the document's security scheme reads it)",
-                    path, name
-                )))
-            }
-            Err(_) => {}
+    for (name, value) in std::env::vars_os() {
+        if let (Ok(name), Ok(value)) = (name.into_string(), value.into_string()) {
+            options = options.variable(name, value);
         }
     }
-    if !any {
-        return Ok(probe.into_plugin());
+    let import = run_import(document, path, options)?;
+    if needs_credentials {
+        for name in import.variables() {
+            let problem = match std::env::var(name) {
+                Ok(value) if value.is_empty() => "is empty",
+                Ok(_) => continue,
+                Err(_) => "is not set",
+            };
+            return Err(CliError::Failed(format!(
+                "{}: environment variable '{}' {} (the document's security scheme reads it)",
+                path, name, problem
+            )));
+        }
     }
-    Ok(run_import(document, path, options)?.into_plugin())
+    Ok(import.into_plugin())
 }
 
 /// External `$ref`s read from one folder and below: a path that leaves it (`..`, an
