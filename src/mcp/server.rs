@@ -73,7 +73,7 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 ///   the last call is done or cancelled; a batch of notifications gets no line at all. An
 ///   empty batch and `initialize` inside one are -32600.
 /// - `_meta.progressToken`: `notifications/progress` when the request is sent and when its
-///   response has arrived (see [`Progress`]).
+///   response's head has arrived, before the body is read (see [`Progress`]).
 /// - The end of input waits for calls in flight up to
 ///   [`shutdown_deadline`](Server::shutdown_deadline), then returns; calls still running are
 ///   left to finish on their threads, unanswered.
