@@ -5,6 +5,8 @@ mod support;
 use httptool::http::{
     Client, Config, ErrorKind, Method, Request, Secrets, Transport, Version, DEFAULT_USER_AGENT,
 };
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 use support::{ok, Server};
 
 #[test]
@@ -228,6 +230,43 @@ fn interim_100_responses_are_skipped() {
     assert_eq!(response.status(), 201);
     assert_eq!(response.body(), b"ok");
     assert_eq!(response.header("x-a"), None);
+}
+
+#[test]
+fn the_head_hook_hears_each_final_head_before_its_body() {
+    // The hook tells the server each status; the server holds the final body until it hears
+    // 200, so the response completes only if the hook ran before the body was read.
+    let (heard, statuses) = mpsc::channel::<u16>();
+    let statuses = Mutex::new(statuses);
+    let server = Server::start(move |mut peer| {
+        while let Some(request) = peer.read_request() {
+            if request.target == "/a" {
+                peer.respond("302 Found", "Location: /b\r\n", b"");
+                continue;
+            }
+            peer.send("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n");
+            let statuses = statuses.lock().unwrap();
+            // A guard against a hook that never comes, not a timing: the connection then
+            // closes short and the send fails.
+            while let Ok(status) = statuses.recv_timeout(Duration::from_secs(30)) {
+                if status == 200 {
+                    peer.send("ok");
+                    break;
+                }
+            }
+        }
+    });
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut request = Request::get(&server.url("/a")).unwrap();
+    let (heard, hook_seen) = (Mutex::new(heard), seen.clone());
+    request.on_head(Arc::new(move |status| {
+        hook_seen.lock().unwrap().push(status);
+        let _ = heard.lock().unwrap().send(status);
+    }));
+    let response = Client::new().send(&request).unwrap();
+    assert_eq!((response.status(), response.body()), (200, &b"ok"[..]));
+    // Once per final head, the redirect's included; the 100 is not one.
+    assert_eq!(*seen.lock().unwrap(), [302, 200]);
 }
 
 #[test]

@@ -10,6 +10,8 @@ use httptool::mcp::Server;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
 use mcp_support::{code, Gate, Session};
+use std::sync::mpsc;
+use std::sync::Mutex;
 use std::time::Duration;
 use support::Server as Api;
 
@@ -224,6 +226,48 @@ fn progress_is_reported_when_the_request_goes_and_when_the_answer_comes() {
     assert_eq!(answer["id"], Json::from(1));
     assert_eq!(answer["result"]["isError"], Json::from(false));
     gate.open();
+}
+
+#[test]
+fn progress_is_reported_when_the_response_head_arrives_before_the_body() {
+    // The API writes the head, then holds the body until the test has seen the progress.
+    let (release, held) = mpsc::channel::<()>();
+    let held = Mutex::new(held);
+    let api = Api::start(move |mut peer| {
+        if peer.read_request().is_none() {
+            return;
+        }
+        let body = br#"{"late":true}"#;
+        peer.send(&format!(
+            "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        ));
+        let _ = held.lock().unwrap().recv();
+        peer.write(body);
+    });
+    let mut session = Session::ready(Server::new(), registry(&api));
+    session.send_request(
+        Json::from(1),
+        "tools/call",
+        json!({"name": "list", "_meta": {"progressToken": "head"}}),
+    );
+    assert_eq!(session.next()["params"]["progress"], Json::from(1));
+    // The body has not been written yet: this can only come from the head.
+    assert_eq!(
+        session.next()["params"],
+        json!({"progressToken": "head", "progress": 2, "total": 2,
+               "message": "the response arrived (HTTP 201)"})
+    );
+    release.send(()).unwrap();
+    let answer = session.answer(&Json::from(1));
+    assert_eq!(answer["result"]["structuredContent"], json!({"late": true}));
+    let (result, rest) = session.close();
+    assert!(result.is_ok());
+    assert!(
+        rest.is_empty(),
+        "no second report after the body: {:?}",
+        rest
+    );
 }
 
 #[test]

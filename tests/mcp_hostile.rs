@@ -73,10 +73,13 @@ fn a_batch_array() {
     let (id, code, message) = error_of(
         br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#,
     );
+    // This session negotiated 2025-11-25, which has no batches (tests/mcp_batch.rs has the
+    // exact message and the revision that takes them).
     assert_eq!((id, code), (Json::Null, -32600));
-    assert_eq!(
-        message,
-        "invalid request: batches (JSON arrays of messages) are not supported; send one message a line"
+    assert!(
+        message.starts_with("invalid request: batches"),
+        "{}",
+        message
     );
 }
 

@@ -20,7 +20,7 @@ use super::net::{self, Target};
 use super::pool::Pool;
 use super::proxy::Proxy;
 use super::redirect::{self, Decision};
-use super::request::{Request, Secrets};
+use super::request::{HeadHook, Request, Secrets};
 use super::response::Response;
 #[cfg(feature = "tls")]
 use super::tls::Connector;
@@ -161,6 +161,7 @@ struct Hop<'r> {
     secret_query: &'r [String],
     /// The request's own `Host`, kept while the origin stays the same.
     host: Option<&'r str>,
+    on_head: Option<&'r HeadHook>,
 }
 
 impl<'r> Hop<'r> {
@@ -172,6 +173,7 @@ impl<'r> Hop<'r> {
             body: request.body(),
             secret_query: request.secret_query_params(),
             host: request.host(),
+            on_head: request.head_hook(),
         }
     }
 
@@ -200,6 +202,7 @@ impl<'r> Hop<'r> {
             body,
             secret_query: self.secret_query,
             host: if same_origin { self.host } else { None },
+            on_head: self.on_head,
         }
     }
 }
@@ -305,7 +308,15 @@ impl Client {
             let mut conn = self.connection(url, proxy, settings, clock, !retried)?;
             conn.wbuf.clear();
             write_head(&mut conn.wbuf, &head, false);
-            match exchange(&mut conn, hop.method, hop.body, &settings.limits, clock) {
+            let sent = exchange(
+                &mut conn,
+                hop.method,
+                hop.body,
+                &settings.limits,
+                clock,
+                hop.on_head,
+            );
+            match sent {
                 Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok)),
                 Err(Failure {
                     replayable: true, ..

@@ -6,6 +6,7 @@ use super::config::Limits;
 use super::conn::{Clock, Conn};
 use super::error::{Error, ErrorKind, Limit, Malformed};
 use super::method::Method;
+use super::request::HeadHook;
 use super::wire::chunked::parse_chunk_size;
 use super::wire::head::{find_head_end, parse_field_line, parse_head, Framing, Head};
 
@@ -36,12 +37,16 @@ pub(crate) struct Failure {
 /// a server refusing a request (a `413` for a body too large, a `401`) often answers and
 /// closes before reading the body, and that answer is the result (RFC 9112 section 9.5: a
 /// client sending a body watches for an error response). The connection is then not reused.
+///
+/// `on_head` is told the final head's status before the body is read
+/// ([`Request::on_head`](super::Request::on_head)).
 pub(crate) fn exchange(
     conn: &mut Conn,
     method: Method,
     body: &[u8],
     limits: &Limits,
     clock: &Clock,
+    on_head: Option<&HeadHook>,
 ) -> Result<Reply, Failure> {
     let start = conn.consumed;
     let sent_before = conn.sent;
@@ -56,7 +61,7 @@ pub(crate) fn exchange(
             });
         }
         // The peer is gone, so these reads end at once: with what it sent, or nothing.
-        return match read_response(conn, method, limits, clock, start) {
+        return match read_response(conn, method, limits, clock, start, on_head) {
             Ok(mut reply) => {
                 reply.reusable = false;
                 Ok(reply)
@@ -67,7 +72,7 @@ pub(crate) fn exchange(
             }),
         };
     }
-    read_response(conn, method, limits, clock, start).map_err(|error| Failure {
+    read_response(conn, method, limits, clock, start, on_head).map_err(|error| Failure {
         replayable: error.kind() == ErrorKind::ConnectionClosed && nothing_read(conn, start),
         error,
     })
@@ -85,6 +90,7 @@ fn read_response(
     limits: &Limits,
     clock: &Clock,
     start: u64,
+    on_head: Option<&HeadHook>,
 ) -> Result<Reply, Error> {
     let mut head_total = 0;
     let head = loop {
@@ -98,6 +104,9 @@ fn read_response(
         break head;
     };
     let framing = head.framing(method == Method::Head)?;
+    if let Some(hook) = on_head {
+        hook(head.status);
+    }
     let body = read_body(conn, framing, limits, clock)?;
     // Bytes already here after the response (a HEAD response's body, a second response
     // nobody asked for) mean the exchange is not over: the connection is not reused. Bytes

@@ -65,8 +65,15 @@ pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result
     let peer = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let stream = Stream::Memory(Cursor::new(bytes.to_vec()));
     let mut conn = Conn::new(stream, peer, origin);
-    let reply = exchange(&mut conn, request.method(), &[], &settings.limits, &clock)
-        .map_err(|failure| failure.error)?;
+    let reply = exchange(
+        &mut conn,
+        request.method(),
+        &[],
+        &settings.limits,
+        &clock,
+        None,
+    )
+    .map_err(|failure| failure.error)?;
     let head = reply.head;
     Ok(Response::from_parts(
         head.status,

@@ -2,6 +2,7 @@
 //! per-request overrides of the client's settings.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::client;
 use super::config::{Config, RequestOptions};
@@ -57,7 +58,12 @@ pub struct Request {
     options: RequestOptions,
     /// The `Host` header when it is not the URL's authority.
     host: Option<String>,
+    on_head: Option<HeadHook>,
 }
+
+/// A callback told the status of each response head as it is read, before its body (see
+/// [`Request::on_head`]).
+pub type HeadHook = Arc<dyn Fn(u16) + Send + Sync>;
 
 impl Request {
     /// A request with no headers and no body.
@@ -80,6 +86,7 @@ impl Request {
             secret_query: Vec::new(),
             options: RequestOptions::default(),
             host: None,
+            on_head: None,
         }
     }
 
@@ -282,6 +289,39 @@ impl Request {
         self
     }
 
+    /// Calls `hook` with the status of every final (not 1xx) response head [`Client`]
+    /// reads for this request, as soon as the status line and headers are parsed and before
+    /// the body is read: to tell a user the answer has started while a large or slow body
+    /// is still arriving. A followed redirect or a retried response calls it once more, for
+    /// that response. Other [`Transport`](super::Transport)s may never call it, so a caller
+    /// still learns the status from the response. The hook runs on the sending thread,
+    /// while the connection is held: keep it short. A request without one costs nothing.
+    ///
+    /// [`Client`]: super::Client
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU16, Ordering};
+    /// use std::sync::Arc;
+    /// use httptool::http::Request;
+    ///
+    /// let seen = Arc::new(AtomicU16::new(0));
+    /// let mut request = Request::get("http://127.0.0.1:9/")?;
+    /// let hook_seen = seen.clone();
+    /// request.on_head(Arc::new(move |status| hook_seen.store(status, Ordering::SeqCst)));
+    /// assert!(request.head_hook().is_some());
+    /// # Ok::<(), httptool::http::Error>(())
+    /// ```
+    pub fn on_head(&mut self, hook: HeadHook) {
+        self.on_head = Some(hook);
+    }
+
+    /// The hook set with [`on_head`](Request::on_head), if any.
+    pub fn head_hook(&self) -> Option<&HeadHook> {
+        self.on_head.as_ref()
+    }
+
     /// The exact bytes a default [`Client`](super::Client) would write for this request
     /// (request line, `Host`, headers in order, `Content-Length`, body), without sending it:
     /// for dry runs. [`Client::render`](super::Client::render) does the same with a client's
@@ -314,6 +354,7 @@ impl fmt::Debug for Request {
             .field("body_len", &self.body.len())
             .field("secret_query", &self.secret_query)
             .field("options", &self.options)
+            .field("on_head", &self.on_head.is_some())
             .finish()
     }
 }

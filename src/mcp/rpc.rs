@@ -28,6 +28,9 @@ pub(crate) enum Incoming {
     },
     /// A response to a request of ours (this server sends none), ignored.
     Response,
+    /// A JSON array: a JSON-RPC batch (JSON-RPC 2.0, section 6), its elements unread. The
+    /// session decides whether the negotiated revision takes batches.
+    Batch(Vec<Json>),
     /// Not a message this server can take: the error response to send.
     Invalid(String),
 }
@@ -51,15 +54,14 @@ pub(crate) fn read(line: &[u8]) -> Incoming {
             ))
         }
     };
-    // MCP 2025-06-18 removed JSON-RPC batching ("Changelog": "Remove support for JSON-RPC
-    // batching"), and this server takes none in any revision.
     if value.is_array() {
-        return Incoming::Invalid(error(
-            &Json::Null,
-            INVALID_REQUEST,
-            "invalid request: batches (JSON arrays of messages) are not supported; send one message a line",
-        ));
+        return Incoming::Batch(value.into_array().unwrap_or_default());
     }
+    message(value)
+}
+
+/// Reads one message already parsed: a whole line, or one element of a batch.
+pub(crate) fn message(value: Json) -> Incoming {
     let type_name = value.type_name();
     let mut map = match value.into_object() {
         Some(map) => map,
@@ -197,10 +199,6 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id must be a string or an integer, got null"}}"#
         );
         assert_eq!(
-            invalid(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
-            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: batches (JSON arrays of messages) are not supported; send one message a line"}}"#
-        );
-        assert_eq!(
             invalid(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}"#),
             r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: the message is not JSON: duplicate object key at 1:25"}}"#
         );
@@ -227,6 +225,15 @@ mod tests {
         assert!(matches!(
             read(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
             Incoming::Response
+        ));
+        assert!(matches!(
+            read(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},1]"#),
+            Incoming::Batch(ref elements) if elements.len() == 2
+        ));
+        // An array inside a batch is an element that is not a message, not a nested batch.
+        assert!(matches!(
+            message(Json::Array(Vec::new())),
+            Incoming::Invalid(ref text) if text.contains("a message is a JSON object, got array")
         ));
         assert_eq!(id_key(&Json::from(1)), "1");
         assert_eq!(id_key(&Json::from("1")), "\"1\"");

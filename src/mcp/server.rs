@@ -67,8 +67,13 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 /// - `notifications/cancelled`: the call is no longer waited for and gets no answer. A call
 ///   already sending its request runs to its end on its worker (the HTTP client has no way
 ///   to abort it; the call's own timeouts bound it), and its result is dropped.
+/// - JSON-RPC batches (JSON-RPC 2.0, section 6), only in a session that negotiated
+///   2025-03-26 (the one revision that has them): every element is handled as its own line
+///   would be, calls concurrently on the pool, and the answers are written as one array when
+///   the last call is done or cancelled; a batch of notifications gets no line at all. An
+///   empty batch and `initialize` inside one are -32600.
 /// - `_meta.progressToken`: `notifications/progress` when the request is sent and when its
-///   response has arrived (see [`Progress`]).
+///   response's head has arrived, before the body is read (see [`Progress`]).
 /// - The end of input waits for calls in flight up to
 ///   [`shutdown_deadline`](Server::shutdown_deadline), then returns; calls still running are
 ///   left to finish on their threads, unanswered.
@@ -78,7 +83,8 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 /// | message | answer |
 /// | --- | --- |
 /// | not JSON, or a duplicate key | -32700, id `null` |
-/// | not an object, a batch array, `jsonrpc` not `"2.0"`, an id that is not a string or integer, no `method` | -32600 |
+/// | not an object, `jsonrpc` not `"2.0"`, an id that is not a string or integer, no `method` | -32600 |
+/// | a batch array, unless the session negotiated 2025-03-26; under it, an empty batch or `initialize` in a batch | -32600 |
 /// | a line over [`max_line_bytes`](Server::max_line_bytes) | -32600, id `null`; the line is skipped without being held in memory |
 /// | a request before `initialize`, a second `initialize`, an id already in flight | -32600 |
 /// | an unknown method | -32601 |
@@ -343,6 +349,8 @@ struct Queue {
 
 struct CallState {
     cancelled: AtomicBool,
+    /// The batch the call came in, which takes its answer.
+    batch: Option<Arc<Batch>>,
 }
 
 struct Job {
@@ -353,6 +361,70 @@ struct Job {
     progress_token: Option<Json>,
     progress_messages: bool,
     context: CallContext,
+}
+
+/// The revision whose sessions take JSON-RPC batches: MCP 2025-03-26 alone.
+const BATCH_PROTOCOL_VERSION: &str = "2025-03-26";
+
+/// The answers of one batch, written as one array when the last is in.
+struct Batch {
+    inner: Mutex<BatchInner>,
+}
+
+struct BatchInner {
+    /// Calls not yet settled, plus one for the reader until it has read every element.
+    waiting: usize,
+    answers: Vec<String>,
+    /// The writer's sender (kept under the lock: a `Sender` is not `Sync` on every
+    /// supported Rust).
+    out: Sender<Out>,
+}
+
+impl Batch {
+    fn new(out: Sender<Out>) -> Batch {
+        Batch {
+            inner: Mutex::new(BatchInner {
+                waiting: 1,
+                answers: Vec::new(),
+                out,
+            }),
+        }
+    }
+
+    /// An answer made while the batch is read (an error, `ping`, `tools/list`).
+    fn add(&self, answer: String) {
+        lock(&self.inner).answers.push(answer);
+    }
+
+    /// One more call whose answer will come from a worker.
+    fn expect(&self) {
+        lock(&self.inner).waiting += 1;
+    }
+
+    /// A call is done, with its answer or none (cancelled); the last one writes the array.
+    /// JSON-RPC 2.0, section 6: when no element needs an answer, nothing is written at all.
+    fn settle(&self, answer: Option<String>) {
+        let mut inner = lock(&self.inner);
+        if let Some(answer) = answer {
+            inner.answers.push(answer);
+        }
+        inner.waiting = inner.waiting.saturating_sub(1);
+        if inner.waiting > 0 || inner.answers.is_empty() {
+            return;
+        }
+        let answers = std::mem::take(&mut inner.answers);
+        let mut text =
+            String::with_capacity(answers.iter().map(|a| a.len() + 1).sum::<usize>() + 1);
+        text.push('[');
+        for (i, answer) in answers.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(answer);
+        }
+        text.push(']');
+        let _ = inner.out.send(Out::Line(text));
+    }
 }
 
 /// A lock that a panicking holder cannot poison for the others: every critical section
@@ -406,13 +478,65 @@ impl Session<'_> {
         match rpc::read(line) {
             Incoming::Invalid(answer) => self.send(answer),
             Incoming::Response => {}
+            Incoming::Batch(elements) => self.batch(elements),
             Incoming::Notification { method, params } => self.notification(&method, params),
             Incoming::Request { id, method, params } => {
-                if let Some(answer) = self.request(&id, &method, params) {
+                if let Some(answer) = self.request(&id, &method, params, None) {
                     self.send(answer);
                 }
             }
         }
+    }
+
+    /// A JSON-RPC batch (JSON-RPC 2.0, section 6), taken only under MCP 2025-03-26: its
+    /// "Base Protocol", "Batching", says implementations "MUST support receiving JSON-RPC
+    /// batches", and 2025-06-18 removed them ("Changelog": "Remove support for JSON-RPC
+    /// batching"). Every element is handled as a line of its own would be, calls
+    /// concurrently on the pool; the answers go out together as one array once the last call
+    /// is done (section 6: "after all of the batch Request objects have been processed"), in
+    /// the order they were made, which section 6 leaves free.
+    fn batch(&mut self, elements: Vec<Json>) {
+        if self.version != Some(BATCH_PROTOCOL_VERSION) {
+            return self.send(rpc::error(
+                &Json::Null,
+                rpc::INVALID_REQUEST,
+                "invalid request: batches (JSON arrays of messages) are accepted only under protocol revision 2025-03-26; send one message a line",
+            ));
+        }
+        // Section 6: an empty array is one Invalid Request, not an empty array.
+        if elements.is_empty() {
+            return self.send(rpc::error(
+                &Json::Null,
+                rpc::INVALID_REQUEST,
+                "invalid request: the batch is empty; a batch holds at least one message",
+            ));
+        }
+        let batch = Arc::new(Batch::new(self.out.clone()));
+        for element in elements {
+            let answer = match rpc::message(element) {
+                Incoming::Invalid(answer) => Some(answer),
+                Incoming::Response | Incoming::Batch(_) => None,
+                Incoming::Notification { method, params } => {
+                    self.notification(&method, params);
+                    None
+                }
+                // MCP 2025-03-26, "Lifecycle", "Initialization": "The initialization request
+                // MUST NOT be part of a JSON-RPC batch".
+                Incoming::Request { id, method, .. } if method == "initialize" => Some(rpc::error(
+                    &id,
+                    rpc::INVALID_REQUEST,
+                    "invalid request: initialize must not be part of a batch",
+                )),
+                Incoming::Request { id, method, params } => {
+                    self.request(&id, &method, params, Some(&batch))
+                }
+            };
+            if let Some(answer) = answer {
+                batch.add(answer);
+            }
+        }
+        // The reader's own hold: the array can go out once every element is read.
+        batch.settle(None);
     }
 
     fn notification(&mut self, method: &str, params: Option<Json>) {
@@ -430,13 +554,24 @@ impl Session<'_> {
         let mut in_flight = lock(&self.shared.in_flight);
         if let Some(state) = in_flight.remove(&rpc::id_key(id)) {
             state.cancelled.store(true, Ordering::SeqCst);
+            // Its batch no longer waits for it either.
+            if let Some(batch) = &state.batch {
+                batch.settle(None);
+            }
         }
         drop(in_flight);
         self.shared.settled.notify_all();
     }
 
     /// The answer to a request, or `None` when a worker will send it.
-    fn request(&mut self, id: &Json, method: &str, params: Option<Json>) -> Option<String> {
+    /// `batch` is where a call's answer goes when the request is part of one.
+    fn request(
+        &mut self,
+        id: &Json,
+        method: &str,
+        params: Option<Json>,
+        batch: Option<&Arc<Batch>>,
+    ) -> Option<String> {
         let params = match params {
             None | Some(Json::Null) => Map::new(),
             Some(value) if value.is_object() => value.into_object().unwrap_or_default(),
@@ -469,7 +604,7 @@ impl Session<'_> {
         };
         match method {
             "tools/list" => Some(self.list(id, &params)),
-            "tools/call" => self.call(id, params, version),
+            "tools/call" => self.call(id, params, version, batch),
             other => Some(rpc::error(
                 id,
                 rpc::METHOD_NOT_FOUND,
@@ -581,7 +716,13 @@ impl Session<'_> {
     }
 
     /// MCP 2025-11-25, "Tools", "Calling Tools".
-    fn call(&mut self, id: &Json, mut params: Map, version: &'static str) -> Option<String> {
+    fn call(
+        &mut self,
+        id: &Json,
+        mut params: Map,
+        version: &'static str,
+        batch: Option<&Arc<Batch>>,
+    ) -> Option<String> {
         let invalid = |message: String| Some(rpc::error(id, rpc::INVALID_PARAMS, &message));
         // "Progress": a token is a string or an integer, unique among the requests in flight.
         let progress_token = match params.remove("_meta") {
@@ -626,6 +767,7 @@ impl Session<'_> {
         let key = rpc::id_key(id);
         let state = Arc::new(CallState {
             cancelled: AtomicBool::new(false),
+            batch: batch.cloned(),
         });
         {
             let mut in_flight = lock(&self.shared.in_flight);
@@ -645,6 +787,10 @@ impl Session<'_> {
                         in_flight.len()
                     ),
                 ));
+            }
+            if let Some(batch) = batch {
+                // Counted before anything (a worker, a cancellation) can settle it.
+                batch.expect();
             }
             in_flight.insert(key.clone(), state.clone());
         }
@@ -678,11 +824,18 @@ impl Session<'_> {
                     let job = queue.jobs.pop_back()?;
                     drop(queue);
                     lock(&self.shared.in_flight).remove(&job.key);
-                    return Some(rpc::error(
+                    let answer = rpc::error(
                         &job.id,
                         rpc::INTERNAL_ERROR,
                         "internal error: the server could not start a thread for the call",
-                    ));
+                    );
+                    return match &job.state.batch {
+                        Some(batch) => {
+                            batch.settle(Some(answer));
+                            None
+                        }
+                        None => Some(answer),
+                    };
                 }
                 // The workers there are will take it.
                 Err(_) => {}
@@ -776,7 +929,15 @@ fn run(shared: &Shared, out: &Sender<Out>, job: Job) {
         if ours {
             in_flight.remove(&job.key);
         }
-        let _ = out.send(Out::Line(line));
+        // A call in a batch is settled exactly once: here, or by the cancellation that set
+        // the flag under this same lock. Under it too, so the array goes out before shutdown
+        // (which waits on this lock) stops the writer.
+        match &job.state.batch {
+            Some(batch) => batch.settle(Some(line)),
+            None => {
+                let _ = out.send(Out::Line(line));
+            }
+        }
     }
     drop(in_flight);
     shared.settled.notify_all();

@@ -2,6 +2,7 @@
 //! response to output; plus the dry run and the full response for Rust callers.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -271,8 +272,8 @@ impl HttpTool {
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             _ => {
-                let (request, redactor) = self.assemble(&values, context, None)?;
-                let response = self.send_one(&request, &redactor, context)?;
+                let (mut request, redactor) = self.assemble(&values, context, None)?;
+                let response = self.send_one(&mut request, &redactor, context)?;
                 return Ok(Exchanged {
                     response,
                     redactor,
@@ -281,8 +282,8 @@ impl HttpTool {
             }
         };
         let issued = self.access_token(oauth, context)?;
-        let (request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&request, &redactor, context)?;
+        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let response = self.send_one(&mut request, &redactor, context)?;
         if response.status() != 401 {
             return Ok(Exchanged {
                 response,
@@ -313,8 +314,8 @@ impl HttpTool {
             });
         }
         let issued = self.access_token(oauth, context)?;
-        let (request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&request, &redactor, context)?;
+        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let response = self.send_one(&mut request, &redactor, context)?;
         let refused = match response.status() {
             401 => {
                 tokens.refused(&issued);
@@ -350,27 +351,39 @@ impl HttpTool {
         runtime.tokens.token(oauth, context, &fetcher)
     }
 
-    /// Sends one request, reporting progress.
+    /// Sends one request, reporting progress: when it goes out, and when the response's
+    /// head arrives (through the client's head hook, before the body is read; after the
+    /// exchange for a transport that never calls the hook).
     fn send_one(
         &self,
-        request: &Request,
+        request: &mut Request,
         redactor: &Redactor,
         context: &CallContext,
     ) -> Result<Response, ToolOutput> {
         // Progress messages name the method and the status only: the URL may hold secrets.
-        context.report_progress(
-            1,
-            Some(2),
-            &format!("sending the {} request", request.method()),
-        );
-        let sent = self.transmit(request, redactor);
-        match &sent {
-            Ok(response) => context.report_progress(
-                2,
+        let arrived = |status: u16| format!("the response arrived (HTTP {})", status);
+        let told = Arc::new(AtomicBool::new(false));
+        if let Some(progress) = context.progress() {
+            context.report_progress(
+                1,
                 Some(2),
-                &format!("the response arrived (HTTP {})", response.status()),
-            ),
-            Err(_) => context.report_progress(2, Some(2), "the request failed"),
+                &format!("sending the {} request", request.method()),
+            );
+            let (progress, told) = (progress.clone(), told.clone());
+            // Only the first head is reported: a redirect's or retry's next head is the same
+            // step for the user, and progress must increase.
+            request.on_head(Arc::new(move |status| {
+                if !told.swap(true, Ordering::SeqCst) {
+                    progress.report(2, Some(2), &arrived(status));
+                }
+            }));
+        }
+        let sent = self.transmit(request, redactor);
+        if !told.load(Ordering::SeqCst) {
+            match &sent {
+                Ok(response) => context.report_progress(2, Some(2), &arrived(response.status())),
+                Err(_) => context.report_progress(2, Some(2), "the request failed"),
+            }
         }
         // The model reads the message: it names the failure and the origin but not the path,
         // which may hold a hidden parameter's value from the call context (DESIGN item 15).

@@ -7,8 +7,8 @@ use std::sync::Arc;
 /// `notifications/progress` message.
 ///
 /// Tools report through [`CallContext::report_progress`]; the plugin layer's tools report
-/// when the request goes out and when its response has arrived. Called on the calling
-/// thread; keep it quick.
+/// when the request goes out and when its response's head has arrived (before the body is
+/// read). Called on the calling thread; keep it quick.
 ///
 /// # Examples
 ///
@@ -100,6 +100,12 @@ impl CallContext {
         if let Some(progress) = &self.progress {
             progress.report(done, total, message);
         }
+    }
+
+    /// The listener set with [`with_progress`](CallContext::with_progress), for a report
+    /// made later from another place (the HTTP client's head hook).
+    pub(crate) fn progress(&self) -> Option<&Arc<dyn Progress>> {
+        self.progress.as_ref()
     }
 
     /// Sets `key` to `value`, builder style.
