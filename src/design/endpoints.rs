@@ -12,25 +12,40 @@
 //! A plugin is a JSON document read by [`HttpPlugin::from_json`](crate::plugin::HttpPlugin::from_json)
 //! and written back by [`HttpPlugin::to_json`](crate::plugin::HttpPlugin::to_json), or the
 //! same declaration built in Rust with [`HttpPlugin::builder`](crate::plugin::HttpPlugin::builder).
-//! Its field names are a wire format people write by hand, so they stay as they are:
+//! Its field names are a wire format people write by hand, so they stay as they are. This
+//! example loads, and its spec is what the model reads:
 //!
-//! ```json
-//! {
+//! ```
+//! use httptool::plugin::HttpPlugin;
+//!
+//! let plugin = HttpPlugin::from_json_deferred(r#"{
 //!   "name": "weather",
+//!   "description": "City weather",
 //!   "base_url": "https://api.example.com",
 //!   "headers": { "Accept": "application/json" },
 //!   "auth": { "type": "bearer", "token": "${WEATHER_TOKEN}" },
-//!   "endpoints": [{
-//!     "name": "getWeather",
-//!     "description": "Current weather for a city",
-//!     "method": "GET",
-//!     "path": "/v1/weather",
-//!     "params": [
-//!       { "name": "city", "wire_name": "q", "in": "query", "required": true },
-//!       { "name": "days", "in": "query", "type": "integer", "default": 1 }
-//!     ]
-//!   }]
-//! }
+//!   "endpoints": [
+//!     {
+//!       "name": "getWeather",
+//!       "description": "Current weather for a city",
+//!       "method": "GET",
+//!       "path": "/v1/weather",
+//!       "params": [
+//!         { "name": "city", "wire_name": "q", "in": "query", "type": "string",
+//!           "description": "City name", "required": true },
+//!         { "name": "days", "in": "query", "type": "integer", "default": 1 }
+//!       ]
+//!     }
+//!   ]
+//! }"#)?;
+//! let spec = &plugin.specs()[0];
+//! assert_eq!(spec.name(), "getWeather");
+//! // The wire name `q`, the location and the auth stay out of what the model reads.
+//! assert_eq!(
+//!     spec.parameters().to_string(),
+//!     r#"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","default":1}},"required":["city"],"additionalProperties":false}"#
+//! );
+//! # Ok::<(), httptool::plugin::Error>(())
 //! ```
 //!
 //! The README's "Plugins" section lists every field. Declaring a plugin does no I/O: the
@@ -48,6 +63,15 @@
 //! endpoint's parameters render to the JSON Schema of its [`ToolSpec`](crate::tool::ToolSpec),
 //! with `required` and `additionalProperties: false`. Keywords that are for the crate only
 //! (the location, the wire name, `secret`, `hidden`) never reach the model's schema.
+//!
+//! # Reading the arguments
+//!
+//! The arguments text is parsed as JSON strictly
+//! ([`parse_arguments`](crate::tool::parse_arguments)): a duplicate key is an error, since
+//! the caller cannot know which value the model meant, and the text is capped (see
+//! [limits](#limits)). The MCP server reads each whole message strictly too, since the
+//! arguments sit inside it. JSON read elsewhere (plugin files, responses) keeps the last of
+//! two duplicate keys, as most JSON readers do.
 //!
 //! # Value order
 //!

@@ -217,7 +217,8 @@ fn client_config(options: &Options) -> Config {
     config
 }
 
-/// Same origin only, unless the plugin allows more hosts (DESIGN item 12).
+/// Same origin only, unless the plugin allows more hosts
+/// ([redirects](crate::design::endpoints#redirects)).
 fn redirect_policy(options: &Options) -> RedirectPolicy {
     let policy = match &options.redirect_hosts {
         Some(hosts) if !hosts.is_empty() => RedirectPolicy::allow_hosts(hosts),
@@ -492,7 +493,7 @@ fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
 }
 
 /// Where a parameter's value really goes: body and form parameters of GET-style methods go
-/// to the query (DESIGN item 5).
+/// to the query ([bodies](crate::design::endpoints#bodies)).
 pub(crate) fn effective_location(endpoint: &Endpoint, param: &Param) -> Location {
     match param.location {
         Location::Body | Location::Form if endpoint.body_in_query() => Location::Query,
@@ -501,7 +502,7 @@ pub(crate) fn effective_location(endpoint: &Endpoint, param: &Param) -> Location
 }
 
 /// Splits the path template into literal pieces and placeholders, and checks both ways that
-/// placeholders and path parameters match (DESIGN item 6).
+/// placeholders and path parameters match ([path values](crate::design::endpoints#path-values)).
 fn parse_path(
     endpoint: &Endpoint,
     path: &str,

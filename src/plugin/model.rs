@@ -987,7 +987,8 @@ impl Endpoint {
 
     /// Whether body parameters go to the query: GET unless
     /// [`allow_get_body`](Endpoint::allow_get_body), HEAD, OPTIONS, and DELETE unless
-    /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
+    /// [`allow_delete_body`](Endpoint::allow_delete_body)
+    /// ([bodies](crate::design::endpoints#bodies)).
     pub fn body_in_query(&self) -> bool {
         match self.method {
             Method::Get => !self.allow_get_body,

@@ -82,7 +82,7 @@ pub fn percent_encode(input: &str, set: EncodeSet) -> String {
 }
 
 /// Encodes one path segment: everything but the unreserved characters, so `a/b` becomes
-/// `a%2Fb` (DESIGN item 6).
+/// `a%2Fb` ([path values](crate::design::endpoints#path-values)).
 ///
 /// ```
 /// assert_eq!(httptool::url::encode_path_segment("a/b?c"), "a%2Fb%3Fc");
@@ -92,7 +92,7 @@ pub fn encode_path_segment(input: &str) -> String {
 }
 
 /// Encodes a query name or value: everything but the unreserved characters, a space as `%20`
-/// (DESIGN item 7).
+/// ([query strings](crate::design::endpoints#query-strings-and-forms)).
 ///
 /// ```
 /// assert_eq!(httptool::url::encode_query_component("a b&c=d"), "a%20b%26c%3Dd");
