@@ -100,6 +100,8 @@ fn normalize(host: &str) -> String {
 }
 
 /// Why a redirect was not followed; see [`Response::redirect_stop`](super::Response::redirect_stop).
+///
+/// `#[non_exhaustive]`: new reasons will be added as the policy learns new rules.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RedirectStop {

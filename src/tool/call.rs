@@ -11,6 +11,9 @@ use crate::json::{Json, Map, ParseOptions};
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
 
 /// A call's arguments as they arrived.
+///
+/// Not `#[non_exhaustive]`: arguments arrive either as JSON text or already parsed; every provider
+/// sends one of the two.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arguments {
     /// The JSON text the model sent (OpenAI's `arguments` string), not parsed yet.

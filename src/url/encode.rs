@@ -6,7 +6,11 @@
 use super::error::{Error, ErrorKind};
 
 /// Which characters [`percent_encode`] leaves as they are.
+///
+/// `#[non_exhaustive]`: sets will be added as more URL components and body formats are encoded
+/// here, one encoder for every layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EncodeSet {
     /// One path segment: everything but the RFC 3986 unreserved characters
     /// (`A-Z a-z 0-9 - . _ ~`) is encoded, so `a/b` becomes `a%2Fb` and a value cannot add
