@@ -58,7 +58,7 @@
 //! - Keep-alive connections pooled per origin, bounded in number and age; the pool's lock is
 //!   held only to take or put one connection, never while a socket is checked or closed.
 //! - The request head and body go out in one vectored write (`write_vectored`), so a small
-//!   request is one system call and one packet.
+//!   request usually takes one system call.
 //! - One deadline for the whole call sets every socket timeout.
 //!
 //! **Tools and plugins.**
