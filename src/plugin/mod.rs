@@ -27,7 +27,7 @@
 //! | file | what it holds |
 //! | --- | --- |
 //! | `model.rs`, `builder.rs` | the declaration types and their builders |
-//! | `file.rs` | the plugin file: `from_json`, `to_json`, `${NAME}` |
+//! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
 //! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
 //! | `schema.rs` | the JSON Schema the model reads |
 //! | `args.rs` | value order, coercion and unknown names (pure) |
