@@ -26,18 +26,37 @@
 //!
 //! | file | what it holds |
 //! | --- | --- |
-//! | `model.rs`, `builder.rs` | the declaration types and their builders |
-//! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
+//! | `model.rs`, `config_value.rs`, `oauth.rs` | the declaration types: endpoints, parameters, options, auth, values from the environment or the context |
+//! | `declaration.rs` | the plain declaration the builder fills in, unchecked |
 //! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
+//! | `http_plugin.rs` | `HttpPlugin`: the checked declaration and what it runs with |
+//! | `builder.rs` | the builders, named after the plugin file's fields |
+//! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
 //! | `schema.rs` | the JSON Schema the model reads |
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
 //! | `shape.rs` | `response_fields` and the `fields` argument: parts of a JSON response (pure) |
 //! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
-//! | `oauth.rs`, `token.rs` | OAuth 2.0 auth: the declaration; the token cache and fetch |
-//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
+//! | `token.rs` | OAuth 2.0: the token cache and fetch |
+//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer; `HttpPlugin::tools`, `ToolRegistry::add_plugin` |
+//! | `provider.rs` | plugin packages configured with properties |
 //!
+//! The files use each other without a circle. From the bottom, each uses only files above it
+//! in this list (and the pure helpers `error`, `shape`, `style`, `schema_check`, `observe`,
+//! `multipart`, which use nothing of the plugin but `error` and `model`):
+//!
+//! 1. `config_value`, then `oauth`, then `model` (the declaration types);
+//! 2. `auth`, `args`, `schema`, `redact`, `result`, `token` (pure steps of a call);
+//! 3. `declaration` (what the builder fills in);
+//! 4. `validate` (checks a `Declaration`), then `compile` (checks and prepares it, producing
+//!    what `HttpPlugin` holds);
+//! 5. `http_plugin` (the checked plugin), then `builder` (fills in a `Declaration`;
+//!    `build` compiles it into an `HttpPlugin`);
+//! 6. `request`, then `tool` (a call, and the tools made from a plugin);
+//! 7. `file` (`read` fills in a builder, `write` reads a plugin back out, both on `template`),
+//!    then `provider`.
+
 //! # Examples
 //!
 //! ```
@@ -84,6 +103,8 @@ mod args;
 mod auth;
 mod builder;
 mod compile;
+mod config_value;
+mod declaration;
 mod error;
 mod file;
 mod http_plugin;

@@ -291,18 +291,18 @@ fn load_with(
     // The base URL decides where requests go: never a placeholder.
     let (base_url, base_url_template) = loader.template_with(base_text, "base_url", false)?;
     let mut builder = HttpPlugin::builder(name, base_url);
-    builder.base_url_template = base_url_template;
+    builder.decl.base_url_template = base_url_template;
     if let Some(description) = opt_str(map, "description", "")? {
         builder = builder.description(description);
     }
-    builder.headers = loader.values(map, "headers", false)?;
-    builder.query = loader.values(map, "query", true)?;
+    builder.decl.headers = loader.values(map, "headers", false)?;
+    builder.decl.query = loader.values(map, "query", true)?;
     if let Some(auth) = map.get("auth") {
-        builder.auth = Some(loader.auth(auth)?);
+        builder.decl.auth = Some(loader.auth(auth)?);
     }
-    builder.options = read_options(map, "")?;
-    builder.endpoints = loader.endpoints(map)?;
-    builder.deferred = loader.deferred.into_inner();
+    builder.decl.options = read_options(map, "")?;
+    builder.decl.endpoints = loader.endpoints(map)?;
+    builder.decl.deferred = loader.deferred.into_inner();
     builder.build()
 }
 
