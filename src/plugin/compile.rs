@@ -21,9 +21,7 @@ use super::validate::{
     at, check_auth, check_base_url, check_content_type, check_options, check_param,
     check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
-use crate::http::{
-    self, AddressPolicy, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
-};
+use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
 use crate::json::Json;
 use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
@@ -232,33 +230,10 @@ fn common(b: &Declaration) -> Common {
     common
 }
 
-/// The client a plugin's tools share, from the plugin's options.
-pub(crate) fn client_config(options: &Options) -> Config {
-    let mut config = Config::new()
-        .redirect(redirect_policy(options))
-        .address_policy(address_policy(options));
-    if let Some(t) = options.timeout_connect {
-        config = config.timeout_connect(t);
-    }
-    if let Some(t) = options.timeout_read {
-        config = config.timeout_read(t);
-    }
-    if let Some(t) = options.timeout_write {
-        config = config.timeout_write(t);
-    }
-    if let Some(t) = options.timeout_call {
-        config = config.timeout_call(t);
-    }
-    if let Some(bytes) = options.max_response_bytes {
-        config = config.max_body(bytes);
-    }
-    config
-}
-
 /// Same origin only, unless the plugin allows more hosts (DESIGN item 12).
 fn redirect_policy(options: &Options) -> RedirectPolicy {
     let policy = match &options.redirect_hosts {
-        Some(hosts) if !hosts.is_empty() => RedirectPolicy::allow_hosts(hosts),
+        Some(hosts) if !hosts.is_empty() => RedirectPolicy::redirect_hosts(hosts),
         _ => RedirectPolicy::same_origin(),
     };
     match options.max_redirects {
@@ -268,15 +243,10 @@ fn redirect_policy(options: &Options) -> RedirectPolicy {
     }
 }
 
-fn address_policy(options: &Options) -> AddressPolicy {
-    match options.address_policy {
-        Some(AddressMode::Strict) => AddressPolicy::strict(),
-        _ => AddressPolicy::allow_all(),
-    }
-}
-
-/// Every setting travels with the request, so any transport sees it. Overload retries are
-/// for idempotent methods only: a plugin's POST is never retried.
+/// The one place a plugin's options become HTTP settings: every setting travels with the
+/// request, so any transport sees it, and the plugin's own client keeps the defaults (a
+/// request's settings replace the client's). Overload retries are for idempotent methods
+/// only: a plugin's POST is never retried.
 ///
 /// The address policy travels only when it is strict: a request's policy replaces the
 /// client's, so sending `allow_all` would undo the strict policy of a client the application
@@ -299,10 +269,10 @@ fn request_options(options: &Options) -> RequestOptions {
         request = request.timeout_call(t);
     }
     if let Some(bytes) = options.max_response_bytes {
-        request = request.max_body(bytes);
+        request = request.max_response_bytes(bytes);
     }
     if let Some(retries) = options.overload_retries {
-        request = request.retry(RetryPolicy::overloaded(retries).allow_non_idempotent(false));
+        request = request.retry(RetryPolicy::overload_retries(retries).allow_non_idempotent(false));
     }
     request
 }
@@ -721,7 +691,7 @@ mod tests {
                     .redirect_hosts(["cdn.example.com"])
                     .max_redirects(2)
             ),
-            RedirectPolicy::allow_hosts(["cdn.example.com"]).max_redirects(2)
+            RedirectPolicy::redirect_hosts(["cdn.example.com"]).max_redirects(2)
         );
     }
 }

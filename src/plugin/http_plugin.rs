@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::auth::Signer;
-use super::compile::{self, Checked};
+use super::compile::Checked;
 use super::model::{Auth, ConfigValue, Endpoint};
 use super::multipart::FileResolver;
 use super::oauth::TokenListener;
@@ -77,9 +77,10 @@ pub(crate) struct Runtime {
 }
 
 impl HttpPlugin {
-    /// The plugin for a checked declaration, sending through its own client.
+    /// The plugin for a checked declaration, sending through its own client. The client
+    /// keeps the defaults: the plugin's options travel with each request.
     pub(crate) fn new(decl: Checked) -> HttpPlugin {
-        let client = Client::with_config(compile::client_config(&decl.options));
+        let client = Client::new();
         HttpPlugin {
             decl: Arc::new(decl),
             runtime: Runtime {

@@ -22,6 +22,43 @@
 //! | [`PluginProvider`], [`JsonPluginProvider`] | plugin packages configured with properties |
 //! | [`Error`], [`ErrorKind`] | what is wrong with a declaration, and where |
 //!
+//! # Options: one name in every layer
+//!
+//! Each option is defined once, in [`http`](crate::http), and named there as the plugin file
+//! names it; [`Options`] sets it for a plugin or an endpoint, and one function (in
+//! `compile.rs`) turns a plugin's options into the [`RequestOptions`](crate::http::RequestOptions)
+//! every request carries (the plugin's own client keeps the defaults).
+//!
+//! | option | plugin file | [`Options`] | [`http::Config`](crate::http::Config) and [`RequestOptions`](crate::http::RequestOptions) |
+//! | --- | --- | --- | --- |
+//! | connect timeout, per address | `timeout_connect_ms` | `timeout_connect` | `timeout_connect` |
+//! | each read | `timeout_read_ms` | `timeout_read` | `timeout_read` |
+//! | each write | `timeout_write_ms` | `timeout_write` | `timeout_write` |
+//! | the whole call | `timeout_call_ms` | `timeout_call` | `timeout_call` |
+//! | response body bytes | `max_response_bytes` | `max_response_bytes` | `max_response_bytes` |
+//! | redirects followed | `max_redirects` | `max_redirects` | `redirect(RedirectPolicy::...max_redirects(n))` (0: `RedirectPolicy::none()`) |
+//! | hosts a redirect may reach | `redirect_hosts` | `redirect_hosts` | `redirect(RedirectPolicy::redirect_hosts(..))` (none: `same_origin()`) |
+//! | special-purpose addresses | `address_policy` (`allow_all`, `strict`) | `address_policy(AddressMode)` | `address_policy(AddressPolicy)` (sent only when `strict`) |
+//! | 429/503 retries | `overload_retries` | `overload_retries` | `retry(RetryPolicy::overload_retries(n))` (idempotent methods only) |
+//! | text handed to the model | `max_output_bytes` | `max_output_bytes` | (tool layer: [`ToolRegistry::max_output_bytes`](crate::tool::ToolRegistry::max_output_bytes)) |
+//! | schema as declared | `full_schemas` | `full_schemas` | (tool layer) |
+//! | compact description bytes | `max_description_bytes` | `max_description_bytes` | (tool layer) |
+//! | head, header count, status line, chunk line, request target | (none) | (none) | `max_head`, `max_headers`, `max_status_line`, `max_chunk_line`, `max_request_target` |
+//! | pool, `User-Agent`, proxy, roots | (none) | (none) | `Config` only |
+//!
+//! The file names times in milliseconds (`_ms`); Rust takes a `Duration`. The names that
+//! changed to follow the plugin file, each old one kept as a `#[deprecated]` alias with the
+//! same meaning (no plugin file field was renamed):
+//!
+//! | old name | new name |
+//! | --- | --- |
+//! | `http::Config::max_body` | [`http::Config::max_response_bytes`](crate::http::Config::max_response_bytes) |
+//! | `http::RequestOptions::max_body` | [`http::RequestOptions::max_response_bytes`](crate::http::RequestOptions::max_response_bytes) |
+//! | `http::DEFAULT_MAX_BODY` | [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) |
+//! | `http::RetryPolicy::overloaded` | [`http::RetryPolicy::overload_retries`](crate::http::RetryPolicy::overload_retries) |
+//! | `http::RedirectPolicy::allow_hosts` | [`http::RedirectPolicy::redirect_hosts`](crate::http::RedirectPolicy::redirect_hosts) |
+//! | `max_body` in a body-limit error message ([`http::Limit::setting`](crate::http::Limit::setting)) | `max_response_bytes` |
+//!
 //! # Layout
 //!
 //! | file | what it holds |

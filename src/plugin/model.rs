@@ -478,7 +478,7 @@ impl Options {
     }
 
     /// Bytes of a response body; a larger one fails the call (never a cut body). Defaults
-    /// to [`http::DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (10 MiB).
+    /// to [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) (10 MiB).
     #[must_use]
     pub fn max_response_bytes(mut self, bytes: usize) -> Options {
         self.max_response_bytes = Some(bytes);
