@@ -18,7 +18,9 @@ use crate::plugin::oauth::{ClientAuth, OAuth2};
 use crate::plugin::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
-const PLUGIN_FIELDS: [&str; 7] = [
+// The fields each object of the file accepts (anything else is an error naming the closest).
+// Slices, not arrays: adding a field does not change a count other edits also touch.
+const PLUGIN_FIELDS: &[&str] = &[
     "name",
     "description",
     "base_url",
@@ -27,7 +29,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 18] = [
+const ENDPOINT_FIELDS: &[&str] = &[
     "name",
     "description",
     "method",
@@ -47,8 +49,8 @@ const ENDPOINT_FIELDS: [&str; 18] = [
     "response_fields",
     "fields_argument",
 ];
-const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
-const OPTION_FIELDS: [&str; 12] = [
+const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
+const OPTION_FIELDS: &[&str] = &[
     "timeout_connect_ms",
     "timeout_read_ms",
     "timeout_write_ms",
@@ -62,7 +64,7 @@ const OPTION_FIELDS: [&str; 12] = [
     "full_schemas",
     "max_description_bytes",
 ];
-const PARAM_FIELDS: [&str; 18] = [
+const PARAM_FIELDS: &[&str] = &[
     "name",
     "wire_name",
     "in",
@@ -82,8 +84,8 @@ const PARAM_FIELDS: [&str; 18] = [
     "file",
     "schema",
 ];
-const ITEMS_FIELDS: [&str; 3] = ["type", "items", "properties"];
-const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description", "required"];
+const ITEMS_FIELDS: &[&str] = &["type", "items", "properties"];
+const PROPERTY_FIELDS: &[&str] = &["type", "items", "properties", "description", "required"];
 
 impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
@@ -285,7 +287,7 @@ fn load_with(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let map = fields(root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
+    let map = fields(root, "", &[PLUGIN_FIELDS, OPTION_FIELDS])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
     // The base URL decides where requests go: never a placeholder.
@@ -681,7 +683,7 @@ impl Loader<'_> {
     }
 
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
-        let map = fields(value, path, &[&ENDPOINT_FIELDS, &OPTION_FIELDS])?;
+        let map = fields(value, path, &[ENDPOINT_FIELDS, OPTION_FIELDS])?;
         let name = required_str(map, "name", path)?;
         *self.endpoint.borrow_mut() = Some(name.to_string());
         let method = match opt_str(map, "method", path)? {
@@ -789,7 +791,7 @@ impl Loader<'_> {
     }
 
     fn param(&self, value: &Json, path: &str) -> Result<Param, Error> {
-        let map = fields(value, path, &[&PARAM_FIELDS])?;
+        let map = fields(value, path, &[PARAM_FIELDS])?;
         let name = required_str(map, "name", path)?;
         let mut builder = Param::builder(name);
         if let Some(word) = opt_str(map, "in", path)? {
@@ -876,7 +878,7 @@ impl Loader<'_> {
 
 /// `{"read_only": true, ...}`: each hint optional, unknown when left out.
 fn read_annotations(value: &Json, path: &str) -> Result<ToolAnnotations, Error> {
-    let map = fields(value, path, &[&ANNOTATION_FIELDS])?;
+    let map = fields(value, path, &[ANNOTATION_FIELDS])?;
     Ok(ToolAnnotations {
         read_only: opt_bool(map, "read_only", path)?,
         destructive: opt_bool(map, "destructive", path)?,
@@ -912,7 +914,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
                     "missing field 'items' (an array needs the type of its items, such as {\"type\": \"string\"})",
                 )
             })?;
-            let items_map = fields(items, &field, &[&ITEMS_FIELDS])?;
+            let items_map = fields(items, &field, &[ITEMS_FIELDS])?;
             Ok(ParamType::array(read_type(items_map, &field, depth + 1)?))
         }
         "object" => {
@@ -926,7 +928,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
             let mut out = Vec::with_capacity(properties.len());
             for (name, value) in properties {
                 let ppath = at(&field, name);
-                let pmap = fields(value, &ppath, &[&PROPERTY_FIELDS])?;
+                let pmap = fields(value, &ppath, &[PROPERTY_FIELDS])?;
                 let mut property = Property::new(name.clone(), read_type(pmap, &ppath, depth + 1)?);
                 if let Some(description) = opt_str(pmap, "description", &ppath)? {
                     property = property.with_description(description);
