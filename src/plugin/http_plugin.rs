@@ -22,8 +22,8 @@ use crate::url::Url;
 /// [`HttpPlugin::builder`]; both check everything when the plugin is made, and neither does
 /// any I/O. [`ToolRegistry::add_plugin`](crate::tool::ToolRegistry::add_plugin) adds every endpoint as a tool.
 ///
-/// The plugin's tools send through one shared [`Client`] (one keep-alive pool) made from the
-/// plugin's options; [`with_transport`](HttpPlugin::with_transport) replaces it with any
+/// The plugin's tools send through one shared [`Client`] (one keep-alive pool), each request
+/// carrying the plugin's options; [`with_transport`](HttpPlugin::with_transport) replaces it with any
 /// [`Transport`]. `Clone` is cheap: the declaration and the client are shared.
 ///
 /// `Debug` shows the declaration with every secret as `***`.
