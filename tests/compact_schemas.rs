@@ -428,3 +428,30 @@ fn describe_operation_returns_the_schema_with_its_defs_unchanged() {
     assert_eq!(&described["parameters"], spec.parameters());
     assert!(described["parameters"].get("$defs").is_some());
 }
+
+#[test]
+fn a_wrapped_output_schema_keeps_its_defs_at_the_root_its_references_point_to() {
+    let user = httptool::json!({"type": "object", "properties": {
+        "login": {"type": "string", "description": "The account name."},
+        "id": {"type": "integer", "description": "The numeric id."}}});
+    let output = httptool::json!({"type": "array", "items": {"type": "object", "properties": {
+        "author": user.clone(), "assignee": user.clone()}}});
+    let spec = httptool::tool::ToolSpec::without_parameters("list_issues", "Lists issues.")
+        .unwrap()
+        .with_output_schema(output.clone())
+        .unwrap();
+    let compact = httptool::tool::compact_spec(&spec, 160).unwrap();
+    let schema = compact.output_schema().unwrap();
+    assert_eq!(
+        schema["items"]["properties"]["assignee"],
+        httptool::json!({"$ref": "#/$defs/author"})
+    );
+    assert_eq!(inline_refs(schema), output);
+    let rendered = &mcp::tool(&compact)["outputSchema"];
+    assert_eq!(rendered["$defs"], schema["$defs"]);
+    assert_eq!(
+        rendered["properties"]["result"]["items"]["properties"]["author"],
+        httptool::json!({"$ref": "#/$defs/author"})
+    );
+    assert!(rendered["properties"]["result"].get("$defs").is_none());
+}

@@ -296,8 +296,8 @@ fn same_words(a: &str, b: &str) -> bool {
 
 /// The spec with its description trimmed by [`trim_description`], its parameters made
 /// compact by [`compact_schema`] and then [`factor_repeated`] (a subschema repeated within
-/// them written once under `$defs`), and its output schema made compact; name, title and
-/// hints as they were.
+/// them written once under `$defs`), and its output schema made compact the same way; name,
+/// title and hints as they were.
 ///
 /// # Errors
 ///
@@ -327,7 +327,8 @@ pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<Too
         compact = compact.with_title(title);
     }
     if let Some(schema) = spec.output_schema() {
-        compact = compact.with_output_schema(compact_schema(schema, max_description_bytes))?;
+        let schema = factor_repeated(&compact_schema(schema, max_description_bytes));
+        compact = compact.with_output_schema(schema)?;
     }
     Ok(compact)
 }
