@@ -2,7 +2,8 @@
 //! `tools/call`, and `CallToolResult`.
 //!
 //! This module only shapes the JSON; the server that speaks JSON-RPC over stdio lives in its
-//! own layer.
+//! own layer. Schemas are JSON Schema 2020-12, MCP's default dialect, and go as the spec has
+//! them, `$defs` and local `$ref`s included.
 //!
 //! - [`tool`] renders `{"name", "title", "description", "inputSchema", "outputSchema",
 //!   "annotations"}` (`title`, `outputSchema` and `annotations` only when the spec has them);
