@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use super::defs::factor_repeated;
+use super::defs::factor_repeated_owned;
 use super::error::Error;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
@@ -320,14 +320,15 @@ fn same_words(a: &str, b: &str) -> bool {
 /// ```
 pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<ToolSpec, Error> {
     let description = trim_description(spec.description(), max_description_bytes);
-    let parameters = factor_repeated(&compact_schema(spec.parameters(), max_description_bytes));
+    let parameters =
+        factor_repeated_owned(compact_schema(spec.parameters(), max_description_bytes));
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
         .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
         compact = compact.with_title(title);
     }
     if let Some(schema) = spec.output_schema() {
-        let schema = factor_repeated(&compact_schema(schema, max_description_bytes));
+        let schema = factor_repeated_owned(compact_schema(schema, max_description_bytes));
         compact = compact.with_output_schema(schema)?;
     }
     Ok(compact)

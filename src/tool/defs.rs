@@ -6,7 +6,8 @@
 //! shipping field, the same 250-value country enum in ten filters, the same item schema in
 //! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 
 use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
 
@@ -81,79 +82,87 @@ impl Interned {
     /// when the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`,
     /// `$anchor`, ...): moving its subschemas could break what they point to, so such a
     /// schema is left as it is.
+    ///
+    /// A subschema's key is its compact JSON with each subschema inside written as `#id`:
+    /// two subschemas have the same key exactly when they are the same JSON, and each key
+    /// holds only its own members, so all the keys together are as long as the schema.
     fn intern(&mut self, schema: &Map, hint: &str, depth: usize) -> Option<usize> {
         if depth > DEFAULT_MAX_DEPTH {
             return None;
         }
         let at = self.preorder.len();
         self.preorder.push(0);
-        let mut key = String::new();
+        let mut key = String::from("{");
         let mut children = Vec::new();
-        let mut objects = 1;
-        // `{}` and a comma between members.
-        let mut size = 2 + schema.len().saturating_sub(1);
-        for (name, value) in schema {
+        // The bytes of the subschemas inside, and of the `#id`s that stand for them in the key.
+        let (mut inside, mut markers) = (0, 0);
+        for (i, (name, value)) in schema.iter().enumerate() {
             if name.starts_with('$') {
                 return None;
             }
-            key.push_str(&Json::from(name.as_str()).to_string());
+            if i > 0 {
+                key.push(',');
+            }
+            json::write_str(&mut key, name);
             key.push(':');
-            size += str_len(name) + 1;
-            let mut child =
-                |this: &mut Interned, value: &Json, hint: &str, key: &mut String| match value {
+            let mut child = |this: &mut Interned, value: &Json, hint: &str, key: &mut String| {
+                match value {
                     Json::Object(map) => {
                         let id = this.intern(map, hint, depth + 1)?;
-                        key.push('#');
-                        key.push_str(&id.to_string());
-                        key.push(',');
+                        let marker = format!("#{}", id);
+                        inside += this.nodes[id].size;
+                        markers += marker.len();
+                        key.push_str(&marker);
                         children.push(id);
-                        objects += this.nodes[id].objects;
-                        Some(this.nodes[id].size)
                     }
                     other => {
-                        let text = other.to_string();
-                        key.push_str(&text);
-                        key.push(',');
-                        Some(text.len())
+                        let _ = write!(key, "{}", other);
                     }
-                };
+                }
+                Some(())
+            };
             match value {
                 Json::Object(members) if is_schema_map(name) => {
                     key.push('{');
-                    size += 2 + members.len().saturating_sub(1);
-                    for (member, schema) in members {
-                        key.push_str(&Json::from(member.as_str()).to_string());
+                    for (j, (member, schema)) in members.iter().enumerate() {
+                        if j > 0 {
+                            key.push(',');
+                        }
+                        json::write_str(&mut key, member);
                         key.push(':');
-                        size += str_len(member) + 1;
-                        size += child(self, schema, member, &mut key)?;
+                        child(self, schema, &child_hint(member, ""), &mut key)?;
                     }
                     key.push('}');
                 }
-                Json::Array(items) if is_schema_list(name) || (name == "items") => {
+                Json::Array(items) if is_schema_list(name) || name == "items" => {
                     key.push('[');
-                    size += 2 + items.len().saturating_sub(1);
-                    for (i, schema) in items.iter().enumerate() {
-                        let hint = format!("{}_{}", hint, i);
-                        size += child(self, schema, &hint, &mut key)?;
+                    for (j, schema) in items.iter().enumerate() {
+                        if j > 0 {
+                            key.push(',');
+                        }
+                        child(self, schema, &child_hint(hint, &j.to_string()), &mut key)?;
                     }
                     key.push(']');
                 }
                 _ if is_schema_value(name) => {
-                    let hint = if name == "items" {
-                        format!("{}_item", hint)
+                    let suffix = if name == "items" {
+                        "item"
                     } else {
-                        format!("{}_{}", hint, name)
+                        name.as_str()
                     };
-                    size += child(self, value, &hint, &mut key)?;
+                    child(self, value, &child_hint(hint, suffix), &mut key)?;
                 }
                 other => {
-                    let text = other.to_string();
-                    size += text.len();
-                    key.push_str(&text);
-                    key.push(',');
+                    let _ = write!(key, "{}", other);
                 }
             }
         }
+        key.push('}');
+        let size = key.len() - markers + inside;
+        let objects = 1 + children
+            .iter()
+            .map(|&id| self.nodes[id].objects)
+            .sum::<usize>();
         let next = self.nodes.len();
         let id = *self.ids.entry(key).or_insert(next);
         if id == next {
@@ -169,33 +178,80 @@ impl Interned {
     }
 }
 
-/// A `$defs` name from a hint: letters, digits, `_`, `-` and `.` kept (so no JSON Pointer
-/// escape is ever needed), anything else `_`, at most [`MAX_NAME_BYTES`], never empty, and
-/// not one of `taken`.
-fn def_name(hint: &str, taken: &mut Vec<String>) -> String {
-    let mut base: String = hint
-        .trim_start_matches('_')
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(MAX_NAME_BYTES)
-        .collect();
-    if base.is_empty() {
-        base.push_str("def");
+/// The name hint of a subschema inside one with `hint`: `address_item`, `address_0` (or the
+/// hint itself, for an empty suffix); never longer than a name can be.
+fn child_hint(hint: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(MAX_NAME_BYTES + 4);
+    let joint = if suffix.is_empty() { None } else { Some('_') };
+    for c in hint.chars().chain(joint).chain(suffix.chars()) {
+        if out.len() + c.len_utf8() > MAX_NAME_BYTES {
+            break;
+        }
+        out.push(c);
     }
-    let mut name = base.clone();
-    let mut n = 2;
-    while taken.contains(&name) {
-        name = format!("{}_{}", base, n);
-        n += 1;
+    out
+}
+
+/// `$defs` names from hints: letters, digits, `_`, `-` and `.` kept (so no JSON Pointer
+/// escape is ever needed), anything else `_`, at most [`MAX_NAME_BYTES`] and a number,
+/// never empty, never one already taken.
+#[derive(Default)]
+struct Namer {
+    taken: HashSet<String>,
+    /// For each name taken, the number the next one with it as its base gets.
+    next: HashMap<String, usize>,
+}
+
+/// A name offered by [`Namer::propose`]: the name, its base and its number.
+struct Proposal {
+    name: String,
+    base: String,
+    number: usize,
+}
+
+impl Namer {
+    fn propose(&self, hint: &str) -> Proposal {
+        let mut base: String = hint
+            .trim_start_matches('_')
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(MAX_NAME_BYTES)
+            .collect();
+        if base.is_empty() {
+            base.push_str("def");
+        }
+        if !self.taken.contains(&base) {
+            return Proposal {
+                name: base.clone(),
+                base,
+                number: 1,
+            };
+        }
+        let mut number = self.next.get(&base).copied().unwrap_or(2);
+        let mut name = format!("{}_{}", base, number);
+        while self.taken.contains(&name) {
+            number += 1;
+            name = format!("{}_{}", base, number);
+        }
+        Proposal { name, base, number }
     }
-    taken.push(name.clone());
-    name
+
+    fn take(&mut self, proposal: Proposal) -> String {
+        self.next.insert(proposal.base, proposal.number + 1);
+        self.taken.insert(proposal.name.clone());
+        proposal.name
+    }
+}
+
+/// The compact length of `{"$ref":"#/$defs/NAME"}`.
+fn reference_len(name: &str) -> usize {
+    str_len(&format!("#/$defs/{}", name)) + "{\"$ref\":}".len()
 }
 
 /// The schema with each subschema that repeats within it, and is at least
@@ -228,35 +284,39 @@ fn def_name(hint: &str, taken: &mut Vec<String>) -> String {
 ///     "$defs": {"billing": address}}));
 /// ```
 pub fn factor_repeated(schema: &Json) -> Json {
-    let root = match schema.as_object() {
-        Some(root) => root,
-        None => return schema.clone(),
-    };
+    factor(schema).unwrap_or_else(|| schema.clone())
+}
+
+/// [`factor_repeated`] on a schema it may keep: no copy when nothing repeats.
+pub(crate) fn factor_repeated_owned(schema: Json) -> Json {
+    factor(&schema).unwrap_or(schema)
+}
+
+/// The schema with its repeats written once, or `None` when it stays as it is.
+fn factor(schema: &Json) -> Option<Json> {
+    let root = schema.as_object()?;
     let mut interned = Interned::default();
-    let root_id = match interned.intern(root, "", 1) {
-        Some(id) => id,
-        None => return schema.clone(),
-    };
+    let root_id = interned.intern(root, "", 1)?;
+    let nodes = &interned.nodes;
     // Every parent is larger than what it holds: in decreasing size, a subschema's uses
     // are known before it is reached (a parent written once under `$defs` uses its
     // members once, however often the parent itself is referred to).
-    let mut order: Vec<usize> = (0..interned.nodes.len()).collect();
-    order.sort_by(|&a, &b| interned.nodes[b].size.cmp(&interned.nodes[a].size));
-    let mut uses = vec![0usize; interned.nodes.len()];
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by(|&a, &b| nodes[b].size.cmp(&nodes[a].size));
+    let mut uses = vec![0usize; nodes.len()];
     uses[root_id] = 1;
-    let mut names: Vec<Option<String>> = vec![None; interned.nodes.len()];
-    let mut taken: Vec<String> = Vec::new();
+    let mut names: Vec<Option<String>> = vec![None; nodes.len()];
+    let mut namer = Namer::default();
     for &id in &order {
-        let node = &interned.nodes[id];
+        let node = &nodes[id];
         let mut body_uses = uses[id];
         if id != root_id && uses[id] >= 2 && node.size >= MIN_DEF_BYTES {
-            let mut candidate = taken.clone();
-            let name = def_name(&node.hint, &mut candidate);
-            let reference = str_len(&format!("#/$defs/{}", name)) + 10;
-            let entry = str_len(&name) + 2 + node.size;
-            if uses[id] * node.size > uses[id] * reference + entry {
-                taken = candidate;
-                names[id] = Some(name);
+            let proposal = namer.propose(&node.hint);
+            // Its uses as `$ref`s and its entry, `"NAME":{...},`, against its copies.
+            let cost =
+                uses[id] * reference_len(&proposal.name) + str_len(&proposal.name) + 2 + node.size;
+            if uses[id] * node.size > cost {
+                names[id] = Some(namer.take(proposal));
                 body_uses = 1;
             }
         }
@@ -264,28 +324,46 @@ pub fn factor_repeated(schema: &Json) -> Json {
             uses[child] += body_uses;
         }
     }
-    if names.iter().all(Option::is_none) {
-        return schema.clone();
+    // The exact length of what would be written, smallest subschemas first: an entry's
+    // own members may have become `$ref`s, so it can be shorter than the estimate above
+    // assumed, and the whole must still be shorter than the schema.
+    let mut written = vec![0usize; nodes.len()];
+    for &id in order.iter().rev() {
+        let node = &nodes[id];
+        let mut size = node.size;
+        for &child in &node.children {
+            let as_written = match &names[child] {
+                Some(name) => reference_len(name),
+                None => written[child],
+            };
+            size = (size + as_written).saturating_sub(nodes[child].size);
+        }
+        written[id] = size;
+    }
+    let mut total = written[root_id] + ",\"$defs\":{}".len();
+    let mut entries = 0;
+    for (id, name) in names.iter().enumerate() {
+        if let Some(name) = name {
+            total += str_len(name) + 1 + written[id] + usize::from(entries > 0);
+            entries += 1;
+        }
+    }
+    if entries == 0 || total >= nodes[root_id].size {
+        return None;
     }
     let mut writer = Writer {
         interned: &interned,
         names: &names,
         cursor: 0,
-        defs: Vec::new(),
-        written: vec![false; interned.nodes.len()],
+        defs: Vec::with_capacity(entries),
+        written: vec![false; nodes.len()],
     };
     let mut out = writer.body(root);
     let defs: Map = writer.defs.into_iter().collect();
     if let Json::Object(map) = &mut out {
         map.insert("$defs", defs);
     }
-    // The estimate above counts each entry at its full size; its own members may have
-    // become `$ref`s, so it can only be smaller, but check rather than trust it.
-    if out.to_string().len() < schema.to_string().len() {
-        out
-    } else {
-        schema.clone()
-    }
+    Some(out)
 }
 
 /// Writes a schema again, following the pre-order ids of [`Interned`].
@@ -480,6 +558,17 @@ mod tests {
 
     fn long_enum() -> Json {
         json!({"type": "string", "enum": ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]})
+    }
+
+    #[test]
+    fn interned_sizes_are_compact_json_lengths() {
+        let schema = json!({"type": "object", "properties": {"a\"b": {"type": "array",
+            "items": [{}, {"enum": [1.5, "é", null]}]}, "c": {"anyOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}},
+            "required": ["c"], "additionalProperties": false});
+        let mut interned = Interned::default();
+        let id = interned.intern(schema.as_object().unwrap(), "", 1).unwrap();
+        assert_eq!(interned.nodes[id].size, schema.to_string().len());
+        assert_eq!(interned.nodes[id].objects, interned.preorder.len());
     }
 
     #[test]
