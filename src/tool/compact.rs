@@ -295,7 +295,7 @@ fn same_words(a: &str, b: &str) -> bool {
 }
 
 /// The spec with its description trimmed by [`trim_description`], its parameters made
-/// compact by [`compact_schema`] and then [`factor_repeated`] (a subschema repeated within
+/// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
 /// them written once under `$defs`), and its output schema made compact the same way; name,
 /// title and hints as they were.
 ///
