@@ -1,4 +1,4 @@
-//! Redirects (DESIGN item 12) against loopback servers.
+//! Redirects (`httptool::design::endpoints`, "Redirects") against loopback servers.
 
 mod support;
 

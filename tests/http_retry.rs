@@ -1,5 +1,6 @@
-//! Retries (DESIGN item 10): idempotent requests once, when the connection failed before any
-//! response byte; never POST or PATCH by themselves; the opt-in 429/503 policy.
+//! Retries (`httptool::design::endpoints`, "Retries"): idempotent requests once, when the
+//! connection failed before any response byte; never POST or PATCH by themselves; the opt-in
+//! 429/503 policy.
 
 mod support;
 

@@ -16,7 +16,7 @@ enum Scope {
 
 /// Which redirects a call follows.
 ///
-/// Whatever the scope, these rules hold (DESIGN item 12):
+/// Whatever the scope, these rules hold ([redirects](crate::design::endpoints#redirects)):
 ///
 /// - 301, 302 and 303 are followed with `GET` and no body (a `HEAD` stays `HEAD`); 307 and 308
 ///   keep the method and body, so they are followed only for `GET` and `HEAD`;
@@ -110,6 +110,8 @@ fn normalize(host: &str) -> String {
 }
 
 /// Why a redirect was not followed; see [`Response::redirect_stop`](super::Response::redirect_stop).
+///
+/// `#[non_exhaustive]`: new reasons will be added as the policy learns new rules.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RedirectStop {

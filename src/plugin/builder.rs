@@ -148,7 +148,8 @@ impl ParamBuilder {
         self
     }
 
-    /// Hidden from the model, filled from the call context or the default (DESIGN item 15).
+    /// Hidden from the model, filled from the call context or the default
+    /// ([call context](crate::design::endpoints#call-context)).
     /// Defaults to `false`.
     pub fn hidden(mut self, hidden: bool) -> ParamBuilder {
         self.param.hidden = hidden;

@@ -230,7 +230,8 @@ fn common(b: &Declaration) -> Common {
     common
 }
 
-/// Same origin only, unless the plugin allows more hosts (DESIGN item 12).
+/// Same origin only, unless the plugin allows more hosts
+/// ([redirects](crate::design::endpoints#redirects)).
 fn redirect_policy(options: &Options) -> RedirectPolicy {
     let policy = match &options.redirect_hosts {
         Some(hosts) if !hosts.is_empty() => RedirectPolicy::redirect_hosts(hosts),
@@ -500,7 +501,7 @@ fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
 }
 
 /// Splits the path template into literal pieces and placeholders, and checks both ways that
-/// placeholders and path parameters match (DESIGN item 6).
+/// placeholders and path parameters match ([path values](crate::design::endpoints#path-values)).
 fn parse_path(
     endpoint: &Endpoint,
     path: &str,

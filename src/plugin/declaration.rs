@@ -43,7 +43,7 @@ impl Declaration {
 }
 
 /// Where a parameter's value really goes: body and form parameters of GET-style methods go
-/// to the query (DESIGN item 5).
+/// to the query ([bodies](crate::design::endpoints#bodies)).
 pub(crate) fn effective_location(endpoint: &Endpoint, param: &Param) -> Location {
     match param.location {
         Location::Body | Location::Form if endpoint.body_in_query() => Location::Query,

@@ -17,7 +17,11 @@ use crate::tool::ToolAnnotations;
 pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
 /// Where a parameter's value goes in the request.
+///
+/// `#[non_exhaustive]`: locations grow with the plugin file (`cookie` was added; OpenAPI 3.2's
+/// `querystring` may be).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Location {
     /// A query parameter: `?wire_name=value`.
     Query,
@@ -75,6 +79,9 @@ impl fmt::Display for Location {
 }
 
 /// The type of a parameter's value, as JSON Schema names it.
+///
+/// Not `#[non_exhaustive]`: JSON Schema's types are fixed (draft 2020-12, validation section
+/// 6.1.1), and [`ParamType::Any`] takes every value the others do not name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamType {
     /// Text.
@@ -194,7 +201,11 @@ impl Property {
 
 /// How an array or an object goes into a query string, a header, a cookie or a form body
 /// (OpenAPI 3.1 section 4.8.12.4.2, "Style Values"). The file field is `array_style`.
+///
+/// `#[non_exhaustive]`: more OpenAPI styles (`matrix`, `label`) may be added; the set has grown
+/// before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum ArrayStyle {
     /// The name repeated for every item: `ids=1&ids=2`; an object as compact JSON text. The
     /// default.
@@ -246,6 +257,9 @@ impl ArrayStyle {
 }
 
 /// How an endpoint's body parameters are encoded.
+///
+/// Not `#[non_exhaustive]`: [`BodyEncoding::Raw`] carries any other content type, so every body is
+/// one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BodyEncoding {
     /// A JSON object (`application/json`). The default when no parameter is in `form`.
@@ -277,6 +291,8 @@ impl BodyEncoding {
 ///
 /// Schemes that sign each request (a timestamp and an HMAC) use a
 /// [`Signer`](super::Signer) instead.
+///
+/// `#[non_exhaustive]`: new schemes will be added, as OAuth 2.0 was.
 ///
 /// # Examples
 ///
@@ -383,6 +399,10 @@ impl Auth {
 }
 
 /// Whether special-purpose addresses may be connected to.
+///
+/// Not `#[non_exhaustive]`: a plugin's own client checks addresses or does not; a finer policy is a
+/// [`Client`](crate::http::Client) with its own [`AddressPolicy`](crate::http::AddressPolicy),
+/// given with [`HttpPlugin::with_client`](super::HttpPlugin::with_client).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressMode {
     /// No address check of the plugin's own: its own client allows any address
@@ -870,7 +890,8 @@ impl Endpoint {
 
     /// Whether body parameters go to the query: GET unless
     /// [`allow_get_body`](Endpoint::allow_get_body), HEAD, OPTIONS, and DELETE unless
-    /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
+    /// [`allow_delete_body`](Endpoint::allow_delete_body)
+    /// ([bodies](crate::design::endpoints#bodies)).
     pub fn body_in_query(&self) -> bool {
         match self.method {
             Method::Get => !self.allow_get_body,

@@ -29,17 +29,22 @@ use crate::tool::{
 ///
 /// A call runs the pipeline of the plugin's declaration, all of it before anything is sent:
 ///
-/// 1. every argument must name a parameter the model may set (DESIGN item 4);
+/// 1. every argument must name a parameter the model may set
+///    ([unknown arguments](crate::design::endpoints#unknown-arguments));
 /// 2. each parameter's value is the model's argument, else the call context's (hidden
-///    parameters), else the default, else, if required, an error (item 2);
-/// 3. values are read as their declared type (item 3) and checked against the enum;
-/// 4. values are placed (items 5 to 8): path segments percent-encoded with dot segments
+///    parameters), else the default, else, if required, an error
+///    ([value order](crate::design::endpoints#value-order));
+/// 3. values are read as their declared type
+///    ([coercion](crate::design::endpoints#coercion)) and checked against the enum;
+/// 4. values are placed ([bodies](crate::design::endpoints#bodies) and the sections after it):
+///    path segments percent-encoded with dot segments
 ///    refused, query names and values encoded, header values checked, body parameters of
 ///    GET, HEAD, OPTIONS and DELETE moved to the query, a JSON, urlencoded or multipart body;
 /// 5. static headers, query values and auth are added, and a [`Signer`](super::Signer)
 ///    runs;
 /// 6. the request goes to the plugin's transport, and the response becomes the output
-///    (item 9): 2xx text as sent (JSON also parsed into `structured`), 204 an empty
+///    ([results](crate::design::endpoints#results)): 2xx text as sent (JSON also parsed into
+///    `structured`), 204 an empty
 ///    success, a binary body a one-line summary, >= 400 `is_error` with the body, a redirect
 ///    not followed `is_error` saying where it pointed; transport failures each with their
 ///    kind and a message for the model.
@@ -389,7 +394,8 @@ impl HttpTool {
             }
         }
         // The model reads the message: it names the failure and the origin but not the path,
-        // which may hold a hidden parameter's value from the call context (DESIGN item 15).
+        // which may hold a hidden parameter's value from the call context (see
+        // `crate::design::endpoints`, "Call context").
         sent.map_err(|e| {
             result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
         })

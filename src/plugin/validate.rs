@@ -459,8 +459,8 @@ fn check_wire_name(
     }
 }
 
-/// A header parameter may not shadow a static or auth header (DESIGN item 8), so the model
-/// cannot replace credentials.
+/// A header parameter may not shadow a static or auth header, so the model cannot replace
+/// credentials ([headers](crate::design::endpoints#headers)).
 fn check_header_param(
     b: &Declaration,
     plugin: &PluginNames,
