@@ -1,5 +1,7 @@
 //! Redirects (DESIGN item 12) against loopback servers.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

@@ -1,6 +1,8 @@
 //! Retries (DESIGN item 10): idempotent requests once, when the connection failed before any
 //! response byte; never POST or PATCH by themselves; the opt-in 429/503 policy.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{Client, ErrorKind, Method, Request, RequestOptions, RetryPolicy, Transport};

@@ -1,6 +1,8 @@
 //! The plugin file (DESIGN.md "The plugin file"), the checks when a plugin is built, the
 //! builders, `${NAME}` templates, `to_json` round trips and plugin providers.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::collections::HashMap;

@@ -1,6 +1,8 @@
 //! The argument pipeline and request placement, seen through a recording transport: one test
 //! per behaviour (the seeds' list, then DESIGN.md items 2 to 8, 13 and 15).
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::sync::Arc;

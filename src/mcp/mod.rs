@@ -42,6 +42,7 @@ pub use self::server::{
 
 use std::io::{BufRead, Write};
 
+#[cfg(feature = "plugin")]
 use crate::plugin::HttpPlugin;
 use crate::tool::ToolRegistry;
 
@@ -72,7 +73,8 @@ where
 }
 
 /// The `instructions` for a server of these plugins: one line for each plugin that has a
-/// description (`weather: City weather`), or `None` when none has.
+/// description (`weather: City weather`), or `None` when none has. Built with the `plugin`
+/// feature.
 ///
 /// # Examples
 ///
@@ -89,6 +91,7 @@ where
 /// );
 /// # Ok::<(), httptool::plugin::Error>(())
 /// ```
+#[cfg(feature = "plugin")]
 pub fn plugin_instructions(plugins: &[HttpPlugin]) -> Option<String> {
     let mut text = String::from("Tools of these APIs:");
     let mut any = false;
