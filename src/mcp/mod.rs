@@ -18,6 +18,8 @@
 //! A plugin served on standard input and output (what `httptool serve` does):
 //!
 //! ```no_run
+//! # // The tools come from a plugin, a layer this one does not need: built with `plugin`.
+//! # #[cfg(feature = "plugin")] {
 //! use httptool::plugin::HttpPlugin;
 //! use httptool::tool::ToolRegistry;
 //!
@@ -26,6 +28,7 @@
 //! registry.add_plugin(&plugin)?;
 //! let stdin = std::io::stdin();
 //! httptool::mcp::serve(&registry, stdin.lock(), std::io::stdout())?;
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
