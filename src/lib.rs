@@ -33,7 +33,12 @@
 // without those layers leaves them unused. Use only grows as features are added, so the full
 // build, which clippy checks with warnings denied, is where dead code is caught.
 #![cfg_attr(
-    not(all(feature = "curl", feature = "openapi", feature = "mcp", feature = "yaml")),
+    not(all(
+        feature = "curl",
+        feature = "openapi",
+        feature = "mcp",
+        feature = "yaml"
+    )),
     allow(dead_code, unused_imports)
 )]
 
