@@ -2,25 +2,37 @@
 
 use std::fmt;
 
-use crate::{curl, http, json, openapi, plugin, tool, url};
+#[cfg(feature = "curl")]
+use crate::curl;
+#[cfg(feature = "http")]
+use crate::http;
+#[cfg(feature = "openapi")]
+use crate::openapi;
+#[cfg(feature = "plugin")]
+use crate::plugin;
+#[cfg(feature = "tool")]
+use crate::tool;
+use crate::{json, url};
 
 /// An error from any layer of httptool.
 ///
 /// Each module has its own error type with a `kind()` to match on; this enum wraps them so
 /// an application can use `?` across layers and still reach the original with a `match`.
-/// `Display` is the wrapped error's message, unchanged.
+/// `Display` is the wrapped error's message, unchanged. A variant exists when its layer's
+/// feature is on (`Json` and `Url` always).
 ///
 /// `#[non_exhaustive]`: a new module brings its own variant.
 ///
 /// # Examples
 ///
 /// ```
-/// fn load(text: &str) -> Result<httptool::plugin::HttpPlugin, httptool::Error> {
+/// fn load(text: &str) -> Result<httptool::url::Url, httptool::Error> {
 ///     let value = httptool::json::parse(text)?; // a json::Error
-///     Ok(httptool::plugin::HttpPlugin::from_json(&value.to_string())?) // a plugin::Error
+///     let base = value["base_url"].as_str().unwrap_or_default();
+///     Ok(httptool::url::Url::parse(base)?) // a url::Error
 /// }
 ///
-/// match load("{\"name\": 1") {
+/// match load("{\"base_url\": 1") {
 ///     Err(httptool::Error::Json(e)) => assert_eq!(e.line(), 1),
 ///     other => panic!("expected a JSON error, got {:?}", other),
 /// }
@@ -33,14 +45,19 @@ pub enum Error {
     /// A URL that cannot be used.
     Url(url::Error),
     /// A request that could not be built, sent, or answered.
+    #[cfg(feature = "http")]
     Http(http::Error),
     /// A tool, spec, call or provider payload that is not usable.
+    #[cfg(feature = "tool")]
     Tool(tool::Error),
     /// A plugin declaration that is not valid.
+    #[cfg(feature = "plugin")]
     Plugin(plugin::Error),
     /// A curl command that cannot be read or converted.
+    #[cfg(feature = "curl")]
     Curl(curl::Error),
     /// An OpenAPI document that cannot be imported.
+    #[cfg(feature = "openapi")]
     OpenApi(openapi::Error),
 }
 
@@ -49,10 +66,15 @@ impl fmt::Display for Error {
         match self {
             Error::Json(e) => e.fmt(f),
             Error::Url(e) => e.fmt(f),
+            #[cfg(feature = "http")]
             Error::Http(e) => e.fmt(f),
+            #[cfg(feature = "tool")]
             Error::Tool(e) => e.fmt(f),
+            #[cfg(feature = "plugin")]
             Error::Plugin(e) => e.fmt(f),
+            #[cfg(feature = "curl")]
             Error::Curl(e) => e.fmt(f),
+            #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e.fmt(f),
         }
     }
@@ -63,18 +85,24 @@ impl std::error::Error for Error {
         Some(match self {
             Error::Json(e) => e,
             Error::Url(e) => e,
+            #[cfg(feature = "http")]
             Error::Http(e) => e,
+            #[cfg(feature = "tool")]
             Error::Tool(e) => e,
+            #[cfg(feature = "plugin")]
             Error::Plugin(e) => e,
+            #[cfg(feature = "curl")]
             Error::Curl(e) => e,
+            #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e,
         })
     }
 }
 
 macro_rules! from_module_error {
-    ($($variant:ident($module:ident)),* $(,)?) => {
+    ($($(#[$cfg:meta])* $variant:ident($module:ident)),* $(,)?) => {
         $(
+            $(#[$cfg])*
             impl From<$module::Error> for Error {
                 fn from(e: $module::Error) -> Error {
                     Error::$variant(e)
@@ -87,10 +115,15 @@ macro_rules! from_module_error {
 from_module_error!(
     Json(json),
     Url(url),
+    #[cfg(feature = "http")]
     Http(http),
+    #[cfg(feature = "tool")]
     Tool(tool),
+    #[cfg(feature = "plugin")]
     Plugin(plugin),
+    #[cfg(feature = "curl")]
     Curl(curl),
+    #[cfg(feature = "openapi")]
     OpenApi(openapi),
 );
 
@@ -109,17 +142,44 @@ mod tests {
     }
 
     #[test]
-    fn every_layer_converts() {
+    fn url_converts() {
         let url_err = url::Url::parse("http://user@example.com/").unwrap_err();
         assert!(matches!(Error::from(url_err), Error::Url(_)));
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn http_converts() {
         let http_err = http::Request::get("not a url").unwrap_err();
         assert!(matches!(Error::from(http_err), Error::Http(_)));
+    }
+
+    #[cfg(feature = "tool")]
+    #[test]
+    fn tool_converts() {
         let tool_err = tool::validate_name("bad name").unwrap_err();
         assert!(matches!(Error::from(tool_err), Error::Tool(_)));
+    }
+
+    #[cfg(feature = "plugin")]
+    #[test]
+    fn plugin_converts() {
         let plugin_err = plugin::HttpPlugin::from_json("{}").unwrap_err();
         assert!(matches!(Error::from(plugin_err), Error::Plugin(_)));
+    }
+
+    #[cfg(feature = "curl")]
+    #[test]
+    fn curl_converts() {
         let curl_err = curl::parse("curl").unwrap_err();
         assert!(matches!(Error::from(curl_err), Error::Curl(_)));
+    }
+
+    #[cfg(feature = "openapi")]
+    #[test]
+    fn openapi_converts() {
+        let openapi_err = openapi::import(&json::Json::Null).unwrap_err();
+        assert!(matches!(Error::from(openapi_err), Error::OpenApi(_)));
     }
 
     #[test]

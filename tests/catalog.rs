@@ -3,6 +3,8 @@
 //! carry the schema, descriptions that are the tool's own schema, and tags kept from the
 //! plugin file and from OpenAPI.
 
+#![cfg(feature = "openapi")]
+
 mod support;
 
 use httptool::json::{self, Json};

@@ -2,6 +2,8 @@
 //! line and over MCP (tools/list shows three tools, call_operation reaches the API, an
 //! argument error carries the schema).
 
+#![cfg(feature = "cli")]
+
 mod cli_support;
 mod support;
 

@@ -1,5 +1,7 @@
 //! The `httptool` binary: demo, tools and call, run as a user runs them.
 
+#![cfg(feature = "cli")]
+
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;

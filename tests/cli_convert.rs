@@ -1,6 +1,8 @@
 //! `httptool import curl` and `httptool export curl`, run as the built binary: standard
 //! output, standard error and the exit status.
 
+#![cfg(feature = "cli")]
+
 use httptool::json::{self, Json};
 
 mod cli_support;

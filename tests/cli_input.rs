@@ -1,6 +1,8 @@
 //! How the binary reads its inputs: the size cap (issue 10, defect 7), a byte order mark,
 //! and plugin files in YAML.
 
+#![cfg(feature = "cli")]
+
 mod cli_support;
 use cli_support::{httptool, status, stderr, stdout, TempDir};
 

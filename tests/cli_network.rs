@@ -5,6 +5,8 @@
 //! modules; nothing leaves the machine. The https tests need the `tls` feature (`.ci/run`
 //! runs `cargo test --features tls`); the http-only build has its own: the install command.
 
+#![cfg(feature = "cli")]
+
 mod cli_support;
 mod support;
 #[cfg(feature = "tls")]

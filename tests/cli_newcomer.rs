@@ -3,6 +3,8 @@
 //! `(204 No Content)`, `-v`, `tools --list`, and the plugin files of `examples/`, each run
 //! against a loopback server standing in for the real host.
 
+#![cfg(feature = "cli")]
+
 use std::process::Output;
 
 use httptool::json::{self, Json};

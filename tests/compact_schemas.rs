@@ -3,6 +3,8 @@
 //! type, enum and required flag, over a whole real document; `full_schemas` keeps the text
 //! whole; `httptool tools --stats` says what each tool costs.
 
+#![cfg(feature = "cli")]
+
 #[path = "cli_support/mod.rs"]
 mod cli_support;
 

@@ -3,6 +3,8 @@
 //! `Cache-Control` and `Pragma`. Each is read, converted, written back to a plugin file and
 //! read again, exported to curl, and (for what goes on the wire) sent to a loopback server.
 
+#![cfg(feature = "curl")]
+
 mod support;
 
 use httptool::curl::{self, ErrorKind, Import, ImportOptions};

@@ -1,6 +1,8 @@
 //! Input written to hurt: open quotes, NUL bytes, huge and deep commands, random bytes.
 //! Each must end in a clear error or a correct result, quickly and without a panic.
 
+#![cfg(feature = "curl")]
+
 use std::time::{Duration, Instant};
 
 use httptool::curl::{self, ErrorKind, Quote};

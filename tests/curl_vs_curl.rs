@@ -14,6 +14,8 @@
 //!
 //! Under `CI=true` a missing curl fails the test; elsewhere the test says so and passes.
 
+#![cfg(feature = "curl")]
+
 mod support;
 
 use std::ffi::OsString;

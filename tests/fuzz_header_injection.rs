@@ -10,6 +10,8 @@
 //! headers; multipart part names, file names and media types; query names and values, and
 //! path values. Every request head that is rendered holds no CR, LF or NUL inside a line.
 
+#![cfg(feature = "plugin")]
+
 use std::sync::Arc;
 
 use httptool::http::{Client, Config, ErrorKind, Headers, Proxy, ProxyConfig, Request, Secrets};

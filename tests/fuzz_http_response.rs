@@ -9,6 +9,8 @@
 //! body is within `max_response_bytes`. Responses generated well-formed (before mutation) must be read
 //! exactly.
 
+#![cfg(feature = "http")]
+
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};

@@ -10,6 +10,8 @@
 //! anywhere in its head (nor in the part headers of a multipart body), and no secret in its
 //! masked rendering or its `Debug`.
 
+#![cfg(feature = "plugin")]
+
 use std::sync::Arc;
 
 use httptool::http::{Secrets, Transport};

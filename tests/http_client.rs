@@ -1,5 +1,7 @@
 //! The client on the wire: what it writes, what it reads, and connection reuse.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

@@ -3,6 +3,8 @@
 //! refused early sent twice with its answer lost, and a dry run checking other limits than
 //! the send.
 
+#![cfg(feature = "plugin")]
+
 #[path = "support/steps.rs"]
 mod steps;
 mod support;

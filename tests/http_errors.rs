@@ -1,5 +1,7 @@
 //! The exact message of each error kind, once, and that none holds a secret.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

@@ -3,6 +3,8 @@
 //!
 //! Without `python3` the test says it was skipped; under `CI=true` it fails instead.
 
+#![cfg(feature = "http")]
+
 use httptool::http::{Client, Request, Transport, Version};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;

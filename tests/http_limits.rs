@@ -1,6 +1,8 @@
 //! Every limit just under and just over, asserting the exact error kind, with the limit set per
 //! request and on the client.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

@@ -1,6 +1,8 @@
 //! Servers that break HTTP/1.1: every case is an error of the right kind, never a partial
 //! success, and the connection is not reused afterwards.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{Client, ErrorKind, Malformed, Request, Transport};

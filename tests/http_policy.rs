@@ -1,5 +1,7 @@
 //! The address policy and proxies, against loopback servers.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

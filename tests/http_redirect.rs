@@ -1,5 +1,7 @@
 //! Redirects (`httptool::design::endpoints`, "Redirects") against loopback servers.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{

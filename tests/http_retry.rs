@@ -2,6 +2,8 @@
 //! connection failed before any response byte; never POST or PATCH by themselves; the opt-in
 //! 429/503 policy.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{Client, ErrorKind, Method, Request, RequestOptions, RetryPolicy, Transport};

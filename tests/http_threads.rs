@@ -1,5 +1,7 @@
 //! One client shared by many threads.
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{Client, Config, Request, Response, Transport};

@@ -1,5 +1,7 @@
 //! Timeouts fire near their setting (generous upper bounds: the machine is shared).
 
+#![cfg(feature = "http")]
+
 mod support;
 
 use httptool::http::{Client, Config, ErrorKind, Request, RequestOptions, Timeout, Transport};

@@ -1,6 +1,8 @@
 //! JSON-RPC batches (JSON-RPC 2.0, section 6): answered as one array when the session
 //! negotiated MCP 2025-03-26, the one revision that takes them; refused otherwise.
 
+#![cfg(feature = "mcp")]
+
 mod mcp_support;
 
 use httptool::json::{Json, Map};

@@ -1,6 +1,8 @@
 //! `tools/call` through the server against a loopback API: results, errors, progress,
 //! cancellation, concurrency and shutdown.
 
+#![cfg(all(feature = "mcp", feature = "plugin"))]
+
 mod mcp_support;
 mod support;
 

@@ -1,5 +1,7 @@
 //! `httptool serve`: the command line of the MCP server.
 
+#![cfg(feature = "cli")]
+
 mod cli_support;
 mod support;
 

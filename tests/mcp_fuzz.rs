@@ -6,6 +6,8 @@
 //! object, either a response with exactly one of `result` and `error` or a progress
 //! notification; and the ping sent after all the noise is answered.
 
+#![cfg(feature = "mcp")]
+
 use httptool::json::{self, Json, Map};
 use httptool::mcp::Server;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};

@@ -1,6 +1,8 @@
 //! Hostile frames: each gets the right JSON-RPC error (or none, for notifications) and the
 //! server keeps serving.
 
+#![cfg(feature = "mcp")]
+
 mod mcp_support;
 
 use std::io::{self, BufReader, Read};

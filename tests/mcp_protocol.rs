@@ -1,5 +1,7 @@
 //! The MCP lifecycle and `tools/list`, through the server's reader and writer.
 
+#![cfg(all(feature = "mcp", feature = "plugin"))]
+
 mod mcp_support;
 
 use httptool::json;

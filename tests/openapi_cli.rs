@@ -1,6 +1,8 @@
 //! `httptool import openapi`, and OpenAPI documents (JSON and YAML) given to `tools`,
 //! `call` and `serve`.
 
+#![cfg(feature = "cli")]
+
 mod cli_support;
 mod support;
 

@@ -7,6 +7,8 @@
 //! Each document is read once and imported twice, in its own test (the debug build is slow
 //! on the largest ones, and the tests run in parallel).
 
+#![cfg(all(feature = "openapi", feature = "yaml"))]
+
 use std::path::{Path, PathBuf};
 
 use httptool::json::{self, Json, ParseOptions};

@@ -2,6 +2,8 @@
 //! `overload_retries`, `redirect_hosts`, ...) are the names of the `http` settings too, and the
 //! old `http` names still build, as deprecated aliases, with the same meaning.
 
+#![cfg(feature = "plugin")]
+
 mod support;
 
 use std::time::Duration;

@@ -3,6 +3,8 @@
 //! servers read as dot segments (9), and the smaller ones (binary bodies without a
 //! Content-Type, Latin-1 text, `cap_text` below its marker's length).
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use httptool::json::{self, Json};

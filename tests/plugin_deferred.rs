@@ -2,6 +2,8 @@
 //! and dry runs, and refuses real calls; `from_json` refuses an empty variable; and
 //! `ApiResponse::head_text` keeps secrets out of a verbose log.
 
+#![cfg(feature = "plugin")]
+
 use httptool::http::Secrets;
 use httptool::plugin::{ErrorKind, HttpPlugin};
 use httptool::tool::{self, CallContext, ToolCall, ToolRegistry};

@@ -1,6 +1,8 @@
 //! Hostile arguments against a real loopback server: each is a clear `is_error` output and
 //! the server sees no request; values that look like URL syntax stay inside their segment.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use httptool::plugin::HttpPlugin;

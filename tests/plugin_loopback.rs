@@ -2,6 +2,8 @@
 //! a model's tool call to the wire and back, retries, redirects, limits, per-user context,
 //! the shared connection pool and the observer.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::sync::{Arc, Mutex};

@@ -6,6 +6,8 @@
 //! issued and has not revoked. The same behaviour against a real OAuth 2.0 server is in
 //! `tests/plugin_oauth_mock.rs`.
 
+#![cfg(all(feature = "curl", feature = "openapi"))]
+
 mod plugin_support;
 
 use std::collections::{HashMap, HashSet};

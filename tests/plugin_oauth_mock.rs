@@ -15,6 +15,8 @@
 //! issuer, expiry and client claims are. Each test uses client ids of its own, so the tests
 //! run in parallel against one server.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::collections::HashSet;

@@ -2,6 +2,8 @@
 //! per behaviour (the seeds' list, then the sections of `httptool::design::endpoints` from
 //! "Value order" to "Headers", "Secrets" and "Call context").
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::sync::Arc;

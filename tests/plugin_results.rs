@@ -1,6 +1,8 @@
 //! From a response to what the model reads (`httptool::design::endpoints`, "Results"),
 //! through a recording transport that answers with canned responses.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use httptool::http::{Headers, Response};

@@ -3,6 +3,8 @@
 //! their place, and a redirect whose `Location` cannot be parsed is quoted without its query,
 //! userinfo or anything after a control character. `ApiResponse` keeps the raw bytes.
 
+#![cfg(feature = "plugin")]
+
 mod plugin_support;
 
 use std::sync::{Arc, Mutex};

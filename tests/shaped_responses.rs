@@ -3,6 +3,8 @@
 //! argument), JSON over the output cap is cut into valid JSON, and MCP's `structuredContent`
 //! is the shaped value.
 
+#![cfg(feature = "cli")]
+
 #[path = "mcp_support/mod.rs"]
 mod mcp_support;
 #[path = "plugin_support/mod.rs"]

@@ -2,6 +2,8 @@
 //!
 //! The payloads are written after the examples in the MCP specification's tools page.
 
+#![cfg(feature = "tool")]
+
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{

@@ -3,6 +3,8 @@
 //! The payloads are written after the examples in OpenAI's function-calling guide and API
 //! reference (Chat Completions `tool_calls`, Responses `function_call` items).
 
+#![cfg(feature = "tool")]
+
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{

@@ -1,5 +1,7 @@
 //! The registry: registering tools, dispatching calls, and every way a call can fail.
 
+#![cfg(feature = "tool")]
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;

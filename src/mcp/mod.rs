@@ -18,6 +18,8 @@
 //! A plugin served on standard input and output (what `httptool serve` does):
 //!
 //! ```no_run
+//! # // The tools come from a plugin, a layer this one does not need: built with `plugin`.
+//! # #[cfg(feature = "plugin")] {
 //! use httptool::plugin::HttpPlugin;
 //! use httptool::tool::ToolRegistry;
 //!
@@ -26,6 +28,7 @@
 //! registry.add_plugin(&plugin)?;
 //! let stdin = std::io::stdin();
 //! httptool::mcp::serve(&registry, stdin.lock(), std::io::stdout())?;
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -42,6 +45,7 @@ pub use self::server::{
 
 use std::io::{BufRead, Write};
 
+#[cfg(feature = "plugin")]
 use crate::plugin::HttpPlugin;
 use crate::tool::ToolRegistry;
 
@@ -72,7 +76,8 @@ where
 }
 
 /// The `instructions` for a server of these plugins: one line for each plugin that has a
-/// description (`weather: City weather`), or `None` when none has.
+/// description (`weather: City weather`), or `None` when none has. Built with the `plugin`
+/// feature.
 ///
 /// # Examples
 ///
@@ -89,6 +94,7 @@ where
 /// );
 /// # Ok::<(), httptool::plugin::Error>(())
 /// ```
+#[cfg(feature = "plugin")]
 pub fn plugin_instructions(plugins: &[HttpPlugin]) -> Option<String> {
     let mut text = String::from("Tools of these APIs:");
     let mut any = false;

@@ -175,6 +175,8 @@ impl SearchHit {
 /// # Examples
 ///
 /// ```
+/// # // The tools come from a plugin, a layer above this one: run with the `plugin` feature.
+/// # #[cfg(feature = "plugin")] {
 /// use httptool::json;
 /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
 /// use httptool::tool::{Catalog, ToolCall, ToolRegistry};
@@ -204,6 +206,7 @@ impl SearchHit {
 /// let out = tools.call(&ToolCall::new("2", "call_operation", r#"{"name": "showPetById", "arguments": {}}"#));
 /// assert!(out.is_error());
 /// assert!(out.text().contains(r#""required":["petId"]"#));
+/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
