@@ -49,6 +49,7 @@
 
 mod address;
 mod client;
+mod clock;
 mod config;
 mod conn;
 mod credentials;

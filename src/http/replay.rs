@@ -7,8 +7,9 @@
 use std::io::Cursor;
 use std::net::{Ipv4Addr, SocketAddr};
 
+use super::clock::Clock;
 use super::config::{Config, Settings};
-use super::conn::{Clock, Conn, Origin};
+use super::conn::{Conn, Origin};
 use super::error::Error;
 use super::exchange::exchange;
 use super::net::Stream;

@@ -22,9 +22,12 @@ use rustls::pki_types::pem::{self, PemObject};
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{CertificateError, ClientConfig, ClientConnection, RootCertStore};
 
-use super::conn::Clock;
+use super::clock::Clock;
 use super::error::{CertificateProblem, Error, ErrorKind, Timeout};
 use crate::url::Host;
+
+/// Whether https trusts Mozilla's root certificates (from webpki-roots). Defaults to `true`.
+pub const DEFAULT_WEBPKI_ROOTS: bool = true;
 
 /// Which roots https trusts: part of [`Config`](super::Config).
 #[derive(Clone)]
@@ -38,7 +41,7 @@ impl Default for Trust {
     fn default() -> Trust {
         Trust {
             added: RootCertStore::empty(),
-            webpki_roots: super::config::DEFAULT_WEBPKI_ROOTS,
+            webpki_roots: DEFAULT_WEBPKI_ROOTS,
         }
     }
 }
