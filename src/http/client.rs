@@ -5,8 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
-use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use super::clock::Clock;
 use super::config::{Config, Settings};
@@ -148,7 +147,7 @@ impl Client {
 impl Transport for Client {
     fn send(&self, request: &Request) -> Result<Response, Error> {
         let settings = Settings::new(&self.inner.config, request.options());
-        let clock = Clock::start(settings.timeouts);
+        let clock = Clock::start(&self.inner.config.time_source, settings.timeouts);
         self.call(request, &settings, &clock)
     }
 }
@@ -250,7 +249,7 @@ impl Client {
                 .send_hop(&hop, settings, clock)
                 .map_err(|e| e.with_url(&hop.url))?;
             if let Some(wait) = retry_wait(settings, &hop, &response, retries, clock) {
-                thread::sleep(wait);
+                clock.sleep(wait);
                 retries += 1;
                 continue;
             }
@@ -318,7 +317,7 @@ impl Client {
                 hop.on_head,
             );
             match sent {
-                Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok)),
+                Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok, clock)),
                 Err(Failure {
                     replayable: true, ..
                 }) if hop.method.is_idempotent() && !retried => retried = true,
@@ -327,10 +326,17 @@ impl Client {
         }
     }
 
-    fn finish(&self, mut conn: Conn, reply: Reply, url: &Url, reuse_ok: bool) -> Response {
+    fn finish(
+        &self,
+        mut conn: Conn,
+        reply: Reply,
+        url: &Url,
+        reuse_ok: bool,
+        clock: &Clock,
+    ) -> Response {
         if reply.reusable && reuse_ok {
             conn.reused = true;
-            self.inner.pool.put(conn);
+            self.inner.pool.put(conn, clock.now());
         }
         let head = reply.head;
         Response::from_parts(
@@ -369,11 +375,12 @@ impl Client {
             peer_url
         };
         if pooled {
-            if let Some(conn) =
-                self.inner
-                    .pool
-                    .take(key.scheme(), key.host_str(), key.port_or_default())
-            {
+            if let Some(conn) = self.inner.pool.take(
+                key.scheme(),
+                key.host_str(),
+                key.port_or_default(),
+                clock.now(),
+            ) {
                 if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
                     return Ok(conn);
                 }
@@ -484,9 +491,7 @@ fn retry_wait(
     if !matches!(response.status(), 429 | 503) {
         return None;
     }
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = clock.unix_time().as_secs();
     let wait = settings.retry.wait_for(
         hop.method,
         response.status(),

@@ -1,8 +1,167 @@
-//! The clock of one call: its deadline, and how long each wait inside it may take.
+//! Time, read in one place: the [`TimeSource`] a client reads and waits with (the real one
+//! by default, a [`ManualTime`] in tests), and the clock of one call built on it (its
+//! deadline, and how long each wait inside it may take).
+//!
+//! What the source drives: the call's deadline (`timeout_call`), the wait before retrying a
+//! 429 or 503 and the date a `Retry-After` is measured from, and the age of idle pooled
+//! connections. What it does not: the socket's own timeouts (`timeout_connect`,
+//! `timeout_read`, `timeout_write`) are timers of the operating system, which only real
+//! time moves; a manual source leaves them as they are.
 
-use std::time::{Duration, Instant};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::error::{Error, Timeout};
+
+/// Where a [`Client`](super::Client) reads the time and how it waits: set with
+/// [`Config::time_source`](super::Config::time_source). [`RealTime`] by default;
+/// [`ManualTime`] lets a test move time forward without sleeping.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::{Client, Config, ManualTime};
+///
+/// let time = ManualTime::new();
+/// let client = Client::with_config(Config::new().time_source(time.clone()));
+/// # drop(client);
+/// ```
+pub trait TimeSource: fmt::Debug + Send + Sync {
+    /// Now, on a clock that never goes back: deadlines and ages are measured on it.
+    fn now(&self) -> Instant;
+
+    /// Now, as the time since the Unix epoch: what a `Retry-After` date is compared with.
+    fn unix_time(&self) -> Duration;
+
+    /// Waits `duration` (before retrying a 429 or 503).
+    fn sleep(&self, duration: Duration);
+}
+
+/// The time of the machine: [`Instant::now`], [`SystemTime::now`] and
+/// [`thread::sleep`](std::thread::sleep). The default [`TimeSource`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RealTime;
+
+impl TimeSource for RealTime {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn unix_time(&self) -> Duration {
+        // A clock set before 1970 reads as the epoch: every date is then in the future.
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        thread::sleep(duration);
+    }
+}
+
+/// A [`TimeSource`] that moves only when told to: [`advance`](ManualTime::advance), or a
+/// [`sleep`](TimeSource::sleep), which returns at once having moved the time by its
+/// duration and recorded it. For tests of deadlines, retries and pool ages that take no
+/// real time. Clones share one time, so a test keeps a clone to move the client's.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::http::{ManualTime, TimeSource};
+/// use std::time::Duration;
+///
+/// let time = ManualTime::at_unix_time(Duration::from_secs(1_000));
+/// let start = time.now();
+/// time.advance(Duration::from_secs(5));
+/// time.sleep(Duration::from_secs(2));
+/// assert_eq!(time.now() - start, Duration::from_secs(7));
+/// assert_eq!(time.unix_time(), Duration::from_secs(1_007));
+/// assert_eq!(time.sleeps(), vec![Duration::from_secs(2)]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ManualTime {
+    state: Arc<Mutex<Manual>>,
+}
+
+#[derive(Debug)]
+struct Manual {
+    origin: Instant,
+    unix_origin: Duration,
+    elapsed: Duration,
+    sleeps: Vec<Duration>,
+}
+
+impl ManualTime {
+    /// A time standing at the real time of its creation.
+    pub fn new() -> ManualTime {
+        ManualTime::at_unix_time(RealTime.unix_time())
+    }
+
+    /// A time standing at `since_epoch` after the Unix epoch (for `Retry-After` dates).
+    pub fn at_unix_time(since_epoch: Duration) -> ManualTime {
+        ManualTime {
+            state: Arc::new(Mutex::new(Manual {
+                origin: Instant::now(),
+                unix_origin: since_epoch,
+                elapsed: Duration::ZERO,
+                sleeps: Vec::new(),
+            })),
+        }
+    }
+
+    /// The state, even if a thread panicked holding it: it is only numbers.
+    fn lock(&self) -> MutexGuard<'_, Manual> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Moves the time forward by `by` (saturating at the largest duration).
+    pub fn advance(&self, by: Duration) {
+        let mut state = self.lock();
+        state.elapsed = state.elapsed.saturating_add(by);
+    }
+
+    /// How far the time has moved since it was created, sleeps included.
+    pub fn elapsed(&self) -> Duration {
+        self.lock().elapsed
+    }
+
+    /// Every [`sleep`](TimeSource::sleep) asked of it, in order.
+    pub fn sleeps(&self) -> Vec<Duration> {
+        self.lock().sleeps.clone()
+    }
+}
+
+impl Default for ManualTime {
+    fn default() -> ManualTime {
+        ManualTime::new()
+    }
+}
+
+impl TimeSource for ManualTime {
+    fn now(&self) -> Instant {
+        let state = self.lock();
+        // An instant too far ahead to represent stays at the largest one reached.
+        state
+            .origin
+            .checked_add(state.elapsed)
+            .unwrap_or(state.origin)
+    }
+
+    fn unix_time(&self) -> Duration {
+        let state = self.lock();
+        state.unix_origin.saturating_add(state.elapsed)
+    }
+
+    fn sleep(&self, duration: Duration) {
+        let mut state = self.lock();
+        state.elapsed = state.elapsed.saturating_add(duration);
+        state.sleeps.push(duration);
+    }
+}
 
 /// The timeouts of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,19 +172,36 @@ pub(crate) struct Timeouts {
     pub call: Duration,
 }
 
-/// The deadline of one call and the timeouts inside it.
+/// The deadline of one call and the timeouts inside it, on the client's time source.
 pub(crate) struct Clock {
+    time: Arc<dyn TimeSource>,
     deadline: Option<Instant>,
     timeouts: Timeouts,
 }
 
 impl Clock {
-    pub fn start(timeouts: Timeouts) -> Clock {
+    pub fn start(time: &Arc<dyn TimeSource>, timeouts: Timeouts) -> Clock {
         Clock {
             // A timeout too large to add to now means no deadline.
-            deadline: Instant::now().checked_add(timeouts.call),
+            deadline: time.now().checked_add(timeouts.call),
+            time: time.clone(),
             timeouts,
         }
+    }
+
+    /// Now, on the call's time source.
+    pub fn now(&self) -> Instant {
+        self.time.now()
+    }
+
+    /// Now since the Unix epoch, on the call's time source.
+    pub fn unix_time(&self) -> Duration {
+        self.time.unix_time()
+    }
+
+    /// Waits on the call's time source.
+    pub fn sleep(&self, duration: Duration) {
+        self.time.sleep(duration);
     }
 
     fn setting(&self, which: Timeout) -> Duration {
@@ -44,8 +220,8 @@ impl Clock {
 
     /// What is left of the call, if it has a deadline.
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
+        let now = self.now();
+        self.deadline.map(|d| d.saturating_duration_since(now))
     }
 
     /// How long the next wait of kind `which` may take, and which timeout that is: its own,

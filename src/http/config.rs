@@ -1,9 +1,10 @@
 //! Every setting of the client and its default, in one place, and the per-request overrides.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::address::AddressPolicy;
-use super::clock::Timeouts;
+use super::clock::{RealTime, TimeSource, Timeouts};
 use super::proxy::ProxyConfig;
 use super::redirect::RedirectPolicy;
 use super::retry::RetryPolicy;
@@ -93,6 +94,7 @@ pub struct Config {
     pub(crate) proxy: ProxyConfig,
     #[cfg(feature = "tls")]
     pub(crate) trust: Trust,
+    pub(crate) time_source: Arc<dyn TimeSource>,
 }
 
 impl Default for Config {
@@ -122,6 +124,7 @@ impl Default for Config {
             proxy: ProxyConfig::default(),
             #[cfg(feature = "tls")]
             trust: Trust::default(),
+            time_source: Arc::new(RealTime),
         }
     }
 }
@@ -333,6 +336,18 @@ impl Config {
     #[must_use]
     pub fn webpki_roots(mut self, enabled: bool) -> Config {
         self.trust.set_webpki_roots(enabled);
+        self
+    }
+
+    /// Where the client reads the time and how it waits: the call's deadline
+    /// (`timeout_call`), the wait before a retry and the date `Retry-After` is measured
+    /// from, and the age of idle connections (`max_idle_age`). The socket's own timeouts
+    /// are the operating system's timers and always run in real time. Defaults to
+    /// [`RealTime`]; a [`ManualTime`](super::ManualTime) makes those waits take no real time
+    /// in tests.
+    #[must_use]
+    pub fn time_source(mut self, source: impl TimeSource + 'static) -> Config {
+        self.time_source = Arc::new(source);
         self
     }
 }

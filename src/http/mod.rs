@@ -73,6 +73,7 @@ use std::sync::Arc;
 
 pub use self::address::{AddressClass, AddressPolicy};
 pub use self::client::Client;
+pub use self::clock::{ManualTime, RealTime, TimeSource};
 #[cfg(feature = "tls")]
 pub use self::config::DEFAULT_WEBPKI_ROOTS;
 pub use self::config::{

@@ -145,6 +145,9 @@ impl Connector {
             write_wait: Wait::default(),
         };
         let (budget, which) = clock.budget(Timeout::Connect)?;
+        // The budget is spread over several socket waits, whose timeouts are the operating
+        // system's timers: what is left of it is measured in real time, like them, not on
+        // the client's time source.
         let deadline = Instant::now().checked_add(budget);
         stream.complete_handshake(deadline).map_err(|e| match e {
             Step::TimedOut => clock.timeout_error(which),
@@ -466,6 +469,8 @@ impl TlsStream {
             self.set_socket_timeout(direction, wait.timeout)?;
             self.wait_of(direction).lowered = false;
         }
+        // The socket's timeout, spread over the waits of one read or write: real time, as
+        // the operating system measures it.
         Ok(wait.timeout.and_then(|t| Instant::now().checked_add(t)))
     }
 
