@@ -758,7 +758,10 @@ mod tests {
                     request.extend_from_slice(&chunk[..n]);
                 }
             }
-            // An application-data record of 16 KiB, arriving a byte every 100 ms.
+            // An application-data record of 16 KiB, arriving a byte every 100 ms. A real
+            // sleep: the read loop under test measures one socket timeout across several
+            // waits in real time (the operating system's timers), which a ManualTime does not
+            // move.
             let record = [0x17u8, 0x03, 0x03, 0x40, 0x00].iter().chain(&[0u8; 60]);
             for &b in record {
                 if sock.write_all(&[b]).is_err() {
