@@ -1,5 +1,9 @@
-//! Whether a value placed in one path segment could be read as a `.` or `..` segment by a
-//! server: after decoding, splitting, trimming or normalising it the way some servers do.
+//! Dot segments, the one place that knows them: RFC 3986's `.` and `..` as this crate's URL
+//! parser and resolver remove them (`%2e` counted as a dot), and the wider question of
+//! whether a value placed in one path segment could be read as a `.` or `..` segment by a
+//! server, after decoding, splitting, trimming or normalising it the way some servers do.
+//! The first keeps a parsed URL canonical; the second is path security, for values that
+//! come from outside ([`reads_as_dot_segment`]).
 
 use super::percent_decode;
 
