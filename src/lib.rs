@@ -30,6 +30,8 @@
 #![deny(missing_docs)]
 
 mod error;
+#[cfg(test)]
+mod test_rng;
 
 pub use error::Error;
 

@@ -474,7 +474,7 @@ fn round_to_odd(g: (u64, u64), cp: u64) -> u64 {
 mod tests {
     use super::*;
 
-    use crate::json::test_rng::Rng;
+    use crate::test_rng::Rng;
 
     fn fmt(f: f64) -> String {
         let mut s = String::new();

@@ -92,7 +92,7 @@ fn eisel_lemire(w: u64, q: i32) -> Option<f64> {
 mod tests {
     use super::*;
 
-    use crate::json::test_rng::Rng;
+    use crate::test_rng::Rng;
 
     fn check(w: u64, q: i32) {
         let text = format!("{w}e{q}");
