@@ -87,10 +87,21 @@ pub struct ManualTime {
 
 #[derive(Debug)]
 struct Manual {
-    origin: Instant,
+    now: Instant,
     unix_origin: Duration,
     elapsed: Duration,
     sleeps: Vec<Duration>,
+}
+
+impl Manual {
+    fn advance(&mut self, by: Duration) {
+        self.elapsed = self.elapsed.saturating_add(by);
+        // An instant too far ahead to represent: now stays at the last one reached, so it
+        // never goes back.
+        if let Some(now) = self.now.checked_add(by) {
+            self.now = now;
+        }
+    }
 }
 
 impl ManualTime {
@@ -103,7 +114,7 @@ impl ManualTime {
     pub fn at_unix_time(since_epoch: Duration) -> ManualTime {
         ManualTime {
             state: Arc::new(Mutex::new(Manual {
-                origin: Instant::now(),
+                now: Instant::now(),
                 unix_origin: since_epoch,
                 elapsed: Duration::ZERO,
                 sleeps: Vec::new(),
@@ -120,8 +131,7 @@ impl ManualTime {
 
     /// Moves the time forward by `by` (saturating at the largest duration).
     pub fn advance(&self, by: Duration) {
-        let mut state = self.lock();
-        state.elapsed = state.elapsed.saturating_add(by);
+        self.lock().advance(by);
     }
 
     /// How far the time has moved since it was created, sleeps included.
@@ -143,12 +153,7 @@ impl Default for ManualTime {
 
 impl TimeSource for ManualTime {
     fn now(&self) -> Instant {
-        let state = self.lock();
-        // An instant too far ahead to represent stays at the largest one reached.
-        state
-            .origin
-            .checked_add(state.elapsed)
-            .unwrap_or(state.origin)
+        self.lock().now
     }
 
     fn unix_time(&self) -> Duration {
@@ -158,7 +163,7 @@ impl TimeSource for ManualTime {
 
     fn sleep(&self, duration: Duration) {
         let mut state = self.lock();
-        state.elapsed = state.elapsed.saturating_add(duration);
+        state.advance(duration);
         state.sleeps.push(duration);
     }
 }
@@ -238,5 +243,75 @@ impl Clock {
             _ if own.is_zero() => Err(self.timeout_error(which)),
             _ => Ok((own, which)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::ErrorKind;
+
+    fn timeouts(call: Duration) -> Timeouts {
+        Timeouts {
+            connect: Duration::from_secs(10),
+            read: Duration::from_secs(30),
+            write: Duration::from_secs(30),
+            call,
+        }
+    }
+
+    #[test]
+    fn the_call_deadline_runs_on_the_time_source() {
+        let time = ManualTime::new();
+        let source: Arc<dyn TimeSource> = Arc::new(time.clone());
+        let clock = Clock::start(&source, timeouts(Duration::from_secs(60)));
+        assert_eq!(
+            clock.budget(Timeout::Read).unwrap(),
+            (Duration::from_secs(30), Timeout::Read)
+        );
+        // Less of the call left than the read timeout: the wait gets what is left.
+        time.advance(Duration::from_secs(45));
+        assert_eq!(
+            clock.budget(Timeout::Read).unwrap(),
+            (Duration::from_secs(15), Timeout::Call)
+        );
+        // A sleep on the clock moves it too; at the deadline nothing is left.
+        clock.sleep(Duration::from_secs(15));
+        assert_eq!(clock.remaining(), Some(Duration::ZERO));
+        let err = clock.budget(Timeout::Read).unwrap_err();
+        assert_eq!(
+            err.kind(),
+            ErrorKind::Timeout {
+                which: Timeout::Call,
+                after: Duration::from_secs(60)
+            }
+        );
+    }
+
+    #[test]
+    fn a_call_timeout_too_large_to_add_is_no_deadline() {
+        let source: Arc<dyn TimeSource> = Arc::new(ManualTime::new());
+        let clock = Clock::start(&source, timeouts(Duration::MAX));
+        assert_eq!(clock.remaining(), None);
+        assert_eq!(
+            clock.budget(Timeout::Connect).unwrap(),
+            (Duration::from_secs(10), Timeout::Connect)
+        );
+    }
+
+    #[test]
+    fn manual_time_moves_only_when_told_and_saturates() {
+        let time = ManualTime::at_unix_time(Duration::from_secs(5));
+        let start = time.now();
+        assert_eq!(time.now(), start);
+        time.advance(Duration::from_secs(1));
+        assert_eq!(time.now() - start, Duration::from_secs(1));
+        assert_eq!(time.unix_time(), Duration::from_secs(6));
+        time.advance(Duration::MAX);
+        assert_eq!(time.elapsed(), Duration::MAX);
+        assert_eq!(time.unix_time(), Duration::MAX);
+        // An instant too far ahead to represent: now stays at the last one, never going back.
+        assert_eq!(time.now() - start, Duration::from_secs(1));
+        assert!(time.sleeps().is_empty());
     }
 }
