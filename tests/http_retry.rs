@@ -1,5 +1,6 @@
-//! Retries (DESIGN item 10): idempotent requests once, when the connection failed before any
-//! response byte; never POST or PATCH by themselves; the opt-in 429/503 policy.
+//! Retries (`httptool::design::endpoints`, "Retries"): idempotent requests once, when the
+//! connection failed before any response byte; never POST or PATCH by themselves; the opt-in
+//! 429/503 policy.
 
 #[path = "support/steps.rs"]
 mod steps;
@@ -200,7 +201,7 @@ fn retry_policy_is_off_by_default() {
 #[test]
 fn retry_policy_retries_429_and_503_honouring_retry_after() {
     let server = overloaded("429 Too Many Requests", "Retry-After: 1\r\n", 1);
-    let policy = RetryPolicy::overloaded(2);
+    let policy = RetryPolicy::overload_retries(2);
     assert_eq!(
         timed_retry(&server, Method::Get, policy.clone(), ManualTime::new()),
         (200, 2, vec![Duration::from_secs(1)])
@@ -213,7 +214,7 @@ fn retry_policy_retries_429_and_503_honouring_retry_after() {
     );
     let time = ManualTime::at_unix_time(Duration::from_secs(1_000_000));
     assert_eq!(
-        timed_retry(&server, Method::Get, RetryPolicy::overloaded(1), time),
+        timed_retry(&server, Method::Get, RetryPolicy::overload_retries(1), time),
         (200, 2, vec![Duration::from_secs(7)])
     );
     // A date already past is no wait at all.
@@ -232,14 +233,14 @@ fn retry_policy_retries_429_and_503_honouring_retry_after() {
 fn retry_policy_caps_attempts_and_waits() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 5);
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
         (503, 3)
     );
     let server = overloaded("503 Service Unavailable", "Retry-After: 3600\r\n", 1);
-    let policy = RetryPolicy::overloaded(2).max_wait(Duration::from_secs(5));
+    let policy = RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5));
     assert_eq!(with_retry(&server, Method::Get, policy), (503, 1));
     let server = overloaded("503 Service Unavailable", "", 1);
-    let policy = RetryPolicy::overloaded(1).default_wait(Duration::from_millis(10));
+    let policy = RetryPolicy::overload_retries(1).default_wait(Duration::from_millis(10));
     assert_eq!(
         timed_retry(&server, Method::Get, policy, ManualTime::new()),
         (200, 2, vec![Duration::from_millis(10)])
@@ -251,7 +252,7 @@ fn retry_policy_never_waits_past_the_call_deadline() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 5\r\n", 1);
     let request = Request::get(&server.url("/")).unwrap().with_options(
         RequestOptions::new()
-            .retry(RetryPolicy::overloaded(1))
+            .retry(RetryPolicy::overload_retries(1))
             .timeout_call(Duration::from_secs(2)),
     );
     let time = ManualTime::new();
@@ -265,11 +266,11 @@ fn retry_policy_never_waits_past_the_call_deadline() {
 fn retry_policy_leaves_post_alone_unless_allowed() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
     assert_eq!(
-        with_retry(&server, Method::Post, RetryPolicy::overloaded(1)),
+        with_retry(&server, Method::Post, RetryPolicy::overload_retries(1)),
         (503, 1)
     );
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
-    let policy = RetryPolicy::overloaded(1).allow_non_idempotent(true);
+    let policy = RetryPolicy::overload_retries(1).allow_non_idempotent(true);
     assert_eq!(with_retry(&server, Method::Post, policy), (200, 2));
 }
 
@@ -280,7 +281,7 @@ fn retry_waits_count_against_the_call_deadline() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 1\r\n", 5);
     let request = Request::get(&server.url("/")).unwrap().with_options(
         RequestOptions::new()
-            .retry(RetryPolicy::overloaded(5))
+            .retry(RetryPolicy::overload_retries(5))
             .timeout_call(Duration::from_secs(2)),
     );
     let time = ManualTime::new();
