@@ -49,6 +49,8 @@
 )]
 
 mod error;
+#[cfg(test)]
+mod test_rng;
 
 pub use error::Error;
 

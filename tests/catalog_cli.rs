@@ -7,11 +7,9 @@
 mod cli_support;
 mod support;
 
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use support::Server as Api;
-
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
 
 fn plugin_file(dir: &TempDir, base: &str) -> String {
     dir.file(
@@ -119,16 +117,12 @@ fn serve_catalog_over_mcp() {
     let api = Api::json(r#"{"temp":21}"#);
     let dir = TempDir::new("catalog-serve");
     let file = plugin_file(&dir, &api.base());
-    let input = [
-        INIT,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    let input = mcp_session(&[
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_operations","arguments":{"query":"the forecast for the coming week","limit":1}}}"#,
         r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"call_operation","arguments":{"name":"getWeather","arguments":{"city":"Oslo"}}}}"#,
         r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"call_operation","arguments":{"name":"getWeather","arguments":{"town":"Oslo"}}}}"#,
-        "",
-    ]
-    .join("\n");
+    ]);
     // One call at a time, so the answers come in order.
     let out = httptool(
         &["serve", &file, "--catalog", "--max-concurrency", "1"],
@@ -136,11 +130,7 @@ fn serve_catalog_over_mcp() {
         &[],
     );
     assert_eq!(status(&out), 0, "{}", stderr(&out));
-    let mut answers: Vec<Json> = stdout(&out)
-        .lines()
-        .map(|line| json::parse(line).unwrap())
-        .collect();
-    answers.sort_by_key(|a| a["id"].as_i64());
+    let answers = mcp_answers(&out);
     assert_eq!(answers.len(), 5, "{:?}", answers);
     assert_eq!(
         names(&answers[1]["result"]["tools"]),

@@ -8,6 +8,9 @@
 #![cfg(feature = "cli")]
 
 mod cli_support;
+#[cfg(feature = "tls")]
+#[path = "support/connect_proxy.rs"]
+mod connect_proxy;
 mod support;
 #[cfg(feature = "tls")]
 mod tls_support;
@@ -317,72 +320,8 @@ fn serve_sends_through_the_proxy_and_takes_the_timeout() {
 #[cfg(feature = "tls")]
 mod https {
     use super::*;
-    use std::io::{Read, Write};
-    use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-    use std::sync::{Arc, Mutex};
-    use std::thread;
+    use connect_proxy::ConnectProxy;
     use tls_support::{TlsServer, CA, LOCALHOST, OTHER_HOST};
-
-    /// A loopback proxy for https: it answers `CONNECT` with `answer` and, on a 2xx, copies
-    /// bytes both ways between the client and the address asked for. It records each head.
-    struct ConnectProxy {
-        addr: SocketAddr,
-        heads: Arc<Mutex<Vec<String>>>,
-    }
-
-    impl ConnectProxy {
-        fn start(answer: &'static str) -> ConnectProxy {
-            let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-            let addr = listener.local_addr().unwrap();
-            let heads = Arc::new(Mutex::new(Vec::new()));
-            let seen = heads.clone();
-            thread::spawn(move || {
-                for client in listener.incoming().flatten() {
-                    let seen = seen.clone();
-                    thread::spawn(move || tunnel(client, answer, &seen));
-                }
-            });
-            ConnectProxy { addr, heads }
-        }
-
-        fn heads(&self) -> Vec<String> {
-            self.heads.lock().unwrap().clone()
-        }
-    }
-
-    fn tunnel(mut client: TcpStream, answer: &str, seen: &Mutex<Vec<String>>) {
-        // One byte at a time, so the TLS bytes after the head stay in the socket.
-        let mut head = Vec::new();
-        let mut byte = [0u8; 1];
-        while !head.ends_with(b"\r\n\r\n") {
-            if client.read(&mut byte).map_or(true, |n| n == 0) {
-                return;
-            }
-            head.push(byte[0]);
-        }
-        let head = String::from_utf8_lossy(&head).into_owned();
-        seen.lock().unwrap().push(head.clone());
-        let _ = client.write_all(answer.as_bytes());
-        if !answer.starts_with("HTTP/1.1 2") {
-            return;
-        }
-        let authority = head.split(' ').nth(1).unwrap_or("");
-        let port = authority.rsplit(':').next().unwrap_or("");
-        let upstream = match TcpStream::connect(format!("127.0.0.1:{}", port)) {
-            Ok(stream) => stream,
-            Err(_) => return,
-        };
-        let (mut from_up, mut to_client) =
-            (upstream.try_clone().unwrap(), client.try_clone().unwrap());
-        let back = thread::spawn(move || {
-            let _ = std::io::copy(&mut from_up, &mut to_client);
-            let _ = to_client.shutdown(Shutdown::Write);
-        });
-        let mut to_up = upstream;
-        let _ = std::io::copy(&mut client, &mut to_up);
-        let _ = to_up.shutdown(Shutdown::Write);
-        let _ = back.join();
-    }
 
     const OK: &str = r#"{"via": "https"}"#;
 

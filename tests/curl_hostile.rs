@@ -5,6 +5,9 @@
 
 use std::time::{Duration, Instant};
 
+mod rng;
+use rng::Rng;
+
 use httptool::curl::{self, ErrorKind, Quote};
 
 /// Generous: the linear reader takes milliseconds; a quadratic one would take hours.
@@ -200,19 +203,6 @@ fn messages_never_hold_values() {
     }
 }
 
-/// A small deterministic generator: the same inputs on every run.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
 #[test]
 fn random_shell_soup_never_panics() {
     let pieces = [
@@ -221,7 +211,7 @@ fn random_shell_soup_never_panics() {
         "\\c", "\\0", "\\r", "-", "--", "-X", "-d", "-F", "-H", "--json", "@", "=", ";type=",
         "x.test", "é", "\r\n", "\t", "a", "0", "ff", "--no-", "-G", "-I", ":",
     ];
-    let mut random = Lcg(7);
+    let mut random = Rng::new(7);
     for _ in 0..30_000 {
         let len = 1 + random.next() % 24;
         let mut command = String::from("curl ");
@@ -279,7 +269,7 @@ fn random_argv_never_panics() {
         "-x",
         "",
     ];
-    let mut random = Lcg(11);
+    let mut random = Rng::new(11);
     for _ in 0..30_000 {
         let len = random.next() % 12;
         let mut argv = vec!["curl"];

@@ -5,7 +5,8 @@
 mod support;
 
 use httptool::http::{
-    Client, Config, ErrorKind, Method, Request, Secrets, Transport, Version, DEFAULT_USER_AGENT,
+    Client, Config, ErrorKind, ManualTime, Method, Request, Secrets, Transport, Version,
+    DEFAULT_USER_AGENT,
 };
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -146,16 +147,26 @@ fn pooling_can_be_turned_off() {
 
 #[test]
 fn idle_connections_expire() {
+    // On the client's time: reused just under max_idle_age, not at it.
     let server = Server::fixed(&ok("x"));
-    let client =
-        Client::with_config(Config::new().max_idle_age(std::time::Duration::from_millis(50)));
-    client
-        .send(&Request::get(&server.url("/")).unwrap())
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(120));
-    client
-        .send(&Request::get(&server.url("/")).unwrap())
-        .unwrap();
+    let time = ManualTime::new();
+    let max_age = Duration::from_secs(15);
+    let client = Client::with_config(
+        Config::new()
+            .max_idle_age(max_age)
+            .time_source(time.clone()),
+    );
+    let get = || {
+        client
+            .send(&Request::get(&server.url("/")).unwrap())
+            .unwrap()
+    };
+    get();
+    time.advance(max_age - Duration::from_millis(1));
+    get();
+    assert_eq!(server.connections(), 1);
+    time.advance(max_age);
+    get();
     assert_eq!(server.connections(), 2);
 }
 

@@ -2,6 +2,8 @@
 
 #![cfg(feature = "http")]
 
+#[path = "support/steps.rs"]
+mod steps;
 mod support;
 
 use httptool::http::{
@@ -9,6 +11,7 @@ use httptool::http::{
     RequestOptions, Secrets, Transport,
 };
 use std::net::{IpAddr, Ipv4Addr};
+use steps::steps;
 use support::{ok, Server};
 
 fn loopback() -> IpAddr {
@@ -223,11 +226,12 @@ fn a_proxy_connection_with_stray_bytes_is_not_reused() {
     // The first answer through the proxy is followed, a moment later, by bytes nobody asked
     // for. A connection to a forwarding proxy serves many origins, so the next request must
     // not take those bytes for its answer, however recently the connection was used.
-    let proxy = Server::start(|mut peer| {
+    let (steps, mut test) = steps();
+    let proxy = Server::start(move |mut peer| {
         if peer.index == 0 && peer.read_request().is_some() {
+            peer.stream.set_nodelay(true).unwrap();
             peer.respond("200 OK", "", b"first");
-            std::thread::sleep(std::time::Duration::from_millis(30));
-            peer.send("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged");
+            steps.on_go(|| peer.send("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nforged"));
         }
         while peer.read_request().is_some() {
             peer.respond("200 OK", "", b"second");
@@ -240,7 +244,7 @@ fn a_proxy_connection_with_stray_bytes_is_not_reused() {
         .send(&Request::get("http://a.example.test/").unwrap())
         .unwrap();
     assert_eq!(first.body(), b"first");
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    test.go_and_wait();
     let second = client
         .send(&Request::get("http://b.example.test/").unwrap())
         .unwrap();

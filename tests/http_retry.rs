@@ -4,49 +4,58 @@
 
 #![cfg(feature = "http")]
 
+#[path = "support/steps.rs"]
+mod steps;
 mod support;
 
-use httptool::http::{Client, ErrorKind, Method, Request, RequestOptions, RetryPolicy, Transport};
+use httptool::http::{
+    Client, Config, ErrorKind, ManualTime, Method, Request, RequestOptions, RetryPolicy, Transport,
+};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use steps::{steps, Test};
 use support::Server;
 
 /// Answers one request per connection, then closes it without saying so (no
-/// `Connection: close`): the client pools a connection the server has closed.
-fn one_per_connection() -> Server {
-    Server::start(|mut peer| {
+/// `Connection: close`): the client pools a connection the server has closed. The close
+/// comes when the test says `go`, and the test's `go_and_wait` returns once it was made.
+fn one_per_connection() -> (Server, Test) {
+    let (steps, test) = steps();
+    let server = Server::start(move |mut peer| {
         if peer.read_request().is_some() {
             peer.respond("200 OK", "", b"ok");
+            steps.on_go(|| drop(peer));
         }
-    })
+    });
+    (server, test)
 }
 
 #[test]
 fn pooled_connection_closed_by_the_server_get_succeeds() {
-    let server = one_per_connection();
+    let (server, mut test) = one_per_connection();
     let client = Client::new();
     for _ in 0..3 {
         let response = client
             .send(&Request::get(&server.url("/")).unwrap())
             .unwrap();
         assert_eq!(response.body(), b"ok");
-        // Let the server's close reach the client.
-        std::thread::sleep(Duration::from_millis(20));
+        test.go_and_wait();
     }
     assert_eq!(server.requests().len(), 3);
+    assert_eq!(server.connections(), 3);
 }
 
 #[test]
 fn pooled_connection_closed_by_the_server_is_not_used_for_post() {
     // The client sees the closed connection before sending, so the POST goes on a new one
     // and is sent exactly once.
-    let server = one_per_connection();
+    let (server, mut test) = one_per_connection();
     let client = Client::new();
     client
         .send(&Request::get(&server.url("/")).unwrap())
         .unwrap();
-    std::thread::sleep(Duration::from_millis(20));
+    test.go_and_wait();
     let response = client
         .send(&Request::post(&server.url("/")).unwrap().with_body("x"))
         .unwrap();
@@ -161,11 +170,24 @@ fn overloaded(status: &'static str, retry_after: &'static str, failures: usize) 
 }
 
 fn with_retry(server: &Server, method: Method, policy: RetryPolicy) -> (u16, usize) {
+    let (status, requests, _) = timed_retry(server, method, policy, ManualTime::new());
+    (status, requests)
+}
+
+/// Sends with `policy` on a client whose time is `time`: the status, the requests the
+/// server saw, and the waits the client took (on `time`, so none of them real).
+fn timed_retry(
+    server: &Server,
+    method: Method,
+    policy: RetryPolicy,
+    time: ManualTime,
+) -> (u16, usize, Vec<Duration>) {
     let request = Request::new(method, &server.url("/"))
         .unwrap()
         .with_options(RequestOptions::new().retry(policy));
-    let response = Client::new().send(&request).unwrap();
-    (response.status(), server.requests().len())
+    let client = Client::with_config(Config::new().time_source(time.clone()));
+    let response = client.send(&request).unwrap();
+    (response.status(), server.requests().len(), time.sleeps())
 }
 
 #[test]
@@ -181,20 +203,31 @@ fn retry_policy_is_off_by_default() {
 #[test]
 fn retry_policy_retries_429_and_503_honouring_retry_after() {
     let server = overloaded("429 Too Many Requests", "Retry-After: 1\r\n", 1);
-    let start = Instant::now();
+    let policy = RetryPolicy::overload_retries(2);
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
-        (200, 2)
+        timed_retry(&server, Method::Get, policy.clone(), ManualTime::new()),
+        (200, 2, vec![Duration::from_secs(1)])
     );
-    assert!(start.elapsed() >= Duration::from_secs(1));
+    // A date is measured from the client's time: 7 s after the 1 000 000th second.
+    let server = overloaded(
+        "503 Service Unavailable",
+        "Retry-After: Mon, 12 Jan 1970 13:46:47 GMT\r\n",
+        1,
+    );
+    let time = ManualTime::at_unix_time(Duration::from_secs(1_000_000));
+    assert_eq!(
+        timed_retry(&server, Method::Get, RetryPolicy::overload_retries(1), time),
+        (200, 2, vec![Duration::from_secs(7)])
+    );
+    // A date already past is no wait at all.
     let server = overloaded(
         "503 Service Unavailable",
         "Retry-After: Thu, 01 Jan 1970 00:00:00 GMT\r\n",
         2,
     );
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
-        (200, 3)
+        timed_retry(&server, Method::Get, policy, ManualTime::new()),
+        (200, 3, vec![Duration::ZERO, Duration::ZERO])
     );
 }
 
@@ -210,7 +243,10 @@ fn retry_policy_caps_attempts_and_waits() {
     assert_eq!(with_retry(&server, Method::Get, policy), (503, 1));
     let server = overloaded("503 Service Unavailable", "", 1);
     let policy = RetryPolicy::overload_retries(1).default_wait(Duration::from_millis(10));
-    assert_eq!(with_retry(&server, Method::Get, policy), (200, 2));
+    assert_eq!(
+        timed_retry(&server, Method::Get, policy, ManualTime::new()),
+        (200, 2, vec![Duration::from_millis(10)])
+    );
 }
 
 #[test]
@@ -221,9 +257,11 @@ fn retry_policy_never_waits_past_the_call_deadline() {
             .retry(RetryPolicy::overload_retries(1))
             .timeout_call(Duration::from_secs(2)),
     );
-    let start = Instant::now();
-    assert_eq!(Client::new().send(&request).unwrap().status(), 503);
-    assert!(start.elapsed() < Duration::from_secs(2));
+    let time = ManualTime::new();
+    let client = Client::with_config(Config::new().time_source(time.clone()));
+    assert_eq!(client.send(&request).unwrap().status(), 503);
+    assert_eq!(time.sleeps(), vec![]);
+    assert_eq!(server.requests().len(), 1);
 }
 
 #[test]
@@ -236,4 +274,21 @@ fn retry_policy_leaves_post_alone_unless_allowed() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
     let policy = RetryPolicy::overload_retries(1).allow_non_idempotent(true);
     assert_eq!(with_retry(&server, Method::Post, policy), (200, 2));
+}
+
+#[test]
+fn retry_waits_count_against_the_call_deadline() {
+    // Each wait moves the call's clock: after one 1 s wait, 1 s of the 2 s call is left,
+    // and a second 1 s wait would end at the deadline, so it is not taken.
+    let server = overloaded("503 Service Unavailable", "Retry-After: 1\r\n", 5);
+    let request = Request::get(&server.url("/")).unwrap().with_options(
+        RequestOptions::new()
+            .retry(RetryPolicy::overload_retries(5))
+            .timeout_call(Duration::from_secs(2)),
+    );
+    let time = ManualTime::new();
+    let client = Client::with_config(Config::new().time_source(time.clone()));
+    assert_eq!(client.send(&request).unwrap().status(), 503);
+    assert_eq!(time.sleeps(), vec![Duration::from_secs(1)]);
+    assert_eq!(server.requests().len(), 2);
 }

@@ -1,11 +1,18 @@
-//! Timeouts fire near their setting (generous upper bounds: the machine is shared).
+//! Timeouts fire near their setting (generous upper bounds: the machine is shared). The
+//! socket's timeouts are the operating system's timers and run in real time; the call's
+//! deadline runs on the client's time source, moved by hand where a test can.
 
 #![cfg(feature = "http")]
 
+#[path = "support/steps.rs"]
+mod steps;
 mod support;
 
-use httptool::http::{Client, Config, ErrorKind, Request, RequestOptions, Timeout, Transport};
+use httptool::http::{
+    Client, Config, ErrorKind, ManualTime, Request, RequestOptions, Timeout, Transport,
+};
 use std::time::{Duration, Instant};
+use steps::steps;
 use support::Server;
 
 const SHORT: Duration = Duration::from_millis(300);
@@ -22,7 +29,7 @@ fn headers_that_never_finish_hit_the_read_timeout() {
     let server = Server::start(|mut peer| {
         peer.read_request();
         peer.send("HTTP/1.1 200 OK\r\nX-Slow: ");
-        std::thread::sleep(Duration::from_secs(5));
+        peer.wait_for_close();
     });
     let request = Request::get(&server.url("/"))
         .unwrap()
@@ -42,7 +49,7 @@ fn headers_that_never_finish_hit_the_read_timeout() {
 fn a_silent_server_hits_the_read_timeout_set_on_the_client() {
     let server = Server::start(|mut peer| {
         peer.read_request();
-        std::thread::sleep(Duration::from_secs(5));
+        peer.wait_for_close();
     });
     let client = Client::with_config(Config::new().timeout_read(SHORT));
     let (kind, took) = timed(&client, &Request::get(&server.url("/")).unwrap());
@@ -58,14 +65,18 @@ fn a_silent_server_hits_the_read_timeout_set_on_the_client() {
 
 #[test]
 fn a_trickling_body_hits_the_call_deadline() {
-    // Each byte comes well within the read timeout, but the whole call takes too long.
-    let server = Server::start(|mut peer| {
+    // Each byte comes well within the read timeout, but the call's time runs out between
+    // two of them. The server moves the client's time (a ManualTime) between its writes,
+    // so the deadline passes mid-body without any real waiting.
+    let time = ManualTime::new();
+    let server_time = time.clone();
+    let server = Server::start(move |mut peer| {
         peer.read_request();
-        peer.send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
-        for _ in 0..1000 {
-            std::thread::sleep(Duration::from_millis(50));
-            peer.send("x");
-        }
+        peer.stream.set_nodelay(true).unwrap();
+        peer.send("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\nxxxxxxxxxx");
+        server_time.advance(Duration::from_millis(400));
+        peer.send("x");
+        peer.wait_for_close();
     });
     let options = RequestOptions::new()
         .timeout_read(Duration::from_secs(2))
@@ -73,17 +84,14 @@ fn a_trickling_body_hits_the_call_deadline() {
     let request = Request::get(&server.url("/"))
         .unwrap()
         .with_options(options);
-    let (kind, took) = timed(&Client::new(), &request);
+    let client = Client::with_config(Config::new().time_source(time));
+    let err = client.send(&request).unwrap_err();
     assert_eq!(
-        kind,
+        err.kind(),
         ErrorKind::Timeout {
             which: Timeout::Call,
             after: Duration::from_millis(400)
         }
-    );
-    assert!(
-        took >= Duration::from_millis(400) && took < Duration::from_millis(400) + SLACK,
-        "{took:?}"
     );
 }
 
@@ -91,7 +99,7 @@ fn a_trickling_body_hits_the_call_deadline() {
 fn the_call_deadline_bounds_a_long_read_timeout() {
     let server = Server::start(|mut peer| {
         peer.read_request();
-        std::thread::sleep(Duration::from_secs(5));
+        peer.wait_for_close();
     });
     let options = RequestOptions::new()
         .timeout_read(Duration::from_secs(30))
@@ -112,10 +120,10 @@ fn the_call_deadline_bounds_a_long_read_timeout() {
 
 #[test]
 fn a_server_that_never_reads_hits_the_write_timeout() {
-    let server = Server::start(|peer| {
-        // Hold the connection open without reading from it.
-        std::thread::sleep(Duration::from_secs(10));
-        drop(peer);
+    let (steps, mut test) = steps();
+    let server = Server::start(move |peer| {
+        // Hold the connection open without reading from it, until the test is done.
+        steps.on_go(|| drop(peer));
     });
     // Larger than what the kernel buffers on both ends, so the writes block.
     let body = vec![b'x'; 64 * 1024 * 1024];
@@ -132,13 +140,14 @@ fn a_server_that_never_reads_hits_the_write_timeout() {
         }
     );
     assert!(took < SHORT + SLACK, "{took:?}");
+    test.go_and_wait();
 }
 
 #[test]
 fn timeout_message_names_the_setting() {
     let server = Server::start(|mut peer| {
         peer.read_request();
-        std::thread::sleep(Duration::from_secs(2));
+        peer.wait_for_close();
     });
     let request = Request::get(&server.url("/slow?key=s3cret"))
         .unwrap()

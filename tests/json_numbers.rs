@@ -1,7 +1,10 @@
 //! Numbers: integers exact, doubles in shortest round-trip form, numbers beyond both kept as
 //! written, and the `Number` API (conversions, predicates, equality).
 
+mod rng;
+
 use httptool::json::{self, Json, Number};
+use rng::Rng;
 
 fn num(text: &str) -> Number {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -119,18 +122,6 @@ fn equality_is_by_value() {
     }
 }
 
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-}
-
 /// The significant digits and decimal exponent of a number written `d.ddde±x` or plain.
 fn digits_and_exponent(text: &str) -> (String, i32) {
     let text = text.trim_start_matches('-');
@@ -148,7 +139,7 @@ fn doubles_are_written_in_the_shortest_form_that_reads_back() {
     // std's `{:e}` writes the shortest digits that round-trip too: ours has as many digits and
     // the same exponent, and reads back to the same bits (a unit test next to the formatter
     // compares the digits themselves on 200,000 patterns).
-    let mut rng = Rng(0xD1CE);
+    let mut rng = Rng::from_state(0xD1CE);
     for _ in 0..100_000 {
         let f = f64::from_bits(rng.next());
         if !f.is_finite() || f == 0.0 {

@@ -5,17 +5,9 @@
 mod cli_support;
 mod support;
 
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use support::Server as Api;
-
-const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
-
-fn messages(text: &str) -> Vec<Json> {
-    text.lines()
-        .map(|line| json::parse(line).unwrap())
-        .collect()
-}
 
 #[test]
 fn help_gives_the_client_configuration() {
@@ -91,14 +83,10 @@ fn serves_every_tool_of_every_file_on_stdio() {
         r#"{"name": "other", "base_url": "https://api.example.com",
             "endpoints": [{"name": "other_tool", "method": "POST", "path": "/o"}]}"#,
     );
-    let input = [
-        INIT,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    let input = mcp_session(&[
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"getWeather","arguments":{"city":"Oslo"}}}"#,
-        "",
-    ]
-    .join("\n");
+    ]);
     let out = httptool(
         &[
             "serve",
@@ -113,7 +101,7 @@ fn serves_every_tool_of_every_file_on_stdio() {
         &[],
     );
     assert_eq!(status(&out), 0, "{}", stderr(&out));
-    let answers = messages(&stdout(&out));
+    let answers = mcp_answers(&out);
     assert_eq!(answers.len(), 3, "{:?}", answers);
     assert_eq!(
         answers[0]["result"]["protocolVersion"],

@@ -6,7 +6,7 @@
 mod cli_support;
 mod support;
 
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use support::Server as Api;
 
@@ -235,20 +235,13 @@ fn serve_answers_initialize_tools_list_and_calls_for_a_yaml_document() {
     let api = Api::json(r#"{"name":"Rex","tag":null,"age":3}"#);
     let dir = TempDir::new("openapi-yaml-serve");
     let spec = dir.file("pets.yaml", &pets_yaml(&api.base()));
-    let input = [
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    let input = mcp_session(&[
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
         r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"getPet","arguments":{"id":"7"}}}"#,
-        "",
-    ]
-    .join("\n");
+    ]);
     let out = httptool(&["serve", "--openapi", &spec], Some(&input), &[]);
     assert_eq!(status(&out), 0, "{}", stderr(&out));
-    let answers: Vec<Json> = stdout(&out)
-        .lines()
-        .map(|line| json::parse(line).unwrap())
-        .collect();
+    let answers = mcp_answers(&out);
     assert_eq!(answers.len(), 3, "{:?}", answers);
     assert_eq!(answers[0]["id"], Json::from(1));
     assert_eq!(

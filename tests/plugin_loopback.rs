@@ -274,7 +274,7 @@ fn strict_address_policy_refuses_loopback() {
 fn read_timeout_is_a_timeout_for_the_model() {
     let server = Server::start(|mut peer| {
         let _ = peer.read_request();
-        thread::sleep(Duration::from_millis(1500));
+        peer.wait_for_close();
     });
     let p = HttpPlugin::from_json(&single(
         &server.base(),

@@ -207,6 +207,20 @@ fn client_credentials(tokens: &Server, extra: &str) -> String {
     )
 }
 
+/// An issuer knowing client `svc` (secret `s3cret-value`) whose tokens last `expires_in`
+/// seconds, its token server, and the API checking its tokens: what most tests start from.
+fn svc_servers(expires_in: Option<u64>) -> (Shared, Server, Server) {
+    let issuer = issuer_with(&[("svc", "s3cret-value")], expires_in);
+    let tokens = token_server(issuer.clone(), None);
+    let api = api_server(issuer.clone());
+    (issuer, tokens, api)
+}
+
+/// The plugin for `api` whose auth gets tokens from `tokens` as client `svc`.
+fn svc_plugin(api: &Server, tokens: &Server) -> HttpPlugin {
+    HttpPlugin::from_json(&plugin_file(api, &client_credentials(tokens, ""))).unwrap()
+}
+
 fn call(plugin: &HttpPlugin, tool: &str, context: &CallContext) -> httptool::tool::ToolOutput {
     let arguments = if tool == "create_contact" {
         r#"{"name":"Ann"}"#
@@ -220,11 +234,8 @@ fn call(plugin: &HttpPlugin, tool: &str, context: &CallContext) -> httptool::too
 
 #[test]
 fn the_first_call_fetches_a_token_with_a_form_post_and_sends_it_as_bearer() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (_, tokens, api) = svc_servers(Some(3600));
+    let plugin = svc_plugin(&api, &tokens);
     let out = call(&plugin, "list_contacts", &CallContext::new());
     assert!(!out.is_error(), "{}", out.text());
     assert_eq!(out.text(), r#"{"ok":true,"issued":1,"echo":""}"#);
@@ -260,9 +271,7 @@ fn the_first_call_fetches_a_token_with_a_form_post_and_sends_it_as_bearer() {
 
 #[test]
 fn client_auth_body_sends_the_credentials_in_the_form() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
+    let (_, tokens, api) = svc_servers(Some(3600));
     let auth = client_credentials(
         &tokens,
         r#", "client_auth": "body", "audience": "https://api""#,
@@ -279,11 +288,8 @@ fn client_auth_body_sends_the_credentials_in_the_form() {
 
 #[test]
 fn one_token_request_serves_100_calls() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (_, tokens, api) = svc_servers(Some(3600));
+    let plugin = svc_plugin(&api, &tokens);
     for _ in 0..100 {
         let out = call(&plugin, "list_contacts", &CallContext::new());
         assert!(!out.is_error(), "{}", out.text());
@@ -296,11 +302,8 @@ fn one_token_request_serves_100_calls() {
 fn an_expired_token_is_renewed() {
     // `expires_in: 0`: each token is stale once its call is done, so each call renews it
     // (the margin rule itself is a unit test in `token.rs`).
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(0));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (_, tokens, api) = svc_servers(Some(0));
+    let plugin = svc_plugin(&api, &tokens);
     for n in 1..=3 {
         let out = call(&plugin, "list_contacts", &CallContext::new());
         assert_eq!(
@@ -313,11 +316,8 @@ fn an_expired_token_is_renewed() {
 
 #[test]
 fn a_401_for_a_cached_token_refetches_once_and_retries_a_get_once() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (issuer, tokens, api) = svc_servers(Some(3600));
+    let plugin = svc_plugin(&api, &tokens);
     assert!(!call(&plugin, "list_contacts", &CallContext::new()).is_error());
     issuer
         .lock()
@@ -332,11 +332,8 @@ fn a_401_for_a_cached_token_refetches_once_and_retries_a_get_once() {
 
 #[test]
 fn a_401_for_a_post_is_never_sent_twice_and_says_the_token_was_refused() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (issuer, tokens, api) = svc_servers(Some(3600));
+    let plugin = svc_plugin(&api, &tokens);
     assert!(!call(&plugin, "list_contacts", &CallContext::new()).is_error());
     issuer
         .lock()
@@ -367,8 +364,7 @@ fn a_401_for_a_token_just_issued_is_not_retried() {
     let tokens = token_server(issuer.clone(), None);
     // An API that refuses every token.
     let api = Server::responding(|_| (String::from("401 Unauthorized"), String::new(), Vec::new()));
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let plugin = svc_plugin(&api, &tokens);
     let out = call(&plugin, "list_contacts", &CallContext::new());
     assert_eq!(out.error_kind(), Some(ErrorKind::HttpStatus));
     assert!(
@@ -384,8 +380,7 @@ fn an_invalid_client_is_a_clear_error_without_the_secret() {
     let issuer = issuer_with(&[("svc", "another-secret")], Some(3600));
     let tokens = token_server(issuer.clone(), None);
     let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let plugin = svc_plugin(&api, &tokens);
     let out = call(&plugin, "list_contacts", &CallContext::new());
     assert_eq!(out.error_kind(), Some(ErrorKind::AuthFailed));
     assert_eq!(out.status(), Some(401));
@@ -470,8 +465,7 @@ fn eight_threads_sharing_one_plugin_share_one_token_fetch() {
     let (go, gate) = mpsc::channel();
     let tokens = token_server(issuer.clone(), Some(Arc::new(Mutex::new(gate))));
     let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let plugin = svc_plugin(&api, &tokens);
     let mut registry = ToolRegistry::new();
     registry.add_plugin(&plugin).unwrap();
     let registry = Arc::new(registry);
@@ -539,9 +533,7 @@ fn two_tenants_through_the_context_get_two_tokens() {
 
 #[test]
 fn the_token_endpoint_obeys_the_address_policy() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
+    let (_, tokens, api) = svc_servers(Some(3600));
     // A client refusing loopback, except for the API's address: the token endpoint on the
     // same address but another port is still loopback, and refused like any address.
     let client = Client::with_config(
@@ -615,18 +607,14 @@ fn a_token_url_over_http_off_loopback_is_refused_unless_allowed() {
 
 #[test]
 fn secrets_are_masked_in_debug_dry_runs_curl_and_observers() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
+    let (_, tokens, api) = svc_servers(Some(3600));
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let log = seen.clone();
-    let plugin = HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, "")))
-        .unwrap()
-        .with_observer(Arc::new(move |e: &Exchange<'_>| {
-            log.lock()
-                .unwrap()
-                .push(format!("{} {} {:?}", e.method, e.url, e.status))
-        }));
+    let plugin = svc_plugin(&api, &tokens).with_observer(Arc::new(move |e: &Exchange<'_>| {
+        log.lock()
+            .unwrap()
+            .push(format!("{} {} {:?}", e.method, e.url, e.status))
+    }));
     assert!(!call(&plugin, "list_contacts", &CallContext::new()).is_error());
     let debug = format!("{:?}", plugin);
     assert!(!debug.contains("s3cret-value"), "{}", debug);
@@ -747,11 +735,8 @@ fn openapi_client_credentials_flows_become_oauth_auth() {
 
 #[test]
 fn the_tool_trait_call_path_uses_the_cache_too() {
-    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(3600));
-    let tokens = token_server(issuer.clone(), None);
-    let api = api_server(issuer.clone());
-    let plugin =
-        HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+    let (_, tokens, api) = svc_servers(Some(3600));
+    let plugin = svc_plugin(&api, &tokens);
     let tool = plugin.tool("list_contacts").unwrap();
     let sent = tool.send(json::Map::new(), &CallContext::new()).unwrap();
     assert_eq!(sent.status(), 200);
@@ -793,8 +778,7 @@ fn unusable_token_responses_are_each_named() {
     for (status, body, expected) in cases {
         let tokens = Server::responding(move |_| json_reply(status, body.to_string()));
         let api = Server::json("{}");
-        let plugin =
-            HttpPlugin::from_json(&plugin_file(&api, &client_credentials(&tokens, ""))).unwrap();
+        let plugin = svc_plugin(&api, &tokens);
         let out = call(&plugin, "list_contacts", &CallContext::new());
         assert_eq!(out.error_kind(), Some(ErrorKind::AuthFailed), "{}", body);
         assert_eq!(out.text(), expected);

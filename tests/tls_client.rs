@@ -3,6 +3,8 @@
 
 #![cfg(feature = "tls")]
 
+#[path = "support/steps.rs"]
+mod steps;
 mod support;
 mod tls_support;
 
@@ -14,6 +16,7 @@ use std::time::Duration;
 use httptool::http::{
     CertificateProblem, Client, Config, ErrorKind, RedirectStop, Request, Timeout, Transport,
 };
+use steps::steps;
 use tls_support::{TlsServer, CA, EXPIRED, LOCALHOST, OTHER_HOST, SELF_SIGNED};
 
 /// A client trusting the test root only.
@@ -109,8 +112,7 @@ fn certificate_from_the_test_root_is_refused_when_the_root_is_not_added() {
         ErrorKind::Certificate(CertificateProblem::UnknownIssuer)
     );
     // The client told the server why.
-    wait_until(|| !server.handshake_errors().is_empty());
-    let seen = server.handshake_errors();
+    let seen = server.wait_for_handshake_error();
     assert!(seen[0].contains("UnknownCA"), "{seen:?}");
 }
 
@@ -178,19 +180,21 @@ fn keep_alive_reuses_one_tls_connection() {
 
 #[test]
 fn a_connection_the_server_closed_while_idle_is_not_reused() {
-    // One response per connection, then close_notify: the pooled connection is stale.
-    let server = TlsServer::start(LOCALHOST, |mut peer| {
+    // One response per connection, then close_notify (when the test says `go`, and the
+    // test goes on once it was sent): the pooled connection is stale.
+    let (steps, mut test) = steps();
+    let server = TlsServer::start(LOCALHOST, move |mut peer| {
         if peer.read_request().is_some() {
+            peer.stream.sock.set_nodelay(true).unwrap();
             peer.respond("200 OK", "", "once");
-            peer.close();
+            steps.on_go(|| peer.close());
         }
     });
     let client = trusting_test_root();
     for _ in 0..2 {
         let response = get(&client, &server.url("/")).unwrap();
         assert_eq!(response.body(), b"once");
-        // Let the close_notify arrive before the next request.
-        thread::sleep(Duration::from_millis(50));
+        test.go_and_wait();
     }
     assert_eq!(server.connections(), 2);
 }
@@ -238,9 +242,12 @@ fn a_server_that_never_answers_the_handshake_times_out_as_connecting() {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let server = thread::spawn(move || {
-        let (sock, _) = listener.accept().unwrap();
-        thread::sleep(Duration::from_millis(1500));
-        drop(sock);
+        let (mut sock, _) = listener.accept().unwrap();
+        // Never answer: read the ClientHello and on to the end, which comes when the client
+        // gives up and closes (or after 10 s, so a broken test cannot hang).
+        sock.set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let _ = sock.read_to_end(&mut Vec::new());
     });
     let client = Client::with_config(
         Config::new()
@@ -350,15 +357,6 @@ fn config_debug_counts_roots_without_printing_them() {
         debug.contains("trust: Trust { added_roots: 2, webpki_roots: true }"),
         "{debug}"
     );
-}
-
-fn wait_until(done: impl Fn() -> bool) {
-    for _ in 0..200 {
-        if done() {
-            return;
-        }
-        thread::sleep(Duration::from_millis(10));
-    }
 }
 
 #[test]

@@ -1,85 +1,15 @@
-//! https through a proxy: a `CONNECT` tunnel to a loopback proxy written here, which records
-//! what it was asked and copies bytes both ways, or refuses.
+//! https through a proxy: a `CONNECT` tunnel to a loopback proxy (tests/support), which
+//! records what it was asked and copies bytes both ways, or refuses.
 
 #![cfg(feature = "tls")]
 
+#[path = "support/connect_proxy.rs"]
+mod connect_proxy;
 mod tls_support;
 
-use std::io::{Read, Write};
-use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::sync::{Arc, Mutex};
-use std::thread;
-
+use connect_proxy::ConnectProxy;
 use httptool::http::{Client, Config, ErrorKind, Proxy, ProxyConfig, Request, Secrets, Transport};
 use tls_support::{TlsServer, CA, LOCALHOST};
-
-/// A loopback proxy that answers `CONNECT` with `answer` and, on a 2xx, tunnels to the
-/// requested address. It records each request head it reads.
-struct TunnelProxy {
-    addr: SocketAddr,
-    heads: Arc<Mutex<Vec<String>>>,
-}
-
-impl TunnelProxy {
-    fn start(answer: &'static str) -> TunnelProxy {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let heads = Arc::new(Mutex::new(Vec::new()));
-        let seen = heads.clone();
-        thread::spawn(move || {
-            for client in listener.incoming().flatten() {
-                let seen = seen.clone();
-                thread::spawn(move || serve(client, answer, &seen));
-            }
-        });
-        TunnelProxy { addr, heads }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-
-    fn heads(&self) -> Vec<String> {
-        self.heads.lock().unwrap().clone()
-    }
-}
-
-fn serve(mut client: TcpStream, answer: &str, seen: &Mutex<Vec<String>>) {
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    // Byte by byte, so nothing after the head (the ClientHello) is read here.
-    while !head.ends_with(b"\r\n\r\n") {
-        match client.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return,
-        }
-    }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    seen.lock().unwrap().push(head.clone());
-    let _ = client.write_all(answer.as_bytes());
-    if !answer.starts_with("HTTP/1.1 2") {
-        return;
-    }
-    let target = head
-        .split(' ')
-        .nth(1)
-        .unwrap_or("")
-        .replace("localhost", "127.0.0.1");
-    let upstream = match TcpStream::connect(target) {
-        Ok(s) => s,
-        Err(_) => return,
-    };
-    let (mut up_read, mut client_write) =
-        (upstream.try_clone().unwrap(), client.try_clone().unwrap());
-    let back = thread::spawn(move || {
-        let _ = std::io::copy(&mut up_read, &mut client_write);
-        let _ = client_write.shutdown(Shutdown::Write);
-    });
-    let mut up_write = upstream;
-    let _ = std::io::copy(&mut client, &mut up_write);
-    let _ = up_write.shutdown(Shutdown::Write);
-    let _ = back.join();
-}
 
 fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
     head.split("\r\n").skip(1).find_map(|line| {
@@ -101,7 +31,7 @@ fn client_through(proxies: ProxyConfig) -> Client {
 #[test]
 fn https_goes_through_a_connect_tunnel_from_https_proxy() {
     let server = TlsServer::ok(LOCALHOST, "through the tunnel");
-    let proxy = TunnelProxy::start("HTTP/1.1 200 Connection established\r\n\r\n");
+    let proxy = ConnectProxy::start("HTTP/1.1 200 Connection established\r\n\r\n");
     let proxy_url = proxy.url();
     let vars = move |name: &str| (name == "HTTPS_PROXY").then(|| proxy_url.clone());
     let client = client_through(ProxyConfig::from_vars(vars).unwrap());
@@ -134,7 +64,7 @@ fn https_goes_through_a_connect_tunnel_from_https_proxy() {
 #[test]
 fn proxy_credentials_go_to_the_proxy_only() {
     let server = TlsServer::ok(LOCALHOST, "ok");
-    let proxy = TunnelProxy::start("HTTP/1.1 200 OK\r\n\r\n");
+    let proxy = ConnectProxy::start("HTTP/1.1 200 OK\r\n\r\n");
     let settings = Proxy::new(&proxy.url())
         .unwrap()
         .basic_auth("user", "s3cret");
@@ -153,7 +83,7 @@ fn proxy_credentials_go_to_the_proxy_only() {
 #[test]
 fn lower_case_https_proxy_is_read_too() {
     let server = TlsServer::ok(LOCALHOST, "ok");
-    let proxy = TunnelProxy::start("HTTP/1.1 200 OK\r\n\r\n");
+    let proxy = ConnectProxy::start("HTTP/1.1 200 OK\r\n\r\n");
     let proxy_url = proxy.url();
     let vars = move |name: &str| (name == "https_proxy").then(|| proxy_url.clone());
     let client = client_through(ProxyConfig::from_vars(vars).unwrap());
@@ -169,7 +99,7 @@ fn lower_case_https_proxy_is_read_too() {
 
 #[test]
 fn a_407_from_the_proxy_is_a_clear_error() {
-    let proxy = TunnelProxy::start(
+    let proxy = ConnectProxy::start(
         "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"p\"\r\nContent-Length: 0\r\n\r\n",
     );
     let client = client_through(ProxyConfig::all(Proxy::new(&proxy.url()).unwrap()));
@@ -187,7 +117,7 @@ fn a_407_from_the_proxy_is_a_clear_error() {
 
 #[test]
 fn another_refusal_names_the_proxy_status() {
-    let proxy = TunnelProxy::start("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
+    let proxy = ConnectProxy::start("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
     let client = client_through(ProxyConfig::all(Proxy::new(&proxy.url()).unwrap()));
     let err = client
         .send(&Request::get("https://localhost:9/").unwrap())
@@ -201,7 +131,7 @@ fn another_refusal_names_the_proxy_status() {
 
 #[test]
 fn a_proxy_answer_over_max_head_is_the_head_limit() {
-    let proxy = TunnelProxy::start(Box::leak(
+    let proxy = ConnectProxy::start(Box::leak(
         format!("HTTP/1.1 200 OK\r\nX-Pad: {}\r\n\r\n", "a".repeat(70_000)).into_boxed_str(),
     ));
     let client = client_through(ProxyConfig::all(Proxy::new(&proxy.url()).unwrap()));

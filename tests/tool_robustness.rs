@@ -6,8 +6,11 @@
 
 #![cfg(feature = "tool")]
 
+mod rng;
+
 use httptool::json::{Json, Map};
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSpec};
+use rng::Rng;
 
 const KEYS: &[&str] = &[
     "choices",
@@ -66,50 +69,32 @@ const STRINGS: &[&str] = &[
     "x/y~z",
 ];
 
-/// xorshift64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn value(&mut self, depth: usize) -> Json {
-        let leaf = depth == 0 || self.below(3) == 0;
-        match if leaf {
-            self.below(4)
-        } else {
-            4 + self.below(2)
-        } {
-            0 => Json::Null,
-            1 => Json::Bool(self.below(2) == 0),
-            2 => Json::from(self.below(5) as i64 - 1),
-            3 => Json::from(STRINGS[self.below(STRINGS.len())]),
-            4 => Json::Array((0..self.below(4)).map(|_| self.value(depth - 1)).collect()),
-            _ => {
-                let mut map = Map::new();
-                for _ in 0..self.below(5) {
-                    map.insert(KEYS[self.below(KEYS.len())], self.value(depth - 1));
-                }
-                Json::Object(map)
+/// A random value up to `depth` levels deep, of the keys and strings above.
+fn value(rng: &mut Rng, depth: usize) -> Json {
+    let leaf = depth == 0 || rng.below(3) == 0;
+    match if leaf { rng.below(4) } else { 4 + rng.below(2) } {
+        0 => Json::Null,
+        1 => Json::Bool(rng.below(2) == 0),
+        2 => Json::from(rng.below(5) as i64 - 1),
+        3 => Json::from(rng.pick(STRINGS)),
+        4 => Json::Array((0..rng.below(4)).map(|_| value(rng, depth - 1)).collect()),
+        _ => {
+            let mut map = Map::new();
+            for _ in 0..rng.below(5) {
+                let key = rng.pick(KEYS);
+                map.insert(key, value(rng, depth - 1));
             }
+            Json::Object(map)
         }
     }
 }
 
 #[test]
 fn readers_never_panic_and_are_deterministic() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(1);
     let mut accepted = 0;
     for _ in 0..20_000 {
-        let payload = rng.value(6);
+        let payload = value(&mut rng, 6);
         let results = [
             openai::chat_calls(&payload).map(|c| c.len()),
             openai::responses_calls(&payload).map(|c| c.len()),
@@ -134,12 +119,12 @@ fn readers_never_panic_and_are_deterministic() {
 
 #[test]
 fn renderers_never_panic_on_odd_schemas() {
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng::new(2);
     let mut rendered = 0;
     for index in 0..5_000 {
         let mut properties = Map::new();
-        properties.insert("p", rng.value(5));
-        properties.insert("q", rng.value(5));
+        properties.insert("p", value(&mut rng, 5));
+        properties.insert("q", value(&mut rng, 5));
         let mut parameters = Map::new();
         parameters.insert("type", "object");
         parameters.insert("properties", properties);

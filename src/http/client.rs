@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
-use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use super::config::{Config, Limits, Settings};
-use super::conn::{Clock, Conn, Origin};
+use super::clock::Clock;
+use super::config::{Config, Settings};
+use super::conn::{Conn, Origin};
 use super::error::{Error, ErrorKind, Limit};
 #[cfg(feature = "tls")]
 use super::exchange::tunnel;
@@ -20,13 +20,13 @@ use super::net::{self, Target};
 use super::pool::Pool;
 use super::proxy::Proxy;
 use super::redirect::{self, Decision};
-use super::request::{HeadHook, Request, Secrets};
+use super::request::{forwarding, prepare, render, HeadHook, Request, Secrets};
 use super::response::Response;
 #[cfg(feature = "tls")]
 use super::tls::Connector;
 #[cfg(feature = "tls")]
 use super::wire::write::write_connect;
-use super::wire::write::{check, write_head, RequestHead};
+use super::wire::write::write_head;
 use super::Transport;
 use crate::url::{Scheme, Url};
 
@@ -147,7 +147,7 @@ impl Client {
 impl Transport for Client {
     fn send(&self, request: &Request) -> Result<Response, Error> {
         let settings = Settings::new(&self.inner.config, request.options());
-        let clock = Clock::start(settings.timeouts);
+        let clock = Clock::start(&self.inner.config.time_source, settings.timeouts);
         self.call(request, &settings, &clock)
     }
 }
@@ -249,7 +249,7 @@ impl Client {
                 .send_hop(&hop, settings, clock)
                 .map_err(|e| e.with_url(&hop.url))?;
             if let Some(wait) = retry_wait(settings, &hop, &response, retries, clock) {
-                thread::sleep(wait);
+                clock.sleep(wait);
                 retries += 1;
                 continue;
             }
@@ -317,7 +317,7 @@ impl Client {
                 hop.on_head,
             );
             match sent {
-                Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok)),
+                Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok, clock)),
                 Err(Failure {
                     replayable: true, ..
                 }) if hop.method.is_idempotent() && !retried => retried = true,
@@ -326,10 +326,17 @@ impl Client {
         }
     }
 
-    fn finish(&self, mut conn: Conn, reply: Reply, url: &Url, reuse_ok: bool) -> Response {
+    fn finish(
+        &self,
+        mut conn: Conn,
+        reply: Reply,
+        url: &Url,
+        reuse_ok: bool,
+        clock: &Clock,
+    ) -> Response {
         if reply.reusable && reuse_ok {
             conn.reused = true;
-            self.inner.pool.put(conn);
+            self.inner.pool.put(conn, clock.now());
         }
         let head = reply.head;
         Response::from_parts(
@@ -368,11 +375,12 @@ impl Client {
             peer_url
         };
         if pooled {
-            if let Some(conn) =
-                self.inner
-                    .pool
-                    .take(key.scheme(), key.host_str(), key.port_or_default())
-            {
+            if let Some(conn) = self.inner.pool.take(
+                key.scheme(),
+                key.host_str(),
+                key.port_or_default(),
+                clock.now(),
+            ) {
                 if policy.map_or(true, |p| p.check_ip(conn.peer.ip()).is_ok()) {
                     return Ok(conn);
                 }
@@ -443,13 +451,6 @@ impl Client {
     }
 }
 
-/// The proxy a request is forwarded through in absolute form, with the proxy's credentials:
-/// an http URL's proxy. An https request goes through a tunnel, so its proxy sees neither
-/// the request nor (inside it) the credentials.
-fn forwarding<'p>(url: &Url, proxy: Option<&'p Proxy>) -> Option<&'p Proxy> {
-    proxy.filter(|_| url.scheme() == Scheme::Http)
-}
-
 /// The host allowlist, and what can be checked through a proxy.
 fn check_policy(settings: &Settings<'_>, url: &Url, proxied: bool) -> Result<(), Error> {
     let policy = settings.address;
@@ -490,9 +491,7 @@ fn retry_wait(
     if !matches!(response.status(), 429 | 503) {
         return None;
     }
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let now = clock.unix_time().as_secs();
     let wait = settings.retry.wait_for(
         hop.method,
         response.status(),
@@ -504,84 +503,4 @@ fn retry_wait(
         Some(left) if wait >= left => None,
         _ => Some(wait),
     }
-}
-
-/// The head a request is sent with, built and checked in one place for the send and for the
-/// dry run ([`render`]), so the two cannot disagree: the request target (absolute form
-/// through a forwarding `proxy`) within `limits.max_request_target`, the `Content-Length`,
-/// and no header the client writes itself.
-#[allow(clippy::too_many_arguments)]
-fn prepare<'a>(
-    method: Method,
-    url: &'a Url,
-    host: Option<&'a str>,
-    headers: &'a Headers,
-    body_len: usize,
-    config: &'a Config,
-    limits: &Limits,
-    proxy: Option<&'a Proxy>,
-) -> Result<RequestHead<'a>, Error> {
-    let target = if proxy.is_some() {
-        url.as_str()
-    } else {
-        url.path_and_query()
-    };
-    let max = limits.max_request_target;
-    if target.len() > max {
-        return Err(Error::limit(Limit::RequestTarget, max, target.len() as u64));
-    }
-    // RFC 9110 section 8.6: a Content-Length for every body, and 0 for an empty one where the
-    // method gives a body meaning.
-    let content_length = (body_len > 0 || method.expects_body()).then_some(body_len);
-    let head = RequestHead {
-        method,
-        target,
-        host: host.unwrap_or_else(|| url.authority()),
-        user_agent: config.user_agent.as_deref(),
-        headers,
-        proxy_authorization: proxy.and_then(Proxy::authorization),
-        content_length,
-    };
-    check(&head)?;
-    Ok(head)
-}
-
-/// The bytes `config`'s client would write for `request`, under the request's own options
-/// merged over `config`, as a send would.
-pub(crate) fn render(
-    request: &Request,
-    config: &Config,
-    secrets: Secrets,
-) -> Result<Vec<u8>, Error> {
-    let url = request.url();
-    let settings = Settings::new(config, request.options());
-    let proxy = forwarding(url, config.proxy.for_url(url));
-    let body = request.body();
-    let masked;
-    let mut head = prepare(
-        request.method(),
-        url,
-        request.host(),
-        request.headers(),
-        body.len(),
-        config,
-        &settings.limits,
-        proxy,
-    )
-    .map_err(|e| e.with_url(url))?;
-    if secrets == Secrets::Mask {
-        // Only what is shown changes: the checks above ran on the target as sent. Masking
-        // changes only the query, so the path starts where it did.
-        masked = url.redacted(request.secret_query_params());
-        let prefix = url.as_str().len() - url.path_and_query().len();
-        head.target = if proxy.is_some() {
-            &masked
-        } else {
-            &masked[prefix..]
-        };
-    }
-    let mut out = Vec::with_capacity(256 + body.len());
-    write_head(&mut out, &head, secrets == Secrets::Mask);
-    out.extend_from_slice(body);
-    Ok(out)
 }

@@ -1,8 +1,10 @@
 //! Every setting of the client and its default, in one place, and the per-request overrides.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::address::AddressPolicy;
+use super::clock::{RealTime, TimeSource, Timeouts};
 use super::proxy::ProxyConfig;
 use super::redirect::RedirectPolicy;
 use super::retry::RetryPolicy;
@@ -32,12 +34,9 @@ pub const DEFAULT_MAX_STATUS_LINE: usize = 8 * 1024;
 pub const DEFAULT_MAX_CHUNK_LINE: usize = 1024;
 /// Bytes of a request target. Defaults to 8 KiB.
 pub const DEFAULT_MAX_REQUEST_TARGET: usize = 8 * 1024;
-/// Redirects followed in one call. Defaults to 5.
-pub const DEFAULT_MAX_REDIRECTS: u32 = 5;
-/// The longest wait the retry policy takes before retrying a 429 or 503. Defaults to 10 seconds.
-pub const DEFAULT_RETRY_MAX_WAIT: Duration = Duration::from_secs(10);
-/// The retry policy's wait when a 429 or 503 has no usable `Retry-After`. Defaults to 1 second.
-pub const DEFAULT_RETRY_WAIT: Duration = Duration::from_secs(1);
+// The policies' defaults live beside the policies (they use them), and are listed here too.
+pub use super::redirect::DEFAULT_MAX_REDIRECTS;
+pub use super::retry::{DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT};
 /// Idle connections kept per origin. Defaults to 4.
 pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 4;
 /// Idle connections kept in all. Defaults to 32.
@@ -46,9 +45,8 @@ pub const DEFAULT_MAX_IDLE_TOTAL: usize = 32;
 pub const DEFAULT_MAX_IDLE_AGE: Duration = Duration::from_secs(15);
 /// The `User-Agent` sent when the request sets none. Defaults to `httptool/<version>`.
 pub const DEFAULT_USER_AGENT: &str = concat!("httptool/", env!("CARGO_PKG_VERSION"));
-/// Whether https trusts Mozilla's root certificates (from webpki-roots). Defaults to `true`.
 #[cfg(feature = "tls")]
-pub const DEFAULT_WEBPKI_ROOTS: bool = true;
+pub use super::tls::DEFAULT_WEBPKI_ROOTS;
 
 /// The size limits of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,15 +58,6 @@ pub(crate) struct Limits {
     pub max_status_line: usize,
     pub max_chunk_line: usize,
     pub max_request_target: usize,
-}
-
-/// The timeouts of one call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Timeouts {
-    pub connect: Duration,
-    pub read: Duration,
-    pub write: Duration,
-    pub call: Duration,
 }
 
 /// Configuration of a [`Client`](super::Client): limits, timeouts, policies, pool and proxy.
@@ -109,6 +98,7 @@ pub struct Config {
     pub(crate) proxy: ProxyConfig,
     #[cfg(feature = "tls")]
     pub(crate) trust: Trust,
+    pub(crate) time_source: Arc<dyn TimeSource>,
 }
 
 impl Default for Config {
@@ -138,6 +128,7 @@ impl Default for Config {
             proxy: ProxyConfig::default(),
             #[cfg(feature = "tls")]
             trust: Trust::default(),
+            time_source: Arc::new(RealTime),
         }
     }
 }
@@ -358,6 +349,18 @@ impl Config {
     #[must_use]
     pub fn webpki_roots(mut self, enabled: bool) -> Config {
         self.trust.set_webpki_roots(enabled);
+        self
+    }
+
+    /// Where the client reads the time and how it waits: the call's deadline
+    /// (`timeout_call`), the wait before a retry and the date `Retry-After` is measured
+    /// from, and the age of idle connections (`max_idle_age`). The socket's own timeouts
+    /// are the operating system's timers and always run in real time. Defaults to
+    /// [`RealTime`]; a [`ManualTime`](super::ManualTime) makes those waits take no real time
+    /// in tests.
+    #[must_use]
+    pub fn time_source(mut self, source: impl TimeSource + 'static) -> Config {
+        self.time_source = Arc::new(source);
         self
     }
 }

@@ -2,8 +2,9 @@
 //! interim 1xx ones), read the body as its framing says, and say whether the connection can
 //! carry another request.
 
+use super::clock::Clock;
 use super::config::Limits;
-use super::conn::{Clock, Conn};
+use super::conn::Conn;
 use super::error::{Error, ErrorKind, Limit, Malformed};
 use super::method::Method;
 use super::request::HeadHook;

@@ -49,6 +49,7 @@
 
 mod address;
 mod client;
+mod clock;
 mod config;
 mod conn;
 mod credentials;
@@ -72,6 +73,7 @@ use std::sync::Arc;
 
 pub use self::address::{AddressClass, AddressPolicy};
 pub use self::client::Client;
+pub use self::clock::{ManualTime, RealTime, TimeSource};
 #[allow(deprecated)]
 pub use self::config::DEFAULT_MAX_BODY;
 #[cfg(feature = "tls")]

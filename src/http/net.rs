@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::address::AddressPolicy;
-use super::conn::Clock;
+use super::clock::Clock;
 use super::error::{Error, ErrorKind, Timeout};
 #[cfg(feature = "tls")]
 use super::tls::{Connector, TlsStream};

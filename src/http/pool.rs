@@ -47,9 +47,8 @@ impl Pool {
     /// HEAD response) or a close by the server means the previous exchange is not over, and
     /// reading the next answer from it would hand one call another's bytes. Such a
     /// connection is dropped; the check costs a few system calls per reuse.
-    pub fn take(&self, scheme: Scheme, host: &str, port: u16) -> Option<Conn> {
+    pub fn take(&self, scheme: Scheme, host: &str, port: u16, now: Instant) -> Option<Conn> {
         loop {
-            let now = Instant::now();
             let found = {
                 let mut idle = self.lock();
                 let pos = idle
@@ -69,11 +68,10 @@ impl Pool {
 
     /// Keeps a connection for reuse, evicting the oldest of its origin, then the oldest of all,
     /// to stay within the limits; expired connections go too.
-    pub fn put(&self, conn: Conn) {
+    pub fn put(&self, conn: Conn, now: Instant) {
         if self.max_per_origin == 0 || self.max_total == 0 {
             return;
         }
-        let now = Instant::now();
         let mut evicted = Vec::new();
         {
             let mut idle = self.lock();
@@ -119,14 +117,18 @@ mod tests {
         let addr = listener.local_addr().unwrap();
         let client = TcpStream::connect(addr).unwrap();
         drop(listener.accept().unwrap());
-        // Let the close reach the client's socket.
-        std::thread::sleep(Duration::from_millis(20));
+        // Wait until the close has reached the client's socket: a peek at the end of the
+        // stream returns 0, and leaves it there for the pool's own check.
+        assert_eq!(client.peek(&mut [0u8; 1]).unwrap(), 0);
         let origin = Origin {
             scheme: Scheme::Http,
             host: "127.0.0.1".to_string(),
             port: addr.port(),
         };
-        pool.put(Conn::new(Stream::Plain(client), addr, origin));
+        pool.put(
+            Conn::new(Stream::Plain(client), addr, origin),
+            Instant::now(),
+        );
     }
 
     #[test]
@@ -137,7 +139,9 @@ mod tests {
             Some(idle) => idle.conn.origin.port,
             None => panic!("the connection was not pooled"),
         };
-        assert!(pool.take(Scheme::Http, "127.0.0.1", port).is_none());
+        assert!(pool
+            .take(Scheme::Http, "127.0.0.1", port, Instant::now())
+            .is_none());
         assert_eq!(pool.idle_count(), 0);
     }
 
@@ -153,12 +157,43 @@ mod tests {
             host: "127.0.0.1".to_string(),
             port: addr.port(),
         };
-        pool.put(Conn::new(Stream::Plain(client), addr, origin));
+        let now = Instant::now();
+        pool.put(Conn::new(Stream::Plain(client), addr, origin), now);
         for _ in 0..2 {
-            let conn = pool.take(Scheme::Http, "127.0.0.1", addr.port());
+            let conn = pool.take(Scheme::Http, "127.0.0.1", addr.port(), now);
             let conn = conn.expect("the open connection was handed out");
-            pool.put(conn);
+            pool.put(conn, now);
         }
         assert_eq!(pool.idle_count(), 1);
+    }
+
+    #[test]
+    fn an_idle_connection_is_kept_until_max_age_and_not_at_it() {
+        let max_age = Duration::from_secs(15);
+        let pool = Pool::new(4, 4, max_age);
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let origin = Origin {
+            scheme: Scheme::Http,
+            host: "127.0.0.1".to_string(),
+            port: addr.port(),
+        };
+        let put_at = Instant::now();
+        let mut servers = Vec::new();
+        for _ in 0..2 {
+            let client = TcpStream::connect(addr).unwrap();
+            servers.push(listener.accept().unwrap());
+            pool.put(
+                Conn::new(Stream::Plain(client), addr, origin.clone()),
+                put_at,
+            );
+        }
+        let just_under = put_at + max_age - Duration::from_nanos(1);
+        let kept = pool.take(Scheme::Http, "127.0.0.1", addr.port(), just_under);
+        assert!(kept.is_some());
+        let at_max_age = put_at + max_age;
+        let expired = pool.take(Scheme::Http, "127.0.0.1", addr.port(), at_max_age);
+        assert!(expired.is_none());
+        assert_eq!(pool.idle_count(), 0);
     }
 }

@@ -1,9 +1,11 @@
 //! The redirect policy, and the pure decision of whether and where to follow a 3xx response
 //! (RFC 9110 section 15.4).
 
-use super::config::DEFAULT_MAX_REDIRECTS;
 use super::method::Method;
 use crate::url::{Scheme, Url};
+
+/// Redirects followed in one call. Defaults to 5.
+pub const DEFAULT_MAX_REDIRECTS: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Scope {

@@ -7,8 +7,9 @@
 use std::io::Cursor;
 use std::net::{Ipv4Addr, SocketAddr};
 
+use super::clock::Clock;
 use super::config::{Config, Settings};
-use super::conn::{Clock, Conn, Origin};
+use super::conn::{Conn, Origin};
 use super::error::Error;
 use super::exchange::exchange;
 use super::net::Stream;
@@ -54,7 +55,7 @@ use super::response::Response;
 /// ```
 pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result<Response, Error> {
     let settings = Settings::new(config, request.options());
-    let clock = Clock::start(settings.timeouts);
+    let clock = Clock::start(&config.time_source, settings.timeouts);
     let url = request.url();
     let origin = Origin {
         scheme: url.scheme(),

@@ -4,12 +4,13 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::client;
-use super::config::{Config, RequestOptions};
-use super::error::Error;
+use super::config::{Config, Limits, RequestOptions, Settings};
+use super::error::{Error, Limit};
 use super::headers::Headers;
 use super::method::Method;
-use crate::url::Url;
+use super::proxy::Proxy;
+use super::wire::write::{check, write_head, RequestHead};
+use crate::url::{Scheme, Url};
 
 /// Whether a rendered request shows its secrets.
 ///
@@ -336,7 +337,7 @@ impl Request {
     /// request target over `max_request_target` (the request's own, when its options set
     /// one).
     pub fn render(&self, secrets: Secrets) -> Result<Vec<u8>, Error> {
-        client::render(self, &Config::default(), secrets)
+        render(self, &Config::default(), secrets)
     }
 }
 
@@ -367,4 +368,91 @@ impl fmt::Debug for Request {
 pub(crate) fn is_host(text: &str) -> bool {
     let allowed = |b: u8| b.is_ascii_alphanumeric() || b"-._~%!$&'()*+,;=[]:".contains(&b);
     !text.is_empty() && text.len() <= 261 && !text.starts_with(':') && text.bytes().all(allowed)
+}
+
+/// The proxy a request is forwarded through in absolute form, with the proxy's credentials:
+/// an http URL's proxy. An https request goes through a tunnel, so its proxy sees neither
+/// the request nor (inside it) the credentials.
+pub(crate) fn forwarding<'p>(url: &Url, proxy: Option<&'p Proxy>) -> Option<&'p Proxy> {
+    proxy.filter(|_| url.scheme() == Scheme::Http)
+}
+
+/// The head a request is sent with, built and checked in one place for the send and for the
+/// dry run ([`render`]), so the two cannot disagree: the request target (absolute form
+/// through a forwarding `proxy`) within `limits.max_request_target`, the `Content-Length`,
+/// and no header the client writes itself.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prepare<'a>(
+    method: Method,
+    url: &'a Url,
+    host: Option<&'a str>,
+    headers: &'a Headers,
+    body_len: usize,
+    config: &'a Config,
+    limits: &Limits,
+    proxy: Option<&'a Proxy>,
+) -> Result<RequestHead<'a>, Error> {
+    let target = if proxy.is_some() {
+        url.as_str()
+    } else {
+        url.path_and_query()
+    };
+    let max = limits.max_request_target;
+    if target.len() > max {
+        return Err(Error::limit(Limit::RequestTarget, max, target.len() as u64));
+    }
+    // RFC 9110 section 8.6: a Content-Length for every body, and 0 for an empty one where the
+    // method gives a body meaning.
+    let content_length = (body_len > 0 || method.expects_body()).then_some(body_len);
+    let head = RequestHead {
+        method,
+        target,
+        host: host.unwrap_or_else(|| url.authority()),
+        user_agent: config.user_agent.as_deref(),
+        headers,
+        proxy_authorization: proxy.and_then(Proxy::authorization),
+        content_length,
+    };
+    check(&head)?;
+    Ok(head)
+}
+
+/// The bytes `config`'s client would write for `request`, under the request's own options
+/// merged over `config`, as a send would.
+pub(crate) fn render(
+    request: &Request,
+    config: &Config,
+    secrets: Secrets,
+) -> Result<Vec<u8>, Error> {
+    let url = request.url();
+    let settings = Settings::new(config, request.options());
+    let proxy = forwarding(url, config.proxy.for_url(url));
+    let body = request.body();
+    let masked;
+    let mut head = prepare(
+        request.method(),
+        url,
+        request.host(),
+        request.headers(),
+        body.len(),
+        config,
+        &settings.limits,
+        proxy,
+    )
+    .map_err(|e| e.with_url(url))?;
+    if secrets == Secrets::Mask {
+        // Only what is shown changes: the checks above ran on the target as sent. Masking
+        // changes only the query, so the path starts where it did.
+        masked = url.redacted(request.secret_query_params());
+        let prefix = url.as_str().len() - url.path_and_query().len();
+        head.target = if proxy.is_some() {
+            &masked
+        } else {
+            &masked[prefix..]
+        };
+    }
+    let mut out = Vec::with_capacity(256 + body.len());
+    write_head(&mut out, &head, secrets == Secrets::Mask);
+    out.extend_from_slice(body);
+    Ok(out)
 }

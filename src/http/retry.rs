@@ -3,8 +3,12 @@
 
 use std::time::Duration;
 
-use super::config::{DEFAULT_RETRY_MAX_WAIT, DEFAULT_RETRY_WAIT};
 use super::method::Method;
+
+/// The longest wait the retry policy takes before retrying a 429 or 503. Defaults to 10 seconds.
+pub const DEFAULT_RETRY_MAX_WAIT: Duration = Duration::from_secs(10);
+/// The retry policy's wait when a 429 or 503 has no usable `Retry-After`. Defaults to 1 second.
+pub const DEFAULT_RETRY_WAIT: Duration = Duration::from_secs(1);
 
 /// Whether and how 429 (Too Many Requests) and 503 (Service Unavailable) responses are
 /// retried. Off by default.

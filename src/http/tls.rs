@@ -22,9 +22,12 @@ use rustls::pki_types::pem::{self, PemObject};
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{CertificateError, ClientConfig, ClientConnection, RootCertStore};
 
-use super::conn::Clock;
+use super::clock::Clock;
 use super::error::{CertificateProblem, Error, ErrorKind, Timeout};
 use crate::url::Host;
+
+/// Whether https trusts Mozilla's root certificates (from webpki-roots). Defaults to `true`.
+pub const DEFAULT_WEBPKI_ROOTS: bool = true;
 
 /// Which roots https trusts: part of [`Config`](super::Config).
 #[derive(Clone)]
@@ -38,7 +41,7 @@ impl Default for Trust {
     fn default() -> Trust {
         Trust {
             added: RootCertStore::empty(),
-            webpki_roots: super::config::DEFAULT_WEBPKI_ROOTS,
+            webpki_roots: DEFAULT_WEBPKI_ROOTS,
         }
     }
 }
@@ -142,6 +145,9 @@ impl Connector {
             write_wait: Wait::default(),
         };
         let (budget, which) = clock.budget(Timeout::Connect)?;
+        // The budget is spread over several socket waits, whose timeouts are the operating
+        // system's timers: what is left of it is measured in real time, like them, not on
+        // the client's time source.
         let deadline = Instant::now().checked_add(budget);
         stream.complete_handshake(deadline).map_err(|e| match e {
             Step::TimedOut => clock.timeout_error(which),
@@ -463,6 +469,8 @@ impl TlsStream {
             self.set_socket_timeout(direction, wait.timeout)?;
             self.wait_of(direction).lowered = false;
         }
+        // The socket's timeout, spread over the waits of one read or write: real time, as
+        // the operating system measures it.
         Ok(wait.timeout.and_then(|t| Instant::now().checked_add(t)))
     }
 
@@ -750,7 +758,10 @@ mod tests {
                     request.extend_from_slice(&chunk[..n]);
                 }
             }
-            // An application-data record of 16 KiB, arriving a byte every 100 ms.
+            // An application-data record of 16 KiB, arriving a byte every 100 ms. A real
+            // sleep: the read loop under test measures one socket timeout across several
+            // waits in real time (the operating system's timers), which a ManualTime does not
+            // move.
             let record = [0x17u8, 0x03, 0x03, 0x40, 0x00].iter().chain(&[0u8; 60]);
             for &b in record {
                 if sock.write_all(&[b]).is_err() {

@@ -474,7 +474,7 @@ fn round_to_odd(g: (u64, u64), cp: u64) -> u64 {
 mod tests {
     use super::*;
 
-    use crate::json::test_rng::Rng;
+    use crate::test_rng::Rng;
 
     fn fmt(f: f64) -> String {
         let mut s = String::new();
@@ -525,7 +525,7 @@ mod tests {
 
     #[test]
     fn shortest_matches_std_on_random_bit_patterns() {
-        let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+        let mut rng = Rng::from_state(0xDEAD_BEEF_CAFE_F00D);
         for _ in 0..200_000 {
             let f = f64::from_bits(rng.next() & 0x7FFF_FFFF_FFFF_FFFF);
             if f.is_finite() && f != 0.0 {
@@ -604,7 +604,7 @@ mod tests {
 
     #[test]
     fn one_product_path_agrees_with_schubfach() {
-        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        let mut rng = Rng::from_state(0x0123_4567_89AB_CDEF);
         let mut undecided = 0;
         let total = 1_000_000;
         for i in 0..total {
@@ -696,7 +696,7 @@ mod tests {
 
     #[test]
     fn layout_matches_the_rules_at_every_length_and_point() {
-        let mut rng = Rng(0xFACE_B00C);
+        let mut rng = Rng::from_state(0xFACE_B00C);
         for i in 0..200_000 {
             // Every digit count (1 to 17) at every decimal exponent around the plain range,
             // and random bit patterns.
@@ -766,7 +766,7 @@ mod tests {
             assert_eq!(s, n.to_string());
         }
         // Every digit count, at random.
-        let mut rng = Rng(0x1234_5678);
+        let mut rng = Rng::from_state(0x1234_5678);
         for i in 0..100_000 {
             let n = rng.next() >> (i % 64);
             let mut buf = [0u8; BUF_LEN];

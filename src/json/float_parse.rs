@@ -92,7 +92,7 @@ fn eisel_lemire(w: u64, q: i32) -> Option<f64> {
 mod tests {
     use super::*;
 
-    use crate::json::test_rng::Rng;
+    use crate::test_rng::Rng;
 
     fn check(w: u64, q: i32) {
         let text = format!("{w}e{q}");
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_std_on_random_decimals() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::from_state(0x9E37_79B9_7F4A_7C15);
         for _ in 0..100_000 {
             let digits = 1 + rng.next() % 19;
             let w = rng.next() % 10u64.pow(digits as u32);
@@ -164,7 +164,7 @@ mod tests {
     fn fast_paths_agree_with_std_near_halfway_points() {
         // Decimals within a unit of the 19th digit of the midpoint between two doubles
         // stress the rounding decision.
-        let mut rng = Rng(12345);
+        let mut rng = Rng::from_state(12345);
         for _ in 0..3_000 {
             let f = f64::from_bits(rng.next() % 0x7FE0_0000_0000_0000 + (1 << 52));
             let next = f64::from_bits(f.to_bits() + 1);

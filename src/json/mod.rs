@@ -125,8 +125,6 @@ mod number;
 mod parse;
 mod pointer;
 mod pow5;
-#[cfg(test)]
-mod test_rng;
 mod value;
 mod write;
 

@@ -212,6 +212,7 @@ fn left_out<'a>(values: impl Iterator<Item = &'a Json>) -> usize {
 mod tests {
     use super::*;
     use crate::json::{self, Map};
+    use crate::test_rng::Rng;
 
     fn issues(n: usize) -> Json {
         let items: Vec<Json> = (0..n)
@@ -275,15 +276,9 @@ mod tests {
     }
 
     /// A value of random shape whose strings and keys need escaping (`"`, `\\`, controls,
-    /// non-ASCII), from a seeded xorshift.
-    fn random_value(state: &mut u64, depth: usize) -> Json {
-        fn next(state: &mut u64) -> u64 {
-            *state ^= *state << 13;
-            *state ^= *state >> 7;
-            *state ^= *state << 17;
-            *state
-        }
-        let pick = next(state) % if depth > 4 { 3 } else { 6 };
+    /// non-ASCII), from the seeded test generator.
+    fn random_value(rng: &mut Rng, depth: usize) -> Json {
+        let pick = rng.next() % if depth > 4 { 3 } else { 6 };
         let text = |n: u64| -> String {
             ["a", "\"", "\\", "\n", "é", "\u{1}", "word "]
                 .iter()
@@ -294,23 +289,23 @@ mod tests {
                 .collect()
         };
         match pick {
-            0 => Json::from(next(state) as i64),
-            1 => Json::from(text(next(state))),
+            0 => Json::from(rng.next() as i64),
+            1 => Json::from(text(rng.next())),
             2 => Json::Null,
             3 | 4 => {
-                let n = next(state) % 12;
+                let n = rng.next() % 12;
                 Json::from(
                     (0..n)
-                        .map(|_| random_value(state, depth + 1))
+                        .map(|_| random_value(rng, depth + 1))
                         .collect::<Vec<_>>(),
                 )
             }
             _ => {
-                let n = next(state) % 12;
+                let n = rng.next() % 12;
                 let mut map = Map::new();
                 for i in 0..n {
-                    let key = format!("{}{}", text(next(state)), i);
-                    map.insert(key, random_value(state, depth + 1));
+                    let key = format!("{}{}", text(rng.next()), i);
+                    map.insert(key, random_value(rng, depth + 1));
                 }
                 Json::Object(map)
             }
@@ -319,9 +314,9 @@ mod tests {
 
     #[test]
     fn random_values_cut_to_valid_json_within_every_cap() {
-        let mut state = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = Rng::new(1);
         for _ in 0..150 {
-            let value = random_value(&mut state, 0);
+            let value = random_value(&mut rng, 0);
             let whole = value.to_string().len();
             for cap in [100, 101, 150, 257, 600, 2048] {
                 match cap_json(&value, cap) {

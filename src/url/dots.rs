@@ -1,5 +1,9 @@
-//! Whether a value placed in one path segment could be read as a `.` or `..` segment by a
-//! server: after decoding, splitting, trimming or normalising it the way some servers do.
+//! Dot segments, the one place that knows them: RFC 3986's `.` and `..` as this crate's URL
+//! parser and resolver remove them (`%2e` counted as a dot), and the wider question of
+//! whether a value placed in one path segment could be read as a `.` or `..` segment by a
+//! server, after decoding, splitting, trimming or normalising it the way some servers do.
+//! The first keeps a parsed URL canonical; the second is path security, for values that
+//! come from outside ([`reads_as_dot_segment`]).
 
 use super::percent_decode;
 
@@ -179,9 +183,89 @@ fn fold_overlong_ascii(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Strips one leading dot, written `.` or `%2e` (any case).
+fn strip_dot(segment: &str) -> Option<&str> {
+    if let Some(rest) = segment.strip_prefix('.') {
+        return Some(rest);
+    }
+    let head = segment.get(..3)?;
+    head.eq_ignore_ascii_case("%2e").then(|| &segment[3..])
+}
+
+fn is_dot(segment: &str) -> bool {
+    strip_dot(segment) == Some("")
+}
+
+fn is_dot_dot(segment: &str) -> bool {
+    strip_dot(segment).map_or(false, is_dot)
+}
+
+pub(crate) fn has_dot_segment(path: &str) -> bool {
+    path.split('/').any(|s| is_dot(s) || is_dot_dot(s))
+}
+
+/// RFC 3986 section 5.2.4, on a path that starts with `/`: `.` segments go, `..` removes the
+/// segment before it, and a path that ends in a dot segment keeps its trailing `/`.
+pub(crate) fn remove_dot_segments(path: &str) -> String {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/').peekable();
+    while let Some(seg) = parts.next() {
+        let last = parts.peek().is_none();
+        if is_dot(seg) || is_dot_dot(seg) {
+            if is_dot_dot(seg) {
+                segments.pop();
+            }
+            if last {
+                segments.push("");
+            }
+            continue;
+        }
+        segments.push(seg);
+    }
+    let mut out = String::with_capacity(path.len());
+    for seg in &segments {
+        out.push('/');
+        out.push_str(seg);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_segments() {
+        let cases = [
+            ("/a/b/c/./../../g", "/a/g"),
+            ("/mid/content=5/../6", "/mid/6"),
+            ("/a/b/..", "/a/"),
+            ("/a/b/.", "/a/b/"),
+            ("/..", "/"),
+            ("/../..", "/"),
+            ("/a/%2e%2E/b", "/b"),
+            ("/a/.%2e/b", "/b"),
+            ("/a/%2e/b", "/a/b"),
+            ("/a/..b/c", "/a/..b/c"),
+            ("/a//b", "/a//b"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(remove_dot_segments(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn dot_dot_detection() {
+        for yes in ["..", ".%2e", "%2e.", "%2E%2e"] {
+            assert!(is_dot_dot(yes), "{yes}");
+        }
+        for no in ["...", ".e", "e.", "%2e", "%2f.", "..%2e", "ee"] {
+            assert!(!is_dot_dot(no), "{no}");
+        }
+    }
 
     macro_rules! dot_cases {
         ($($name:ident: $value:expr => $refused:expr;)*) => {$(

@@ -1,6 +1,7 @@
 //! Parsing of absolute `http` and `https` URLs (RFC 3986 section 3, with WHATWG URL's
 //! readings where RFC 3986 leaves room) into the normalized serialization [`Url`] keeps.
 
+use super::dots::{has_dot_segment, remove_dot_segments};
 use super::encode::{escape_at, is_unreserved, push_escaped};
 use super::error::{Error, ErrorKind};
 use super::host::{parse_host, parse_ipv6, push_host, HostRepr};
@@ -235,89 +236,9 @@ pub(crate) fn push_path(out: &mut String, path: &str, offset: usize) -> Result<(
     Ok(())
 }
 
-/// Strips one leading dot, written `.` or `%2e` (any case).
-fn strip_dot(segment: &str) -> Option<&str> {
-    if let Some(rest) = segment.strip_prefix('.') {
-        return Some(rest);
-    }
-    let head = segment.get(..3)?;
-    head.eq_ignore_ascii_case("%2e").then(|| &segment[3..])
-}
-
-fn is_dot(segment: &str) -> bool {
-    strip_dot(segment) == Some("")
-}
-
-fn is_dot_dot(segment: &str) -> bool {
-    strip_dot(segment).map_or(false, is_dot)
-}
-
-fn has_dot_segment(path: &str) -> bool {
-    path.split('/').any(|s| is_dot(s) || is_dot_dot(s))
-}
-
-/// RFC 3986 section 5.2.4, on a path that starts with `/`: `.` segments go, `..` removes the
-/// segment before it, and a path that ends in a dot segment keeps its trailing `/`.
-pub(crate) fn remove_dot_segments(path: &str) -> String {
-    let mut segments: Vec<&str> = Vec::new();
-    let mut parts = path.strip_prefix('/').unwrap_or(path).split('/').peekable();
-    while let Some(seg) = parts.next() {
-        let last = parts.peek().is_none();
-        if is_dot(seg) || is_dot_dot(seg) {
-            if is_dot_dot(seg) {
-                segments.pop();
-            }
-            if last {
-                segments.push("");
-            }
-            continue;
-        }
-        segments.push(seg);
-    }
-    let mut out = String::with_capacity(path.len());
-    for seg in &segments {
-        out.push('/');
-        out.push_str(seg);
-    }
-    if out.is_empty() {
-        out.push('/');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dot_segments() {
-        let cases = [
-            ("/a/b/c/./../../g", "/a/g"),
-            ("/mid/content=5/../6", "/mid/6"),
-            ("/a/b/..", "/a/"),
-            ("/a/b/.", "/a/b/"),
-            ("/..", "/"),
-            ("/../..", "/"),
-            ("/a/%2e%2E/b", "/b"),
-            ("/a/.%2e/b", "/b"),
-            ("/a/%2e/b", "/a/b"),
-            ("/a/..b/c", "/a/..b/c"),
-            ("/a//b", "/a//b"),
-        ];
-        for (input, want) in cases {
-            assert_eq!(remove_dot_segments(input), want, "{input}");
-        }
-    }
-
-    #[test]
-    fn dot_dot_detection() {
-        for yes in ["..", ".%2e", "%2e.", "%2E%2e"] {
-            assert!(is_dot_dot(yes), "{yes}");
-        }
-        for no in ["...", ".e", "e.", "%2e", "%2f.", "..%2e", "ee"] {
-            assert!(!is_dot_dot(no), "{no}");
-        }
-    }
 
     #[test]
     fn scheme_syntax() {

@@ -1,7 +1,8 @@
 //! Relative reference resolution, RFC 3986 section 5.2 (used for `Location` headers).
 
+use super::dots::remove_dot_segments;
 use super::error::Error;
-use super::parse::{remove_dot_segments, scheme_len};
+use super::parse::scheme_len;
 use super::Url;
 
 /// The five components of a URI reference (RFC 3986 appendix B), fragment left out.

@@ -6,6 +6,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use httptool::json::{self, Json};
+
 /// The variables the binary reads its network settings from: cleared for every run, so the
 /// machine's own proxy or CA settings cannot steer a test (tests set them on purpose in `env`).
 pub const NETWORK_VARIABLES: [&str; 9] = [
@@ -54,6 +56,35 @@ pub fn stderr(output: &Output) -> String {
 
 pub fn status(output: &Output) -> i32 {
     output.status.code().unwrap_or(-1)
+}
+
+/// The lines that open an MCP session: `initialize` (id 1, protocol 2025-06-18), then
+/// `notifications/initialized`.
+pub const MCP_OPENING: [&str; 2] = [
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+];
+
+/// The stdin of `httptool serve` for one MCP session: the opening, then `messages` (one
+/// JSON-RPC message each), one a line; the end of input ends the session.
+pub fn mcp_session(messages: &[&str]) -> String {
+    let mut input = String::new();
+    for line in MCP_OPENING.iter().chain(messages) {
+        input.push_str(line);
+        input.push('\n');
+    }
+    input
+}
+
+/// The JSON-RPC messages `httptool serve` wrote, one a line of stdout, sorted by id
+/// (answers to concurrent calls come in any order).
+pub fn mcp_answers(output: &Output) -> Vec<Json> {
+    let mut answers: Vec<Json> = stdout(output)
+        .lines()
+        .map(|line| json::parse(line).expect("a JSON-RPC message a line"))
+        .collect();
+    answers.sort_by_key(|a| a["id"].as_i64());
+    answers
 }
 
 /// A directory of one test's own, removed when dropped.

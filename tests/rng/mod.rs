@@ -1,36 +1,10 @@
-//! The deterministic random generator the fuzz tests share: the same inputs on every run and
-//! every machine, and no dependency.
+//! The deterministic random generator the tests share: the same inputs on every run and
+//! every machine, and no dependency. Its one copy is the crate's `src/test_rng.rs`, which the
+//! library's unit tests use too.
 
 #![allow(dead_code)]
 
-/// xorshift64*: small, fast, and the same sequence everywhere.
-pub struct Rng(u64);
+#[path = "../../src/test_rng.rs"]
+mod shared;
 
-impl Rng {
-    /// A generator for `seed`; any seed works, zero included.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// True once in `one_in` times, on average.
-    pub fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    /// One of `items` (not empty).
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+pub use self::shared::Rng;

@@ -118,6 +118,14 @@ impl Peer {
         self.write(text.as_bytes());
     }
 
+    /// Reads (and drops) whatever comes until the client closes the connection: keeps it open
+    /// exactly as long as the client does, where a sleep would guess how long that is.
+    pub fn wait_for_close(mut self) {
+        while self.fill() {
+            self.buf.clear();
+        }
+    }
+
     /// Waits until the client has sent something, then closes without reading it: the
     /// kernel answers with a reset, before any response byte.
     pub fn reset(self) {

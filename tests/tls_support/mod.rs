@@ -9,7 +9,7 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -77,6 +77,8 @@ impl Received {
 struct Shared {
     requests: Mutex<Vec<Received>>,
     handshake_errors: Mutex<Vec<String>>,
+    /// Signalled when a handshake error is recorded.
+    handshake_failed: Condvar,
     connections: AtomicUsize,
     stop: AtomicBool,
 }
@@ -177,6 +179,7 @@ impl TlsServer {
                     while stream.conn.is_handshaking() {
                         if let Err(e) = stream.conn.complete_io(&mut stream.sock) {
                             shared.handshake_errors.lock().unwrap().push(e.to_string());
+                            shared.handshake_failed.notify_all();
                             return;
                         }
                     }
@@ -218,6 +221,18 @@ impl TlsServer {
     /// Why handshakes failed on the server's side (the client's alert), so far.
     pub fn handshake_errors(&self) -> Vec<String> {
         self.shared.handshake_errors.lock().unwrap().clone()
+    }
+
+    /// Waits until a handshake has failed on the server's side (at most 10 s, so a broken
+    /// test cannot hang), then returns why, as [`handshake_errors`](Self::handshake_errors).
+    pub fn wait_for_handshake_error(&self) -> Vec<String> {
+        let errors = self.shared.handshake_errors.lock().unwrap();
+        let (errors, _) = self
+            .shared
+            .handshake_failed
+            .wait_timeout_while(errors, Duration::from_secs(10), |e| e.is_empty())
+            .unwrap();
+        errors.clone()
     }
 
     /// Connections accepted so far.

@@ -78,13 +78,8 @@ mod tests {
     #[test]
     fn fuzz_chunk_size_lines() {
         const BYTES: &[u8] = b"0123456789abcdefABCDEFgx ;=\"\t\r\n\0\x7f\xff-+";
-        let mut state = 0xc4c4_0001u64;
-        let mut next = || {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        };
+        let mut rng = crate::test_rng::Rng::from_state(0xc4c4_0001);
+        let mut next = || rng.next();
         for _ in 0..20_000 {
             let len = (next() % 40) as usize;
             let line: Vec<u8> = (0..len)
