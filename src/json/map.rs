@@ -110,6 +110,21 @@ impl Map {
         self.shared.as_mut().and_then(Arc::get_mut)
     }
 
+    /// Whether a clone shares these entries (they are one allocation with its).
+    pub(crate) fn is_shared(&self) -> bool {
+        self.shared
+            .as_ref()
+            .map_or(false, |entries| Arc::strong_count(entries) > 1)
+    }
+
+    /// The address of the entries, the same for every clone that shares them (`None` for
+    /// an empty map); only meaningful while one of them is alive.
+    pub(crate) fn shared_id(&self) -> Option<usize> {
+        self.shared
+            .as_ref()
+            .map(|entries| Arc::as_ptr(entries) as usize)
+    }
+
     /// Whether both are the same allocation (a clone of one another, unchanged since), so
     /// equal without looking.
     pub(crate) fn shares_with(&self, other: &Map) -> bool {

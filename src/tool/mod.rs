@@ -75,6 +75,7 @@ pub use catalog::{
 pub use compact::{
     compact_schema, compact_spec, trim_description, ToolSize, DEFAULT_MAX_DESCRIPTION_BYTES,
 };
+pub(crate) use compact::{compact_spec_with, Memo as CompactMemo};
 pub use context::{CallContext, Progress};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
