@@ -10,6 +10,8 @@ use crate::{curl, http, json, openapi, plugin, tool, url};
 /// an application can use `?` across layers and still reach the original with a `match`.
 /// `Display` is the wrapped error's message, unchanged.
 ///
+/// `#[non_exhaustive]`: a new module brings its own variant.
+///
 /// # Examples
 ///
 /// ```

@@ -25,6 +25,12 @@
 //!
 //! Each module has its own error type; [`Error`] wraps them all for code that handles errors
 //! in one place.
+//!
+//! # Design
+//!
+//! The [`design`] pages explain the crate to the people who read its code:
+//! [the layers](design::architecture), [the behaviour of every endpoint](design::endpoints),
+//! [the security model](design::security) and [the performance notes](design::performance).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -34,6 +40,7 @@ mod error;
 pub use error::Error;
 
 pub mod curl;
+pub mod design;
 pub mod http;
 pub mod json;
 pub mod mcp;

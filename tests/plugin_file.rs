@@ -1,5 +1,6 @@
-//! The plugin file (DESIGN.md "The plugin file"), the checks when a plugin is built, the
-//! builders, `${NAME}` templates, `to_json` round trips and plugin providers.
+//! The plugin file (`httptool::design::endpoints`, "The plugin file"), the checks when a
+//! plugin is built, the builders, `${NAME}` templates, `to_json` round trips and plugin
+//! providers.
 
 mod plugin_support;
 
@@ -14,7 +15,7 @@ use httptool::plugin::{
 };
 use httptool::tool::{ToolRegistry, ToolSpec};
 
-/// DESIGN.md's example, as written there.
+/// The example of `httptool::design::endpoints`, "The plugin file", as written there.
 const DESIGN_EXAMPLE: &str = r#"{
   "name": "weather",
   "description": "City weather",

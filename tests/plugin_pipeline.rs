@@ -1,5 +1,6 @@
 //! The argument pipeline and request placement, seen through a recording transport: one test
-//! per behaviour (the seeds' list, then DESIGN.md items 2 to 8, 13 and 15).
+//! per behaviour (the seeds' list, then the sections of `httptool::design::endpoints` from
+//! "Value order" to "Headers", "Secrets" and "Call context").
 
 mod plugin_support;
 
@@ -193,7 +194,7 @@ fn no_body_for_get() {
     assert_eq!(request.url().query(), Some("term=rust&page=2"));
 }
 
-// ---------------------------------------------------------------- DESIGN item 2: value order
+// ---------------------------------------------------------------- design, endpoints: value order
 
 #[test]
 fn model_value_overrides_default() {
@@ -249,7 +250,7 @@ fn patch_body_holds_only_given_values() {
     assert_eq!(body_text(&recorder.only()), r#"{"color":"red"}"#);
 }
 
-// ---------------------------------------------------------------- DESIGN item 3: coercion
+// ---------------------------------------------------------------- design, endpoints: coercion
 
 #[test]
 fn strings_become_numbers_and_booleans() {
@@ -328,7 +329,7 @@ fn object_property_errors_name_the_property() {
     assert_eq!(recorder.count(), 0);
 }
 
-// ---------------------------------------------------------------- DESIGN item 4: unknown names
+// ---------------------------------------------------------------- design, endpoints: unknown names
 
 #[test]
 fn unknown_argument_suggests_closest_and_lists_accepted() {
@@ -359,7 +360,7 @@ fn allow_unknown_arguments_ignores_them() {
     assert_eq!(recorder.only().url().query(), Some("q=a"));
 }
 
-// ---------------------------------------------------------------- DESIGN item 5: bodies
+// ---------------------------------------------------------------- design, endpoints: bodies
 
 #[test]
 fn body_params_go_to_the_query_on_get_head_options_delete() {
@@ -572,7 +573,7 @@ fn content_type_param_replaces_the_bodys() {
     );
 }
 
-// ---------------------------------------------------------------- DESIGN item 6: path values
+// ---------------------------------------------------------------- design, endpoints: path values
 
 #[test]
 fn path_value_is_one_encoded_segment() {
@@ -619,7 +620,7 @@ fn base_url_path_prefixes_endpoint_paths() {
     );
 }
 
-// ---------------------------------------------------------------- DESIGN item 7: query strings
+// ---------------------------------------------------------------- design, endpoints: query strings
 
 #[test]
 fn query_values_are_percent_encoded_with_space_as_percent_20() {
@@ -652,7 +653,7 @@ fn arrays_repeat_the_key_or_join_with_commas() {
     );
 }
 
-// ---------------------------------------------------------------- DESIGN item 13: secrets
+// ---------------------------------------------------------------- design, endpoints: secrets
 
 #[test]
 fn bearer_token_is_sent_and_masked() {
@@ -784,7 +785,7 @@ fn secret_query_param_is_hidden_and_masked() {
     assert_eq!(request.redacted_url(), "https://api.example.com/x?sig=***");
 }
 
-// ---------------------------------------------------------------- DESIGN item 15: call context
+// ---------------------------------------------------------------- design, endpoints: call context
 
 const TENANT: &str = r#"{"name": "t", "base_url": "https://api.example.com",
     "endpoints": [{"name": "get", "path": "/x",
@@ -1013,7 +1014,7 @@ fn request_options_travel_with_the_request() {
     let expected = httptool::http::RequestOptions::new()
         .redirect(httptool::http::RedirectPolicy::same_origin())
         .timeout_call(std::time::Duration::from_millis(5000))
-        .max_body(1000);
+        .max_response_bytes(1000);
     assert_eq!(recorder.only().options(), &expected);
 }
 

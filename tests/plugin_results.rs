@@ -1,5 +1,5 @@
-//! From a response to what the model reads (DESIGN.md item 9), through a recording transport
-//! that answers with canned responses.
+//! From a response to what the model reads (`httptool::design::endpoints`, "Results"),
+//! through a recording transport that answers with canned responses.
 
 mod plugin_support;
 

@@ -294,8 +294,8 @@ fn check_request(shape: &Shape, request: &Request, arguments: &Json, shown: &str
         .count();
     assert_eq!(auths, usize::from(shape.auth_header), "{shown}");
 
-    // DESIGN item 2: the argument, else the default, else an error. None of these has a
-    // default, so each was given.
+    // `httptool::design::endpoints`, "Value order": the argument, else the default, else an
+    // error. None of these has a default, so each was given.
     let given = match arguments {
         Json::Object(map) => map,
         _ => panic!("{shown}: a request from arguments that are not an object"),

@@ -292,6 +292,8 @@ impl fmt::Debug for Header {
 }
 
 /// Which option gave a data part; it decides how curl treats the part.
+///
+/// `#[non_exhaustive]`: curl adds data options now and then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DataKind {
@@ -314,6 +316,8 @@ pub enum DataKind {
 }
 
 /// Where a data part's bytes come from.
+///
+/// Not `#[non_exhaustive]`: curl's data syntax has these two sources, the bytes written or `@file`.
 #[derive(Clone, PartialEq, Eq)]
 pub enum DataSource {
     /// The bytes written on the command line. They may be any bytes but NUL (`$'\xff'`
@@ -389,6 +393,8 @@ impl DataPart {
 }
 
 /// The content of a form part.
+///
+/// Not `#[non_exhaustive]`: curl's `-F` syntax has these three forms: `value`, `@file` and `<file`.
 #[derive(Clone, PartialEq, Eq)]
 pub enum FormValue {
     /// A text field's value (`name=value`, `name="quoted"`, or `--form-string`). Any bytes
@@ -478,6 +484,8 @@ impl FormPart {
 }
 
 /// Credentials the command sends.
+///
+/// `#[non_exhaustive]`: more of curl's authentication options may be read.
 #[derive(Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Auth {

@@ -14,6 +14,9 @@ use crate::tool;
 /// syntax) and argument indexes (for curl options), counting the program name `curl` as
 /// argument 0, the way `argv` does. Messages name options, positions, shell syntax,
 /// parameters and tools, never a header value, a URL, a body or a credential.
+///
+/// `#[non_exhaustive]`: new variants will be added as the reader and the converters tell more
+/// problems apart.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -258,6 +261,9 @@ pub enum Error {
 }
 
 /// The kinds of [`Error`], for callers that match without the details.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -330,6 +336,8 @@ pub enum ErrorKind {
 }
 
 /// The three quoting forms that can be left open.
+///
+/// Not `#[non_exhaustive]`: bash has these three quotes that can be left open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quote {
     /// `'...'`

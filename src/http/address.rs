@@ -10,6 +10,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use crate::url::{Host, Url};
 
 /// Why an address is not a public, globally reachable one.
+///
+/// `#[non_exhaustive]`: the IANA special-purpose registries grow, and so will this list.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressClass {

@@ -10,10 +10,12 @@ use super::address::AddressClass;
 use crate::url;
 
 /// A configurable limit, named after its setter.
+///
+/// `#[non_exhaustive]`: every new limit adds a variant.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
-    /// `max_body`: bytes of the response body (after chunked decoding).
+    /// `max_response_bytes`: bytes of the response body (after chunked decoding).
     Body,
     /// `max_head`: bytes of the response head (status line, header fields, the empty line),
     /// interim 1xx heads included.
@@ -32,10 +34,10 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// The name of the setting (`"max_body"`, ...), as in [`Config`](super::Config).
+    /// The name of the setting (`"max_response_bytes"`, ...), as in [`Config`](super::Config).
     pub fn setting(self) -> &'static str {
         match self {
-            Limit::Body => "max_body",
+            Limit::Body => "max_response_bytes",
             Limit::Head => "max_head",
             Limit::Headers => "max_headers",
             Limit::StatusLine => "max_status_line",
@@ -67,6 +69,8 @@ impl Limit {
 }
 
 /// A configurable timeout, named after its setter.
+///
+/// `#[non_exhaustive]`: a new timeout setting adds a variant.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Timeout {
@@ -94,6 +98,8 @@ impl Timeout {
 
 /// What was wrong with a response that broke HTTP/1.1 framing or syntax (RFC 9112). The
 /// connection is closed after any of these.
+///
+/// `#[non_exhaustive]`: new framing problems will be told apart.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Malformed {
@@ -153,6 +159,8 @@ impl Malformed {
 }
 
 /// Why the server's certificate was refused during the TLS handshake (the `tls` feature).
+///
+/// `#[non_exhaustive]`: new reasons will be told apart as the TLS library reports them.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CertificateProblem {
@@ -192,6 +200,9 @@ impl CertificateProblem {
 }
 
 /// What went wrong, for code to match on. [`Error`]'s `Display` says it in words.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {

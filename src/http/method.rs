@@ -12,6 +12,9 @@ pub const MAX_METHOD_LEN: usize = 32;
 
 /// The request methods this client speaks: the seven of RFC 9110 and RFC 5789 with their
 /// rules, and any other token ([`Method::Extension`]).
+///
+/// Not `#[non_exhaustive]`: [`Method::Extension`] holds every other method, so no variant is ever
+/// needed for a new one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// `GET`: safe, idempotent.

@@ -42,7 +42,8 @@ impl Pool {
     /// The most recently used idle connection to the origin that can carry a request.
     ///
     /// Every connection is checked before it is handed out, however briefly it was idle
-    /// (DESIGN item 10): a byte already waiting on it (a late extra response, the body of a
+    /// ([retries](crate::design::endpoints#retries)): a byte already waiting on it (a late extra
+    /// response, the body of a
     /// HEAD response) or a close by the server means the previous exchange is not over, and
     /// reading the next answer from it would hand one call another's bytes. Such a
     /// connection is dropped; the check costs a few system calls per reuse.

@@ -16,7 +16,7 @@ enum Scope {
 
 /// Which redirects a call follows.
 ///
-/// Whatever the scope, these rules hold (DESIGN item 12):
+/// Whatever the scope, these rules hold ([redirects](crate::design::endpoints#redirects)):
 ///
 /// - 301, 302 and 303 are followed with `GET` and no body (a `HEAD` stays `HEAD`); 307 and 308
 ///   keep the method and body, so they are followed only for `GET` and `HEAD`;
@@ -59,14 +59,24 @@ impl RedirectPolicy {
     }
 
     /// Follows redirects to the same origin, and to these hosts (exact names or addresses,
-    /// any port, `https` to `http` still refused).
-    pub fn allow_hosts<I, S>(hosts: I) -> RedirectPolicy
+    /// any port, `https` to `http` still refused): the plugin file's `redirect_hosts`.
+    pub fn redirect_hosts<I, S>(hosts: I) -> RedirectPolicy
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
         let hosts = hosts.into_iter().map(|h| normalize(h.as_ref())).collect();
         RedirectPolicy::with_scope(Scope::Hosts(hosts))
+    }
+
+    /// The old name of [`redirect_hosts`](RedirectPolicy::redirect_hosts).
+    #[deprecated(note = "renamed `redirect_hosts`, as the plugin file names it")]
+    pub fn allow_hosts<I, S>(hosts: I) -> RedirectPolicy
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        RedirectPolicy::redirect_hosts(hosts)
     }
 
     /// Follows redirects to any origin. The default.
@@ -100,6 +110,8 @@ fn normalize(host: &str) -> String {
 }
 
 /// Why a redirect was not followed; see [`Response::redirect_stop`](super::Response::redirect_stop).
+///
+/// `#[non_exhaustive]`: new reasons will be added as the policy learns new rules.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RedirectStop {
@@ -285,7 +297,7 @@ mod tests {
             )),
             RedirectStop::CrossOrigin
         );
-        let hosts = RedirectPolicy::allow_hosts(["CDN.example.net."]);
+        let hosts = RedirectPolicy::redirect_hosts(["CDN.example.net."]);
         follow(d(&hosts, other));
         follow(d(&hosts, Some("/same")));
         assert_eq!(

@@ -12,6 +12,8 @@ use super::method::Method;
 use crate::url::Url;
 
 /// Whether a rendered request shows its secrets.
+///
+/// Not `#[non_exhaustive]`: secrets are shown or not; there is no third way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Secrets {
     /// Sensitive header values and secret query values written as `***`.

@@ -8,6 +8,9 @@ use super::redirect::RedirectStop;
 use crate::url::Url;
 
 /// The HTTP version of a response.
+///
+/// Not `#[non_exhaustive]`: the client speaks HTTP/1.x (RFC 9112), whose versions are these two;
+/// HTTP/2 would be a different client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Version {
     /// HTTP/1.0.
@@ -147,7 +150,7 @@ impl Response {
         self.headers.get(name)
     }
 
-    /// The body, whole (its size bounded by `max_body`).
+    /// The body, whole (its size bounded by `max_response_bytes`).
     pub fn body(&self) -> &[u8] {
         &self.body
     }

@@ -28,6 +28,9 @@ pub(crate) static NULL: Json = Json::Null;
 ///
 /// `Debug` prints the value as compact JSON (`{:#?}` as pretty JSON).
 ///
+/// Not `#[non_exhaustive]`: RFC 8259 fixes the six kinds of JSON value, so a `match` may name them
+/// all.
+///
 /// # Examples
 ///
 /// ```

@@ -5,6 +5,8 @@ use std::io;
 
 /// What ended [`serve`](super::serve) with an error: reading the input or writing the
 /// output failed. Bad messages never end a session; each gets its JSON-RPC error.
+///
+/// `#[non_exhaustive]`: new ways for a session to end may be told apart.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {

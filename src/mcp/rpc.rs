@@ -39,7 +39,7 @@ pub(crate) enum Incoming {
 ///
 /// The whole message is parsed strictly (a duplicate key is a parse error), since tool
 /// arguments sit inside it and the server cannot know which value a client meant
-/// (DESIGN.md, "Ground rules").
+/// ([reading the arguments](crate::design::endpoints#reading-the-arguments)).
 pub(crate) fn read(line: &[u8]) -> Incoming {
     let value = match ParseOptions::new()
         .reject_duplicate_keys(true)

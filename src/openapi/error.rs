@@ -4,6 +4,9 @@
 use std::fmt;
 
 /// Why an OpenAPI document could not be imported.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

@@ -101,7 +101,10 @@ use crate::json::Json;
 use crate::plugin::HttpPlugin;
 
 /// Which specification a document follows.
+///
+/// `#[non_exhaustive]`: a new OpenAPI version (3.2, read as 3.1 today) may get its own variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Version {
     /// Swagger 2.0.
     Swagger2,

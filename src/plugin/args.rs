@@ -1,6 +1,7 @@
-//! From the model's arguments to one checked value a parameter: unknown names (DESIGN item
-//! 4), value order (item 2), coercion (item 3), enums, and hidden values from the call
-//! context (item 15). Pure: values in, values or a message for the model out.
+//! From the model's arguments to one checked value a parameter: unknown names, value order,
+//! coercion, enums, and hidden values from the call context (`crate::design::endpoints`,
+//! "Unknown arguments", "Value order", "Coercion", "Call context"). Pure: values in, values
+//! or a message for the model out.
 
 use std::fmt::Write;
 
@@ -70,7 +71,8 @@ fn unknown(endpoint: &Endpoint, name: &str) -> ToolOutput {
     )
 }
 
-/// `null` and `""` count as absent: they never override a default (DESIGN item 2).
+/// `null` and `""` count as absent: they never override a default
+/// ([value order](crate::design::endpoints#value-order)).
 fn present(value: Option<Json>) -> Option<Json> {
     let absent = match &value {
         Some(Json::Null) => true,
@@ -194,7 +196,8 @@ impl CoerceError {
     }
 }
 
-/// Reads `value` as type `ty` (DESIGN item 3): `"42"` is 42 for an integer,
+/// Reads `value` as type `ty` ([coercion](crate::design::endpoints#coercion)): `"42"` is 42 for
+/// an integer,
 /// `"true"`/`"false"`/`"1"`/`"0"`/`"yes"`/`"no"` are booleans, a JSON-encoded string is an
 /// array or object, a number or boolean is text for a string. Anything else is an error
 /// naming the expected type, never a silent `false`, 0 or empty value.

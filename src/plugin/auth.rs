@@ -115,8 +115,9 @@ where
 }
 
 /// Runs `signer` on `request`, then marks every header field and query pair it added secret
-/// (DESIGN items 12 and 13: an injected credential is masked wherever the request is shown,
-/// and dropped when a redirect leaves the origin).
+/// ([redirects](crate::design::endpoints#redirects) and
+/// [secrets](crate::design::endpoints#secrets): an injected credential is masked wherever
+/// the request is shown, and dropped when a redirect leaves the origin).
 pub(crate) fn sign(
     signer: &dyn Signer,
     request: &mut Request,

@@ -7,16 +7,21 @@
 use std::fmt;
 use std::time::Duration;
 
+pub use super::config_value::ConfigValue;
 use crate::http::Method;
 use crate::json::Json;
-use crate::tool::{CallContext, ToolAnnotations};
+use crate::tool::ToolAnnotations;
 
 /// The largest output schema an endpoint may declare, in bytes of compact JSON. Defaults
 /// to 64 KiB: the schema goes to every MCP client in `tools/list`.
 pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
 /// Where a parameter's value goes in the request.
+///
+/// `#[non_exhaustive]`: locations grow with the plugin file (`cookie` was added; OpenAPI 3.2's
+/// `querystring` may be).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Location {
     /// A query parameter: `?wire_name=value`.
     Query,
@@ -74,6 +79,9 @@ impl fmt::Display for Location {
 }
 
 /// The type of a parameter's value, as JSON Schema names it.
+///
+/// Not `#[non_exhaustive]`: JSON Schema's types are fixed (draft 2020-12, validation section
+/// 6.1.1), and [`ParamType::Any`] takes every value the others do not name.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamType {
     /// Text.
@@ -193,7 +201,11 @@ impl Property {
 
 /// How an array or an object goes into a query string, a header, a cookie or a form body
 /// (OpenAPI 3.1 section 4.8.12.4.2, "Style Values"). The file field is `array_style`.
+///
+/// `#[non_exhaustive]`: more OpenAPI styles (`matrix`, `label`) may be added; the set has grown
+/// before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum ArrayStyle {
     /// The name repeated for every item: `ids=1&ids=2`; an object as compact JSON text. The
     /// default.
@@ -245,6 +257,9 @@ impl ArrayStyle {
 }
 
 /// How an endpoint's body parameters are encoded.
+///
+/// Not `#[non_exhaustive]`: [`BodyEncoding::Raw`] carries any other content type, so every body is
+/// one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BodyEncoding {
     /// A JSON object (`application/json`). The default when no parameter is in `form`.
@@ -271,129 +286,13 @@ impl BodyEncoding {
     }
 }
 
-/// A string the plugin sends: written in the declaration, read from the environment when the
-/// plugin file was loaded, or taken from the host's [`CallContext`] at every call.
-///
-/// Values from the environment or the context are treated as secrets: a header or query
-/// value made of one is `***` in `Debug` output, dry runs and logs. `Debug` of a
-/// `ConfigValue` never shows a value: literals print as `***`, environment values as their
-/// `${NAME}` template, context values as their key.
-///
-/// # Examples
-///
-/// ```
-/// use httptool::plugin::ConfigValue;
-/// use httptool::tool::CallContext;
-///
-/// let token = ConfigValue::context("user_token");
-/// let context = CallContext::new().with("user_token", "t-123");
-/// assert_eq!(token.resolve(&context), Some("t-123"));
-/// assert_eq!(token.resolve(&CallContext::new()), None);
-/// assert_eq!(ConfigValue::from("application/json").value(), Some("application/json"));
-/// ```
-#[derive(Clone, PartialEq, Eq)]
-pub struct ConfigValue {
-    source: Source,
-}
-
-#[derive(Clone, PartialEq, Eq)]
-enum Source {
-    Literal(String),
-    Env { template: String, value: String },
-    Context(String),
-}
-
-impl ConfigValue {
-    /// A value written as it is.
-    pub fn literal(text: impl Into<String>) -> ConfigValue {
-        ConfigValue {
-            source: Source::Literal(text.into()),
-        }
-    }
-
-    /// A value taken at every call from the [`CallContext`] entry `key`.
-    pub fn context(key: impl Into<String>) -> ConfigValue {
-        ConfigValue {
-            source: Source::Context(key.into()),
-        }
-    }
-
-    /// A value read from the environment (or a lookup) when a file was loaded; `template` is
-    /// the text as written, with its `${NAME}`s, for writing the file back.
-    pub(crate) fn from_template(template: String, value: String) -> ConfigValue {
-        ConfigValue {
-            source: Source::Env { template, value },
-        }
-    }
-
-    /// The text, when it is known before the call (a literal, or a value read from the
-    /// environment); `None` for a context value.
-    pub fn value(&self) -> Option<&str> {
-        match &self.source {
-            Source::Literal(text) => Some(text),
-            Source::Env { value, .. } => Some(value),
-            Source::Context(_) => None,
-        }
-    }
-
-    /// The text for one call: the known value, or the context's entry.
-    pub fn resolve<'a>(&'a self, context: &'a CallContext) -> Option<&'a str> {
-        match &self.source {
-            Source::Context(key) => context.get(key),
-            _ => self.value(),
-        }
-    }
-
-    /// The context key, for a context value.
-    pub fn context_key(&self) -> Option<&str> {
-        match &self.source {
-            Source::Context(key) => Some(key),
-            _ => None,
-        }
-    }
-
-    /// The text as written in the plugin file, `${NAME}`s included, for a value read from
-    /// the environment.
-    pub fn template(&self) -> Option<&str> {
-        match &self.source {
-            Source::Env { template, .. } => Some(template),
-            _ => None,
-        }
-    }
-
-    /// Whether the value came from the environment or the context, which makes it secret.
-    pub fn is_external(&self) -> bool {
-        !matches!(self.source, Source::Literal(_))
-    }
-}
-
-impl From<&str> for ConfigValue {
-    fn from(text: &str) -> ConfigValue {
-        ConfigValue::literal(text)
-    }
-}
-
-impl From<String> for ConfigValue {
-    fn from(text: String) -> ConfigValue {
-        ConfigValue::literal(text)
-    }
-}
-
-impl fmt::Debug for ConfigValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.source {
-            Source::Literal(_) => f.write_str("***"),
-            Source::Env { template, .. } => write!(f, "{:?}", template),
-            Source::Context(key) => write!(f, "context:{}", key),
-        }
-    }
-}
-
 /// How a plugin authenticates: every value is secret, added at send time, and `***` in
 /// `Debug` output, dry runs and logs.
 ///
 /// Schemes that sign each request (a timestamp and an HMAC) use a
 /// [`Signer`](super::Signer) instead.
+///
+/// `#[non_exhaustive]`: new schemes will be added, as OAuth 2.0 was.
 ///
 /// # Examples
 ///
@@ -500,6 +399,10 @@ impl Auth {
 }
 
 /// Whether special-purpose addresses may be connected to.
+///
+/// Not `#[non_exhaustive]`: a plugin's own client checks addresses or does not; a finer policy is a
+/// [`Client`](crate::http::Client) with its own [`AddressPolicy`](crate::http::AddressPolicy),
+/// given with [`HttpPlugin::with_client`](super::HttpPlugin::with_client).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressMode {
     /// No address check of the plugin's own: its own client allows any address
@@ -595,7 +498,7 @@ impl Options {
     }
 
     /// Bytes of a response body; a larger one fails the call (never a cut body). Defaults
-    /// to [`http::DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (10 MiB).
+    /// to [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) (10 MiB).
     #[must_use]
     pub fn max_response_bytes(mut self, bytes: usize) -> Options {
         self.max_response_bytes = Some(bytes);
@@ -785,7 +688,7 @@ impl Param {
         self.hidden || self.secret
     }
 
-    /// The [`CallContext`] key a hidden parameter is filled from: the declared one, or the
+    /// The [`CallContext`](crate::tool::CallContext) key a hidden parameter is filled from: the declared one, or the
     /// name.
     pub fn context_key(&self) -> &str {
         self.context.as_deref().unwrap_or(&self.name)
@@ -987,7 +890,8 @@ impl Endpoint {
 
     /// Whether body parameters go to the query: GET unless
     /// [`allow_get_body`](Endpoint::allow_get_body), HEAD, OPTIONS, and DELETE unless
-    /// [`allow_delete_body`](Endpoint::allow_delete_body) (DESIGN item 5).
+    /// [`allow_delete_body`](Endpoint::allow_delete_body)
+    /// ([bodies](crate::design::endpoints#bodies)).
     pub fn body_in_query(&self) -> bool {
         match self.method {
             Method::Get => !self.allow_get_body,

@@ -4,10 +4,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::model::ConfigValue;
+use super::config_value::ConfigValue;
 use crate::tool::CallContext;
 
 /// Which grant a plugin's OAuth 2.0 auth uses to get its access tokens.
+///
+/// `#[non_exhaustive]`: more grants of RFC 6749 and its extensions may be supported.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Grant {
@@ -23,7 +25,11 @@ pub enum Grant {
 }
 
 /// How the client authenticates to the token endpoint (RFC 6749 section 2.3.1).
+///
+/// `#[non_exhaustive]`: more client authentication methods (RFC 7523's `private_key_jwt`, RFC
+/// 8705's mutual TLS) may be added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum ClientAuth {
     /// `Authorization: Basic` of the form-urlencoded client id and secret
     /// (`client_secret_basic`), which every server must accept. The default.

@@ -1,5 +1,6 @@
-//! Secrets a call sent, found again in what the server answered, become `***` (DESIGN item
-//! 13): a server may echo the key it was given in a body, a reason phrase, a `Location` or a
+//! Secrets a call sent, found again in what the server answered, become `***`
+//! ([secrets](crate::design::endpoints#secrets)): a server may echo the key it was given in a
+//! body, a reason phrase, a `Location` or a
 //! file name, and none of that may reach the model or an observer. Pure.
 //!
 //! What counts as sent: every sensitive header value (auth of every type, secret static

@@ -1,4 +1,5 @@
-//! Placing checked values into an `http::Request` (DESIGN items 5 to 8): path segments,
+//! Placing checked values into an `http::Request` ([bodies](crate::design::endpoints#bodies) to
+//! [headers](crate::design::endpoints#headers)): path segments,
 //! query, headers, body, then the plugin's static parts and auth. The URL is written into one
 //! string and parsed once. Pure, apart from the host's file resolver for file parts.
 
@@ -436,7 +437,8 @@ struct Body {
     content_type: Option<String>,
 }
 
-/// The body for the values given: none when no body value was given (DESIGN item 5).
+/// The body for the values given: none when no body value was given
+/// ([bodies](crate::design::endpoints#bodies)).
 fn body(
     plugin: &HttpPlugin,
     compiled: &Compiled,
@@ -480,7 +482,7 @@ fn body(
 }
 
 /// `{"wire":value,...}` of the values given: never a `null` for an absent optional
-/// (DESIGN item 2).
+/// ([value order](crate::design::endpoints#value-order)).
 fn json_body(compiled: &Compiled, values: &Values) -> Option<String> {
     let mut body = String::with_capacity(128);
     let members = values.iter().zip(&compiled.json_keys);

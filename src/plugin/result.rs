@@ -1,4 +1,5 @@
-//! From a response, or a transport failure, to what the model reads (DESIGN item 9); and the
+//! From a response, or a transport failure, to what the model reads
+//! ([results](crate::design::endpoints#results)); and the
 //! full response for Rust callers. Pure.
 
 use std::fmt;
@@ -582,7 +583,8 @@ fn file_name(disposition: &str) -> Option<String> {
 }
 
 /// What the model reads when the request got no usable response: what failed and how to
-/// call correctly, with a stable kind (DESIGN item 9). The http error's message never holds
+/// call correctly, with a stable kind ([results](crate::design::endpoints#results)). The http
+/// error's message never holds
 /// a query, header value or body.
 pub(crate) fn transport_output(err: &http::Error, max_output_bytes: usize) -> ToolOutput {
     use http::ErrorKind as K;

@@ -1,4 +1,5 @@
-//! The JSON Schema a model reads for an endpoint (DESIGN item 1). Internal keywords
+//! The JSON Schema a model reads for an endpoint
+//! ([parameters](crate::design::endpoints#parameters)). Internal keywords
 //! (location, wire name, secret, hidden, context) never reach it.
 
 use super::model::{Endpoint, Param, ParamType};

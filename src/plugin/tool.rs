@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::args::{self, Values};
 use super::auth;
 use super::compile::Compiled;
+use super::error::{self, Error};
 use super::http_plugin::HttpPlugin;
 use super::model::{Auth, ConfigValue, Endpoint};
 use super::oauth::{Grant, OAuth2};
@@ -20,23 +21,30 @@ use super::shape::{self, FieldPath};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
-use crate::tool::{cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolSpec};
+use crate::tool::{
+    self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
+};
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
 /// A call runs the pipeline of the plugin's declaration, all of it before anything is sent:
 ///
-/// 1. every argument must name a parameter the model may set (DESIGN item 4);
+/// 1. every argument must name a parameter the model may set
+///    ([unknown arguments](crate::design::endpoints#unknown-arguments));
 /// 2. each parameter's value is the model's argument, else the call context's (hidden
-///    parameters), else the default, else, if required, an error (item 2);
-/// 3. values are read as their declared type (item 3) and checked against the enum;
-/// 4. values are placed (items 5 to 8): path segments percent-encoded with dot segments
+///    parameters), else the default, else, if required, an error
+///    ([value order](crate::design::endpoints#value-order));
+/// 3. values are read as their declared type
+///    ([coercion](crate::design::endpoints#coercion)) and checked against the enum;
+/// 4. values are placed ([bodies](crate::design::endpoints#bodies) and the sections after it):
+///    path segments percent-encoded with dot segments
 ///    refused, query names and values encoded, header values checked, body parameters of
 ///    GET, HEAD, OPTIONS and DELETE moved to the query, a JSON, urlencoded or multipart body;
 /// 5. static headers, query values and auth are added, and a [`Signer`](super::Signer)
 ///    runs;
 /// 6. the request goes to the plugin's transport, and the response becomes the output
-///    (item 9): 2xx text as sent (JSON also parsed into `structured`), 204 an empty
+///    ([results](crate::design::endpoints#results)): 2xx text as sent (JSON also parsed into
+///    `structured`), 204 an empty
 ///    success, a binary body a one-line summary, >= 400 `is_error` with the body, a redirect
 ///    not followed `is_error` saying where it pointed; transport failures each with their
 ///    kind and a message for the model.
@@ -386,7 +394,8 @@ impl HttpTool {
             }
         }
         // The model reads the message: it names the failure and the origin but not the path,
-        // which may hold a hidden parameter's value from the call context (DESIGN item 15).
+        // which may hold a hidden parameter's value from the call context (see
+        // `crate::design::endpoints`, "Call context").
         sent.map_err(|e| {
             result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
         })
@@ -574,6 +583,96 @@ impl fmt::Debug for DryRun {
         f.debug_struct("DryRun")
             .field("request", &self.request)
             .finish()
+    }
+}
+
+/// Making the tools: here rather than beside `HttpPlugin`, so `http_plugin.rs` needs nothing
+/// above it.
+impl HttpPlugin {
+    /// The tools, one for each endpoint, in order; they share this plugin's transport.
+    pub fn tools(&self) -> Vec<HttpTool> {
+        let shared = Arc::new(self.clone());
+        self.decl
+            .endpoints
+            .iter()
+            .map(|c| HttpTool::new(shared.clone(), c.clone()))
+            .collect()
+    }
+
+    /// The tool for the endpoint named `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownTool`] when no endpoint has that name; the message lists the
+    /// names there are.
+    pub fn tool(&self, name: &str) -> Result<HttpTool, Error> {
+        match self.decl.endpoints.iter().find(|c| c.endpoint.name == name) {
+            Some(c) => Ok(HttpTool::new(Arc::new(self.clone()), c.clone())),
+            None => Err(Error::new(
+                error::ErrorKind::UnknownTool,
+                "",
+                tool::unknown_name_message(
+                    "tool",
+                    name,
+                    self.decl.endpoints.iter().map(|c| c.endpoint.name.as_str()),
+                ),
+            )),
+        }
+    }
+
+    /// Builds the exact request a call of tool `name` with `arguments` (the model's JSON
+    /// text) would send, and sends nothing: for `--dry-run` and logs. The request is signed
+    /// and its file parts resolved, as a call would.
+    ///
+    /// # Errors
+    ///
+    /// The output the model would get instead: an unknown tool, arguments that are not a JSON
+    /// object (or over [`tool::DEFAULT_MAX_ARGUMENT_BYTES`]), or any argument error.
+    pub fn dry_run(
+        &self,
+        name: &str,
+        arguments: &str,
+        context: &CallContext,
+    ) -> Result<DryRun, ToolOutput> {
+        let tool = self.tool(name).map_err(|err| {
+            ToolOutput::error(tool::ErrorKind::UnknownTool, err.message().to_string())
+        })?;
+        let arguments = tool::parse_arguments(arguments, tool::DEFAULT_MAX_ARGUMENT_BYTES)?;
+        tool.dry_run(arguments, context)
+    }
+}
+
+impl ToolRegistry {
+    /// Adds every endpoint of `plugin` as a tool: all of them, or none when a name is taken.
+    /// The tools share the plugin's transport (one keep-alive pool).
+    ///
+    /// # Errors
+    ///
+    /// [`tool::ErrorKind::DuplicateName`] when a tool with one of the names is already
+    /// registered; the registry is left unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
+    /// use httptool::tool::ToolRegistry;
+    ///
+    /// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
+    ///     .endpoint(Endpoint::get("getWeather", "/v1/weather").param(Param::query("city")))
+    ///     .build()?;
+    /// let mut registry = ToolRegistry::new();
+    /// registry.add_plugin(&plugin)?;
+    /// assert!(registry.add_plugin(&plugin).is_err()); // the names are taken
+    /// assert_eq!(registry.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_plugin(&mut self, plugin: &HttpPlugin) -> Result<(), tool::Error> {
+        self.add_all(
+            plugin
+                .tools()
+                .into_iter()
+                .map(|t| Arc::new(t) as Arc<dyn Tool>),
+        )
     }
 }
 

@@ -5,12 +5,15 @@ use std::borrow::Cow;
 use super::error::{Error, ErrorKind};
 use crate::json::{Json, Map, ParseOptions};
 
-/// The largest arguments text, in bytes, the registry parses. Defaults to 1 MiB (DESIGN item
-/// 11); set it with
+/// The largest arguments text, in bytes, the registry parses. Defaults to 1 MiB
+/// ([limits](crate::design::endpoints#limits)); set it with
 /// [`ToolRegistry::max_argument_bytes`](super::ToolRegistry::max_argument_bytes).
 pub const DEFAULT_MAX_ARGUMENT_BYTES: usize = 1024 * 1024;
 
 /// A call's arguments as they arrived.
+///
+/// Not `#[non_exhaustive]`: arguments arrive either as JSON text or already parsed; every provider
+/// sends one of the two.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arguments {
     /// The JSON text the model sent (OpenAI's `arguments` string), not parsed yet.

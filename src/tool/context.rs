@@ -35,7 +35,7 @@ pub trait Progress: Send + Sync {
 }
 
 /// Values the host passes with one call and the model must neither see nor set: a user's
-/// token, a tenant id (DESIGN item 15).
+/// token, a tenant id ([call context](crate::design::endpoints#call-context)).
 ///
 /// Tools read them by key; the plugin layer fills auth slots and hidden parameters from them.
 /// An empty context allocates nothing, so [`ToolRegistry::call`](super::ToolRegistry::call)

@@ -10,6 +10,9 @@ use std::fmt;
 /// and whose message went back to the model).
 ///
 /// New kinds may be added in minor releases, so a `match` needs a wildcard arm.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

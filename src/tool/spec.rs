@@ -4,7 +4,8 @@ use super::error::{Error, ErrorKind};
 use super::suggest::quote;
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 
-/// The longest tool name, in bytes, that every provider accepts (DESIGN item 14).
+/// The longest tool name, in bytes, that every provider accepts
+/// ([tool names](crate::design::endpoints#tool-names)).
 pub const MAX_NAME_LEN: usize = 64;
 
 /// Checks that `name` is a tool name every provider accepts: `^[a-zA-Z0-9_-]{1,64}$`.

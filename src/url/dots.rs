@@ -43,7 +43,8 @@ const MAX_DECODE_ROUNDS: usize = 16;
 ///
 /// # Security
 ///
-/// This is DESIGN item 6's rule for values a model places into a declared path: a server
+/// This is the [path values](crate::design::endpoints#path-values) rule for values a model
+/// places into a declared path: a server
 /// that routes after decoding, trimming or normalising must not be walked up the tree.
 /// Encoding the value as one segment (`a/b` as `a%2Fb`) is the other half.
 ///

@@ -6,7 +6,11 @@
 use super::error::{Error, ErrorKind};
 
 /// Which characters [`percent_encode`] leaves as they are.
+///
+/// `#[non_exhaustive]`: sets will be added as more URL components and body formats are encoded
+/// here, one encoder for every layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EncodeSet {
     /// One path segment: everything but the RFC 3986 unreserved characters
     /// (`A-Z a-z 0-9 - . _ ~`) is encoded, so `a/b` becomes `a%2Fb` and a value cannot add
@@ -82,7 +86,7 @@ pub fn percent_encode(input: &str, set: EncodeSet) -> String {
 }
 
 /// Encodes one path segment: everything but the unreserved characters, so `a/b` becomes
-/// `a%2Fb` (DESIGN item 6).
+/// `a%2Fb` ([path values](crate::design::endpoints#path-values)).
 ///
 /// ```
 /// assert_eq!(httptool::url::encode_path_segment("a/b?c"), "a%2Fb%3Fc");
@@ -92,7 +96,7 @@ pub fn encode_path_segment(input: &str) -> String {
 }
 
 /// Encodes a query name or value: everything but the unreserved characters, a space as `%20`
-/// (DESIGN item 7).
+/// ([query strings](crate::design::endpoints#query-strings-and-forms)).
 ///
 /// ```
 /// assert_eq!(httptool::url::encode_query_component("a b&c=d"), "a%20b%26c%3Dd");

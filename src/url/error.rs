@@ -6,6 +6,9 @@ use std::fmt;
 ///
 /// Stable: match on it to tell a caller what to fix. The [`Display`](fmt::Display) of [`Error`]
 /// explains each one in words.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {

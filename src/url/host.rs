@@ -11,6 +11,9 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use super::error::ErrorKind;
 
 /// The host of a [`Url`](super::Url).
+///
+/// Not `#[non_exhaustive]`: an `http` or `https` host is a name, an IPv4 or an IPv6 address (RFC
+/// 3986 section 3.2.2), and this crate accepts no other form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Host<'a> {
     /// A domain name, lower-case ASCII, possibly with a trailing dot.

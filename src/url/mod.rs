@@ -66,6 +66,9 @@ pub use self::query::QueryPairs;
 use self::host::HostRepr;
 
 /// The two schemes this crate speaks.
+///
+/// Not `#[non_exhaustive]`: [`Url`] parses `http` and `https` only, so another scheme would be
+/// another type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
     /// `http`, port 80 by default.

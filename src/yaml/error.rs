@@ -3,6 +3,9 @@
 use std::fmt;
 
 /// What kind of problem stopped the reader; match on it, and use [`Error`]'s `Display` for people.
+///
+/// `#[non_exhaustive]`: new kinds will be added as failures are told apart more finely; match with
+/// a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {

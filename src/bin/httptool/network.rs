@@ -2,7 +2,8 @@
 //! the proxies, and the whole-call deadline; and what a failed call's error means for the
 //! person at the command line (the option or the install command that fixes it).
 //!
-//! The library reads nothing from the environment on its own (DESIGN.md item 12): here the
+//! The library reads nothing from the environment on its own (`httptool::design::architecture`,
+//! "What touches the outside world"): here the
 //! binary asks for it, through `ProxyConfig::from_env` (the library's reading, curl's rules)
 //! and `HTTPTOOL_CA_FILE`.
 

@@ -425,7 +425,8 @@ fn string_argument(arguments: &mut Map, key: &str) -> Result<String, ToolOutput>
     }
 }
 
-/// `limit`: a whole number from 1, as a number or a numeric string (DESIGN item 3); above
+/// `limit`: a whole number from 1, as a number or a numeric string
+/// ([coercion](crate::design::endpoints#coercion)); above
 /// [`MAX_SEARCH_LIMIT`] it is that.
 fn limit_argument(value: Option<&Json>) -> Result<usize, ToolOutput> {
     let number = match value {

@@ -1,0 +1,251 @@
+//! The behaviour decided for every endpoint: what a plugin's tool does with the model's
+//! arguments, what it sends, and what the model reads back.
+//!
+//! The two designs this crate learned from (a Java plugin module with plugins, methods and
+//! tool parameters, and a Java REST API card with parameter locations and mappers) disagree
+//! in places; each section below is the decision taken, and the code that carries it out
+//! names the section. [`HttpTool`](crate::plugin::HttpTool) runs these steps in order, all
+//! of them before anything is sent.
+//!
+//! # The plugin file
+//!
+//! A plugin is a JSON document read by [`HttpPlugin::from_json`](crate::plugin::HttpPlugin::from_json)
+//! and written back by [`HttpPlugin::to_json`](crate::plugin::HttpPlugin::to_json), or the
+//! same declaration built in Rust with [`HttpPlugin::builder`](crate::plugin::HttpPlugin::builder).
+//! Its field names are a wire format people write by hand, so they stay as they are. This
+//! example loads, and its spec is what the model reads:
+//!
+//! ```
+//! use httptool::plugin::HttpPlugin;
+//!
+//! let plugin = HttpPlugin::from_json_deferred(r#"{
+//!   "name": "weather",
+//!   "description": "City weather",
+//!   "base_url": "https://api.example.com",
+//!   "headers": { "Accept": "application/json" },
+//!   "auth": { "type": "bearer", "token": "${WEATHER_TOKEN}" },
+//!   "endpoints": [
+//!     {
+//!       "name": "getWeather",
+//!       "description": "Current weather for a city",
+//!       "method": "GET",
+//!       "path": "/v1/weather",
+//!       "params": [
+//!         { "name": "city", "wire_name": "q", "in": "query", "type": "string",
+//!           "description": "City name", "required": true },
+//!         { "name": "days", "in": "query", "type": "integer", "default": 1 }
+//!       ]
+//!     }
+//!   ]
+//! }"#)?;
+//! let spec = &plugin.specs()[0];
+//! assert_eq!(spec.name(), "getWeather");
+//! // The wire name `q`, the location and the auth stay out of what the model reads.
+//! assert_eq!(
+//!     spec.parameters().to_string(),
+//!     r#"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","default":1}},"required":["city"],"additionalProperties":false}"#
+//! );
+//! # Ok::<(), httptool::plugin::Error>(())
+//! ```
+//!
+//! The README's "Plugins" section lists every field. Declaring a plugin does no I/O: the
+//! checks below marked "when the plugin is built" run in `from_json` and in the builder, and
+//! every network check runs when a call is made.
+//!
+//! # Parameters
+//!
+//! A [`Param`](crate::plugin::Param) has a model-facing name and a wire name (which may
+//! differ), a description, a [`Location`](crate::plugin::Location) (`query`, `path`,
+//! `header`, `body`, `form`, `cookie`; read ignoring case, `body` when left out, an unknown
+//! word an error), a [`ParamType`](crate::plugin::ParamType) (`string`, `integer`, `number`,
+//! `boolean`, `array` with its items, `object` with optional properties, or any value under
+//! a declared schema), whether it is required, a default, and an optional enum. The
+//! endpoint's parameters render to the JSON Schema of its [`ToolSpec`](crate::tool::ToolSpec),
+//! with `required` and `additionalProperties: false`. Keywords that are for the crate only
+//! (the location, the wire name, `secret`, `hidden`) never reach the model's schema.
+//!
+//! # Reading the arguments
+//!
+//! The arguments text is parsed as JSON strictly
+//! ([`parse_arguments`](crate::tool::parse_arguments)): a duplicate key is an error, since
+//! the caller cannot know which value the model meant, and the text is capped (see
+//! [limits](#limits)). The MCP server reads each whole message strictly too, since the
+//! arguments sit inside it. JSON read elsewhere (plugin files, responses) keeps the last of
+//! two duplicate keys, as most JSON readers do.
+//!
+//! # Value order
+//!
+//! A parameter's value is the model's argument, else (for a hidden parameter) the call
+//! context's, else the parameter's default, else, if it is required, an error. A `null` or
+//! an empty string from the model counts as absent: it does not override a default. An
+//! absent optional parameter is left out of the request: never sent as `null` or as an empty
+//! header, so a PATCH body holds only what was given.
+//!
+//! # Coercion
+//!
+//! Models send `"42"` for 42, so values are read as their declared type: `"42"` is 42 for an
+//! integer, `"true"`/`"false"`/`"1"`/`"0"`/`"yes"`/`"no"` are booleans, a JSON-encoded
+//! string is an array or an object, and a number or a boolean is text for a string. A value
+//! that cannot be read as its type is an error naming the parameter and the type expected,
+//! never a silent `false`, 0 or empty map. An integer is sent as plain digits or refused,
+//! never in exponent form or rounded. Enum values are checked after coercion.
+//!
+//! # Unknown arguments
+//!
+//! An argument that names no parameter the model may set is an error that suggests the
+//! closest name and lists the accepted ones (the message comes from
+//! [`unknown_name_message`](crate::tool::unknown_name_message): "unknown parameter 'ctiy';
+//! did you mean 'city'? ..."). An endpoint may opt out with
+//! [`allow_unknown_arguments`](crate::plugin::Endpoint::allow_unknown_arguments). An argument
+//! for a hidden parameter is refused the same way, so its existence is not revealed.
+//!
+//! # Bodies
+//!
+//! Body parameters of GET, HEAD, OPTIONS and DELETE go to the query string, so nothing the
+//! model gave is dropped ([`Endpoint::body_in_query`](crate::plugin::Endpoint::body_in_query)).
+//! An endpoint may opt in to a body on DELETE
+//! ([`allow_delete_body`](crate::plugin::Endpoint::allow_delete_body)) and on GET
+//! ([`allow_get_body`](crate::plugin::Endpoint::allow_get_body)) for the APIs that read one,
+//! as search engines' `_search` does. POST, PUT, PATCH and extension methods send a body when
+//! a body value was given, encoded as the [`BodyEncoding`](crate::plugin::BodyEncoding) says:
+//! a JSON object by default, `application/x-www-form-urlencoded` when a parameter is in
+//! `form`, `multipart/form-data` where the endpoint says so, or a raw body (text, XML,
+//! bytes) from the endpoint's one body parameter with its content type. A body parameter may
+//! stand for the whole body (an array or a scalar body). A multipart file part gets its bytes
+//! only from the [`FileResolver`](crate::plugin::FileResolver) the host installs (the model's
+//! value is a handle the resolver understands): nothing reads a local path by default.
+//!
+//! # Path values
+//!
+//! A path value is percent-encoded as one segment, everything but the unreserved characters
+//! ([`encode_path_segment`](crate::url::encode_path_segment), so `a/b` becomes `a%2Fb`, as
+//! APIs that take a path-like id expect). A value that is empty, or that is `.` or `..` once
+//! percent-decoded (repeatedly), split on `/` or `\`, trimmed, and with look-alike dots read
+//! as dots (`..`, `../admin`, `%2e%2e`, `..%2f..%2fadmin`, `.. `, `．．`), is refused
+//! ([`reads_as_dot_segment`](crate::url::reads_as_dot_segment)): some servers decode `%2F`
+//! or normalize before routing. The model cannot change the scheme, host, port or the
+//! declared path. When the plugin is built, every `{name}` in a path must have a path
+//! parameter and every path parameter its `{name}`.
+//!
+//! # Query strings and forms
+//!
+//! Query names and values are percent-encoded, everything but the unreserved characters, a
+//! space as `%20` ([`encode_query_component`](crate::url::encode_query_component)), so a
+//! value cannot add pairs. Arrays and objects go in as the parameter's
+//! [`ArrayStyle`](crate::plugin::ArrayStyle) says: the key repeated by default, or joined
+//! with commas (OpenAPI `explode: false`), spaces or pipes, spread into pairs, or in
+//! brackets (`deepObject`). Form bodies use the `application/x-www-form-urlencoded`
+//! serializer ([`form_urlencoded`](crate::url::form_urlencoded)). Cookie parameters go into
+//! one `Cookie` header.
+//!
+//! # Headers
+//!
+//! Header names must be tokens and values may hold no CR, LF or NUL, whoever supplies them
+//! (the model, the call context, the plugin file, a signer); [`Headers`](crate::http::Headers)
+//! refuses anything else. When the plugin is built, a header parameter may not shadow a
+//! static header or the auth header of the plugin, so the model cannot replace credentials.
+//!
+//! # Results
+//!
+//! Any 2xx is a success: the body goes to the model as text, as sent, and JSON is also parsed
+//! into [`ToolOutput::structured`](crate::tool::ToolOutput::structured); an empty body (204)
+//! is an empty success; a binary body is a one-line summary (type, size, file name) rather
+//! than bytes or an error. A status of 400 or more is an error output that keeps the body
+//! (capped), so the model can correct its call. Transport failures, timeouts, limits and
+//! argument errors are error outputs too, each with one message written for the model (what
+//! failed, and how to call correctly) and a stable [`ErrorKind`](crate::tool::ErrorKind) for
+//! code. Rust callers get the whole response (status, reason, final URL, headers, body,
+//! parsed data) from [`HttpTool::send`](crate::plugin::HttpTool::send) as an
+//! [`ApiResponse`](crate::plugin::ApiResponse), and the request a call would send, built
+//! without sending it, from [`HttpTool::dry_run`](crate::plugin::HttpTool::dry_run) as a
+//! [`DryRun`](crate::plugin::DryRun).
+//!
+//! # Retries
+//!
+//! The client retries by itself only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE),
+//! and only when the connection failed before any response byte and before the server could
+//! have acted on the request (a pooled connection found closed). A request whose body was
+//! written in part is never sent again, and a response the server already sent is read and is
+//! the answer; POST and PATCH never retry by themselves. An opt-in
+//! [`RetryPolicy`](crate::http::RetryPolicy) retries 429 and 503, honouring `Retry-After`,
+//! with a cap on the wait. A pooled connection is reused only when nothing is waiting on it:
+//! a byte already there means the previous exchange is not over, and the connection is
+//! closed, never read as the next answer.
+//!
+//! # Limits
+//!
+//! Every limit is configurable and is a public constant documented "Defaults to ...":
+//! connecting 10 s an address ([`DEFAULT_TIMEOUT_CONNECT`](crate::http::DEFAULT_TIMEOUT_CONNECT)),
+//! each read and write 30 s ([`DEFAULT_TIMEOUT_READ`](crate::http::DEFAULT_TIMEOUT_READ),
+//! [`DEFAULT_TIMEOUT_WRITE`](crate::http::DEFAULT_TIMEOUT_WRITE)), the whole call 60 s
+//! ([`DEFAULT_TIMEOUT_CALL`](crate::http::DEFAULT_TIMEOUT_CALL); one deadline drives every
+//! socket timeout); a response body 10 MiB ([`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY),
+//! an error, not a silent cut); a response head 64 KiB
+//! ([`DEFAULT_MAX_HEAD`](crate::http::DEFAULT_MAX_HEAD)), 100 headers
+//! ([`DEFAULT_MAX_HEADERS`](crate::http::DEFAULT_MAX_HEADERS)), a status line 8 KiB
+//! ([`DEFAULT_MAX_STATUS_LINE`](crate::http::DEFAULT_MAX_STATUS_LINE)); a chunk-size line
+//! 1 KiB ([`DEFAULT_MAX_CHUNK_LINE`](crate::http::DEFAULT_MAX_CHUNK_LINE)); a request target
+//! 8 KiB ([`DEFAULT_MAX_REQUEST_TARGET`](crate::http::DEFAULT_MAX_REQUEST_TARGET)); tool
+//! arguments 1 MiB ([`DEFAULT_MAX_ARGUMENT_BYTES`](crate::tool::DEFAULT_MAX_ARGUMENT_BYTES));
+//! JSON nesting 128 levels ([`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)). Text
+//! handed to a model is capped at 64 KiB
+//! ([`DEFAULT_MAX_OUTPUT_BYTES`](crate::tool::DEFAULT_MAX_OUTPUT_BYTES)) with a marker that
+//! says how much was left out ([`cap_text`](crate::tool::cap_text)). Malformed framing (two
+//! `Content-Length`s, `Transfer-Encoding` with `Content-Length`, an unknown transfer coding,
+//! obs-fold) is an error and closes the connection. A limit that is hit is an error naming
+//! the limit ([`Limit`](crate::http::Limit)).
+//!
+//! # Redirects
+//!
+//! The general [`Client`](crate::http::Client) follows up to 5 redirects
+//! ([`DEFAULT_MAX_REDIRECTS`](crate::http::DEFAULT_MAX_REDIRECTS)): 301, 302 and 303 as GET
+//! (a HEAD stays HEAD), 307 and 308 only for GET and HEAD; never from `https` to `http`;
+//! dropping `Authorization`, `Cookie` and every injected credential on any change of
+//! scheme, host or port; checking the address policy again on every hop. The rules are
+//! [`RedirectPolicy`](crate::http::RedirectPolicy)'s. Tools built from a plugin follow
+//! same-origin redirects only, unless the plugin allows more hosts
+//! ([`Options::redirect_hosts`](crate::plugin::Options::redirect_hosts)); a redirect that is
+//! not followed ends the call with an error output saying where it pointed.
+//!
+//! # Addresses
+//!
+//! A plugin may restrict hosts, and may refuse loopback, private, link-local, CGNAT and
+//! metadata addresses (the IANA special-purpose ranges, IPv4, IPv6 and IPv4-embedded forms;
+//! [`AddressMode::Strict`](crate::plugin::AddressMode::Strict), which is
+//! [`AddressPolicy::strict`](crate::http::AddressPolicy::strict)). The policy is checked on
+//! the addresses a name resolved to, once, and the connection goes to one of those, so a DNS
+//! answer cannot change between the check and the use. Hosts in legacy numeric forms
+//! (`127.1`, `0x7f.0.0.1`, `2130706433`) are read as the address they denote, or refused,
+//! never passed to the resolver as names ([`Url::parse`](crate::url::Url::parse)). URLs with
+//! userinfo, backslashes, control characters or non-ASCII hosts are refused. The environment
+//! (proxies) is read only when the caller asks for it.
+//!
+//! # Secrets
+//!
+//! Header and query values marked secret, and auth of every type, are never parameters the
+//! model sees: they are added when the request is made, and appear as `***` in logs, `Debug`
+//! output, error messages, dry runs and exported curl unless the caller asks for them
+//! ([`Secrets`](crate::http::Secrets)). A plugin file may say `${NAME}` and take the value
+//! from the environment when it is loaded; a missing variable is an error when a call needs
+//! it (specs and dry runs need no secret). A secret the call sent that comes back in the
+//! answer (an echoing body, a reason phrase, a `Location`) is `***` in everything handed to
+//! the model and to observers ([`MIN_REDACTED_SECRET_BYTES`](crate::plugin::MIN_REDACTED_SECRET_BYTES)
+//! says which are too short to look for). Credential-looking names are judged on their name
+//! tokens, not on substrings (`author` is not `auth`), in every location, body fields
+//! included ([`is_credential_name`](crate::http::is_credential_name)).
+//!
+//! # Tool names
+//!
+//! A tool name is unique in a registry (adding a duplicate is an error, not an overwrite) and
+//! valid for every provider: `^[a-zA-Z0-9_-]{1,64}$`
+//! ([`validate_name`](crate::tool::validate_name), [`MAX_NAME_LEN`](crate::tool::MAX_NAME_LEN)).
+//!
+//! # Call context
+//!
+//! An agent serving many users passes, with each call, values the model must neither see nor
+//! set (a user's token, a tenant id) in a [`CallContext`](crate::tool::CallContext). They
+//! fill auth slots ([`ConfigValue::context`](crate::plugin::ConfigValue::context)) and
+//! parameters marked `"hidden": true`, which are left out of the model's schema and filled
+//! from the context or their default. An argument the model sends for a hidden parameter is
+//! refused like an unknown one, and a transport error's message names the origin but not
+//! the path, which may hold such a value.

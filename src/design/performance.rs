@@ -1,0 +1,85 @@
+//! Performance: what is measured, how it is compared with the crates a user would pick
+//! instead, and what the code does for speed.
+//!
+//! The work a tool call costs is small next to the network, so the aim is narrower than
+//! "fast": no step may cost more than the peers' (serde_json for JSON, ureq for HTTP, the
+//! usual YAML readers, FastMCP for MCP), and no input may cost more than in proportion to its
+//! size. Both are measured, never assumed.
+//!
+//! # What `benches/` measures
+//!
+//! The benchmarks are in the repository's `benches/` folder (not in the published crate),
+//! `harness = false` programs that print `<name> <value> <unit>` lines, medians over several
+//! samples, and the spread where it says something. Tests are never timed; timing lives here.
+//!
+//! | bench | what it measures |
+//! | --- | --- |
+//! | `json` | parse and write throughput (MB/s) of twitter.json, canada.json and citm_catalog.json, and the heap a parsed value holds; the time to write one number |
+//! | `http` | requests per second and p50/p99 latency over loopback keep-alive for a small JSON body, a 100 KB body and the same body chunked; with `tls`, the same over https on one TLS connection |
+//! | `tool` | registry dispatch, spec rendering, arguments to a request ready to write, and a whole tool call over loopback |
+//! | `plugin` | loading, spec building, provider formats and writing for plugins of 1k, 10k and 100k parameters in three shapes, with the 100k / 1k ratio (1 when linear) |
+//! | `openapi` | parsing and importing a generated 13 MB document of 1,200 operations, its heap peak, half the document (linearity), and the time `httptool serve --openapi` takes to answer `initialize` |
+//! | `yaml` | parse throughput and peak heap of real OpenAPI documents in YAML and a generated one of about 8 MB |
+//! | `mcp` | `tools/call` round trips through the server (one at a time and 8 in flight) and `tools/list` of 1,000 tools |
+//!
+//! Run one with `cargo bench --bench NAME`; each file's first lines give its options. The
+//! loopback benchmarks are steadier on a small machine with client and server on one CPU
+//! (`taskset -c 1 cargo bench --bench http`): waking a server thread on an idle second CPU
+//! costs more than the call.
+//!
+//! # How peers are compared
+//!
+//! A harness kept beside the repository (not in it, and not in the crate) builds one program
+//! that holds httptool and the peers, and measures the same workloads in the same process,
+//! one after the other, calling httptool only through the
+//! [entry points](super::architecture#entry-points). It prints ratios, ours against each
+//! peer, above 1 when ours is ahead: JSON parse and write MB/s against serde_json on the
+//! three files above; keep-alive GET requests per second and p99 latency against ureq; a
+//! whole tool call against the same pipeline written with serde_json and ureq; YAML parse
+//! MB/s against yaml-rust2 and serde_yaml, after checking that every reader produced the
+//! same value. FastMCP is measured over stdio on the same MCP workloads and the same OpenAPI
+//! document. Machines drift and are often shared, so only ratios measured side by side in
+//! one run are quoted, never absolute figures from different runs.
+//!
+//! # Decisions made for speed
+//!
+//! **JSON.**
+//! - One pass over the bytes with an explicit stack ([`json::parse`](crate::json::parse)),
+//!   which also makes depth a limit instead of a stack overflow.
+//! - Objects are a vector of entries in insertion order ([`Map`](crate::json::Map)): one
+//!   allocation of the parsed size, and lookups that scan, which beats hashing for the few
+//!   dozen keys APIs exchange. Past 128 entries, building a map finds repeated keys through a
+//!   hash index, so a huge object still parses in linear time.
+//! - Numbers: Clinger's fast path, then Eisel-Lemire, then the standard library's correctly
+//!   rounded parser for what those cannot decide; written back in the shortest round-trip
+//!   form by Schubfach, with digits produced eight at a time in a `u64`.
+//!
+//! **HTTP.**
+//! - Keep-alive connections pooled per origin, bounded in number and age; the pool's lock is
+//!   held only to take or put one connection, never while a socket is checked or closed.
+//! - The request head and body go out in one vectored write (`write_vectored`), so a small
+//!   request usually takes one system call.
+//! - One deadline for the whole call sets every socket timeout.
+//!
+//! **Tools and plugins.**
+//! - What every call of an endpoint reuses is prepared once, when the plugin is built: the
+//!   path split into pieces, where each parameter goes, encoded names, header templates, the
+//!   request options and the spec. A call fills values in; it does not re-read the
+//!   declaration.
+//! - The request URL is written into one string and parsed once.
+//! - Name checks (duplicates, "is this parameter declared") scan while a set is small and
+//!   hash once it is large, so loading a plugin and rendering its schema stay linear in its
+//!   size (the `plugin` bench's 100k / 1k ratio).
+//! - An empty [`CallContext`](crate::tool::CallContext) allocates nothing, so
+//!   [`ToolRegistry::call`](crate::tool::ToolRegistry::call) makes one for every call for free.
+//! - Redacting echoed secrets is one linear scan of the text per form of each secret, with
+//!   Knuth-Morris-Pratt for a secret that repeats itself, so overlapping occurrences stay
+//!   linear.
+//!
+//! **Imports and the MCP server.**
+//! - The OpenAPI importer converts a `$ref`ed schema once and reuses it from a cache where
+//!   the depth allows, and frees its caches before the plugin is built, which lowers the
+//!   import's peak memory.
+//! - The MCP server reads lines under a cap without holding a long line, and runs calls on a
+//!   bounded worker pool ([`Server`](crate::mcp::Server) documents the limits), so calls
+//!   to a slow API run side by side instead of one after another.
