@@ -129,6 +129,30 @@ fn deep_values_built_in_code_drop_and_compare_without_recursion() {
 }
 
 #[test]
+fn deep_values_that_share_their_insides_drop_without_recursion() {
+    // A clone shares its objects with the original (copy on write): whichever is dropped
+    // first only lets go of them, and the last owner takes all 100,000 levels apart.
+    for original_first in [true, false] {
+        on_small_stack(move || {
+            let value = ParseOptions::new()
+                .max_depth(DEEP)
+                .parse(&nested_objects(DEEP))
+                .unwrap();
+            let mut copy = value.clone();
+            copy.as_object_mut().unwrap().insert("b", 1);
+            assert!(copy != value);
+            if original_first {
+                drop(value);
+                drop(copy);
+            } else {
+                drop(copy);
+                drop(value);
+            }
+        });
+    }
+}
+
+#[test]
 fn the_default_limit_is_128_levels() {
     assert_eq!(DEFAULT_MAX_DEPTH, 128);
     for text in [nested_arrays(128), nested_objects(128), nested_mixed(128)] {

@@ -354,3 +354,37 @@ fn large_map_index_stays_consistent_through_insert_and_remove() {
     reversed.insert("extra", 1);
     assert_ne!(reversed, map);
 }
+
+#[test]
+fn a_changed_clone_leaves_the_original_as_it_was() {
+    // Objects are shared by clones until one changes (copy on write): a change deep in one
+    // is never seen in the other.
+    let original = httptool::json!({"a": {"b": {"c": 1}, "list": [{"d": 2}]}, "e": "x"});
+    let mut copy = original.clone();
+    assert_eq!(copy, original);
+    let a = copy.get_mut("a").unwrap();
+    a.get_mut("b")
+        .unwrap()
+        .as_object_mut()
+        .unwrap()
+        .insert("c", 2);
+    let first = a.get_mut("list").unwrap().at_mut(0).unwrap();
+    first.as_object_mut().unwrap().remove("d");
+    for (_, v) in copy.as_object_mut().unwrap().iter_mut() {
+        if v.is_string() {
+            *v = Json::from("y");
+        }
+    }
+    assert_eq!(
+        copy,
+        httptool::json!({"a": {"b": {"c": 2}, "list": [{}]}, "e": "y"})
+    );
+    assert_eq!(
+        original,
+        httptool::json!({"a": {"b": {"c": 1}, "list": [{"d": 2}]}, "e": "x"})
+    );
+    let map: Map = original.as_object().unwrap().clone();
+    let back: Vec<(String, Json)> = map.into_iter().collect();
+    assert_eq!(back.len(), 2);
+    assert_eq!(original["a"]["b"]["c"], Json::from(1));
+}

@@ -857,3 +857,55 @@ fn operations_answering_with_one_component_share_its_output_schema_and_its_warni
         too_large
     );
 }
+
+#[test]
+fn shared_components_compact_as_each_tool_alone() {
+    // Every tool that refers to a component holds one shared copy of it, made compact once
+    // for all of them; each must read exactly as the same tool loaded on its own from the
+    // plugin file (where nothing is shared): Owner is met as array items among the
+    // parameters (full descriptions) and two levels down in the body (half), and under
+    // names its title repeats (left out) or does not (kept).
+    let long = "Words about the thing. ".repeat(20);
+    let pet = format!(
+        r##"{{"type": "object", "title": "Pet", "description": "{long}",
+             "properties": {{
+               "name": {{"type": "string", "title": "name", "description": "{long}"}},
+               "owner": {{"$ref": "#/components/schemas/Owner"}},
+               "tags": {{"type": "array", "items": {{"$ref": "#/components/schemas/Owner"}}}}}}}}"##
+    );
+    let owner = format!(
+        r#"{{"type": "object", "title": "Owner", "description": "{long}",
+             "properties": {{"id": {{"type": "integer", "title": "Id", "description": "{long}"}}}}}}"#
+    );
+    let body = r##"{"required": true, "content": {"application/json":
+                     {"schema": {"$ref": "#/components/schemas/Pet"}}}}"##;
+    let ok = r##"{"200": {"description": "ok", "content": {"application/json":
+                     {"schema": {"$ref": "#/components/schemas/Pet"}}}}}"##;
+    let owners = r##"{"content": {"application/json": {"schema": {"type": "object",
+                     "properties": {"keeper": {"$ref": "#/components/schemas/Owner"},
+                                    "Owner": {"$ref": "#/components/schemas/Owner"},
+                                    "pet": {"$ref": "#/components/schemas/Pet"}}}}}}"##;
+    let paths = r##"{"/pets": {"post": {"operationId": "addPet", "requestBody": BODY, "responses": OK,
+                                       "parameters": [{"name": "who", "in": "query", "style": "deepObject",
+                                                       "schema": {"$ref": "#/components/schemas/Owner"}},
+                                                      {"name": "owners", "in": "query",
+                                                       "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Owner"}}}]},
+                              "put": {"operationId": "putPet", "requestBody": BODY, "responses": OK}},
+                    "/owners": {"post": {"operationId": "addOwner", "requestBody": OWNERS, "responses": OK}}}"##
+        .replace("BODY", body)
+        .replace("OWNERS", owners)
+        .replace("OK", ok);
+    let components = format!(r#"{{"schemas": {{"Pet": {pet}, "Owner": {owner}}}}}"#);
+    let imported = import(&doc(&paths, &components));
+    let file = imported.plugin().to_json().to_string();
+    let alone = HttpPlugin::from_json_with(&file, |_| Some(String::new())).unwrap();
+    let (shared, alone) = (imported.plugin().specs(), alone.specs());
+    assert_eq!(shared.len(), 3);
+    for (a, b) in shared.iter().zip(&alone) {
+        assert_eq!(a.parameters(), b.parameters(), "{}", a.name());
+        assert_eq!(a.output_schema(), b.output_schema(), "{}", a.name());
+    }
+    // The component was made compact: its description is cut.
+    let text = shared[0].parameters().to_string();
+    assert!(text.contains("owner") && !text.contains(&long), "{}", text);
+}

@@ -5,6 +5,7 @@ use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::iter::FromIterator;
 use std::ops::Index;
+use std::sync::Arc;
 
 use super::Json;
 
@@ -18,7 +19,7 @@ pub(crate) const INDEX_THRESHOLD: usize = 128;
 /// A JSON object: unique string keys mapped to values, kept in insertion order.
 ///
 /// It is a vector of entries: iteration follows insertion order, memory is one allocation of
-/// exactly the parsed size, and lookups ([`get`](Map::get), [`insert`](Map::insert),
+/// exactly the parsed size (plus a reference count), and lookups ([`get`](Map::get), [`insert`](Map::insert),
 /// [`remove`](Map::remove)) scan the keys, which is the fastest choice for the objects APIs
 /// exchange (up to a few dozen keys). Building a map stays linear however large it gets:
 /// the parser, `collect` and `extend` find repeated keys through a hash index past 128
@@ -30,6 +31,11 @@ pub(crate) const INDEX_THRESHOLD: usize = 128;
 /// (or refuses duplicates, see [`ParseOptions::reject_duplicate_keys`](super::ParseOptions::reject_duplicate_keys)).
 ///
 /// Two maps are equal when they hold the same keys with equal values, in any order.
+///
+/// Cloning is cheap: a clone shares the entries with the original (a reference count, as
+/// `Arc` keeps), and the first change to either copies that one level, its values shared in
+/// turn (copy on write). So the copies of one schema that an importer inlines in a thousand
+/// tools, or that a tool spec and its endpoint both hold, are one allocation, however deep.
 ///
 /// # Examples
 ///
@@ -45,54 +51,115 @@ pub(crate) const INDEX_THRESHOLD: usize = 128;
 /// ```
 #[derive(Clone, Default)]
 pub struct Map {
-    entries: Vec<(String, Json)>,
+    /// `None` for an empty map that never had room reserved (no allocation); shared by
+    /// clones until one of them changes.
+    shared: Option<Arc<Vec<(String, Json)>>>,
 }
 
 impl Map {
     /// An empty map.
     pub fn new() -> Map {
-        Map {
-            entries: Vec::new(),
-        }
+        Map { shared: None }
     }
 
     /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
+        if n == 0 {
+            return Map::new();
+        }
         Map {
-            entries: Vec::with_capacity(n),
+            shared: Some(Arc::new(Vec::with_capacity(n))),
         }
     }
 
     /// Wraps entries whose keys are known to be unique (the parser's output).
     pub(crate) fn from_unique_entries(entries: Vec<(String, Json)>) -> Map {
-        Map { entries }
+        if entries.is_empty() {
+            return Map::new();
+        }
+        Map {
+            shared: Some(Arc::new(entries)),
+        }
+    }
+
+    /// The entries as a slice (for the crate's writer, equality and drop).
+    pub(crate) fn entries(&self) -> &[(String, Json)] {
+        match &self.shared {
+            Some(entries) => entries,
+            None => &[],
+        }
+    }
+
+    /// The entries to change: this map's own, copied first if a clone shares them (one
+    /// level: the values are clones, themselves shared).
+    fn entries_mut(&mut self) -> &mut Vec<(String, Json)> {
+        Arc::make_mut(self.shared.get_or_insert_with(Default::default))
+    }
+
+    /// The entries to change in place, copied first if a clone shares them; nothing is
+    /// allocated for an empty map.
+    fn entries_mut_slice(&mut self) -> &mut [(String, Json)] {
+        match &mut self.shared {
+            Some(entries) => Arc::make_mut(entries).as_mut_slice(),
+            None => &mut [],
+        }
+    }
+
+    /// The entries when no clone shares them, to take apart (the non-recursive drop).
+    pub(crate) fn unshared_entries_mut(&mut self) -> Option<&mut Vec<(String, Json)>> {
+        self.shared.as_mut().and_then(Arc::get_mut)
+    }
+
+    /// Whether a clone shares these entries (they are one allocation with its).
+    pub(crate) fn is_shared(&self) -> bool {
+        self.shared
+            .as_ref()
+            .map_or(false, |entries| Arc::strong_count(entries) > 1)
+    }
+
+    /// The address of the entries, the same for every clone that shares them (`None` for
+    /// an empty map); only meaningful while one of them is alive.
+    pub(crate) fn shared_id(&self) -> Option<usize> {
+        self.shared
+            .as_ref()
+            .map(|entries| Arc::as_ptr(entries) as usize)
+    }
+
+    /// Whether both are the same allocation (a clone of one another, unchanged since), so
+    /// equal without looking.
+    pub(crate) fn shares_with(&self, other: &Map) -> bool {
+        match (&self.shared, &other.shared) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     /// Whether the map has no entries.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries().is_empty()
     }
 
     fn position(&self, key: &str) -> Option<usize> {
-        self.entries.iter().position(|(k, _)| k == key)
+        self.entries().iter().position(|(k, _)| k == key)
     }
 
     /// The value for `key`.
     pub fn get(&self, key: &str) -> Option<&Json> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.entries()
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 
     /// The value for `key`, to change it.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
+        let i = self.position(key)?;
+        self.entries_mut_slice().get_mut(i).map(|(_, v)| v)
     }
 
     /// Whether the map has `key`.
@@ -107,11 +174,11 @@ impl Map {
         let value = value.into();
         match self.position(&key) {
             Some(i) => self
-                .entries
+                .entries_mut_slice()
                 .get_mut(i)
                 .map(|entry| std::mem::replace(&mut entry.1, value)),
             None => {
-                self.entries.push((key, value));
+                self.entries_mut().push((key, value));
                 None
             }
         }
@@ -120,47 +187,42 @@ impl Map {
     /// Removes `key` and returns its value; the other entries keep their order.
     pub fn remove(&mut self, key: &str) -> Option<Json> {
         let i = self.position(key)?;
-        Some(self.entries.remove(i).1)
+        Some(self.entries_mut().remove(i).1)
     }
 
     /// The entries in order.
     pub fn iter(&self) -> Iter<'_> {
         Iter {
-            inner: self.entries.iter(),
+            inner: self.entries().iter(),
         }
     }
 
     /// The entries in order, with values to change.
     pub fn iter_mut(&mut self) -> IterMut<'_> {
         IterMut {
-            inner: self.entries.iter_mut(),
+            inner: self.entries_mut_slice().iter_mut(),
         }
     }
 
     /// The keys in order.
     pub fn keys(&self) -> Keys<'_> {
         Keys {
-            inner: self.entries.iter(),
+            inner: self.entries().iter(),
         }
     }
 
     /// The values in order.
     pub fn values(&self) -> Values<'_> {
         Values {
-            inner: self.entries.iter(),
+            inner: self.entries().iter(),
         }
     }
 
     /// The values in order, to change them.
     pub fn values_mut(&mut self) -> ValuesMut<'_> {
         ValuesMut {
-            inner: self.entries.iter_mut(),
+            inner: self.entries_mut_slice().iter_mut(),
         }
-    }
-
-    /// The entries as a slice (for the crate's writer, equality and drop).
-    pub(crate) fn entries(&self) -> &[(String, Json)] {
-        &self.entries
     }
 }
 
@@ -183,8 +245,11 @@ impl Map {
         if self.len() != other.len() {
             return false;
         }
+        if self.shares_with(other) {
+            return true;
+        }
         if self.len() <= EQ_INDEX_THRESHOLD {
-            for (k, v) in &self.entries {
+            for (k, v) in self.entries() {
                 match other.get(k) {
                     Some(w) => pairs.push((v, w)),
                     None => return false,
@@ -193,9 +258,12 @@ impl Map {
             return true;
         }
         // Large objects: an index keeps this linear rather than quadratic.
-        let index: HashMap<&str, &Json> =
-            other.entries.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        for (k, v) in &self.entries {
+        let index: HashMap<&str, &Json> = other
+            .entries()
+            .iter()
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        for (k, v) in self.entries() {
             match index.get(k.as_str()) {
                 Some(w) => pairs.push((v, *w)),
                 None => return false,
@@ -306,21 +374,25 @@ impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Map {
     /// Inserts each entry as [`insert`](Map::insert) does, in linear time: past
     /// a hundred or so entries, keys are found through a temporary hash index.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
-        let iter = iter.into_iter();
-        self.entries.reserve(iter.size_hint().0);
+        let mut iter = iter.into_iter().peekable();
+        if iter.peek().is_none() {
+            return;
+        }
+        let entries = self.entries_mut();
+        entries.reserve(iter.size_hint().0);
         let mut index: Option<KeyIndex> = None;
         for (k, v) in iter {
             let (key, value) = (k.into(), v.into());
-            if index.is_none() && self.entries.len() >= INDEX_THRESHOLD {
-                index = Some(KeyIndex::new(&self.entries));
+            if index.is_none() && entries.len() >= INDEX_THRESHOLD {
+                index = Some(KeyIndex::new(entries));
             }
             let existing = match &mut index {
-                Some(index) => index.find_or_insert(&self.entries, &key),
-                None => self.position(&key),
+                Some(index) => index.find_or_insert(entries, &key),
+                None => entries.iter().position(|(k, _)| *k == key),
             };
-            match existing.and_then(|i| self.entries.get_mut(i)) {
+            match existing.and_then(|i| entries.get_mut(i)) {
                 Some(entry) => entry.1 = value,
-                None => self.entries.push((key, value)),
+                None => entries.push((key, value)),
             }
         }
     }
@@ -330,9 +402,14 @@ impl IntoIterator for Map {
     type Item = (String, Json);
     type IntoIter = IntoIter;
 
+    /// The entries by value: this map's own, or copies of them when a clone shares them.
     fn into_iter(self) -> IntoIter {
+        let entries = match self.shared {
+            Some(shared) => Arc::try_unwrap(shared).unwrap_or_else(|shared| (*shared).clone()),
+            None => Vec::new(),
+        };
         IntoIter {
-            inner: self.entries.into_iter(),
+            inner: entries.into_iter(),
         }
     }
 }

@@ -20,7 +20,8 @@ pub(crate) static NULL: Json = Json::Null;
 /// with `to_string()` (compact) or [`to_pretty`](Json::to_pretty).
 ///
 /// Cloning, comparing, writing and dropping never recurse, so even a value nested 100,000
-/// levels deep cannot overflow the stack. Because `Json` implements `Drop` (to flatten deep
+/// levels deep cannot overflow the stack. A clone shares its objects with the original until
+/// either changes them (see [`Map`]), so cloning a large schema costs next to nothing. Because `Json` implements `Drop` (to flatten deep
 /// values), its contents cannot be moved out with a `match` by value: use
 /// [`into_string`](Json::into_string), [`into_array`](Json::into_array),
 /// [`into_object`](Json::into_object) or [`take`](Json::take).
@@ -251,24 +252,28 @@ impl Json {
     }
 
     /// Moves every non-empty array or object directly inside this value onto `stack`,
-    /// leaving `null` in its place.
+    /// leaving `null` in its place. An object whose entries a clone still shares is left
+    /// alone: dropping it only counts one reference less.
     fn move_nested_children(&mut self, stack: &mut Vec<Json>) {
-        match self {
+        let children: &mut [(String, Json)] = match self {
             Json::Array(a) => {
                 for child in a.iter_mut().filter(|c| c.is_nested()) {
                     stack.push(mem::take(child));
                 }
+                return;
             }
-            Json::Object(m) => {
-                for child in m.values_mut().filter(|c| c.is_nested()) {
-                    stack.push(mem::take(child));
-                }
-            }
-            _ => {}
+            Json::Object(m) => match m.unshared_entries_mut() {
+                Some(entries) => entries,
+                None => return,
+            },
+            _ => return,
+        };
+        for (_, child) in children.iter_mut().filter(|(_, c)| c.is_nested()) {
+            stack.push(mem::take(child));
         }
     }
 
-    /// A clone of a value that holds no non-empty array or object.
+    /// A clone of anything but a non-empty array (an object shares its entries).
     fn clone_flat(&self) -> Json {
         match self {
             Json::Null => Json::Null,
@@ -276,7 +281,7 @@ impl Json {
             Json::Number(n) => Json::Number(n.clone()),
             Json::String(s) => Json::String(s.clone()),
             Json::Array(_) => Json::Array(Vec::new()),
-            Json::Object(_) => Json::Object(Map::new()),
+            Json::Object(m) => Json::Object(m.clone()),
         }
     }
 }
@@ -291,6 +296,11 @@ impl Default for Json {
 impl Drop for Json {
     /// Drops nested arrays and objects from an explicit stack, so depth cannot overflow the
     /// call stack.
+    ///
+    /// An object shared with a clone (see [`Map`]) is not taken apart: its last owner does
+    /// that. (Two threads dropping the last two owners at once may both see it shared; the
+    /// entries are then dropped by the standard drop of their `Vec`, one level, each value
+    /// taking its own subtree apart again, so the stack stays bounded.)
     fn drop(&mut self) {
         let nested = match self {
             Json::Array(a) => a.iter().any(Json::is_nested),
@@ -309,79 +319,43 @@ impl Drop for Json {
     }
 }
 
-/// A container being cloned: the source elements left to visit and the copy so far.
-enum CloneFrame<'a> {
-    Array(std::slice::Iter<'a, Json>, Vec<Json>),
-    Object(std::slice::Iter<'a, (String, Json)>, Vec<(String, Json)>),
-}
-
-impl<'a> CloneFrame<'a> {
-    /// The frame for a non-empty container (`None` for anything else).
-    fn new(value: &'a Json) -> Option<CloneFrame<'a>> {
-        match value {
-            Json::Array(a) if !a.is_empty() => {
-                Some(CloneFrame::Array(a.iter(), Vec::with_capacity(a.len())))
-            }
-            Json::Object(m) if !m.is_empty() => Some(CloneFrame::Object(
-                m.entries().iter(),
-                Vec::with_capacity(m.len()),
-            )),
-            _ => None,
-        }
-    }
-
-    fn finish(self) -> Json {
-        match self {
-            CloneFrame::Array(_, out) => Json::Array(out),
-            CloneFrame::Object(_, out) => Json::Object(Map::from_unique_entries(out)),
-        }
-    }
-
-    /// Receives the finished copy of the child most recently visited.
-    fn receive(&mut self, value: Json) {
-        match self {
-            CloneFrame::Array(_, out) => out.push(value),
-            CloneFrame::Object(_, out) => {
-                if let Some(entry) = out.last_mut() {
-                    entry.1 = value;
-                }
-            }
-        }
-    }
+/// An array being cloned: the source elements left to visit and the copy so far.
+struct CloneFrame<'a> {
+    source: std::slice::Iter<'a, Json>,
+    copy: Vec<Json>,
 }
 
 impl Clone for Json {
-    /// A deep copy, made with an explicit stack (no recursion on depth).
+    /// A copy. An object is shared with the copy (see [`Map`]: one reference more, whatever
+    /// it holds); arrays are copied element by element with an explicit stack (no recursion
+    /// on depth), the objects in them shared in turn.
     fn clone(&self) -> Json {
-        let mut stack = match CloneFrame::new(self) {
-            Some(frame) => vec![frame],
-            None => return self.clone_flat(),
+        let top = match self {
+            Json::Array(a) if !a.is_empty() => CloneFrame {
+                source: a.iter(),
+                copy: Vec::with_capacity(a.len()),
+            },
+            _ => return self.clone_flat(),
         };
+        let mut stack = vec![top];
         loop {
-            let top = match stack.last_mut() {
-                Some(top) => top,
+            let frame = match stack.last_mut() {
+                Some(frame) => frame,
                 None => return Json::Null, // unreachable: the loop returns on the last pop
             };
-            let child = match top {
-                CloneFrame::Array(it, _) => it.next(),
-                CloneFrame::Object(it, out) => it.next().map(|(k, v)| {
-                    // The value is filled in when the child is done (`receive`).
-                    out.push((k.clone(), Json::Null));
-                    v
+            match frame.source.next() {
+                Some(Json::Array(a)) if !a.is_empty() => stack.push(CloneFrame {
+                    source: a.iter(),
+                    copy: Vec::with_capacity(a.len()),
                 }),
-            };
-            match child {
-                Some(child) => match CloneFrame::new(child) {
-                    Some(frame) => stack.push(frame),
-                    None => top.receive(child.clone_flat()),
-                },
+                Some(child) => frame.copy.push(child.clone_flat()),
                 None => {
                     let done = match stack.pop() {
-                        Some(frame) => frame.finish(),
+                        Some(frame) => Json::Array(frame.copy),
                         None => return Json::Null,
                     };
                     match stack.last_mut() {
-                        Some(parent) => parent.receive(done),
+                        Some(parent) => parent.copy.push(done),
                         None => return done,
                     }
                 }

@@ -138,6 +138,8 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
     let mut endpoints = Vec::with_capacity(b.endpoints.len());
     // Tool name -> the first endpoint with it: duplicates found in constant time each.
     let mut tool_names: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
+    // Schemas the endpoints share (one OpenAPI component in many tools) are made compact once.
+    let mut memo = tool::CompactMemo::default();
     for (i, endpoint) in b.endpoints.iter().enumerate() {
         let path = index("endpoints", i);
         if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
@@ -152,7 +154,9 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
             ));
         }
         tool_names.insert(&endpoint.name, i);
-        let compiled = compile(&b, &names, &common, endpoint, &path, &base_url, &prefix)?;
+        let compiled = compile(
+            &b, &names, &common, endpoint, &path, &base_url, &prefix, &mut memo,
+        )?;
         endpoints.push(Arc::new(compiled));
     }
     Ok(Checked {
@@ -278,6 +282,7 @@ fn request_options(options: &Options) -> RequestOptions {
     request
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compile(
     b: &Declaration,
     names: &PluginNames,
@@ -286,6 +291,7 @@ fn compile(
     path: &str,
     base_url: &Url,
     prefix: &str,
+    memo: &mut tool::CompactMemo,
 ) -> Result<Compiled, Error> {
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
@@ -350,11 +356,12 @@ fn compile(
     // above ran on the schema as declared.
     let spec = match options.full_schemas {
         Some(true) => spec,
-        _ => tool::compact_spec(
+        _ => tool::compact_spec_with(
             &spec,
             options
                 .max_description_bytes
                 .unwrap_or(tool::DEFAULT_MAX_DESCRIPTION_BYTES),
+            memo,
         )
         .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?,
     };

@@ -5,6 +5,7 @@
 //! `format`, bound and `additionalProperties` is kept. Pure.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::defs::factor_repeated_owned;
 use super::error::Error;
@@ -165,18 +166,71 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 /// }, "required": ["state"]}));
 /// ```
 pub fn compact_schema(schema: &Json, max_description_bytes: usize) -> Json {
-    compact_node(schema, None, 0, max_description_bytes)
+    compact_node(schema, None, 0, max_description_bytes, &mut Memo::default())
+}
+
+/// Compact schemas already made from an object that clones share (see [`Map`]): an
+/// OpenAPI import puts one component's schema in every tool that refers to it, and it is
+/// made compact once, its result shared in turn. Kept across the tools of one plugin.
+#[derive(Default)]
+pub(crate) struct Memo {
+    /// By the source's allocation, what its result depends on (the `properties` depth as
+    /// far as it matters, the name where a `title` is compared to it, the length), the
+    /// source itself (held, so its allocation stays its own while the memo lives) and the
+    /// result.
+    made: HashMap<MemoKey, (Map, Json)>,
+}
+
+type MemoKey = (usize, usize, Option<String>, usize);
+
+/// `compact_node` of an object shared with a clone, made once per key.
+fn compact_shared(
+    map: &Map,
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Json {
+    let id = match map.shared_id() {
+        Some(id) => id,
+        None => return compact_map(map, name, depth, max, memo),
+    };
+    // Depth matters up to 2 (descriptions get half the length past the parameters), the
+    // name only to a title.
+    let key = (
+        id,
+        depth.min(2),
+        name.filter(|_| map.contains_key("title"))
+            .map(str::to_string),
+        max,
+    );
+    if let Some((_, made)) = memo.made.get(&key) {
+        return made.clone();
+    }
+    let made = compact_map(map, name, depth, max, memo);
+    memo.made.insert(key, (map.clone(), made.clone()));
+    made
 }
 
 /// `depth` counts `properties` levels: the root is 0, the tool's parameters 1. Below the
 /// parameters (the members of an object parameter), descriptions get half the length: the
 /// model needs the parameter's meaning more than each member's.
-fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> Json {
-    let map = match schema {
-        Json::Object(map) => map,
+fn compact_node(
+    schema: &Json,
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Json {
+    match schema {
+        Json::Object(map) if map.is_shared() => compact_shared(map, name, depth, max, memo),
+        Json::Object(map) => compact_map(map, name, depth, max, memo),
         // `true`, `false`, or something that is not a schema: kept as it is.
-        other => return other.clone(),
-    };
+        other => other.clone(),
+    }
+}
+
+fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &mut Memo) -> Json {
     let single_type = map.get("type").and_then(Json::as_str);
     let description = map
         .get("description")
@@ -229,7 +283,9 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
                     Json::Object(members) => {
                         let members: Map = members
                             .iter()
-                            .map(|(k, v)| (k.clone(), compact_node(v, Some(k), depth + 1, max)))
+                            .map(|(k, v)| {
+                                (k.clone(), compact_node(v, Some(k), depth + 1, max, memo))
+                            })
                             .collect();
                         out.insert(key, members);
                     }
@@ -244,7 +300,7 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
                     Json::Array(items) => Json::Array(
                         items
                             .iter()
-                            .map(|v| compact_node(v, name, depth, max))
+                            .map(|v| compact_node(v, name, depth, max, memo))
                             .collect(),
                     ),
                     other => other.clone(),
@@ -267,10 +323,10 @@ fn compact_node(schema: &Json, name: Option<&str>, depth: usize, max: usize) -> 
                     Json::Array(items) => Json::Array(
                         items
                             .iter()
-                            .map(|v| compact_node(v, None, depth, max))
+                            .map(|v| compact_node(v, None, depth, max, memo))
                             .collect(),
                     ),
-                    other => compact_node(other, None, depth, max),
+                    other => compact_node(other, None, depth, max, memo),
                 };
                 out.insert(key, one);
             }
@@ -319,16 +375,31 @@ fn same_words(a: &str, b: &str) -> bool {
 /// # Ok::<(), httptool::tool::Error>(())
 /// ```
 pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<ToolSpec, Error> {
+    compact_spec_with(spec, max_description_bytes, &mut Memo::default())
+}
+
+/// [`compact_spec`] with the schemas already made compact for other tools of one plugin.
+pub(crate) fn compact_spec_with(
+    spec: &ToolSpec,
+    max_description_bytes: usize,
+    memo: &mut Memo,
+) -> Result<ToolSpec, Error> {
     let description = trim_description(spec.description(), max_description_bytes);
-    let parameters =
-        factor_repeated_owned(compact_schema(spec.parameters(), max_description_bytes));
+    let parameters = factor_repeated_owned(compact_node(
+        spec.parameters(),
+        None,
+        0,
+        max_description_bytes,
+        memo,
+    ));
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
         .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
         compact = compact.with_title(title);
     }
     if let Some(schema) = spec.output_schema() {
-        let schema = factor_repeated_owned(compact_schema(schema, max_description_bytes));
+        let schema =
+            factor_repeated_owned(compact_node(schema, None, 0, max_description_bytes, memo));
         compact = compact.with_output_schema(schema)?;
     }
     Ok(compact)

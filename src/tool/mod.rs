@@ -77,6 +77,7 @@ pub use catalog::{
 pub use compact::{
     compact_schema, compact_spec, trim_description, ToolSize, DEFAULT_MAX_DESCRIPTION_BYTES,
 };
+pub(crate) use compact::{compact_spec_with, Memo as CompactMemo};
 pub use context::{CallContext, Progress};
 pub use defs::{factor_repeated, inline_refs, MIN_DEF_BYTES};
 pub use error::{Error, ErrorKind};
