@@ -685,6 +685,23 @@ fn the_first_json_success_response_is_the_output_schema_without_assertions() {
 }
 
 #[test]
+fn a_text_json_success_response_is_an_output_schema() {
+    // Regression: the response reader did not count `text/json` as JSON while the request
+    // body reader did, so a document answering only `text/json` (as ASP.NET documents list
+    // beside `application/json`) got no output schema. Both ask `http::media::is_json` now.
+    let d = doc(
+        r#"{"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok",
+            "content": {"text/plain": {"schema": {"type": "string"}},
+                        "text/json": {"schema": {"type": "object"}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        import(&d).plugin().to_json()["endpoints"][0]["output_schema"].clone(),
+        r#"{"type": "object"}"#,
+    );
+}
+
+#[test]
 fn no_output_schema_without_a_json_body_for_every_success() {
     let responses = |r: &str| {
         doc(

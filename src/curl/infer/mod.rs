@@ -2,7 +2,7 @@
 //! variables, id-looking path segments, credential-looking values and browser noise.
 //!
 //! Every rule here is a guess from one sample, written down so it can be reviewed and tested:
-//! each function has a table of cases in the tests below. Pure: text in, values out.
+//! each function has a table of cases in its file's tests. Pure: text in, values out.
 
 #[cfg(test)]
 macro_rules! cases {
@@ -16,13 +16,11 @@ macro_rules! cases {
     };
 }
 
-mod media;
 mod names;
 mod secrets;
 mod segments;
 mod types;
 
-pub(crate) use media::{is_form_media_type, is_json_media_type};
 pub(crate) use names::{
     env_name, param_name, plugin_name, singular, snake_case, tool_name, unique,
 };
