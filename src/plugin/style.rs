@@ -4,6 +4,7 @@
 
 use super::model::ArrayStyle;
 use crate::json::Json;
+use crate::url::encode;
 
 /// The text of a scalar: a string as it is, anything else as compact JSON.
 pub(crate) fn scalar_text(value: &Json) -> String {
@@ -82,17 +83,7 @@ fn deep(name: &str, value: &Json, emit: &mut dyn FnMut(&str, &str)) {
 /// (section 4.1.1: controls, space, `"`, `,`, `;`, `\` and non-ASCII) and `%` itself
 /// percent-encoded, as servers decode it.
 pub(crate) fn push_cookie_value(out: &mut String, value: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in value.as_bytes() {
-        let octet = matches!(b, 0x21 | 0x23..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E);
-        if octet && b != b'%' {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
+    encode::encode_str_into(out, value, &encode::COOKIE_VALUE);
 }
 
 #[cfg(test)]
