@@ -501,5 +501,5 @@ impl Converter<'_> {
 }
 
 fn shorten(text: &str) -> String {
-    text.chars().take(64).filter(|c| !c.is_control()).collect()
+    crate::quote::excerpt(text)
 }
