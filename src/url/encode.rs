@@ -292,14 +292,21 @@ where
 {
     let mut out = String::new();
     for (name, value) in pairs {
-        if !out.is_empty() {
-            out.push('&');
-        }
-        percent_encode_into(&mut out, name.as_ref(), EncodeSet::FormComponent);
-        out.push('=');
-        percent_encode_into(&mut out, value.as_ref(), EncodeSet::FormComponent);
+        push_form_pair(&mut out, name.as_ref(), value.as_ref());
     }
     out
+}
+
+/// Appends one `name=value` pair to an `application/x-www-form-urlencoded` body being
+/// written, after a `&` unless it is the first: the serializer of [`form_urlencoded`], for
+/// callers that produce pairs one at a time.
+pub(crate) fn push_form_pair(out: &mut String, name: &str, value: &str) {
+    if !out.is_empty() {
+        out.push('&');
+    }
+    encode_str_into(out, name, &FORM);
+    out.push('=');
+    encode_str_into(out, value, &FORM);
 }
 
 pub(crate) fn hex_value(b: u8) -> Option<u8> {
@@ -496,6 +503,18 @@ mod tests {
         let mut bytes = Vec::new();
         encode_bytes_into(&mut bytes, b"\xc3\xa9\xff\"", &QUOTED_NAME);
         assert_eq!(bytes, b"\xc3\xa9\xff%22");
+    }
+
+    #[test]
+    fn pairs_one_at_a_time_serialize_as_the_whole_form() {
+        let pairs = [("q", "rust http"), ("a&b", "=~*"), ("", "")];
+        let mut one_by_one = String::new();
+        for (name, value) in pairs {
+            push_form_pair(&mut one_by_one, name, value);
+        }
+        assert_eq!(one_by_one, form_urlencoded(pairs));
+        assert_eq!(one_by_one, "q=rust+http&a%26b=%3D%7E*&=");
+        assert_eq!(form_urlencoded(Vec::<(&str, &str)>::new()), "");
     }
 
     #[test]
