@@ -11,7 +11,10 @@ use std::path::Path;
 use cli_support::{httptool, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
-use httptool::tool::{mcp, ToolSize};
+use httptool::tool::{
+    anthropic, compact_schema, gemini, inline_refs, mcp, openai, ToolSize,
+    DEFAULT_MAX_DESCRIPTION_BYTES,
+};
 
 /// The same plugin with `full_schemas` set in its file.
 fn full(plugin: &HttpPlugin) -> HttpPlugin {
@@ -107,16 +110,35 @@ fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_documen
     assert_eq!(compact_specs.len(), full_specs.len());
     assert!(compact_specs.len() > 250);
     let mut bytes = (0, 0);
+    let mut with_defs = 0;
     for (c, f) in compact_specs.iter().zip(&full_specs) {
         assert_eq!(c.name(), f.name());
-        assert_keeps(f.parameters(), c.parameters(), c.name());
+        // Repeated subschemas are written once under `$defs`: read back in place, the
+        // compact schema keeps everything, and it is the compact schema without `$defs`.
+        let inlined = inline_refs(c.parameters());
+        assert_keeps(f.parameters(), &inlined, c.name());
+        assert_eq!(
+            inlined,
+            compact_schema(f.parameters(), DEFAULT_MAX_DESCRIPTION_BYTES),
+            "{}",
+            c.name()
+        );
+        if c.parameters().get("$defs").is_some() {
+            with_defs += 1;
+            assert!(
+                c.parameters().to_string().len() < inlined.to_string().len(),
+                "{}",
+                c.name()
+            );
+        }
         assert!(c.description().len() <= httptool::tool::DEFAULT_MAX_DESCRIPTION_BYTES);
         bytes.0 += mcp::tool(c).to_string().len();
         bytes.1 += mcp::tool(f).to_string().len();
     }
+    assert!(with_defs >= 10, "{} tools with $defs", with_defs);
     // Far smaller, for the same parameters.
     assert!(
-        bytes.0 * 10 < bytes.1 * 7,
+        bytes.0 * 10 < bytes.1 * 6,
         "compact {} full {}",
         bytes.0,
         bytes.1
@@ -257,4 +279,179 @@ fn cli_stats_print_bytes_and_tokens_per_tool_and_in_total() {
     );
     let out = httptool(&["tools", &file], None, &[]);
     assert!(!stdout(&out).contains("then some more words"));
+}
+
+/// A plugin whose two body parameters share one object schema (with a long enum), as an
+/// imported document's billing and shipping addresses do.
+fn plugin_with_a_repeated_schema() -> HttpPlugin {
+    let address = r#"{"type": "object", "properties": {
+        "street": {"type": "string"},
+        "country": {"type": "string", "enum": ["DE", "FR", "GB", "IT", "NL", "PL", "SE", "US"]}},
+        "required": ["country"], "additionalProperties": false}"#;
+    HttpPlugin::from_json(&format!(
+        r#"{{"name": "shop", "base_url": "https://api.example.com", "endpoints": [{{
+          "name": "create_order", "method": "POST", "path": "/orders",
+          "params": [
+            {{"name": "billing", "type": "object", "required": true, "schema": {}}},
+            {{"name": "shipping", "type": "object", "schema": {}}}]}}]}}"#,
+        address, address
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_repeated_subschema_is_written_once_and_each_provider_reads_it() {
+    let spec = plugin_with_a_repeated_schema().specs().remove(0);
+    let params = spec.parameters();
+    assert_eq!(
+        params["properties"]["billing"],
+        httptool::json!({"$ref": "#/$defs/billing"})
+    );
+    assert_eq!(
+        params["properties"]["shipping"],
+        httptool::json!({"$ref": "#/$defs/billing"})
+    );
+    assert_eq!(params["required"], httptool::json!(["billing"]));
+    let def = &params["$defs"]["billing"];
+    assert_eq!(def["required"], httptool::json!(["country"]));
+    assert_eq!(
+        def["properties"]["country"]["enum"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
+
+    // MCP, Anthropic and OpenAI read JSON Schema: the references go as they are.
+    assert_eq!(&mcp::tool(&spec)["inputSchema"], params);
+    assert_eq!(&anthropic::tool(&spec)["input_schema"], params);
+    assert_eq!(&openai::chat_tool(&spec)["function"]["parameters"], params);
+    assert_eq!(&openai::responses_tool(&spec)["parameters"], params);
+
+    // OpenAI strict mode takes `$defs` and `$ref`: the entry is closed like any object, and
+    // the optional reference becomes nullable beside it.
+    let strict = openai::chat_tool_strict(&spec).unwrap();
+    let strict = &strict["function"]["parameters"];
+    assert_eq!(
+        strict["properties"]["billing"],
+        httptool::json!({"$ref": "#/$defs/billing"})
+    );
+    assert_eq!(
+        strict["properties"]["shipping"],
+        httptool::json!({"anyOf": [{"$ref": "#/$defs/billing"}, {"type": "null"}]})
+    );
+    assert_eq!(
+        strict["$defs"]["billing"]["required"],
+        httptool::json!(["street", "country"])
+    );
+    assert_eq!(
+        strict["$defs"]["billing"]["additionalProperties"],
+        httptool::json!(false)
+    );
+
+    // Gemini's `parameters` has no `$ref`: the entry is written back in place.
+    let declaration = gemini::function_declaration(&spec);
+    let text = declaration.to_string();
+    assert!(
+        !text.contains("$ref") && !text.contains("$defs"),
+        "{}",
+        text
+    );
+    let shipping = &declaration["parameters"]["properties"]["shipping"];
+    assert_eq!(shipping["type"], httptool::json!("OBJECT"));
+    assert_eq!(shipping["required"], httptool::json!(["country"]));
+    assert_eq!(
+        shipping["properties"]["country"]["enum"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
+    assert_eq!(
+        declaration["parameters"],
+        gemini::schema(&inline_refs(params))
+    );
+}
+
+#[test]
+fn arguments_are_checked_against_the_declared_schema_not_the_references() {
+    let plugin = plugin_with_a_repeated_schema();
+    let context = httptool::tool::CallContext::new();
+    let good =
+        r#"{"billing": {"country": "DE"}, "shipping": {"street": "Main St 1", "country": "FR"}}"#;
+    let dry = plugin.dry_run("create_order", good, &context).unwrap();
+    let body = String::from_utf8_lossy(dry.request().body()).into_owned();
+    assert!(body.contains(r#""country":"FR""#), "{}", body);
+    // The second parameter's schema is a `$ref` in what the model reads; its value is still
+    // checked against the whole declared schema.
+    for (arguments, problem) in [
+        (
+            r#"{"billing": {"country": "DE"}, "shipping": {"country": "XX"}}"#,
+            "shipping",
+        ),
+        (
+            r#"{"billing": {"country": "DE"}, "shipping": {"street": "x"}}"#,
+            "country",
+        ),
+        (
+            r#"{"billing": {"country": "DE"}, "shipping": {"country": "FR", "zip": "1"}}"#,
+            "zip",
+        ),
+    ] {
+        let err = plugin
+            .dry_run("create_order", arguments, &context)
+            .unwrap_err();
+        assert!(err.is_error());
+        assert!(
+            err.text().contains(problem),
+            "{}: {}",
+            arguments,
+            err.text()
+        );
+    }
+}
+
+#[test]
+fn describe_operation_returns_the_schema_with_its_defs_unchanged() {
+    let plugin = plugin_with_a_repeated_schema();
+    let spec = plugin.specs().remove(0);
+    let mut registry = httptool::tool::ToolRegistry::new();
+    registry.add_plugin(&plugin).unwrap();
+    let catalog = httptool::tool::Catalog::new(registry).registry();
+    let out = catalog.call(&httptool::tool::ToolCall::new(
+        "1",
+        httptool::tool::DESCRIBE_OPERATION,
+        r#"{"name": "create_order"}"#,
+    ));
+    assert!(!out.is_error(), "{}", out.text());
+    let described = json::parse(out.text()).unwrap();
+    assert_eq!(&described["parameters"], spec.parameters());
+    assert!(described["parameters"].get("$defs").is_some());
+}
+
+#[test]
+fn a_wrapped_output_schema_keeps_its_defs_at_the_root_its_references_point_to() {
+    let user = httptool::json!({"type": "object", "properties": {
+        "login": {"type": "string", "description": "The account name."},
+        "id": {"type": "integer", "description": "The numeric id."}}});
+    let output = httptool::json!({"type": "array", "items": {"type": "object", "properties": {
+        "author": user.clone(), "assignee": user.clone()}}});
+    let spec = httptool::tool::ToolSpec::without_parameters("list_issues", "Lists issues.")
+        .unwrap()
+        .with_output_schema(output.clone())
+        .unwrap();
+    let compact = httptool::tool::compact_spec(&spec, 160).unwrap();
+    let schema = compact.output_schema().unwrap();
+    assert_eq!(
+        schema["items"]["properties"]["assignee"],
+        httptool::json!({"$ref": "#/$defs/author"})
+    );
+    assert_eq!(inline_refs(schema), output);
+    let rendered = &mcp::tool(&compact)["outputSchema"];
+    assert_eq!(rendered["$defs"], schema["$defs"]);
+    assert_eq!(
+        rendered["properties"]["result"]["items"]["properties"]["author"],
+        httptool::json!({"$ref": "#/$defs/author"})
+    );
+    assert!(rendered["properties"]["result"].get("$defs").is_none());
 }

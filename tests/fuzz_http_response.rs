@@ -6,7 +6,7 @@
 //! within its `timeout_call`); when it returns a response, an independent reading of the same
 //! bytes by the rules of RFC 9112 (as this crate applies them: bare LF accepted, obs-fold,
 //! conflicting or malformed framing refused) gives the same status and the same body, and the
-//! body is within `max_body`. Responses generated well-formed (before mutation) must be read
+//! body is within `max_response_bytes`. Responses generated well-formed (before mutation) must be read
 //! exactly.
 
 use std::io::{Read, Write};
@@ -454,7 +454,7 @@ fn client() -> Client {
     Client::with_config(
         Config::new()
             .max_idle_per_origin(0)
-            .max_body(MAX_BODY)
+            .max_response_bytes(MAX_BODY)
             .max_head(8 * 1024)
             .max_headers(32)
             .timeout_read(Duration::from_secs(3))

@@ -49,7 +49,7 @@ fn chunked(body: &[u8], chunk: usize) -> Vec<u8> {
 #[test]
 fn max_body_with_content_length() {
     let server = Server::replying(|r| with_length(&vec![b'a'; r.target[1..].parse().unwrap()]));
-    let limit = || RequestOptions::new().max_body(1000);
+    let limit = || RequestOptions::new().max_response_bytes(1000);
     assert_eq!(get(&server, "/1000", limit()).unwrap().body().len(), 1000);
     assert_eq!(
         exceeded(get(&server, "/1001", limit())),
@@ -66,7 +66,7 @@ fn max_body_is_checked_before_reading_a_declared_length() {
         exceeded(get(&server, "/", RequestOptions::new())),
         (
             Limit::Body,
-            httptool::http::DEFAULT_MAX_BODY as u64,
+            httptool::http::DEFAULT_MAX_RESPONSE_BYTES as u64,
             u64::MAX
         )
     );
@@ -80,7 +80,7 @@ fn max_body_is_checked_before_reading_a_declared_length() {
 #[test]
 fn max_body_with_chunked() {
     let server = Server::replying(|r| chunked(&vec![b'a'; r.target[1..].parse().unwrap()], 300));
-    let limit = || RequestOptions::new().max_body(1000);
+    let limit = || RequestOptions::new().max_response_bytes(1000);
     assert_eq!(get(&server, "/1000", limit()).unwrap().body().len(), 1000);
     assert_eq!(
         exceeded(get(&server, "/1001", limit())),
@@ -96,7 +96,7 @@ fn max_body_read_to_close() {
         peer.send("HTTP/1.0 200 OK\r\n\r\n");
         peer.write(&vec![b'a'; n]);
     });
-    let limit = || RequestOptions::new().max_body(1000);
+    let limit = || RequestOptions::new().max_response_bytes(1000);
     assert_eq!(get(&server, "/1000", limit()).unwrap().body().len(), 1000);
     let (which, max, seen) = exceeded(get(&server, "/1001", limit()));
     assert_eq!((which, max), (Limit::Body, 1000));
@@ -112,7 +112,7 @@ fn endless_chunked_body_hits_max_body() {
         // Until the client hangs up.
         while peer.stream_write(chunk.as_bytes()) {}
     });
-    let options = RequestOptions::new().max_body(64 * 1024);
+    let options = RequestOptions::new().max_response_bytes(64 * 1024);
     let (which, max, seen) = exceeded(get(&server, "/", options));
     assert_eq!((which, max), (Limit::Body, 64 * 1024));
     assert_eq!(seen, 64 * 1024 + 1024);
@@ -290,7 +290,7 @@ fn max_request_target_is_checked_before_sending() {
 #[test]
 fn limits_set_on_the_client_apply_and_requests_override_them() {
     let server = Server::fixed(&String::from_utf8(with_length(&[b'a'; 500])).unwrap());
-    let client = Client::with_config(Config::new().max_body(499));
+    let client = Client::with_config(Config::new().max_response_bytes(499));
     let err = client
         .send(&Request::get(&server.url("/")).unwrap())
         .unwrap_err();
@@ -304,18 +304,23 @@ fn limits_set_on_the_client_apply_and_requests_override_them() {
     );
     let request = Request::get(&server.url("/"))
         .unwrap()
-        .with_options(RequestOptions::new().max_body(500));
+        .with_options(RequestOptions::new().max_response_bytes(500));
     assert_eq!(client.send(&request).unwrap().body().len(), 500);
 }
 
 #[test]
 fn limit_error_names_the_setting_and_what_was_seen() {
     let server = Server::fixed(&String::from_utf8(with_length(&[b'a'; 11])).unwrap());
-    let err = get(&server, "/x?secret=1", RequestOptions::new().max_body(10)).unwrap_err();
+    let err = get(
+        &server,
+        "/x?secret=1",
+        RequestOptions::new().max_response_bytes(10),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
-            "the response body exceeds max_body of 10 bytes: 11 bytes seen ({})",
+            "the response body exceeds max_response_bytes of 10 bytes: 11 bytes seen ({})",
             server.url("/x")
         )
     );

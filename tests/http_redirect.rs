@@ -247,10 +247,10 @@ fn redirect_policies_return_the_redirect_when_they_refuse() {
     );
     // Both servers are 127.0.0.1, on different ports: a host list allows the other port.
     assert_eq!(
-        send("/cross", RedirectPolicy::allow_hosts(["127.0.0.1"])).body(),
+        send("/cross", RedirectPolicy::redirect_hosts(["127.0.0.1"])).body(),
         b"other"
     );
-    let r = send("/cross", RedirectPolicy::allow_hosts(["example.com"]));
+    let r = send("/cross", RedirectPolicy::redirect_hosts(["example.com"]));
     assert_eq!(r.redirect_stop(), Some(RedirectStop::HostNotAllowed));
     assert_eq!(other.requests().len(), 1);
 }

@@ -180,7 +180,7 @@ fn retry_policy_retries_429_and_503_honouring_retry_after() {
     let server = overloaded("429 Too Many Requests", "Retry-After: 1\r\n", 1);
     let start = Instant::now();
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
         (200, 2)
     );
     assert!(start.elapsed() >= Duration::from_secs(1));
@@ -190,7 +190,7 @@ fn retry_policy_retries_429_and_503_honouring_retry_after() {
         2,
     );
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
         (200, 3)
     );
 }
@@ -199,14 +199,14 @@ fn retry_policy_retries_429_and_503_honouring_retry_after() {
 fn retry_policy_caps_attempts_and_waits() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 5);
     assert_eq!(
-        with_retry(&server, Method::Get, RetryPolicy::overloaded(2)),
+        with_retry(&server, Method::Get, RetryPolicy::overload_retries(2)),
         (503, 3)
     );
     let server = overloaded("503 Service Unavailable", "Retry-After: 3600\r\n", 1);
-    let policy = RetryPolicy::overloaded(2).max_wait(Duration::from_secs(5));
+    let policy = RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5));
     assert_eq!(with_retry(&server, Method::Get, policy), (503, 1));
     let server = overloaded("503 Service Unavailable", "", 1);
-    let policy = RetryPolicy::overloaded(1).default_wait(Duration::from_millis(10));
+    let policy = RetryPolicy::overload_retries(1).default_wait(Duration::from_millis(10));
     assert_eq!(with_retry(&server, Method::Get, policy), (200, 2));
 }
 
@@ -215,7 +215,7 @@ fn retry_policy_never_waits_past_the_call_deadline() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 5\r\n", 1);
     let request = Request::get(&server.url("/")).unwrap().with_options(
         RequestOptions::new()
-            .retry(RetryPolicy::overloaded(1))
+            .retry(RetryPolicy::overload_retries(1))
             .timeout_call(Duration::from_secs(2)),
     );
     let start = Instant::now();
@@ -227,10 +227,10 @@ fn retry_policy_never_waits_past_the_call_deadline() {
 fn retry_policy_leaves_post_alone_unless_allowed() {
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
     assert_eq!(
-        with_retry(&server, Method::Post, RetryPolicy::overloaded(1)),
+        with_retry(&server, Method::Post, RetryPolicy::overload_retries(1)),
         (503, 1)
     );
     let server = overloaded("503 Service Unavailable", "Retry-After: 0\r\n", 1);
-    let policy = RetryPolicy::overloaded(1).allow_non_idempotent(true);
+    let policy = RetryPolicy::overload_retries(1).allow_non_idempotent(true);
     assert_eq!(with_retry(&server, Method::Post, policy), (200, 2));
 }

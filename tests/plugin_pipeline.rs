@@ -1041,7 +1041,7 @@ fn request_options_travel_with_the_request() {
     let expected = httptool::http::RequestOptions::new()
         .redirect(httptool::http::RedirectPolicy::same_origin())
         .timeout_call(std::time::Duration::from_millis(5000))
-        .max_body(1000);
+        .max_response_bytes(1000);
     assert_eq!(recorder.only().options(), &expected);
 }
 

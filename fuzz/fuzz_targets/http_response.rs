@@ -8,7 +8,7 @@
 //! small ones so every limit's edge is in reach); the rest is the response.
 //!
 //! Invariants: no panic, no hang; a response that is read has a three-digit final status
-//! (not an interim one but 101), a body within `max_body` (none for HEAD, 204 and 304),
+//! (not an interim one but 101), a body within `max_response_bytes` (none for HEAD, 204 and 304),
 //! header names that are tokens and values without CR, LF or NUL, and does not depend on
 //! bytes after the ones it consumed (reading only those gives the same response).
 
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     let small = first & 2 == 2;
     let config = if small {
         Config::default()
-            .max_body(512)
+            .max_response_bytes(512)
             .max_head(1024)
             .max_headers(8)
             .max_status_line(64)
@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     let max_body = if small {
         512
     } else {
-        httptool::http::DEFAULT_MAX_BODY
+        httptool::http::DEFAULT_MAX_RESPONSE_BYTES
     };
     let request = if head_request {
         Request::head(URL)

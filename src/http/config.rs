@@ -18,7 +18,10 @@ pub const DEFAULT_TIMEOUT_WRITE: Duration = Duration::from_secs(30);
 /// The whole call, redirects and retries included. Defaults to 60 seconds.
 pub const DEFAULT_TIMEOUT_CALL: Duration = Duration::from_secs(60);
 /// Bytes of a response body. Defaults to 10 MiB.
-pub const DEFAULT_MAX_BODY: usize = 10 * 1024 * 1024;
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
+/// The old name of [`DEFAULT_MAX_RESPONSE_BYTES`], kept so existing code builds.
+#[deprecated(note = "renamed `DEFAULT_MAX_RESPONSE_BYTES`, the plugin file's `max_response_bytes`")]
+pub const DEFAULT_MAX_BODY: usize = DEFAULT_MAX_RESPONSE_BYTES;
 /// Bytes of a response head. Defaults to 64 KiB.
 pub const DEFAULT_MAX_HEAD: usize = 64 * 1024;
 /// Header fields in a response head. Defaults to 100.
@@ -50,6 +53,7 @@ pub const DEFAULT_WEBPKI_ROOTS: bool = true;
 /// The size limits of one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Limits {
+    /// `max_response_bytes`.
     pub max_body: usize,
     pub max_head: usize,
     pub max_headers: usize,
@@ -86,7 +90,7 @@ pub(crate) struct Timeouts {
 /// let client = Client::with_config(
 ///     Config::new()
 ///         .timeout_call(Duration::from_secs(20))
-///         .max_body(1024 * 1024)
+///         .max_response_bytes(1024 * 1024)
 ///         .redirect(RedirectPolicy::same_origin()),
 /// );
 /// # drop(client);
@@ -111,7 +115,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             limits: Limits {
-                max_body: DEFAULT_MAX_BODY,
+                max_body: DEFAULT_MAX_RESPONSE_BYTES,
                 max_head: DEFAULT_MAX_HEAD,
                 max_headers: DEFAULT_MAX_HEADERS,
                 max_status_line: DEFAULT_MAX_STATUS_LINE,
@@ -179,13 +183,22 @@ impl Config {
         self
     }
 
-    /// Bytes of a response body (after chunked decoding). Defaults to [`DEFAULT_MAX_BODY`]
-    /// (10 MiB). Exceeded: [`ErrorKind::LimitExceeded`](super::ErrorKind::LimitExceeded) with
-    /// [`Limit::Body`](super::Limit::Body), never a truncated body.
+    /// Bytes of a response body (after chunked decoding). Defaults to
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`] (10 MiB). Exceeded:
+    /// [`ErrorKind::LimitExceeded`](super::ErrorKind::LimitExceeded) with
+    /// [`Limit::Body`](super::Limit::Body), never a truncated body. The plugin file's
+    /// `max_response_bytes` sets it.
     #[must_use]
-    pub fn max_body(mut self, bytes: usize) -> Config {
+    pub fn max_response_bytes(mut self, bytes: usize) -> Config {
         self.limits.max_body = bytes;
         self
+    }
+
+    /// The old name of [`max_response_bytes`](Config::max_response_bytes).
+    #[deprecated(note = "renamed `max_response_bytes`, as the plugin file names it")]
+    #[must_use]
+    pub fn max_body(self, bytes: usize) -> Config {
+        self.max_response_bytes(bytes)
     }
 
     /// Bytes of a response head, interim 1xx heads included. Defaults to
@@ -359,7 +372,7 @@ impl Config {
 /// let request = Request::get("http://127.0.0.1:9/slow")?.with_options(
 ///     RequestOptions::new()
 ///         .timeout_read(Duration::from_millis(300))
-///         .max_body(4096)
+///         .max_response_bytes(4096)
 ///         .redirect(RedirectPolicy::none()),
 /// );
 /// # drop(request);
@@ -371,7 +384,7 @@ pub struct RequestOptions {
     timeout_read: Option<Duration>,
     timeout_write: Option<Duration>,
     timeout_call: Option<Duration>,
-    max_body: Option<usize>,
+    max_response_bytes: Option<usize>,
     max_head: Option<usize>,
     max_headers: Option<usize>,
     max_status_line: Option<usize>,
@@ -416,11 +429,18 @@ impl RequestOptions {
         self
     }
 
-    /// Overrides [`Config::max_body`].
+    /// Overrides [`Config::max_response_bytes`].
     #[must_use]
-    pub fn max_body(mut self, bytes: usize) -> RequestOptions {
-        self.max_body = Some(bytes);
+    pub fn max_response_bytes(mut self, bytes: usize) -> RequestOptions {
+        self.max_response_bytes = Some(bytes);
         self
+    }
+
+    /// The old name of [`max_response_bytes`](RequestOptions::max_response_bytes).
+    #[deprecated(note = "renamed `max_response_bytes`, as the plugin file names it")]
+    #[must_use]
+    pub fn max_body(self, bytes: usize) -> RequestOptions {
+        self.max_response_bytes(bytes)
     }
 
     /// Overrides [`Config::max_head`].
@@ -494,7 +514,7 @@ impl<'a> Settings<'a> {
         let (l, t, o) = (&config.limits, &config.timeouts, options);
         Settings {
             limits: Limits {
-                max_body: o.max_body.unwrap_or(l.max_body),
+                max_body: o.max_response_bytes.unwrap_or(l.max_body),
                 max_head: o.max_head.unwrap_or(l.max_head),
                 max_headers: o.max_headers.unwrap_or(l.max_headers),
                 max_status_line: o.max_status_line.unwrap_or(l.max_status_line),

@@ -13,7 +13,7 @@ use crate::url;
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
-    /// `max_body`: bytes of the response body (after chunked decoding).
+    /// `max_response_bytes`: bytes of the response body (after chunked decoding).
     Body,
     /// `max_head`: bytes of the response head (status line, header fields, the empty line),
     /// interim 1xx heads included.
@@ -32,10 +32,10 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// The name of the setting (`"max_body"`, ...), as in [`Config`](super::Config).
+    /// The name of the setting (`"max_response_bytes"`, ...), as in [`Config`](super::Config).
     pub fn setting(self) -> &'static str {
         match self {
-            Limit::Body => "max_body",
+            Limit::Body => "max_response_bytes",
             Limit::Head => "max_head",
             Limit::Headers => "max_headers",
             Limit::StatusLine => "max_status_line",

@@ -59,14 +59,24 @@ impl RedirectPolicy {
     }
 
     /// Follows redirects to the same origin, and to these hosts (exact names or addresses,
-    /// any port, `https` to `http` still refused).
-    pub fn allow_hosts<I, S>(hosts: I) -> RedirectPolicy
+    /// any port, `https` to `http` still refused): the plugin file's `redirect_hosts`.
+    pub fn redirect_hosts<I, S>(hosts: I) -> RedirectPolicy
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
         let hosts = hosts.into_iter().map(|h| normalize(h.as_ref())).collect();
         RedirectPolicy::with_scope(Scope::Hosts(hosts))
+    }
+
+    /// The old name of [`redirect_hosts`](RedirectPolicy::redirect_hosts).
+    #[deprecated(note = "renamed `redirect_hosts`, as the plugin file names it")]
+    pub fn allow_hosts<I, S>(hosts: I) -> RedirectPolicy
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        RedirectPolicy::redirect_hosts(hosts)
     }
 
     /// Follows redirects to any origin. The default.
@@ -285,7 +295,7 @@ mod tests {
             )),
             RedirectStop::CrossOrigin
         );
-        let hosts = RedirectPolicy::allow_hosts(["CDN.example.net."]);
+        let hosts = RedirectPolicy::redirect_hosts(["CDN.example.net."]);
         follow(d(&hosts, other));
         follow(d(&hosts, Some("/same")));
         assert_eq!(

@@ -148,7 +148,7 @@ mod tests {
         use crate::http::RequestOptions;
         let request = Request::get("http://api.example.com/x")
             .unwrap()
-            .with_options(RequestOptions::new().max_body(3));
+            .with_options(RequestOptions::new().max_response_bytes(3));
         let bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nfour";
         let err = read_response(&request, bytes, &Config::default()).unwrap_err();
         assert!(matches!(

@@ -147,7 +147,7 @@ impl Response {
         self.headers.get(name)
     }
 
-    /// The body, whole (its size bounded by `max_body`).
+    /// The body, whole (its size bounded by `max_response_bytes`).
     pub fn body(&self) -> &[u8] {
         &self.body
     }

@@ -25,7 +25,7 @@ use super::method::Method;
 /// ```
 /// use httptool::http::{Config, RetryPolicy};
 /// use std::time::Duration;
-/// let config = Config::new().retry(RetryPolicy::overloaded(2).max_wait(Duration::from_secs(5)));
+/// let config = Config::new().retry(RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5)));
 /// # drop(config);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,12 +54,19 @@ impl RetryPolicy {
         }
     }
 
-    /// Retries 429 and 503 responses up to `max_retries` times in one call.
-    pub fn overloaded(max_retries: u32) -> RetryPolicy {
+    /// Retries 429 and 503 responses up to `retries` times in one call (the plugin file's
+    /// `overload_retries`).
+    pub fn overload_retries(retries: u32) -> RetryPolicy {
         RetryPolicy {
-            max_retries,
+            max_retries: retries,
             ..RetryPolicy::none()
         }
+    }
+
+    /// The old name of [`overload_retries`](RetryPolicy::overload_retries).
+    #[deprecated(note = "renamed `overload_retries`, as the plugin file names it")]
+    pub fn overloaded(max_retries: u32) -> RetryPolicy {
+        RetryPolicy::overload_retries(max_retries)
     }
 
     /// The longest wait taken; a longer `Retry-After` ends the retries. Defaults to
@@ -311,7 +318,7 @@ mod tests {
 
     #[test]
     fn policy_decisions() {
-        let p = RetryPolicy::overloaded(2).max_wait(Duration::from_secs(5));
+        let p = RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5));
         let s = Duration::from_secs;
         assert_eq!(p.wait_for(Method::Get, 503, Some("3"), 0, NOW), Some(s(3)));
         assert_eq!(

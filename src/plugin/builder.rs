@@ -1,6 +1,7 @@
 //! Builders for plugins declared in Rust: setters named after the fields of the plugin file.
 
 use super::compile;
+use super::declaration::Declaration;
 use super::error::Error;
 use super::http_plugin::HttpPlugin;
 use super::model::{
@@ -455,17 +456,8 @@ impl From<EndpointBuilder> for Endpoint {
 #[must_use]
 #[derive(Clone, Debug)]
 pub struct PluginBuilder {
-    pub(crate) name: String,
-    pub(crate) description: String,
-    pub(crate) base_url: String,
-    pub(crate) base_url_template: Option<String>,
-    pub(crate) headers: Vec<(String, ConfigValue)>,
-    pub(crate) query: Vec<(String, ConfigValue)>,
-    pub(crate) auth: Option<Auth>,
-    pub(crate) options: Options,
-    pub(crate) endpoints: Vec<Endpoint>,
-    /// Variables a plugin file left unresolved (see `HttpPlugin::from_json_deferred`).
-    pub(crate) deferred: Vec<(Option<String>, String)>,
+    /// What is declared so far, unchecked.
+    pub(crate) decl: Declaration,
 }
 
 impl HttpPlugin {
@@ -473,16 +465,7 @@ impl HttpPlugin {
     /// `https`, with a host; its path prefixes every endpoint's path).
     pub fn builder(name: impl Into<String>, base_url: impl Into<String>) -> PluginBuilder {
         PluginBuilder {
-            name: name.into(),
-            description: String::new(),
-            base_url: base_url.into(),
-            base_url_template: None,
-            headers: Vec::new(),
-            query: Vec::new(),
-            auth: None,
-            options: Options::default(),
-            endpoints: Vec::new(),
-            deferred: Vec::new(),
+            decl: Declaration::new(name.into(), base_url.into()),
         }
     }
 }
@@ -490,7 +473,7 @@ impl HttpPlugin {
 impl PluginBuilder {
     /// What the plugin is for.
     pub fn description(mut self, description: impl Into<String>) -> PluginBuilder {
-        self.description = description.into();
+        self.decl.description = description.into();
         self
     }
 
@@ -501,7 +484,7 @@ impl PluginBuilder {
         name: impl Into<String>,
         value: impl Into<ConfigValue>,
     ) -> PluginBuilder {
-        self.headers.push((name.into(), value.into()));
+        self.decl.headers.push((name.into(), value.into()));
         self
     }
 
@@ -512,25 +495,25 @@ impl PluginBuilder {
         name: impl Into<String>,
         value: impl Into<ConfigValue>,
     ) -> PluginBuilder {
-        self.query.push((name.into(), value.into()));
+        self.decl.query.push((name.into(), value.into()));
         self
     }
 
     /// How the plugin authenticates.
     pub fn auth(mut self, auth: Auth) -> PluginBuilder {
-        self.auth = Some(auth);
+        self.decl.auth = Some(auth);
         self
     }
 
     /// Limits, timeouts and policies for every endpoint (each endpoint can override them).
     pub fn options(mut self, options: Options) -> PluginBuilder {
-        self.options = options;
+        self.decl.options = options;
         self
     }
 
     /// Adds an endpoint.
     pub fn endpoint(mut self, endpoint: impl Into<Endpoint>) -> PluginBuilder {
-        self.endpoints.push(endpoint.into());
+        self.decl.endpoints.push(endpoint.into());
         self
     }
 
@@ -545,6 +528,6 @@ impl PluginBuilder {
     /// type, a header parameter that would shadow a static or auth header, a header name that
     /// is not a token, settings that cannot go together.
     pub fn build(self) -> Result<HttpPlugin, Error> {
-        compile::build(self)
+        compile::build(self.decl).map(HttpPlugin::new)
     }
 }

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use super::args;
 use super::auth;
-use super::builder::PluginBuilder;
+/// Where a parameter's value really goes; its home is the declaration module.
+pub(crate) use super::declaration::effective_location;
+use super::declaration::Declaration;
 use super::error::{quote, Error, ErrorKind};
-use super::http_plugin::{Common, Declaration, HttpPlugin};
 use super::model::{
-    AddressMode, Auth, BodyEncoding, Endpoint, Location, Options, Param, ParamType,
+    AddressMode, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, ParamType,
     MAX_OUTPUT_SCHEMA_BYTES,
 };
 use super::schema;
@@ -20,13 +21,49 @@ use super::validate::{
     at, check_auth, check_base_url, check_content_type, check_options, check_param,
     check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
-use crate::http::{
-    self, AddressPolicy, Client, Config, Headers, RedirectPolicy, RequestOptions, RetryPolicy,
-};
+use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
 use crate::json::Json;
 use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
+
+/// The checked declaration and what was computed from it once: what an `HttpPlugin` holds.
+pub(crate) struct Checked {
+    pub name: String,
+    pub description: String,
+    pub base_url: Url,
+    /// The base URL as written (`to_json` writes it back).
+    pub base_url_text: String,
+    pub base_url_template: Option<String>,
+    pub headers: Vec<(String, ConfigValue)>,
+    pub query: Vec<(String, ConfigValue)>,
+    pub auth: Option<Auth>,
+    pub options: Options,
+    pub endpoints: Vec<Arc<Compiled>>,
+    pub common: Common,
+    /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
+    /// level (every endpoint needs those).
+    pub deferred: Vec<(Option<String>, String)>,
+}
+
+/// The plugin-level parts of every request, prepared once.
+pub(crate) struct Common {
+    /// Static headers whose values are known, checked, secret ones marked sensitive.
+    pub headers: Headers,
+    /// Static headers filled from the context: `(name, context key)`.
+    pub context_headers: Vec<(String, String)>,
+    /// Query values known before the call, encoded: `a=1&b=2`.
+    pub query: String,
+    /// Query values filled from the context: `(name, context key)`.
+    pub context_query: Vec<(String, String)>,
+    /// Query names whose values are secret (from the environment, the context, or auth).
+    pub secret_query: Vec<String>,
+    /// The auth header or query value, when it is known before the call.
+    pub auth_value: Option<String>,
+    /// A static `Host` header naming another host than the base URL's (a virtual host):
+    /// sent as the request's `Host`, never among the headers the model could reach.
+    pub host: Option<String>,
+}
 
 /// One endpoint, checked, with what every call of it reuses.
 pub(crate) struct Compiled {
@@ -80,7 +117,8 @@ pub(crate) enum BodyPlan {
     Raw(usize),
 }
 
-pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
+/// Checks `b` and prepares what every call reuses.
+pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
     check_tool_like_name(&b.name, "name", "plugin")?;
     let base_url = check_base_url(&b.base_url)?;
     let names = check_static_names(&b.headers, &b.query)?;
@@ -117,8 +155,7 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
         let compiled = compile(&b, &names, &common, endpoint, &path, &base_url, &prefix)?;
         endpoints.push(Arc::new(compiled));
     }
-    let client = Client::with_config(client_config(&b.options));
-    let decl = Declaration {
+    Ok(Checked {
         name: b.name,
         description: b.description,
         base_url,
@@ -131,12 +168,11 @@ pub(crate) fn build(b: PluginBuilder) -> Result<HttpPlugin, Error> {
         endpoints,
         common,
         deferred: b.deferred,
-    };
-    Ok(HttpPlugin::new(decl, client))
+    })
 }
 
 /// The plugin-level request parts every call reuses.
-fn common(b: &PluginBuilder) -> Common {
+fn common(b: &Declaration) -> Common {
     let mut common = Common {
         headers: Headers::new(),
         context_headers: Vec::new(),
@@ -194,33 +230,10 @@ fn common(b: &PluginBuilder) -> Common {
     common
 }
 
-/// The client a plugin's tools share, from the plugin's options.
-fn client_config(options: &Options) -> Config {
-    let mut config = Config::new()
-        .redirect(redirect_policy(options))
-        .address_policy(address_policy(options));
-    if let Some(t) = options.timeout_connect {
-        config = config.timeout_connect(t);
-    }
-    if let Some(t) = options.timeout_read {
-        config = config.timeout_read(t);
-    }
-    if let Some(t) = options.timeout_write {
-        config = config.timeout_write(t);
-    }
-    if let Some(t) = options.timeout_call {
-        config = config.timeout_call(t);
-    }
-    if let Some(bytes) = options.max_response_bytes {
-        config = config.max_body(bytes);
-    }
-    config
-}
-
 /// Same origin only, unless the plugin allows more hosts (DESIGN item 12).
 fn redirect_policy(options: &Options) -> RedirectPolicy {
     let policy = match &options.redirect_hosts {
-        Some(hosts) if !hosts.is_empty() => RedirectPolicy::allow_hosts(hosts),
+        Some(hosts) if !hosts.is_empty() => RedirectPolicy::redirect_hosts(hosts),
         _ => RedirectPolicy::same_origin(),
     };
     match options.max_redirects {
@@ -230,15 +243,10 @@ fn redirect_policy(options: &Options) -> RedirectPolicy {
     }
 }
 
-fn address_policy(options: &Options) -> AddressPolicy {
-    match options.address_policy {
-        Some(AddressMode::Strict) => AddressPolicy::strict(),
-        _ => AddressPolicy::allow_all(),
-    }
-}
-
-/// Every setting travels with the request, so any transport sees it. Overload retries are
-/// for idempotent methods only: a plugin's POST is never retried.
+/// The one place a plugin's options become HTTP settings: every setting travels with the
+/// request, so any transport sees it, and the plugin's own client keeps the defaults (a
+/// request's settings replace the client's). Overload retries are for idempotent methods
+/// only: a plugin's POST is never retried.
 ///
 /// The address policy travels only when it is strict: a request's policy replaces the
 /// client's, so sending `allow_all` would undo the strict policy of a client the application
@@ -261,16 +269,16 @@ fn request_options(options: &Options) -> RequestOptions {
         request = request.timeout_call(t);
     }
     if let Some(bytes) = options.max_response_bytes {
-        request = request.max_body(bytes);
+        request = request.max_response_bytes(bytes);
     }
     if let Some(retries) = options.overload_retries {
-        request = request.retry(RetryPolicy::overloaded(retries).allow_non_idempotent(false));
+        request = request.retry(RetryPolicy::overload_retries(retries).allow_non_idempotent(false));
     }
     request
 }
 
 fn compile(
-    b: &PluginBuilder,
+    b: &Declaration,
     names: &PluginNames,
     common: &Common,
     endpoint: &Endpoint,
@@ -427,7 +435,7 @@ fn with_plain_integers(endpoint: &Endpoint) -> Endpoint {
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
 /// unless a static header declares one.
 fn header_templates(
-    b: &PluginBuilder,
+    b: &Declaration,
     common: &Common,
     body: BodyPlan,
     content_type: Option<&str>,
@@ -489,15 +497,6 @@ fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
             .map_err(|e| err(ErrorKind::InvalidField, field, e.message().to_string()))?;
     }
     Ok(spec)
-}
-
-/// Where a parameter's value really goes: body and form parameters of GET-style methods go
-/// to the query (DESIGN item 5).
-pub(crate) fn effective_location(endpoint: &Endpoint, param: &Param) -> Location {
-    match param.location {
-        Location::Body | Location::Form if endpoint.body_in_query() => Location::Query,
-        location => location,
-    }
 }
 
 /// Splits the path template into literal pieces and placeholders, and checks both ways that
@@ -692,7 +691,7 @@ mod tests {
                     .redirect_hosts(["cdn.example.com"])
                     .max_redirects(2)
             ),
-            RedirectPolicy::allow_hosts(["cdn.example.com"]).max_redirects(2)
+            RedirectPolicy::redirect_hosts(["cdn.example.com"]).max_redirects(2)
         );
     }
 }

@@ -5,16 +5,14 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::auth::Signer;
-use super::compile::Compiled;
-use super::error::{Error, ErrorKind};
-use super::model::{Auth, ConfigValue, Endpoint, Options};
+use super::compile::Checked;
+use super::model::{Auth, ConfigValue, Endpoint};
 use super::multipart::FileResolver;
 use super::oauth::TokenListener;
 use super::observe::Observer;
 use super::token::TokenCache;
-use super::tool::{DryRun, HttpTool};
-use crate::http::{Client, Headers, Transport};
-use crate::tool::{self, CallContext, Tool, ToolOutput, ToolRegistry, ToolSpec};
+use crate::http::{Client, Transport};
+use crate::tool::ToolSpec;
 use crate::url::Url;
 
 /// A checked plugin declaration: a base URL, static headers and query values, auth, options
@@ -22,10 +20,10 @@ use crate::url::Url;
 ///
 /// Made from a plugin file with [`from_json`](HttpPlugin::from_json), or in Rust with
 /// [`HttpPlugin::builder`]; both check everything when the plugin is made, and neither does
-/// any I/O. [`ToolRegistry::add_plugin`] adds every endpoint as a tool.
+/// any I/O. [`ToolRegistry::add_plugin`](crate::tool::ToolRegistry::add_plugin) adds every endpoint as a tool.
 ///
-/// The plugin's tools send through one shared [`Client`] (one keep-alive pool) made from the
-/// plugin's options; [`with_transport`](HttpPlugin::with_transport) replaces it with any
+/// The plugin's tools send through one shared [`Client`] (one keep-alive pool), each request
+/// carrying the plugin's options; [`with_transport`](HttpPlugin::with_transport) replaces it with any
 /// [`Transport`]. `Clone` is cheap: the declaration and the client are shared.
 ///
 /// `Debug` shows the declaration with every secret as `***`.
@@ -60,46 +58,8 @@ use crate::url::Url;
 /// ```
 #[derive(Clone)]
 pub struct HttpPlugin {
-    pub(crate) decl: Arc<Declaration>,
+    pub(crate) decl: Arc<Checked>,
     pub(crate) runtime: Runtime,
-}
-
-/// The checked declaration and what was computed from it once.
-pub(crate) struct Declaration {
-    pub name: String,
-    pub description: String,
-    pub base_url: Url,
-    /// The base URL as written (`to_json` writes it back).
-    pub base_url_text: String,
-    pub base_url_template: Option<String>,
-    pub headers: Vec<(String, ConfigValue)>,
-    pub query: Vec<(String, ConfigValue)>,
-    pub auth: Option<Auth>,
-    pub options: Options,
-    pub endpoints: Vec<Arc<Compiled>>,
-    pub common: Common,
-    /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
-    /// level (every endpoint needs those).
-    pub deferred: Vec<(Option<String>, String)>,
-}
-
-/// The plugin-level parts of every request, prepared once.
-pub(crate) struct Common {
-    /// Static headers whose values are known, checked, secret ones marked sensitive.
-    pub headers: Headers,
-    /// Static headers filled from the context: `(name, context key)`.
-    pub context_headers: Vec<(String, String)>,
-    /// Query values known before the call, encoded: `a=1&b=2`.
-    pub query: String,
-    /// Query values filled from the context: `(name, context key)`.
-    pub context_query: Vec<(String, String)>,
-    /// Query names whose values are secret (from the environment, the context, or auth).
-    pub secret_query: Vec<String>,
-    /// The auth header or query value, when it is known before the call.
-    pub auth_value: Option<String>,
-    /// A static `Host` header naming another host than the base URL's (a virtual host):
-    /// sent as the request's `Host`, never among the headers the model could reach.
-    pub host: Option<String>,
 }
 
 /// What the tools run with: shared, cheap to clone.
@@ -117,7 +77,10 @@ pub(crate) struct Runtime {
 }
 
 impl HttpPlugin {
-    pub(crate) fn new(decl: Declaration, client: Client) -> HttpPlugin {
+    /// The plugin for a checked declaration, sending through its own client. The client
+    /// keeps the defaults: the plugin's options travel with each request.
+    pub(crate) fn new(decl: Checked) -> HttpPlugin {
+        let client = Client::new();
         HttpPlugin {
             decl: Arc::new(decl),
             runtime: Runtime {
@@ -143,7 +106,7 @@ impl HttpPlugin {
     }
 
     /// The base URL: its origin is the only one the tools reach (redirects aside, see
-    /// [`Options::redirect_hosts`]), its path prefixes every endpoint's path.
+    /// [`Options::redirect_hosts`](super::Options::redirect_hosts)), its path prefixes every endpoint's path.
     pub fn base_url(&self) -> &Url {
         &self.decl.base_url
     }
@@ -176,58 +139,6 @@ impl HttpPlugin {
     /// What the model reads: one spec for each endpoint, in order.
     pub fn specs(&self) -> Vec<ToolSpec> {
         self.decl.endpoints.iter().map(|c| c.spec.clone()).collect()
-    }
-
-    /// The tools, one for each endpoint, in order; they share this plugin's transport.
-    pub fn tools(&self) -> Vec<HttpTool> {
-        let shared = Arc::new(self.clone());
-        self.decl
-            .endpoints
-            .iter()
-            .map(|c| HttpTool::new(shared.clone(), c.clone()))
-            .collect()
-    }
-
-    /// The tool for the endpoint named `name`.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::UnknownTool`] when no endpoint has that name; the message lists the
-    /// names there are.
-    pub fn tool(&self, name: &str) -> Result<HttpTool, Error> {
-        match self.decl.endpoints.iter().find(|c| c.endpoint.name == name) {
-            Some(c) => Ok(HttpTool::new(Arc::new(self.clone()), c.clone())),
-            None => Err(Error::new(
-                ErrorKind::UnknownTool,
-                "",
-                tool::unknown_name_message(
-                    "tool",
-                    name,
-                    self.decl.endpoints.iter().map(|c| c.endpoint.name.as_str()),
-                ),
-            )),
-        }
-    }
-
-    /// Builds the exact request a call of tool `name` with `arguments` (the model's JSON
-    /// text) would send, and sends nothing: for `--dry-run` and logs. The request is signed
-    /// and its file parts resolved, as a call would.
-    ///
-    /// # Errors
-    ///
-    /// The output the model would get instead: an unknown tool, arguments that are not a JSON
-    /// object (or over [`tool::DEFAULT_MAX_ARGUMENT_BYTES`]), or any argument error.
-    pub fn dry_run(
-        &self,
-        name: &str,
-        arguments: &str,
-        context: &CallContext,
-    ) -> Result<DryRun, ToolOutput> {
-        let tool = self.tool(name).map_err(|err| {
-            ToolOutput::error(tool::ErrorKind::UnknownTool, err.message().to_string())
-        })?;
-        let arguments = tool::parse_arguments(arguments, tool::DEFAULT_MAX_ARGUMENT_BYTES)?;
-        tool.dry_run(arguments, context)
     }
 
     /// Sends the plugin's requests through `transport` instead of its own client (an
@@ -359,39 +270,5 @@ fn shown_value(value: &ConfigValue) -> &str {
         "***"
     } else {
         value.value().unwrap_or("***")
-    }
-}
-
-impl ToolRegistry {
-    /// Adds every endpoint of `plugin` as a tool: all of them, or none when a name is taken.
-    /// The tools share the plugin's transport (one keep-alive pool).
-    ///
-    /// # Errors
-    ///
-    /// [`tool::ErrorKind::DuplicateName`] when a tool with one of the names is already
-    /// registered; the registry is left unchanged.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
-    /// use httptool::tool::ToolRegistry;
-    ///
-    /// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
-    ///     .endpoint(Endpoint::get("getWeather", "/v1/weather").param(Param::query("city")))
-    ///     .build()?;
-    /// let mut registry = ToolRegistry::new();
-    /// registry.add_plugin(&plugin)?;
-    /// assert!(registry.add_plugin(&plugin).is_err()); // the names are taken
-    /// assert_eq!(registry.len(), 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn add_plugin(&mut self, plugin: &HttpPlugin) -> Result<(), tool::Error> {
-        self.add_all(
-            plugin
-                .tools()
-                .into_iter()
-                .map(|t| Arc::new(t) as Arc<dyn Tool>),
-        )
     }
 }

@@ -22,22 +22,78 @@
 //! | [`PluginProvider`], [`JsonPluginProvider`] | plugin packages configured with properties |
 //! | [`Error`], [`ErrorKind`] | what is wrong with a declaration, and where |
 //!
+//! # Options: one name in every layer
+//!
+//! Each option is defined once, in [`http`](crate::http), and named there as the plugin file
+//! names it; [`Options`] sets it for a plugin or an endpoint, and one function (in
+//! `compile.rs`) turns a plugin's options into the [`RequestOptions`](crate::http::RequestOptions)
+//! every request carries (the plugin's own client keeps the defaults).
+//!
+//! | option | plugin file | [`Options`] | [`http::Config`](crate::http::Config) and [`RequestOptions`](crate::http::RequestOptions) |
+//! | --- | --- | --- | --- |
+//! | connect timeout, per address | `timeout_connect_ms` | `timeout_connect` | `timeout_connect` |
+//! | each read | `timeout_read_ms` | `timeout_read` | `timeout_read` |
+//! | each write | `timeout_write_ms` | `timeout_write` | `timeout_write` |
+//! | the whole call | `timeout_call_ms` | `timeout_call` | `timeout_call` |
+//! | response body bytes | `max_response_bytes` | `max_response_bytes` | `max_response_bytes` |
+//! | redirects followed | `max_redirects` | `max_redirects` | `redirect(RedirectPolicy::...max_redirects(n))` (0: `RedirectPolicy::none()`) |
+//! | hosts a redirect may reach | `redirect_hosts` | `redirect_hosts` | `redirect(RedirectPolicy::redirect_hosts(..))` (none: `same_origin()`) |
+//! | special-purpose addresses | `address_policy` (`allow_all`, `strict`) | `address_policy(AddressMode)` | `address_policy(AddressPolicy)` (sent only when `strict`) |
+//! | 429/503 retries | `overload_retries` | `overload_retries` | `retry(RetryPolicy::overload_retries(n))` (idempotent methods only) |
+//! | text handed to the model | `max_output_bytes` | `max_output_bytes` | (tool layer: [`ToolRegistry::max_output_bytes`](crate::tool::ToolRegistry::max_output_bytes)) |
+//! | schema as declared | `full_schemas` | `full_schemas` | (tool layer) |
+//! | compact description bytes | `max_description_bytes` | `max_description_bytes` | (tool layer) |
+//! | head, header count, status line, chunk line, request target | (none) | (none) | `max_head`, `max_headers`, `max_status_line`, `max_chunk_line`, `max_request_target` |
+//! | pool, `User-Agent`, proxy, roots | (none) | (none) | `Config` only |
+//!
+//! The file names times in milliseconds (`_ms`); Rust takes a `Duration`. The names that
+//! changed to follow the plugin file, each old one kept as a `#[deprecated]` alias with the
+//! same meaning (no plugin file field was renamed):
+//!
+//! | old name | new name |
+//! | --- | --- |
+//! | `http::Config::max_body` | [`http::Config::max_response_bytes`](crate::http::Config::max_response_bytes) |
+//! | `http::RequestOptions::max_body` | [`http::RequestOptions::max_response_bytes`](crate::http::RequestOptions::max_response_bytes) |
+//! | `http::DEFAULT_MAX_BODY` | [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) |
+//! | `http::RetryPolicy::overloaded` | [`http::RetryPolicy::overload_retries`](crate::http::RetryPolicy::overload_retries) |
+//! | `http::RedirectPolicy::allow_hosts` | [`http::RedirectPolicy::redirect_hosts`](crate::http::RedirectPolicy::redirect_hosts) |
+//! | `max_body` in a body-limit error message ([`http::Limit::setting`](crate::http::Limit::setting)) | `max_response_bytes` |
+//!
 //! # Layout
 //!
 //! | file | what it holds |
 //! | --- | --- |
-//! | `model.rs`, `builder.rs` | the declaration types and their builders |
-//! | `file.rs` | the plugin file: `from_json`, `to_json`, `${NAME}` |
+//! | `model.rs`, `config_value.rs`, `oauth.rs` | the declaration types: endpoints, parameters, options, auth, values from the environment or the context |
+//! | `declaration.rs` | the plain declaration the builder fills in, unchecked |
 //! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
+//! | `http_plugin.rs` | `HttpPlugin`: the checked declaration and what it runs with |
+//! | `builder.rs` | the builders, named after the plugin file's fields |
+//! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
 //! | `schema.rs` | the JSON Schema the model reads |
 //! | `args.rs` | value order, coercion and unknown names (pure) |
 //! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
 //! | `result.rs` | a response into what the model reads (pure) |
 //! | `shape.rs` | `response_fields` and the `fields` argument: parts of a JSON response (pure) |
 //! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
-//! | `oauth.rs`, `token.rs` | OAuth 2.0 auth: the declaration; the token cache and fetch |
-//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer |
+//! | `token.rs` | OAuth 2.0: the token cache and fetch |
+//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer; `HttpPlugin::tools`, `ToolRegistry::add_plugin` |
+//! | `provider.rs` | plugin packages configured with properties |
 //!
+//! The files use each other without a circle. From the bottom, each uses only files above it
+//! in this list (and the pure helpers `error`, `shape`, `style`, `schema_check`, `observe`,
+//! `multipart`, which use nothing of the plugin but `error` and `model`):
+//!
+//! 1. `config_value`, then `oauth`, then `model` (the declaration types);
+//! 2. `auth`, `args`, `schema`, `redact`, `result`, `token` (pure steps of a call);
+//! 3. `declaration` (what the builder fills in);
+//! 4. `validate` (checks a `Declaration`), then `compile` (checks and prepares it, producing
+//!    what `HttpPlugin` holds);
+//! 5. `http_plugin` (the checked plugin), then `builder` (fills in a `Declaration`;
+//!    `build` compiles it into an `HttpPlugin`);
+//! 6. `request`, then `tool` (a call, and the tools made from a plugin);
+//! 7. `file` (`read` fills in a builder, `write` reads a plugin back out, both on `template`),
+//!    then `provider`.
+
 //! # Examples
 //!
 //! ```
@@ -84,6 +140,8 @@ mod args;
 mod auth;
 mod builder;
 mod compile;
+mod config_value;
+mod declaration;
 mod error;
 mod file;
 mod http_plugin;

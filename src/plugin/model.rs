@@ -7,9 +7,10 @@
 use std::fmt;
 use std::time::Duration;
 
+pub use super::config_value::ConfigValue;
 use crate::http::Method;
 use crate::json::Json;
-use crate::tool::{CallContext, ToolAnnotations};
+use crate::tool::ToolAnnotations;
 
 /// The largest output schema an endpoint may declare, in bytes of compact JSON. Defaults
 /// to 64 KiB: the schema goes to every MCP client in `tools/list`.
@@ -271,124 +272,6 @@ impl BodyEncoding {
     }
 }
 
-/// A string the plugin sends: written in the declaration, read from the environment when the
-/// plugin file was loaded, or taken from the host's [`CallContext`] at every call.
-///
-/// Values from the environment or the context are treated as secrets: a header or query
-/// value made of one is `***` in `Debug` output, dry runs and logs. `Debug` of a
-/// `ConfigValue` never shows a value: literals print as `***`, environment values as their
-/// `${NAME}` template, context values as their key.
-///
-/// # Examples
-///
-/// ```
-/// use httptool::plugin::ConfigValue;
-/// use httptool::tool::CallContext;
-///
-/// let token = ConfigValue::context("user_token");
-/// let context = CallContext::new().with("user_token", "t-123");
-/// assert_eq!(token.resolve(&context), Some("t-123"));
-/// assert_eq!(token.resolve(&CallContext::new()), None);
-/// assert_eq!(ConfigValue::from("application/json").value(), Some("application/json"));
-/// ```
-#[derive(Clone, PartialEq, Eq)]
-pub struct ConfigValue {
-    source: Source,
-}
-
-#[derive(Clone, PartialEq, Eq)]
-enum Source {
-    Literal(String),
-    Env { template: String, value: String },
-    Context(String),
-}
-
-impl ConfigValue {
-    /// A value written as it is.
-    pub fn literal(text: impl Into<String>) -> ConfigValue {
-        ConfigValue {
-            source: Source::Literal(text.into()),
-        }
-    }
-
-    /// A value taken at every call from the [`CallContext`] entry `key`.
-    pub fn context(key: impl Into<String>) -> ConfigValue {
-        ConfigValue {
-            source: Source::Context(key.into()),
-        }
-    }
-
-    /// A value read from the environment (or a lookup) when a file was loaded; `template` is
-    /// the text as written, with its `${NAME}`s, for writing the file back.
-    pub(crate) fn from_template(template: String, value: String) -> ConfigValue {
-        ConfigValue {
-            source: Source::Env { template, value },
-        }
-    }
-
-    /// The text, when it is known before the call (a literal, or a value read from the
-    /// environment); `None` for a context value.
-    pub fn value(&self) -> Option<&str> {
-        match &self.source {
-            Source::Literal(text) => Some(text),
-            Source::Env { value, .. } => Some(value),
-            Source::Context(_) => None,
-        }
-    }
-
-    /// The text for one call: the known value, or the context's entry.
-    pub fn resolve<'a>(&'a self, context: &'a CallContext) -> Option<&'a str> {
-        match &self.source {
-            Source::Context(key) => context.get(key),
-            _ => self.value(),
-        }
-    }
-
-    /// The context key, for a context value.
-    pub fn context_key(&self) -> Option<&str> {
-        match &self.source {
-            Source::Context(key) => Some(key),
-            _ => None,
-        }
-    }
-
-    /// The text as written in the plugin file, `${NAME}`s included, for a value read from
-    /// the environment.
-    pub fn template(&self) -> Option<&str> {
-        match &self.source {
-            Source::Env { template, .. } => Some(template),
-            _ => None,
-        }
-    }
-
-    /// Whether the value came from the environment or the context, which makes it secret.
-    pub fn is_external(&self) -> bool {
-        !matches!(self.source, Source::Literal(_))
-    }
-}
-
-impl From<&str> for ConfigValue {
-    fn from(text: &str) -> ConfigValue {
-        ConfigValue::literal(text)
-    }
-}
-
-impl From<String> for ConfigValue {
-    fn from(text: String) -> ConfigValue {
-        ConfigValue::literal(text)
-    }
-}
-
-impl fmt::Debug for ConfigValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.source {
-            Source::Literal(_) => f.write_str("***"),
-            Source::Env { template, .. } => write!(f, "{:?}", template),
-            Source::Context(key) => write!(f, "context:{}", key),
-        }
-    }
-}
-
 /// How a plugin authenticates: every value is secret, added at send time, and `***` in
 /// `Debug` output, dry runs and logs.
 ///
@@ -595,7 +478,7 @@ impl Options {
     }
 
     /// Bytes of a response body; a larger one fails the call (never a cut body). Defaults
-    /// to [`http::DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (10 MiB).
+    /// to [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) (10 MiB).
     #[must_use]
     pub fn max_response_bytes(mut self, bytes: usize) -> Options {
         self.max_response_bytes = Some(bytes);
@@ -785,7 +668,7 @@ impl Param {
         self.hidden || self.secret
     }
 
-    /// The [`CallContext`] key a hidden parameter is filled from: the declared one, or the
+    /// The [`CallContext`](crate::tool::CallContext) key a hidden parameter is filled from: the declared one, or the
     /// name.
     pub fn context_key(&self) -> &str {
         self.context.as_deref().unwrap_or(&self.name)

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::model::ConfigValue;
+use super::config_value::ConfigValue;
 use crate::tool::CallContext;
 
 /// Which grant a plugin's OAuth 2.0 auth uses to get its access tokens.

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::args::{self, Values};
 use super::auth;
 use super::compile::Compiled;
+use super::error::{self, Error};
 use super::http_plugin::HttpPlugin;
 use super::model::{Auth, ConfigValue, Endpoint};
 use super::oauth::{Grant, OAuth2};
@@ -20,7 +21,9 @@ use super::shape::{self, FieldPath};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
-use crate::tool::{cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolSpec};
+use crate::tool::{
+    self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
+};
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
@@ -574,6 +577,96 @@ impl fmt::Debug for DryRun {
         f.debug_struct("DryRun")
             .field("request", &self.request)
             .finish()
+    }
+}
+
+/// Making the tools: here rather than beside `HttpPlugin`, so `http_plugin.rs` needs nothing
+/// above it.
+impl HttpPlugin {
+    /// The tools, one for each endpoint, in order; they share this plugin's transport.
+    pub fn tools(&self) -> Vec<HttpTool> {
+        let shared = Arc::new(self.clone());
+        self.decl
+            .endpoints
+            .iter()
+            .map(|c| HttpTool::new(shared.clone(), c.clone()))
+            .collect()
+    }
+
+    /// The tool for the endpoint named `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::UnknownTool`] when no endpoint has that name; the message lists the
+    /// names there are.
+    pub fn tool(&self, name: &str) -> Result<HttpTool, Error> {
+        match self.decl.endpoints.iter().find(|c| c.endpoint.name == name) {
+            Some(c) => Ok(HttpTool::new(Arc::new(self.clone()), c.clone())),
+            None => Err(Error::new(
+                error::ErrorKind::UnknownTool,
+                "",
+                tool::unknown_name_message(
+                    "tool",
+                    name,
+                    self.decl.endpoints.iter().map(|c| c.endpoint.name.as_str()),
+                ),
+            )),
+        }
+    }
+
+    /// Builds the exact request a call of tool `name` with `arguments` (the model's JSON
+    /// text) would send, and sends nothing: for `--dry-run` and logs. The request is signed
+    /// and its file parts resolved, as a call would.
+    ///
+    /// # Errors
+    ///
+    /// The output the model would get instead: an unknown tool, arguments that are not a JSON
+    /// object (or over [`tool::DEFAULT_MAX_ARGUMENT_BYTES`]), or any argument error.
+    pub fn dry_run(
+        &self,
+        name: &str,
+        arguments: &str,
+        context: &CallContext,
+    ) -> Result<DryRun, ToolOutput> {
+        let tool = self.tool(name).map_err(|err| {
+            ToolOutput::error(tool::ErrorKind::UnknownTool, err.message().to_string())
+        })?;
+        let arguments = tool::parse_arguments(arguments, tool::DEFAULT_MAX_ARGUMENT_BYTES)?;
+        tool.dry_run(arguments, context)
+    }
+}
+
+impl ToolRegistry {
+    /// Adds every endpoint of `plugin` as a tool: all of them, or none when a name is taken.
+    /// The tools share the plugin's transport (one keep-alive pool).
+    ///
+    /// # Errors
+    ///
+    /// [`tool::ErrorKind::DuplicateName`] when a tool with one of the names is already
+    /// registered; the registry is left unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::plugin::{Endpoint, HttpPlugin, Param};
+    /// use httptool::tool::ToolRegistry;
+    ///
+    /// let plugin = HttpPlugin::builder("weather", "https://api.example.com")
+    ///     .endpoint(Endpoint::get("getWeather", "/v1/weather").param(Param::query("city")))
+    ///     .build()?;
+    /// let mut registry = ToolRegistry::new();
+    /// registry.add_plugin(&plugin)?;
+    /// assert!(registry.add_plugin(&plugin).is_err()); // the names are taken
+    /// assert_eq!(registry.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_plugin(&mut self, plugin: &HttpPlugin) -> Result<(), tool::Error> {
+        self.add_all(
+            plugin
+                .tools()
+                .into_iter()
+                .map(|t| Arc::new(t) as Arc<dyn Tool>),
+        )
     }
 }
 

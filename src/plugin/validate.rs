@@ -1,10 +1,9 @@
 //! The checks a declaration passes when the plugin is built (`PluginBuilder::build`, and so
-//! `from_json`): each failure an error naming the field. Pure: no I/O, no clock, no
+//! `from_json`), on the plain [`Declaration`]: each failure an error naming the field. Pure: no I/O, no clock, no
 //! environment.
 
 use super::args;
-use super::builder::PluginBuilder;
-use super::compile::effective_location;
+use super::declaration::{effective_location, Declaration};
 use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
@@ -344,7 +343,7 @@ pub(crate) fn check_options(options: &Options, parent: &str) -> Result<(), Error
 /// Checks one parameter of `endpoint`; `seen` holds the names of the parameters before it
 /// and takes this one's.
 pub(crate) fn check_param<'a>(
-    b: &PluginBuilder,
+    b: &Declaration,
     plugin: &PluginNames,
     endpoint: &Endpoint,
     param: &'a Param,
@@ -389,7 +388,7 @@ pub(crate) fn check_param<'a>(
 }
 
 fn check_wire_name(
-    b: &PluginBuilder,
+    b: &Declaration,
     plugin: &PluginNames,
     endpoint: &Endpoint,
     param: &Param,
@@ -463,7 +462,7 @@ fn check_wire_name(
 /// A header parameter may not shadow a static or auth header (DESIGN item 8), so the model
 /// cannot replace credentials.
 fn check_header_param(
-    b: &PluginBuilder,
+    b: &Declaration,
     plugin: &PluginNames,
     wire: &str,
     field: &str,

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 
+use super::defs::factor_repeated_owned;
 use super::error::Error;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
@@ -293,8 +294,10 @@ fn same_words(a: &str, b: &str) -> bool {
     letters(a) == letters(b)
 }
 
-/// The spec with its description trimmed by [`trim_description`] and its parameters (and
-/// output schema) made compact by [`compact_schema`], name, title and hints as they were.
+/// The spec with its description trimmed by [`trim_description`], its parameters made
+/// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
+/// them written once under `$defs`), and its output schema made compact the same way; name,
+/// title and hints as they were.
 ///
 /// # Errors
 ///
@@ -317,17 +320,16 @@ fn same_words(a: &str, b: &str) -> bool {
 /// ```
 pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<ToolSpec, Error> {
     let description = trim_description(spec.description(), max_description_bytes);
-    let mut compact = ToolSpec::new(
-        spec.name(),
-        description.into_owned(),
-        compact_schema(spec.parameters(), max_description_bytes),
-    )?
-    .with_annotations(*spec.annotations());
+    let parameters =
+        factor_repeated_owned(compact_schema(spec.parameters(), max_description_bytes));
+    let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
+        .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
         compact = compact.with_title(title);
     }
     if let Some(schema) = spec.output_schema() {
-        compact = compact.with_output_schema(compact_schema(schema, max_description_bytes))?;
+        let schema = factor_repeated_owned(compact_schema(schema, max_description_bytes));
+        compact = compact.with_output_schema(schema)?;
     }
     Ok(compact)
 }

@@ -16,6 +16,7 @@
 //! | [`Catalog`], [`CatalogLimits`], [`Operation`] | a registry offered as three tools: search, describe, call |
 //! | [`openai`], [`anthropic`], [`gemini`], [`mcp`] | each provider's tool, call and result shapes |
 //! | [`compact_spec`], [`compact_schema`], [`trim_description`], [`ToolSize`] | compact schemas for a model's context, and what a tool costs in it |
+//! | [`factor_repeated`], [`inline_refs`] | subschemas repeated within a tool written once under `$defs`, and back in place |
 //! | [`validate_name`], [`closest`], [`unknown_name_message`], [`cap_text`], [`cap_json`], [`parse_arguments`] | rules shared with the plugin layer |
 //!
 //! # Examples
@@ -57,6 +58,7 @@ mod call;
 mod catalog;
 mod compact;
 mod context;
+mod defs;
 mod error;
 mod output;
 mod provider;
@@ -76,6 +78,7 @@ pub use compact::{
     compact_schema, compact_spec, trim_description, ToolSize, DEFAULT_MAX_DESCRIPTION_BYTES,
 };
 pub use context::{CallContext, Progress};
+pub use defs::{factor_repeated, inline_refs, MIN_DEF_BYTES};
 pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};

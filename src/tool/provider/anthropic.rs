@@ -9,6 +9,12 @@
 //!
 //! A spec's title, annotations and output schema are MCP's and are not sent: Anthropic tools have no
 //! such fields.
+//!
+//! `input_schema` is JSON Schema (draft 2020-12) and is sent as the spec has it, `$defs` and
+//! local `$ref`s included (as [`compact_spec`](crate::tool::compact_spec) writes subschemas
+//! repeated within a tool), as JSON Schema tools generated from typed models usually carry
+//! them. [`inline_refs`](crate::tool::inline_refs) writes them back in place for a gateway
+//! that refuses them.
 
 use super::{object, At};
 use crate::json::Json;

@@ -23,9 +23,16 @@
 //!   `minimum` and `maximum` on numbers and integers; `format` only where Gemini accepts it
 //!   (`date-time` and `enum` on strings, `int32`/`int64` on integers, `float`/`double` on
 //!   numbers); `title`, `description`, `nullable`, `default` and `example` anywhere;
-//! - everything else is dropped: `additionalProperties`, `$schema`, `$id`, `$ref`, `$defs`,
-//!   `exclusiveMinimum`, `multipleOf`, `uniqueItems`, `allOf`, `not`, `examples`, ... (a
-//!   `$ref` cannot be followed; the tool still checks the values it receives).
+//! - a `$ref` to an entry of the root's `$defs` (or `definitions`) is replaced by the entry
+//!   ([`inline_refs`](crate::tool::inline_refs)): the function declaration's `parameters`
+//!   field takes Gemini's `Schema` type, which has no `$ref` (JSON Schema with references
+//!   goes in the separate `parametersJsonSchema` field, which this module does not write).
+//!   Compact specs write repeated subschemas once under `$defs`
+//!   ([`compact_spec`](crate::tool::compact_spec)), so Gemini reads them whole;
+//! - everything else is dropped: `additionalProperties`, `$schema`, `$id`, `$defs`, a `$ref`
+//!   that is left (recursive, or to another document), `exclusiveMinimum`, `multipleOf`,
+//!   `uniqueItems`, `allOf`, `not`, `examples`, ... (the tool still checks the values it
+//!   receives).
 //!
 //! A tool without parameters is declared without `parameters`: Gemini refuses an object
 //! schema with no properties.
@@ -42,6 +49,7 @@
 use super::{object, optional_array, At};
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 use crate::tool::error::Error;
+use crate::tool::inline_refs;
 use crate::tool::provider::openai::note_in_description;
 use crate::tool::small_set::SmallSet;
 use crate::tool::{ToolCall, ToolOutput, ToolSpec};
@@ -112,6 +120,9 @@ where
 /// [`json::DEFAULT_MAX_DEPTH`](DEFAULT_MAX_DEPTH) is cut off (a [`ToolSpec`] never nests that
 /// deep).
 pub fn schema(json_schema: &Json) -> Json {
+    if json_schema.get("$defs").is_some() || json_schema.get("definitions").is_some() {
+        return convert(&inline_refs(json_schema), 1);
+    }
     convert(json_schema, 1)
 }
 

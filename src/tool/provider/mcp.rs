@@ -2,7 +2,8 @@
 //! `tools/call`, and `CallToolResult`.
 //!
 //! This module only shapes the JSON; the server that speaks JSON-RPC over stdio lives in its
-//! own layer.
+//! own layer. Schemas are JSON Schema 2020-12, MCP's default dialect, and go as the spec has
+//! them, `$defs` and local `$ref`s included.
 //!
 //! - [`tool`] renders `{"name", "title", "description", "inputSchema", "outputSchema",
 //!   "annotations"}` (`title`, `outputSchema` and `annotations` only when the spec has them);
@@ -19,7 +20,8 @@
 //! object, and as `{"result": value}` when it is an array, a string, a number, a boolean or
 //! null ([`RESULT_KEY`]). A spec's output schema whose root is not `"type": "object"` is
 //! rendered as the schema of that wrapper, `{"type": "object", "properties": {"result":
-//! schema}, "required": ["result"]}`, and the results of such a tool are always wrapped, so
+//! schema}, "required": ["result"]}` (the schema's `$defs`, if any, at the wrapper's root,
+//! where its references point), and the results of such a tool are always wrapped, so
 //! `structuredContent` matches the `outputSchema` the client was given. The text block holds
 //! the same JSON (as the tool produced it), for clients that read only `content`. An error
 //! result carries its text only: an output schema describes successes.
@@ -67,11 +69,7 @@ pub fn tool(spec: &ToolSpec) -> Json {
     map.insert("inputSchema", spec.parameters().clone());
     if let Some(schema) = spec.output_schema() {
         let schema = if wraps_results(spec) {
-            object([
-                ("type", Json::from("object")),
-                ("properties", object([(RESULT_KEY, schema.clone())])),
-                ("required", Json::from(vec![Json::from(RESULT_KEY)])),
-            ])
+            wrapped(schema)
         } else {
             schema.clone()
         };
@@ -79,6 +77,22 @@ pub fn tool(spec: &ToolSpec) -> Json {
     }
     if let Some(annotations) = annotations(spec.annotations()) {
         map.insert("annotations", annotations);
+    }
+    Json::Object(map)
+}
+
+/// The output schema of `{"result": value}` for a schema whose root is not an object. The
+/// schema's `$defs` move to the wrapper's root, where its `#/$defs/...` references point
+/// (JSON Schema 2020-12, Core, section 8.2.4: a `$ref`'s `#` is the document's root).
+fn wrapped(schema: &Json) -> Json {
+    let mut inner = schema.clone();
+    let defs = inner.as_object_mut().and_then(|map| map.remove("$defs"));
+    let mut map = Map::with_capacity(4);
+    map.insert("type", "object");
+    map.insert("properties", object([(RESULT_KEY, inner)]));
+    map.insert("required", vec![Json::from(RESULT_KEY)]);
+    if let Some(defs) = defs {
+        map.insert("$defs", defs);
     }
     Json::Object(map)
 }

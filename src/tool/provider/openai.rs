@@ -10,6 +10,11 @@
 //! A spec's title, annotations and output schema are MCP's and are not sent: OpenAI tools have no
 //! such fields.
 //!
+//! `parameters` is JSON Schema and is sent as the spec has it, `$defs` and local `$ref`s
+//! included (as [`compact_spec`](crate::tool::compact_spec) writes subschemas repeated within
+//! a tool); strict mode takes them too, each `$defs` entry rewritten like any subschema and an
+//! optional `$ref` property made nullable with `anyOf`.
+//!
 //! # Strict mode
 //!
 //! With `"strict": true` OpenAI constrains the model's arguments to the schema, but accepts

@@ -1,24 +1,26 @@
-//! The plugin file: `from_json` (with `${NAME}` taken from the environment or a lookup) and
-//! `to_json` (which writes the `${NAME}`s back, never the values).
+//! Reading a plugin file: `from_json` and its variants, the fields each object accepts,
+//! and the loader that turns them into a `PluginBuilder`.
 
 use std::cell::RefCell;
 use std::time::Duration;
 
-use super::builder::ParamBuilder;
-use super::error::{quote, Error, ErrorKind};
-use super::http_plugin::HttpPlugin;
-use super::model::{
+use super::template::{expand, placeholder};
+use crate::http::Method;
+use crate::json::{self, Json, Map};
+use crate::plugin::builder::ParamBuilder;
+use crate::plugin::error::{quote, Error, ErrorKind};
+use crate::plugin::http_plugin::HttpPlugin;
+use crate::plugin::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
     ParamType, Property,
 };
-use super::oauth::{ClientAuth, Grant, OAuth2};
-use super::validate::{at, index, MAX_TYPE_DEPTH};
-use crate::http::Method;
-use crate::json::{self, Json, Map};
-use crate::tool::small_set::SmallSet;
+use crate::plugin::oauth::{ClientAuth, OAuth2};
+use crate::plugin::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
-const PLUGIN_FIELDS: [&str; 7] = [
+// The fields each object of the file accepts (anything else is an error naming the closest).
+// Slices, not arrays: adding a field does not change a count other edits also touch.
+const PLUGIN_FIELDS: &[&str] = &[
     "name",
     "description",
     "base_url",
@@ -27,7 +29,7 @@ const PLUGIN_FIELDS: [&str; 7] = [
     "auth",
     "endpoints",
 ];
-const ENDPOINT_FIELDS: [&str; 18] = [
+const ENDPOINT_FIELDS: &[&str] = &[
     "name",
     "description",
     "method",
@@ -47,8 +49,8 @@ const ENDPOINT_FIELDS: [&str; 18] = [
     "response_fields",
     "fields_argument",
 ];
-const ANNOTATION_FIELDS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
-const OPTION_FIELDS: [&str; 12] = [
+const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
+const OPTION_FIELDS: &[&str] = &[
     "timeout_connect_ms",
     "timeout_read_ms",
     "timeout_write_ms",
@@ -62,7 +64,7 @@ const OPTION_FIELDS: [&str; 12] = [
     "full_schemas",
     "max_description_bytes",
 ];
-const PARAM_FIELDS: [&str; 18] = [
+const PARAM_FIELDS: &[&str] = &[
     "name",
     "wire_name",
     "in",
@@ -82,12 +84,12 @@ const PARAM_FIELDS: [&str; 18] = [
     "file",
     "schema",
 ];
-const ITEMS_FIELDS: [&str; 3] = ["type", "items", "properties"];
-const PROPERTY_FIELDS: [&str; 5] = ["type", "items", "properties", "description", "required"];
+const ITEMS_FIELDS: &[&str] = &["type", "items", "properties"];
+const PROPERTY_FIELDS: &[&str] = &["type", "items", "properties", "description", "required"];
 
 impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
-    /// from the process environment, and checks it as [`PluginBuilder::build`](super::PluginBuilder::build) does.
+    /// from the process environment, and checks it as [`PluginBuilder::build`](crate::plugin::PluginBuilder::build) does.
     ///
     /// `${NAME}` is read in `base_url`, the values of `headers` and `query`, the string
     /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
@@ -101,14 +103,14 @@ impl HttpPlugin {
     /// (`endpoints[2].params[0].in: expected one of query, path, header, body, form, cookie;
     /// got 'matrix'`), an environment variable that is not set or is empty (named: an empty
     /// token would send `Authorization: Bearer ` and fail far from its cause), and every error of
-    /// [`PluginBuilder::build`](super::PluginBuilder::build).
+    /// [`PluginBuilder::build`](crate::plugin::PluginBuilder::build).
     ///
     /// # Security
     ///
     /// A plugin file decides where requests go and which environment variables they carry:
     /// load only files you trust as you trust code. Reading never panics and is bounded
     /// (JSON nesting by [`json::DEFAULT_MAX_DEPTH`], parameter types by
-    /// [`MAX_TYPE_DEPTH`](super::MAX_TYPE_DEPTH)); no environment value is ever written into
+    /// [`MAX_TYPE_DEPTH`](crate::plugin::MAX_TYPE_DEPTH)); no environment value is ever written into
     /// an error message, a description or `to_json`.
     ///
     /// # Examples
@@ -137,8 +139,8 @@ impl HttpPlugin {
     /// header, query value, auth field or hidden default it was written in), which a dry run
     /// shows where it shows secrets ([`Secrets::Reveal`](crate::http::Secrets::Reveal); a
     /// masked one is `***` as any secret is). [`unset_variables`](HttpPlugin::unset_variables)
-    /// names them. A real call of a tool that needs one ([`HttpTool::send`](super::HttpTool::send),
-    /// [`HttpTool::prepare`](super::HttpTool::prepare), a registry call) fails with
+    /// names them. A real call of a tool that needs one ([`HttpTool::send`](crate::plugin::HttpTool::send),
+    /// [`HttpTool::prepare`](crate::plugin::HttpTool::prepare), a registry call) fails with
     /// [`tool::ErrorKind::MissingParameter`](crate::tool::ErrorKind::MissingParameter) naming
     /// the variable, before anything is built or sent: the placeholder never leaves the
     /// process. A variable in `base_url` must still be set, since it decides where every
@@ -211,100 +213,6 @@ impl HttpPlugin {
     {
         load(text, &lookup, "variable", Mode::LOOKUP)
     }
-
-    /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
-    /// to the same declaration. Values read from the environment are written as their
-    /// `${NAME}` template, never resolved; runtime attachments (transport, observer, signer,
-    /// file resolver) are not part of the file.
-    pub fn to_json(&self) -> Json {
-        let d = &self.decl;
-        let mut root = Map::new();
-        root.insert("name", d.name.as_str());
-        if !d.description.is_empty() {
-            root.insert("description", d.description.as_str());
-        }
-        let base_url = match &d.base_url_template {
-            Some(template) => template.clone(),
-            None => d.base_url_text.clone(),
-        };
-        root.insert("base_url", base_url);
-        if !d.headers.is_empty() {
-            let headers: Map = d
-                .headers
-                .iter()
-                .map(|(n, v)| (n.clone(), config_json(v)))
-                .collect();
-            root.insert("headers", headers);
-        }
-        if !d.query.is_empty() {
-            let query: Map = d
-                .query
-                .iter()
-                .map(|(n, v)| (n.clone(), config_json(v)))
-                .collect();
-            root.insert("query", query);
-        }
-        if let Some(auth) = &d.auth {
-            root.insert("auth", auth_json(auth));
-        }
-        write_options(&mut root, &d.options);
-        let endpoints: Vec<Json> = self.endpoints().map(endpoint_json).collect();
-        root.insert("endpoints", endpoints);
-        Json::Object(root)
-    }
-}
-
-/// The `${NAME}`s a plugin file reads, in order of first use, each once.
-pub(crate) fn variable_names(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
-    let root = match json::parse(text) {
-        Ok(root) => root,
-        Err(_) => return names,
-    };
-    let mut texts: Vec<&str> = Vec::new();
-    texts.extend(root.get("base_url").and_then(Json::as_str));
-    for key in ["headers", "query", "auth"] {
-        if let Some(map) = root.get(key).and_then(Json::as_object) {
-            texts.extend(map.values().filter_map(Json::as_str));
-        }
-    }
-    for endpoint in root
-        .get("endpoints")
-        .and_then(Json::as_array)
-        .into_iter()
-        .flatten()
-    {
-        for param in endpoint
-            .get("params")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let hidden = ["hidden", "secret"]
-                .iter()
-                .any(|k| param.get(k).and_then(Json::as_bool) == Some(true));
-            if hidden {
-                texts.extend(param.get("default").and_then(Json::as_str));
-            }
-        }
-    }
-    let mut seen = SmallSet::new();
-    for text in texts {
-        let mut found = Vec::new();
-        if expand(text, &mut |name| {
-            found.push(name.to_string());
-            Some(String::new())
-        })
-        .is_ok()
-        {
-            for name in found {
-                if seen.insert(name.clone()) {
-                    names.push(name);
-                }
-            }
-        }
-    }
-    names
 }
 
 /// A `ParamBuilder` setter of a boolean field.
@@ -339,11 +247,6 @@ struct Loader<'a> {
     endpoint: RefCell<Option<String>>,
     /// Variables left unresolved: `(endpoint, name)`, the endpoint `None` at plugin level.
     deferred: RefCell<Vec<(Option<String>, String)>>,
-}
-
-/// The text that stands for a variable left unresolved.
-fn placeholder(name: &str) -> String {
-    format!("${{{}}} (not set)", name)
 }
 
 fn load(
@@ -384,24 +287,24 @@ fn load_with(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let map = fields(root, "", &[&PLUGIN_FIELDS, &OPTION_FIELDS])?;
+    let map = fields(root, "", &[PLUGIN_FIELDS, OPTION_FIELDS])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
     // The base URL decides where requests go: never a placeholder.
     let (base_url, base_url_template) = loader.template_with(base_text, "base_url", false)?;
     let mut builder = HttpPlugin::builder(name, base_url);
-    builder.base_url_template = base_url_template;
+    builder.decl.base_url_template = base_url_template;
     if let Some(description) = opt_str(map, "description", "")? {
         builder = builder.description(description);
     }
-    builder.headers = loader.values(map, "headers", false)?;
-    builder.query = loader.values(map, "query", true)?;
+    builder.decl.headers = loader.values(map, "headers", false)?;
+    builder.decl.query = loader.values(map, "query", true)?;
     if let Some(auth) = map.get("auth") {
-        builder.auth = Some(loader.auth(auth)?);
+        builder.decl.auth = Some(loader.auth(auth)?);
     }
-    builder.options = read_options(map, "")?;
-    builder.endpoints = loader.endpoints(map)?;
-    builder.deferred = loader.deferred.into_inner();
+    builder.decl.options = read_options(map, "")?;
+    builder.decl.endpoints = loader.endpoints(map)?;
+    builder.decl.deferred = loader.deferred.into_inner();
     builder.build()
 }
 
@@ -551,54 +454,6 @@ fn read_options(map: &Map, path: &str) -> Result<Options, Error> {
         });
     }
     Ok(options)
-}
-
-// ----------------------------------------------------------------- templates
-
-/// Expands `${NAME}` with `lookup` and `$${` to `${`; `Ok(None)` when `text` holds neither.
-/// `Err(name)` for a name `lookup` has no value for; `Err("")` for a malformed template.
-fn expand(
-    text: &str,
-    lookup: &mut dyn FnMut(&str) -> Option<String>,
-) -> Result<Option<(String, bool)>, String> {
-    if !text.contains("${") {
-        return Ok(None);
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut from_lookup = false;
-    let mut rest = text;
-    while let Some(i) = rest.find('$') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i..];
-        if let Some(tail) = after.strip_prefix("$${") {
-            out.push_str("${");
-            rest = tail;
-        } else if let Some(tail) = after.strip_prefix("${") {
-            let end = tail.find('}').ok_or_else(String::new)?;
-            let name = &tail[..end];
-            let valid = name
-                .chars()
-                .next()
-                .map_or(false, |c| c.is_ascii_alphabetic() || c == '_')
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !valid {
-                return Err(String::new());
-            }
-            out.push_str(&lookup(name).ok_or_else(|| name.to_string())?);
-            from_lookup = true;
-            rest = &tail[end + 1..];
-        } else {
-            out.push('$');
-            rest = &after[1..];
-        }
-    }
-    out.push_str(rest);
-    Ok(Some((out, from_lookup)))
-}
-
-/// `${` written literally: `$${`, so reading the file back gives the same text.
-fn escape(text: &str) -> String {
-    text.replace("${", "$${")
 }
 
 impl Loader<'_> {
@@ -828,7 +683,7 @@ impl Loader<'_> {
     }
 
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
-        let map = fields(value, path, &[&ENDPOINT_FIELDS, &OPTION_FIELDS])?;
+        let map = fields(value, path, &[ENDPOINT_FIELDS, OPTION_FIELDS])?;
         let name = required_str(map, "name", path)?;
         *self.endpoint.borrow_mut() = Some(name.to_string());
         let method = match opt_str(map, "method", path)? {
@@ -936,7 +791,7 @@ impl Loader<'_> {
     }
 
     fn param(&self, value: &Json, path: &str) -> Result<Param, Error> {
-        let map = fields(value, path, &[&PARAM_FIELDS])?;
+        let map = fields(value, path, &[PARAM_FIELDS])?;
         let name = required_str(map, "name", path)?;
         let mut builder = Param::builder(name);
         if let Some(word) = opt_str(map, "in", path)? {
@@ -1023,7 +878,7 @@ impl Loader<'_> {
 
 /// `{"read_only": true, ...}`: each hint optional, unknown when left out.
 fn read_annotations(value: &Json, path: &str) -> Result<ToolAnnotations, Error> {
-    let map = fields(value, path, &[&ANNOTATION_FIELDS])?;
+    let map = fields(value, path, &[ANNOTATION_FIELDS])?;
     Ok(ToolAnnotations {
         read_only: opt_bool(map, "read_only", path)?,
         destructive: opt_bool(map, "destructive", path)?,
@@ -1059,7 +914,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
                     "missing field 'items' (an array needs the type of its items, such as {\"type\": \"string\"})",
                 )
             })?;
-            let items_map = fields(items, &field, &[&ITEMS_FIELDS])?;
+            let items_map = fields(items, &field, &[ITEMS_FIELDS])?;
             Ok(ParamType::array(read_type(items_map, &field, depth + 1)?))
         }
         "object" => {
@@ -1073,7 +928,7 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
             let mut out = Vec::with_capacity(properties.len());
             for (name, value) in properties {
                 let ppath = at(&field, name);
-                let pmap = fields(value, &ppath, &[&PROPERTY_FIELDS])?;
+                let pmap = fields(value, &ppath, &[PROPERTY_FIELDS])?;
                 let mut property = Property::new(name.clone(), read_type(pmap, &ppath, depth + 1)?);
                 if let Some(description) = opt_str(pmap, "description", &ppath)? {
                     property = property.with_description(description);
@@ -1090,307 +945,5 @@ fn read_type(map: &Map, path: &str, depth: usize) -> Result<ParamType, Error> {
             "string, integer, number, boolean, array, object, any",
             word,
         )),
-    }
-}
-
-// ----------------------------------------------------------------- writing
-
-fn config_json(value: &ConfigValue) -> Json {
-    if let Some(key) = value.context_key() {
-        let mut map = Map::with_capacity(1);
-        map.insert("context", key);
-        return Json::Object(map);
-    }
-    match value.template() {
-        Some(template) => Json::from(template),
-        None => Json::from(escape(value.value().unwrap_or(""))),
-    }
-}
-
-fn auth_json(auth: &Auth) -> Json {
-    let mut map = Map::with_capacity(3);
-    map.insert("type", auth.type_name());
-    match auth {
-        Auth::Bearer { token } => {
-            map.insert("token", config_json(token));
-        }
-        Auth::Basic { username, password } => {
-            map.insert("username", config_json(username));
-            map.insert("password", config_json(password));
-        }
-        Auth::Header { name, value } | Auth::Query { name, value } => {
-            map.insert("name", name.as_str());
-            map.insert("value", config_json(value));
-        }
-        Auth::OAuth2(oauth) => oauth_json(&mut map, oauth),
-    }
-    Json::Object(map)
-}
-
-fn oauth_json(map: &mut Map, oauth: &OAuth2) {
-    map.insert("token_url", config_json(oauth.token_url()));
-    map.insert("client_id", config_json(oauth.client_id()));
-    if let Some(secret) = oauth.client_secret() {
-        map.insert("client_secret", config_json(secret));
-    }
-    if let Grant::RefreshToken { refresh_token } = oauth.grant() {
-        map.insert("refresh_token", config_json(refresh_token));
-    }
-    if let Some(scope) = oauth.scope() {
-        map.insert("scope", scope);
-    }
-    if let Some(audience) = oauth.audience() {
-        map.insert("audience", audience);
-    }
-    if oauth.client_auth() != ClientAuth::default() {
-        map.insert("client_auth", oauth.client_auth().as_str());
-    }
-    if oauth.allows_http() {
-        map.insert("allow_http", true);
-    }
-}
-
-fn write_options(map: &mut Map, options: &Options) {
-    let millis = |d: Duration| Json::from(u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    let timeouts = [
-        ("timeout_connect_ms", options.timeout_connect),
-        ("timeout_read_ms", options.timeout_read),
-        ("timeout_write_ms", options.timeout_write),
-        ("timeout_call_ms", options.timeout_call),
-    ];
-    for (key, value) in timeouts {
-        if let Some(d) = value {
-            map.insert(key, millis(d));
-        }
-    }
-    if let Some(bytes) = options.max_response_bytes {
-        map.insert("max_response_bytes", bytes);
-    }
-    if let Some(bytes) = options.max_output_bytes {
-        map.insert("max_output_bytes", bytes);
-    }
-    if let Some(count) = options.max_redirects {
-        map.insert("max_redirects", count);
-    }
-    if let Some(hosts) = &options.redirect_hosts {
-        map.insert("redirect_hosts", hosts.clone());
-    }
-    if let Some(mode) = options.address_policy {
-        map.insert("address_policy", mode.as_str());
-    }
-    if let Some(count) = options.overload_retries {
-        map.insert("overload_retries", count);
-    }
-    if let Some(full) = options.full_schemas {
-        map.insert("full_schemas", full);
-    }
-    if let Some(bytes) = options.max_description_bytes {
-        map.insert("max_description_bytes", bytes);
-    }
-}
-
-fn endpoint_json(endpoint: &Endpoint) -> Json {
-    let mut map = Map::new();
-    map.insert("name", endpoint.name());
-    if let Some(title) = endpoint.title() {
-        map.insert("title", title);
-    }
-    if !endpoint.tags().is_empty() {
-        map.insert("tags", endpoint.tags().to_vec());
-    }
-    if !endpoint.description().is_empty() {
-        map.insert("description", endpoint.description());
-    }
-    map.insert("method", endpoint.method().as_str());
-    map.insert("path", endpoint.path());
-    if let Some(encoding) = endpoint.body_encoding {
-        map.insert("body_encoding", encoding.as_str());
-    }
-    if let Some(pointer) = endpoint.response_pointer() {
-        map.insert("response_pointer", pointer);
-    }
-    if !endpoint.response_fields().is_empty() {
-        map.insert("response_fields", endpoint.response_fields().to_vec());
-    }
-    if endpoint.fields_argument() {
-        map.insert("fields_argument", true);
-    }
-    if endpoint.allow_unknown_arguments() {
-        map.insert("allow_unknown_arguments", true);
-    }
-    if endpoint.allow_delete_body() {
-        map.insert("allow_delete_body", true);
-    }
-    if endpoint.allow_get_body() {
-        map.insert("allow_get_body", true);
-    }
-    if let Some(base_url) = endpoint.base_url() {
-        map.insert("base_url", base_url);
-    }
-    if let Some(content_type) = endpoint.content_type() {
-        map.insert("content_type", content_type);
-    }
-    let hints = endpoint.declared_annotations();
-    if !hints.is_empty() {
-        let mut declared = Map::with_capacity(4);
-        let named = [
-            ("read_only", hints.read_only),
-            ("destructive", hints.destructive),
-            ("idempotent", hints.idempotent),
-            ("open_world", hints.open_world),
-        ];
-        for (key, hint) in named {
-            if let Some(hint) = hint {
-                declared.insert(key, hint);
-            }
-        }
-        map.insert("annotations", declared);
-    }
-    if let Some(schema) = endpoint.output_schema() {
-        map.insert("output_schema", schema.clone());
-    }
-    write_options(&mut map, &endpoint.options);
-    let params: Vec<Json> = endpoint.params().iter().map(param_json).collect();
-    map.insert("params", params);
-    Json::Object(map)
-}
-
-fn param_json(param: &Param) -> Json {
-    let mut map = Map::new();
-    map.insert("name", param.name());
-    if let Some(wire) = &param.wire_name {
-        map.insert("wire_name", wire.as_str());
-    }
-    map.insert("in", param.location().as_str());
-    write_type(&mut map, param.ty());
-    if let Some(format) = param.format() {
-        map.insert("format", format);
-    }
-    if !param.description().is_empty() {
-        map.insert("description", param.description());
-    }
-    if param.required {
-        map.insert("required", true);
-    }
-    match (&param.default_template, &param.default) {
-        (Some(template), _) => {
-            map.insert("default", template.as_str());
-        }
-        (None, Some(Json::String(text))) if param.is_hidden() => {
-            map.insert("default", escape(text));
-        }
-        (None, Some(default)) => {
-            map.insert("default", default.clone());
-        }
-        (None, None) => {}
-    }
-    if !param.enum_values().is_empty() {
-        map.insert("enum", param.enum_values().to_vec());
-    }
-    let flags = [
-        ("secret", param.secret),
-        ("hidden", param.hidden),
-        ("whole_body", param.whole_body),
-        ("file", param.file),
-    ];
-    for (key, on) in flags {
-        if on {
-            map.insert(key, true);
-        }
-    }
-    if let Some(key) = &param.context {
-        map.insert("context", key.as_str());
-    }
-    if param.array_style() != ArrayStyle::Repeat {
-        map.insert("array_style", param.array_style().as_str());
-    }
-    if let Some(schema) = param.schema() {
-        map.insert("schema", schema.clone());
-    }
-    Json::Object(map)
-}
-
-/// `type`, and `items` or `properties`. Recursion follows the declared type, whose depth
-/// the plugin's checks bound.
-pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
-    map.insert("type", ty.as_str());
-    match ty {
-        ParamType::Array(items) => {
-            let mut inner = Map::new();
-            write_type(&mut inner, items);
-            map.insert("items", inner);
-        }
-        ParamType::Object(properties) if !properties.is_empty() => {
-            // Collected, not inserted one by one (each insert scans the keys): linear in
-            // the number of properties.
-            let props: Map = properties
-                .iter()
-                .map(|property| {
-                    let mut inner = Map::new();
-                    write_type(&mut inner, property.ty());
-                    if !property.description().is_empty() {
-                        inner.insert("description", property.description());
-                    }
-                    if property.is_required() {
-                        inner.insert("required", true);
-                    }
-                    (property.name().to_string(), inner)
-                })
-                .collect();
-            map.insert("properties", props);
-        }
-        _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lookup(name: &str) -> Option<String> {
-        match name {
-            "TOKEN" => Some(String::from("t-1")),
-            "HOST" => Some(String::from("api.example.com")),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn expand_templates() {
-        let mut l = |n: &str| lookup(n);
-        assert_eq!(expand("plain", &mut l), Ok(None));
-        assert_eq!(
-            expand("Bearer ${TOKEN}!", &mut l),
-            Ok(Some((String::from("Bearer t-1!"), true)))
-        );
-        assert_eq!(
-            expand("a $${TOKEN} $5", &mut l),
-            Ok(Some((String::from("a ${TOKEN} $5"), false)))
-        );
-        assert_eq!(expand("${MISSING}", &mut l), Err(String::from("MISSING")));
-        assert_eq!(expand("${1X}", &mut l), Err(String::new()));
-        assert_eq!(expand("${OPEN", &mut l), Err(String::new()));
-        assert_eq!(expand("${}", &mut l), Err(String::new()));
-    }
-
-    #[test]
-    fn escape_round_trips() {
-        let mut l = |n: &str| lookup(n);
-        let text = "literal ${X} and $${Y}";
-        let escaped = escape(text);
-        assert_eq!(
-            expand(&escaped, &mut l).unwrap().unwrap().0,
-            text.to_string()
-        );
-    }
-
-    #[test]
-    fn variable_names_in_template_positions_only() {
-        let text = r#"{"name": "x", "description": "${NOT_READ}", "base_url": "https://${HOST}",
-            "headers": {"X-Key": "${KEY}"}, "auth": {"type": "bearer", "token": "${TOKEN}"},
-            "endpoints": [{"name": "a", "path": "/", "params": [
-                {"name": "t", "hidden": true, "default": "${TENANT}"},
-                {"name": "v", "default": "${VISIBLE}"}]}]}"#;
-        assert_eq!(variable_names(text), ["HOST", "KEY", "TOKEN", "TENANT"]);
     }
 }

@@ -1,0 +1,669 @@
+//! Subschemas repeated within one tool's schema, written once: moved into the root's `$defs`
+//! and referred to with `$ref` (JSON Schema 2020-12, Core, sections 8.2.3.1 and 8.2.4), and
+//! written back in place for providers that cannot follow a `$ref`. Pure.
+//!
+//! An imported operation's schema repeats itself: the same address object in a billing and a
+//! shipping field, the same 250-value country enum in ten filters, the same item schema in
+//! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
+
+/// The smallest subschema (compact JSON bytes) worth a `$defs` entry: a smaller one stays
+/// where it is however often it repeats, since a model reads it more easily in place and a
+/// `$ref` to it saves little. Defaults to 80 bytes.
+pub const MIN_DEF_BYTES: usize = 80;
+
+/// The longest `$defs` name, in bytes (names come from property names, which can be long).
+const MAX_NAME_BYTES: usize = 40;
+
+/// What an inlined schema may grow to, as a multiple of the schema with its `$defs`: a
+/// schema written by [`factor_repeated`] inlines to what it was, but a hand-written one
+/// could nest references so each doubles the last. Past it, remaining `$ref`s stay as they
+/// are.
+const MAX_INLINE_GROWTH: usize = 64;
+
+/// One distinct subschema: its compact size, the distinct subschemas directly inside it
+/// (once per occurrence), how many schema objects its subtree holds, and a name hint.
+struct Node {
+    size: usize,
+    children: Vec<usize>,
+    objects: usize,
+    hint: String,
+}
+
+/// The distinct subschemas of one schema, each occurrence's id in pre-order.
+#[derive(Default)]
+struct Interned {
+    nodes: Vec<Node>,
+    ids: HashMap<String, usize>,
+    preorder: Vec<usize>,
+}
+
+/// Keywords whose value is a map of names to schemas.
+fn is_schema_map(key: &str) -> bool {
+    matches!(key, "properties" | "patternProperties" | "dependentSchemas")
+}
+
+/// Keywords whose value is a list of schemas.
+fn is_schema_list(key: &str) -> bool {
+    matches!(key, "allOf" | "anyOf" | "oneOf" | "prefixItems")
+}
+
+/// Keywords whose value is one schema (or, for `items` in older drafts, a list).
+fn is_schema_value(key: &str) -> bool {
+    matches!(
+        key,
+        "items"
+            | "additionalProperties"
+            | "not"
+            | "contains"
+            | "propertyNames"
+            | "if"
+            | "then"
+            | "else"
+            | "additionalItems"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+    )
+}
+
+/// The compact JSON length of a string.
+fn str_len(text: &str) -> usize {
+    let mut out = String::with_capacity(text.len() + 2);
+    json::write_str(&mut out, text);
+    out.len()
+}
+
+impl Interned {
+    /// The id of `schema` (an object), interning it and every subschema inside; `None`
+    /// when the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`,
+    /// `$anchor`, ...): moving its subschemas could break what they point to, so such a
+    /// schema is left as it is.
+    ///
+    /// A subschema's key is its compact JSON with each subschema inside written as `#id`:
+    /// two subschemas have the same key exactly when they are the same JSON, and each key
+    /// holds only its own members, so all the keys together are as long as the schema.
+    fn intern(&mut self, schema: &Map, hint: &str, depth: usize) -> Option<usize> {
+        if depth > DEFAULT_MAX_DEPTH {
+            return None;
+        }
+        let at = self.preorder.len();
+        self.preorder.push(0);
+        let mut key = String::from("{");
+        let mut children = Vec::new();
+        // The bytes of the subschemas inside, and of the `#id`s that stand for them in the key.
+        let (mut inside, mut markers) = (0, 0);
+        for (i, (name, value)) in schema.iter().enumerate() {
+            if name.starts_with('$') {
+                return None;
+            }
+            if i > 0 {
+                key.push(',');
+            }
+            json::write_str(&mut key, name);
+            key.push(':');
+            let mut child = |this: &mut Interned, value: &Json, hint: &str, key: &mut String| {
+                match value {
+                    Json::Object(map) => {
+                        let id = this.intern(map, hint, depth + 1)?;
+                        let marker = format!("#{}", id);
+                        inside += this.nodes[id].size;
+                        markers += marker.len();
+                        key.push_str(&marker);
+                        children.push(id);
+                    }
+                    other => {
+                        let _ = write!(key, "{}", other);
+                    }
+                }
+                Some(())
+            };
+            match value {
+                Json::Object(members) if is_schema_map(name) => {
+                    key.push('{');
+                    for (j, (member, schema)) in members.iter().enumerate() {
+                        if j > 0 {
+                            key.push(',');
+                        }
+                        json::write_str(&mut key, member);
+                        key.push(':');
+                        child(self, schema, &child_hint(member, ""), &mut key)?;
+                    }
+                    key.push('}');
+                }
+                Json::Array(items) if is_schema_list(name) || name == "items" => {
+                    key.push('[');
+                    for (j, schema) in items.iter().enumerate() {
+                        if j > 0 {
+                            key.push(',');
+                        }
+                        child(self, schema, &child_hint(hint, &j.to_string()), &mut key)?;
+                    }
+                    key.push(']');
+                }
+                _ if is_schema_value(name) => {
+                    let suffix = if name == "items" {
+                        "item"
+                    } else {
+                        name.as_str()
+                    };
+                    child(self, value, &child_hint(hint, suffix), &mut key)?;
+                }
+                other => {
+                    let _ = write!(key, "{}", other);
+                }
+            }
+        }
+        key.push('}');
+        let size = key.len() - markers + inside;
+        let objects = 1 + children
+            .iter()
+            .map(|&id| self.nodes[id].objects)
+            .sum::<usize>();
+        let next = self.nodes.len();
+        let id = *self.ids.entry(key).or_insert(next);
+        if id == next {
+            self.nodes.push(Node {
+                size,
+                children,
+                objects,
+                hint: hint.to_string(),
+            });
+        }
+        self.preorder[at] = id;
+        Some(id)
+    }
+}
+
+/// The name hint of a subschema inside one with `hint`: `address_item`, `address_0` (or the
+/// hint itself, for an empty suffix); never longer than a name can be.
+fn child_hint(hint: &str, suffix: &str) -> String {
+    let mut out = String::with_capacity(MAX_NAME_BYTES + 4);
+    let joint = if suffix.is_empty() { None } else { Some('_') };
+    for c in hint.chars().chain(joint).chain(suffix.chars()) {
+        if out.len() + c.len_utf8() > MAX_NAME_BYTES {
+            break;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `$defs` names from hints: letters, digits, `_`, `-` and `.` kept (so no JSON Pointer
+/// escape is ever needed), anything else `_`, at most [`MAX_NAME_BYTES`] and a number,
+/// never empty, never one already taken.
+#[derive(Default)]
+struct Namer {
+    taken: HashSet<String>,
+    /// For each name taken, the number the next one with it as its base gets.
+    next: HashMap<String, usize>,
+}
+
+/// A name offered by [`Namer::propose`]: the name, its base and its number.
+struct Proposal {
+    name: String,
+    base: String,
+    number: usize,
+}
+
+impl Namer {
+    fn propose(&self, hint: &str) -> Proposal {
+        let mut base: String = hint
+            .trim_start_matches('_')
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(MAX_NAME_BYTES)
+            .collect();
+        if base.is_empty() {
+            base.push_str("def");
+        }
+        if !self.taken.contains(&base) {
+            return Proposal {
+                name: base.clone(),
+                base,
+                number: 1,
+            };
+        }
+        let mut number = self.next.get(&base).copied().unwrap_or(2);
+        let mut name = format!("{}_{}", base, number);
+        while self.taken.contains(&name) {
+            number += 1;
+            name = format!("{}_{}", base, number);
+        }
+        Proposal { name, base, number }
+    }
+
+    fn take(&mut self, proposal: Proposal) -> String {
+        self.next.insert(proposal.base, proposal.number + 1);
+        self.taken.insert(proposal.name.clone());
+        proposal.name
+    }
+}
+
+/// The compact length of `{"$ref":"#/$defs/NAME"}`.
+fn reference_len(name: &str) -> usize {
+    str_len(&format!("#/$defs/{}", name)) + "{\"$ref\":}".len()
+}
+
+/// The schema with each subschema that repeats within it, and is at least
+/// [`MIN_DEF_BYTES`] long, written once under the root's `$defs` and replaced by
+/// `{"$ref": "#/$defs/NAME"}` wherever it was, when that makes the schema shorter.
+///
+/// The outermost repeated subschemas are chosen first (a repeated object whose members
+/// repeat elsewhere too is one entry, and its members get their own only if they still
+/// repeat). Names come from the property where a subschema is first met (`address`,
+/// `address_item` for an array's items, `address_0` for the first branch of a `oneOf`),
+/// with `_2`, `_3` after a name already taken: the same schema always gives the same names.
+/// Entries are in the order their subschemas are first met. A schema that already holds a
+/// keyword starting with `$` (its own `$ref`s and `$defs`) is returned unchanged, and so is
+/// one whose root is not an object. The result validates the same values as the schema.
+/// Linear in the schema's size (one pass to find repeats, one to write), apart from a sort
+/// of the distinct subschemas by size.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::factor_repeated;
+///
+/// let address = json!({"type": "object", "properties": {
+///     "street": {"type": "string"}, "city": {"type": "string"}, "zip": {"type": "string"}},
+///     "required": ["street", "city"]});
+/// let schema = json!({"type": "object", "properties": {"billing": address.clone(), "shipping": address.clone()}});
+/// assert_eq!(factor_repeated(&schema), json!({"type": "object", "properties": {
+///     "billing": {"$ref": "#/$defs/billing"}, "shipping": {"$ref": "#/$defs/billing"}},
+///     "$defs": {"billing": address}}));
+/// ```
+pub fn factor_repeated(schema: &Json) -> Json {
+    factor(schema).unwrap_or_else(|| schema.clone())
+}
+
+/// [`factor_repeated`] on a schema it may keep: no copy when nothing repeats.
+pub(crate) fn factor_repeated_owned(schema: Json) -> Json {
+    factor(&schema).unwrap_or(schema)
+}
+
+/// The schema with its repeats written once, or `None` when it stays as it is.
+fn factor(schema: &Json) -> Option<Json> {
+    let root = schema.as_object()?;
+    let mut interned = Interned::default();
+    let root_id = interned.intern(root, "", 1)?;
+    let nodes = &interned.nodes;
+    // Every parent is larger than what it holds: in decreasing size, a subschema's uses
+    // are known before it is reached (a parent written once under `$defs` uses its
+    // members once, however often the parent itself is referred to).
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by(|&a, &b| nodes[b].size.cmp(&nodes[a].size));
+    let mut uses = vec![0usize; nodes.len()];
+    uses[root_id] = 1;
+    let mut names: Vec<Option<String>> = vec![None; nodes.len()];
+    let mut namer = Namer::default();
+    for &id in &order {
+        let node = &nodes[id];
+        let mut body_uses = uses[id];
+        if id != root_id && uses[id] >= 2 && node.size >= MIN_DEF_BYTES {
+            let proposal = namer.propose(&node.hint);
+            // Its uses as `$ref`s and its entry, `"NAME":{...},`, against its copies.
+            let cost =
+                uses[id] * reference_len(&proposal.name) + str_len(&proposal.name) + 2 + node.size;
+            if uses[id] * node.size > cost {
+                names[id] = Some(namer.take(proposal));
+                body_uses = 1;
+            }
+        }
+        for &child in &node.children {
+            uses[child] += body_uses;
+        }
+    }
+    // The exact length of what would be written, smallest subschemas first: an entry's
+    // own members may have become `$ref`s, so it can be shorter than the estimate above
+    // assumed, and the whole must still be shorter than the schema.
+    let mut written = vec![0usize; nodes.len()];
+    for &id in order.iter().rev() {
+        let node = &nodes[id];
+        let mut size = node.size;
+        for &child in &node.children {
+            let as_written = match &names[child] {
+                Some(name) => reference_len(name),
+                None => written[child],
+            };
+            size = (size + as_written).saturating_sub(nodes[child].size);
+        }
+        written[id] = size;
+    }
+    let mut total = written[root_id] + ",\"$defs\":{}".len();
+    let mut entries = 0;
+    for (id, name) in names.iter().enumerate() {
+        if let Some(name) = name {
+            total += str_len(name) + 1 + written[id] + usize::from(entries > 0);
+            entries += 1;
+        }
+    }
+    if entries == 0 || total >= nodes[root_id].size {
+        return None;
+    }
+    let mut writer = Writer {
+        interned: &interned,
+        names: &names,
+        cursor: 0,
+        defs: Vec::with_capacity(entries),
+        written: vec![false; nodes.len()],
+    };
+    let mut out = writer.body(root);
+    let defs: Map = writer.defs.into_iter().collect();
+    if let Json::Object(map) = &mut out {
+        map.insert("$defs", defs);
+    }
+    Some(out)
+}
+
+/// Writes a schema again, following the pre-order ids of [`Interned`].
+struct Writer<'a> {
+    interned: &'a Interned,
+    names: &'a [Option<String>],
+    cursor: usize,
+    defs: Vec<(String, Json)>,
+    written: Vec<bool>,
+}
+
+impl Writer<'_> {
+    /// The subschema at the cursor: a `$ref` when it has a `$defs` entry (writing the entry
+    /// the first time), else itself.
+    fn schema(&mut self, map: &Map) -> Json {
+        let id = self
+            .interned
+            .preorder
+            .get(self.cursor)
+            .copied()
+            .unwrap_or(0);
+        let name = match self.names.get(id).and_then(Option::as_ref) {
+            Some(name) => name,
+            None => return self.body(map),
+        };
+        let reference =
+            crate::tool::provider::object([("$ref", Json::from(format!("#/$defs/{}", name)))]);
+        if self.written[id] {
+            self.cursor += self.interned.nodes[id].objects;
+            return reference;
+        }
+        self.written[id] = true;
+        // The entry's place is taken before its body is written, so entries keep the order
+        // their subschemas are first met in, outer before inner.
+        let slot = self.defs.len();
+        self.defs.push((name.clone(), Json::Null));
+        let body = self.body(map);
+        if let Some(entry) = self.defs.get_mut(slot) {
+            entry.1 = body;
+        }
+        reference
+    }
+
+    /// The subschema at the cursor with its own members written by [`Writer::schema`].
+    fn body(&mut self, map: &Map) -> Json {
+        self.cursor += 1;
+        let mut out = Map::with_capacity(map.len() + 1);
+        for (key, value) in map {
+            let written = match value {
+                Json::Object(members) if is_schema_map(key) => Json::Object(
+                    members
+                        .iter()
+                        .map(|(name, schema)| (name.clone(), self.value(schema)))
+                        .collect(),
+                ),
+                Json::Array(items) if is_schema_list(key) || key == "items" => {
+                    Json::Array(items.iter().map(|schema| self.value(schema)).collect())
+                }
+                _ if is_schema_value(key) => self.value(value),
+                other => other.clone(),
+            };
+            out.insert(key.as_str(), written);
+        }
+        Json::Object(out)
+    }
+
+    fn value(&mut self, value: &Json) -> Json {
+        match value {
+            Json::Object(map) => self.schema(map),
+            other => other.clone(),
+        }
+    }
+}
+
+/// The schema with every `$ref` to an entry of its root's `$defs` (or `definitions`)
+/// replaced by that entry, itself inlined, and the root's `$defs` left out: for a provider
+/// that cannot follow a `$ref`. Keywords beside a `$ref` are kept and win over the entry's.
+/// A `$ref` to anything else, one inside its own entry (a recursive schema), and any left
+/// once the schema has grown 64 times over stay as they are, with the root's `$defs` kept
+/// for them. Undoes [`factor_repeated`].
+///
+/// # Examples
+///
+/// ```
+/// use httptool::json;
+/// use httptool::tool::{factor_repeated, inline_refs};
+///
+/// let id = json!({"type": "string", "pattern": "^[0-9]+$", "description": "A numeric id, as text."});
+/// let schema = json!({"type": "object", "properties": {"a": id.clone(), "b": id.clone(), "c": {"type": "array", "items": id}}});
+/// assert_eq!(inline_refs(&factor_repeated(&schema)), schema);
+/// ```
+pub fn inline_refs(schema: &Json) -> Json {
+    let root = match schema.as_object() {
+        Some(root) => root,
+        None => return schema.clone(),
+    };
+    let (key, defs) = match (root.get("$defs"), root.get("definitions")) {
+        (Some(Json::Object(defs)), _) => ("$defs", defs),
+        (None, Some(Json::Object(defs))) => ("definitions", defs),
+        _ => return schema.clone(),
+    };
+    let size = schema.to_string().len();
+    let mut inliner = Inliner {
+        key,
+        defs: defs
+            .iter()
+            .map(|(name, body)| (name.as_str(), (body, body.to_string().len())))
+            .collect(),
+        stack: Vec::new(),
+        budget: size.saturating_mul(MAX_INLINE_GROWTH),
+        kept: false,
+    };
+    let mut out = Map::with_capacity(root.len());
+    for (name, value) in root {
+        if name != key {
+            out.insert(name.as_str(), inliner.inline(value, 1));
+        }
+    }
+    if inliner.kept {
+        out.insert(key, Json::Object(defs.clone()));
+    }
+    Json::Object(out)
+}
+
+struct Inliner<'a> {
+    key: &'a str,
+    /// Each entry with its compact size.
+    defs: HashMap<&'a str, (&'a Json, usize)>,
+    stack: Vec<&'a str>,
+    budget: usize,
+    /// Whether a `$ref` to an entry was left in place.
+    kept: bool,
+}
+
+impl<'a> Inliner<'a> {
+    /// The entry a `$ref` names, when it is `#/$defs/NAME` (or `#/definitions/NAME`).
+    fn target(&self, reference: &str) -> Option<(&'a str, &'a Json, usize)> {
+        let token = reference
+            .strip_prefix("#/")?
+            .strip_prefix(self.key)?
+            .strip_prefix('/')?;
+        // RFC 6901, section 4: `~1` is `/`, `~0` is `~`.
+        let name = token.replace("~1", "/").replace("~0", "~");
+        let (&name, &(body, size)) = self.defs.get_key_value(name.as_str())?;
+        Some((name, body, size))
+    }
+
+    fn inline(&mut self, value: &'a Json, depth: usize) -> Json {
+        let map = match value {
+            Json::Object(map) if depth <= DEFAULT_MAX_DEPTH => map,
+            Json::Array(items) if depth <= DEFAULT_MAX_DEPTH => {
+                return Json::Array(items.iter().map(|v| self.inline(v, depth + 1)).collect())
+            }
+            other => return other.clone(),
+        };
+        let target = map
+            .get("$ref")
+            .and_then(Json::as_str)
+            .and_then(|r| self.target(r));
+        if let Some((name, body, cost)) = target {
+            if !self.stack.contains(&name) && cost <= self.budget {
+                self.budget -= cost;
+                self.stack.push(name);
+                let inlined = self.inline(body, depth);
+                self.stack.pop();
+                let mut inlined = match inlined.into_object() {
+                    Some(inlined) => inlined,
+                    // A boolean entry (`true`, `false`): nothing to put keywords beside.
+                    None => return body.clone(),
+                };
+                for (key, value) in map {
+                    if key != "$ref" {
+                        inlined.insert(key.as_str(), self.inline(value, depth + 1));
+                    }
+                }
+                return Json::Object(inlined);
+            }
+            self.kept = true;
+        }
+        Json::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), self.inline(value, depth + 1)))
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn long_enum() -> Json {
+        json!({"type": "string", "enum": ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]})
+    }
+
+    #[test]
+    fn interned_sizes_are_compact_json_lengths() {
+        let schema = json!({"type": "object", "properties": {"a\"b": {"type": "array",
+            "items": [{}, {"enum": [1.5, "é", null]}]}, "c": {"anyOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}},
+            "required": ["c"], "additionalProperties": false});
+        let mut interned = Interned::default();
+        let id = interned.intern(schema.as_object().unwrap(), "", 1).unwrap();
+        assert_eq!(interned.nodes[id].size, schema.to_string().len());
+        assert_eq!(interned.nodes[id].objects, interned.preorder.len());
+    }
+
+    #[test]
+    fn small_or_single_subschemas_stay_in_place() {
+        let small = json!({"type": "string", "format": "date"});
+        let schema = json!({"type": "object", "properties": {"a": small.clone(), "b": small, "c": long_enum()}});
+        assert_eq!(factor_repeated(&schema), schema);
+    }
+
+    #[test]
+    fn the_outermost_repeat_is_one_entry_and_inner_repeats_get_their_own() {
+        let item = json!({"type": "object", "properties": {"code": long_enum(), "n": {"type": "integer"}}});
+        let schema = json!({"type": "object", "properties": {
+            "x": {"type": "array", "items": item.clone()},
+            "y": {"type": "array", "items": item.clone()},
+            "v": {"type": "array", "items": item, "maxItems": 3},
+            "z": long_enum(),
+            "w": long_enum()
+        }});
+        let factored = factor_repeated(&schema);
+        assert_eq!(
+            factored,
+            json!({"type": "object", "properties": {
+                "x": {"$ref": "#/$defs/x"},
+                "y": {"$ref": "#/$defs/x"},
+                "v": {"type": "array", "items": {"$ref": "#/$defs/x_item"}, "maxItems": 3},
+                "z": {"$ref": "#/$defs/code"},
+                "w": {"$ref": "#/$defs/code"}
+            }, "$defs": {
+                "x": {"type": "array", "items": {"$ref": "#/$defs/x_item"}},
+                "x_item": {"type": "object", "properties": {
+                    "code": {"$ref": "#/$defs/code"}, "n": {"type": "integer"}}},
+                "code": long_enum()
+            }})
+        );
+        assert!(factored.to_string().len() < schema.to_string().len());
+        assert_eq!(inline_refs(&factored), schema);
+    }
+
+    #[test]
+    fn taken_names_get_a_number() {
+        let other = json!({"type": "string", "enum": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]});
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"v": long_enum()}},
+            "b": {"type": "object", "properties": {"v": other.clone()}},
+            "c": {"type": "object", "properties": {"v": long_enum(), "w": other}}
+        }});
+        let factored = factor_repeated(&schema);
+        let defs = factored["$defs"].as_object().unwrap();
+        let names: Vec<&str> = defs.keys().map(String::as_str).collect();
+        assert_eq!(names, ["v", "v_2"]);
+        assert_eq!(inline_refs(&factored), schema);
+    }
+
+    #[test]
+    fn a_schema_with_its_own_refs_is_left_alone() {
+        let schema = json!({"type": "object", "properties": {"a": long_enum(), "b": long_enum(),
+            "c": {"$ref": "#/properties/a"}}});
+        assert_eq!(factor_repeated(&schema), schema);
+    }
+
+    #[test]
+    fn recursive_and_foreign_refs_stay_with_their_defs() {
+        let schema = json!({"type": "object", "properties": {
+            "node": {"$ref": "#/$defs/node"}, "other": {"$ref": "https://example.com/s.json"}},
+            "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}});
+        assert_eq!(
+            inline_refs(&schema),
+            json!({"type": "object", "properties": {
+                "node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}},
+                "other": {"$ref": "https://example.com/s.json"}},
+                "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}})
+        );
+    }
+
+    #[test]
+    fn inlining_a_reference_bomb_stops_at_its_budget() {
+        // Each entry refers to the one before it twice: fully inlined, 2^30 copies.
+        let mut defs = Map::new();
+        defs.insert("d0", json!({"type": "string"}));
+        for i in 1..30 {
+            let before = format!("#/$defs/d{}", i - 1);
+            defs.insert(
+                format!("d{}", i),
+                json!({"type": "array", "prefixItems": [{"$ref": before.clone()}, {"$ref": before}]}),
+            );
+        }
+        let schema =
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d29"}}, "$defs": defs});
+        let size = schema.to_string().len();
+        let inlined = inline_refs(&schema);
+        assert!(inlined.to_string().len() <= size * (MAX_INLINE_GROWTH + 2));
+        assert!(
+            inlined.get("$defs").is_some(),
+            "refs left in place keep their targets"
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! The files of `src/plugin/` use each other without a circle (issue 17: `builder` ->
+//! `compile` -> `validate` -> `builder` was one). Reads the sources: every `super::name` and
+//! `crate::plugin::name` outside comments and `#[cfg(test)]` modules is an edge, a name
+//! re-exported by `plugin/mod.rs` counting as the file it comes from.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// Module name (`builder`, `file/read`) -> source text before its `#[cfg(test)]`.
+fn sources() -> BTreeMap<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/plugin");
+    let mut out = BTreeMap::new();
+    let mut dirs = vec![(root.clone(), String::new())];
+    while let Some((dir, prefix)) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                dirs.push((path, format!("{}{}/", prefix, name)));
+                continue;
+            }
+            if path.extension().map_or(true, |e| e != "rs") {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            let code = match text.find("#[cfg(test)]") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            };
+            out.insert(format!("{}{}", prefix, name), code);
+        }
+    }
+    out
+}
+
+/// `pub use self::module::{A, B}` lines of `mod.rs`: item -> module.
+fn reexports(mod_rs: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut rest = mod_rs;
+    while let Some(i) = rest.find("use self::") {
+        let after = &rest[i + "use self::".len()..];
+        let end = after.find(';').unwrap();
+        let (module, items) = after[..end].split_once("::").unwrap();
+        for item in items.trim_matches(|c| c == '{' || c == '}').split(',') {
+            let item = item.trim();
+            if !item.is_empty() {
+                out.insert(item.to_string(), module.to_string());
+            }
+        }
+        rest = &after[end..];
+    }
+    out
+}
+
+/// The plugin modules `code` names, resolved to their files.
+fn uses(
+    module: &str,
+    code: &str,
+    reexports: &BTreeMap<String, String>,
+    modules: &[String],
+) -> Vec<String> {
+    let parent = match module.rsplit_once('/') {
+        Some((dir, _)) => format!("{}/", dir),
+        None => String::new(),
+    };
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        for (prefix, base) in [("super::", parent.as_str()), ("crate::plugin::", "")] {
+            let mut rest = line;
+            while let Some(i) = rest.find(prefix) {
+                rest = &rest[i + prefix.len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let candidate = format!("{}{}", base, name);
+                let target = if modules.contains(&candidate) {
+                    candidate
+                } else if modules.contains(&format!("{}mod", candidate)) {
+                    format!("{}mod", candidate)
+                } else if let Some(m) = reexports.get(&name) {
+                    m.clone()
+                } else {
+                    continue;
+                };
+                if target != module && !out.contains(&target) {
+                    out.push(target);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn plugin_modules_form_a_dag() {
+    let sources = sources();
+    let modules: Vec<String> = sources.keys().cloned().collect();
+    let reexports = reexports(&sources["mod"]);
+    let graph: BTreeMap<&str, Vec<String>> = sources
+        .iter()
+        .map(|(m, code)| (m.as_str(), uses(m, code, &reexports, &modules)))
+        .collect();
+    assert!(graph["compile"].contains(&String::from("validate")));
+    assert!(graph["builder"].contains(&String::from("compile")));
+    // Depth-first search with colours: a grey module reached again closes a circle.
+    let mut colour: BTreeMap<&str, u8> = BTreeMap::new();
+    for start in graph.keys() {
+        if colour.contains_key(start) {
+            continue;
+        }
+        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
+        colour.insert(start, 1);
+        while let Some(&mut (module, ref mut next)) = stack.last_mut() {
+            match graph[module].get(*next) {
+                Some(target) => {
+                    *next += 1;
+                    match colour.get(target.as_str()) {
+                        Some(1) => {
+                            let path: Vec<&str> = stack.iter().map(|(m, _)| *m).collect();
+                            panic!("circle: {} -> {}", path.join(" -> "), target);
+                        }
+                        Some(_) => {}
+                        None => {
+                            colour.insert(target.as_str(), 1);
+                            stack.push((target.as_str(), 0));
+                        }
+                    }
+                }
+                None => {
+                    colour.insert(module, 2);
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
