@@ -852,6 +852,21 @@ fn a_json_content_type_makes_data_json() {
 }
 
 #[test]
+fn a_text_json_content_type_makes_data_json_and_json5_does_not() {
+    // `text/json` is JSON here as in a tool's result: one rule, `http::media::is_json`.
+    let import = import(
+        r#"curl https://x.example.com/v1/issues -H 'Content-Type: text/json' -d '{"title": "Bug"}'"#,
+    );
+    assert_eq!(names(&import), ["title"]);
+    assert_eq!(replay(&import).body(), br#"{"title":"Bug"}"#);
+    let err = error(
+        r#"curl https://x.example.com/v1/issues -H 'Content-Type: text/json5' -d '{"title": "Bug"}'"#,
+        &ImportOptions::new(),
+    );
+    assert_eq!(err.kind(), ErrorKind::UnsupportedBody);
+}
+
+#[test]
 fn json_data_that_does_not_parse_is_an_error() {
     let err = error(
         "curl https://x.example.com/a --json '{\"a\": 1,}'",

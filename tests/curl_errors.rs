@@ -58,6 +58,10 @@ messages! {
         "argument 1 is not valid UTF-8; only data and form values may hold other bytes");
     unknown_option: "curl --frob x" => (UnknownOption, Some(1), None,
         "unknown curl option --frob at argument 1");
+    // Regression: the option was shown as written, so an escape character in it reached
+    // the message (and a terminal); it is escaped by the crate's one quoting rule now.
+    unknown_option_with_a_control_character: "curl $'--a\\x1bb' x" => (UnknownOption, Some(1), None,
+        "unknown curl option --a\\u{1b}b at argument 1");
     unknown_option_with_suggestion: "curl x --insecrue" => (UnknownOption, Some(2), None,
         "unknown curl option --insecrue at argument 2; did you mean --insecure?");
     unknown_short_option: "curl -sW x" => (UnknownOption, Some(1), None,

@@ -31,11 +31,21 @@ fn request_building_messages() {
     );
     assert_eq!(
         Headers::new().append("X Y", "v").unwrap_err().to_string(),
-        "invalid header name \"X Y\": a name is one or more of the letters, digits and !#$%&'*+-.^_`|~"
+        "invalid header name 'X Y': a name is one or more of the letters, digits and !#$%&'*+-.^_`|~"
+    );
+    // The crate's one quoting rule: controls escaped, 64 characters at most.
+    let long = format!("X\r\n{}", "a".repeat(70));
+    let shown = Headers::new().append(&long, "v").unwrap_err().to_string();
+    assert!(
+        shown.starts_with(&format!(
+            "invalid header name 'X\\r\\n{}...': ",
+            "a".repeat(61)
+        )),
+        "{shown}"
     );
     assert_eq!(
         Headers::new().append("X-Key", "s3cret\r\n").unwrap_err().to_string(),
-        "invalid value for header \"X-Key\": it holds a control character (cr, lf, nul or another; only tab is allowed)"
+        "invalid value for header 'X-Key': it holds a control character (cr, lf, nul or another; only tab is allowed)"
     );
     assert_eq!(
         Request::get("http://h/?k=s3cret value")

@@ -450,7 +450,8 @@ fn tool_names_are_valid_unique_and_stable() {
         "/paths/~1a/get/operationId: operationId 'pets.list' is not a valid tool name: named 'pets_list'".to_string(),
         "/paths/~1a/post/operationId: operationId 'pets list' is not a valid tool name: named 'pets_list'".to_string(),
         "/paths/~1b~1{id}/put: {id} in the path has no parameter: imported as a required string".to_string(),
-        format!("/paths/~1b~1{{id}}/put/operationId: operationId '{}' is not a valid tool name: named '{}'", long, names[3]),
+        // Quoted by the crate's one rule: 64 characters, then `...`.
+        format!("/paths/~1b~1{{id}}/put/operationId: operationId '{}...' is not a valid tool name: named '{}'", &long[..64], names[3]),
         "/paths/~1a/post: tool name 'pets_list' is already taken: named 'pets_list_2'".to_string(),
     ]);
 }
@@ -683,6 +684,23 @@ fn the_first_json_success_response_is_the_output_schema_without_assertions() {
     same(
         e["output_schema"].clone(),
         r#"{"type": "object", "properties": {"id": {}}}"#,
+    );
+}
+
+#[test]
+fn a_text_json_success_response_is_an_output_schema() {
+    // Regression: the response reader did not count `text/json` as JSON while the request
+    // body reader did, so a document answering only `text/json` (as ASP.NET documents list
+    // beside `application/json`) got no output schema. Both ask `http::media::is_json` now.
+    let d = doc(
+        r#"{"/x": {"get": {"operationId": "x", "responses": {"200": {"description": "ok",
+            "content": {"text/plain": {"schema": {"type": "string"}},
+                        "text/json": {"schema": {"type": "object"}}}}}}}}"#,
+        "{}",
+    );
+    same(
+        import(&d).plugin().to_json()["endpoints"][0]["output_schema"].clone(),
+        r#"{"type": "object"}"#,
     );
 }
 

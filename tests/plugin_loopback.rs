@@ -479,3 +479,36 @@ fn context_value_from_one_call_never_leaks_into_the_next() {
     let second = call(&p, "get", "{}");
     assert_eq!((first.text(), second.text()), ("ACME", "NONE"));
 }
+
+#[test]
+fn a_dry_run_refuses_exactly_the_request_targets_a_call_refuses() {
+    // One owner prepares a request head (http's client): a dry run and a call of the same
+    // tool check the same limit, on both sides of it.
+    use httptool::http::{Client, Config, Secrets};
+    let server = Server::json("{}");
+    let client = Client::with_config(Config::new().max_request_target(100));
+    let p = HttpPlugin::from_json(&single(
+        &server.base(),
+        r#""name": "get", "path": "/x", "params": [{"name": "q", "in": "query"}]"#,
+    ))
+    .unwrap()
+    .with_client(client);
+    // "/x?q=" is 5 bytes: a value of 95 makes a target of exactly 100.
+    for (len, sent) in [(95, true), (96, false)] {
+        let arguments = format!(r#"{{"q": "{}"}}"#, "a".repeat(len));
+        let dry = p.dry_run("get", &arguments, &CallContext::new()).unwrap();
+        assert_eq!(
+            dry.render(Secrets::Mask).is_ok(),
+            sent,
+            "dry run, value {len}"
+        );
+        let out = call(&p, "get", &arguments);
+        let want = if sent {
+            None
+        } else {
+            Some(ErrorKind::LimitExceeded)
+        };
+        assert_eq!(out.error_kind(), want, "call, value {len}: {}", out.text());
+    }
+    assert_eq!(server.connections(), 1);
+}

@@ -655,6 +655,34 @@ fn arrays_repeat_the_key_or_join_with_commas() {
     );
 }
 
+#[test]
+fn objects_joined_with_commas_keep_literal_commas_in_the_query_and_join_in_headers() {
+    // Regression: the query joined an array's items with literal commas but an object's
+    // keys and values with `%2C`, and a header sent a comma-style object as JSON; one
+    // function joins both now (OpenAPI's `form`/`simple` styles: `R,100,G,200`).
+    let recorder = Recorder::new();
+    let p = endpoint(
+        &recorder,
+        r#""name": "get", "path": "/x",
+           "params": [{"name": "filter", "in": "query", "type": "object", "array_style": "comma"},
+                      {"name": "X-Pick", "in": "header", "type": "object", "array_style": "comma"},
+                      {"name": "X-Ids", "in": "header", "type": "array", "items": {"type": "string"},
+                       "array_style": "comma"}]"#,
+    );
+    call(
+        &p,
+        "get",
+        r#"{"filter":{"status":"open,closed","page":2},"X-Pick":{"a":"1","b":[2]},"X-Ids":["a b","c"]}"#,
+    );
+    let request = recorder.only();
+    assert_eq!(
+        request.url().query(),
+        Some("filter=status,open%2Cclosed,page,2")
+    );
+    assert_eq!(request.headers().get("x-pick"), Some("a,1,b,[2]"));
+    assert_eq!(request.headers().get("x-ids"), Some("a b,c"));
+}
+
 // ---------------------------------------------------------------- design, endpoints: secrets
 
 #[test]

@@ -46,6 +46,24 @@ fn json_without_content_type_is_parsed_too() {
 }
 
 #[test]
+fn text_json_is_parsed_like_application_json() {
+    // Regression: the result refused `text/json` as JSON while the curl importer accepted it;
+    // both now ask `http::media::is_json` (the WHATWG "JSON MIME type", which keeps it).
+    let out = call(
+        &answering(200, Some("text/json; charset=utf-8"), b"{\"a\": 1}"),
+        "get",
+        "{}",
+    );
+    assert_eq!(out.structured(), Some(&json!({"a": 1})));
+    let out = call(
+        &answering(200, Some("text/json5"), b"{\"a\": 1}"),
+        "get",
+        "{}",
+    );
+    assert_eq!(out.structured(), None);
+}
+
+#[test]
 fn plain_text_has_no_structured_result() {
     let out = call(
         &answering(200, Some("text/plain"), b"{not json"),

@@ -6,6 +6,8 @@
 //! `%0D`, LF as `%0A`; WHATWG HTML, "multipart/form-data encoding algorithm"). Pure and
 //! linear in the body's length times the boundary's.
 
+use crate::http::media;
+
 /// One part of a form.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Part {
@@ -17,24 +19,12 @@ pub(crate) struct Part {
 
 /// The `boundary` parameter of a `multipart/form-data` media type.
 pub(crate) fn boundary(content_type: &str) -> Option<&str> {
-    let mut params = content_type.split(';');
-    let essence = params.next()?.trim();
-    if !essence.eq_ignore_ascii_case("multipart/form-data") {
+    if !media::essence(content_type).eq_ignore_ascii_case("multipart/form-data") {
         return None;
     }
-    params.find_map(|param| {
-        let (key, value) = param.split_once('=')?;
-        if !key.trim().eq_ignore_ascii_case("boundary") {
-            return None;
-        }
-        let value = value.trim();
-        let value = value
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .unwrap_or(value);
-        // RFC 2046 section 5.1.1: 1 to 70 characters.
-        (!value.is_empty() && value.len() <= 70).then_some(value)
-    })
+    let value = media::parameter(content_type, "boundary")?;
+    // RFC 2046 section 5.1.1: 1 to 70 characters.
+    (!value.is_empty() && value.len() <= 70).then_some(value)
 }
 
 /// The parts of `body`, or `None` when it is not a well-formed multipart body with this

@@ -169,9 +169,10 @@ fn is_curl(program: &[u8]) -> bool {
     name.eq_ignore_ascii_case(b"curl") || name.eq_ignore_ascii_case(b"curl.exe")
 }
 
-/// An option as written, for error messages: at most 64 characters, UTF-8 or not.
+/// An option as written, for error messages, UTF-8 or not: cut and escaped by the crate's
+/// one quoting rule.
 fn shown(prefix: &str, name: &[u8]) -> String {
-    let name: String = String::from_utf8_lossy(name).chars().take(64).collect();
+    let name = crate::quote::excerpt(&String::from_utf8_lossy(name));
     format!("{}{}", prefix, name)
 }
 

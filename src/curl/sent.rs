@@ -3,7 +3,7 @@
 //! URL. Pure: no file is read (file parts are left out), nothing is sent.
 
 use super::command::{CurlCommand, DataKind, DataSource};
-use crate::url;
+use crate::url::{self, encode};
 
 /// The data parts joined as curl joins them (see [`CurlCommand`]): `&` between parts but
 /// before `--json` parts, `--data-urlencode` content encoded. File parts are left out.
@@ -32,24 +32,13 @@ pub(crate) fn joined_data(cmd: &CurlCommand) -> Vec<u8> {
 
 /// curl's `--data-urlencode`: every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`, a space as `+`.
 pub(crate) fn curl_urlencode(out: &mut Vec<u8>, bytes: &[u8]) {
-    for &b in bytes {
-        match b {
-            b' ' => out.push(b'+'),
-            b if b.is_ascii_alphanumeric() || b"-._~".contains(&b) => out.push(b),
-            b => out.extend_from_slice(format!("%{:02X}", b).as_bytes()),
-        }
-    }
+    encode::encode_bytes_into(out, bytes, &encode::UNRESERVED_SPACE_AS_PLUS);
 }
 
 /// curl's `--url-query` (`curl_easy_escape`): every byte but `A-Z a-z 0-9 - . _ ~` as
 /// `%XX`, a space too.
 pub(crate) fn curl_escape(out: &mut Vec<u8>, bytes: &[u8]) {
-    for &b in bytes {
-        match b {
-            b if b.is_ascii_alphanumeric() || b"-._~".contains(&b) => out.push(b),
-            b => out.extend_from_slice(format!("%{:02X}", b).as_bytes()),
-        }
-    }
+    encode::encode_bytes_into(out, bytes, &encode::UNRESERVED);
 }
 
 /// `name=value&...` decoded as a form (`+` is a space), empty pieces skipped, bytes that

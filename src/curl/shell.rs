@@ -345,7 +345,7 @@ impl<'a> Lexer<'a> {
             arg_index,
         };
         let other = |name: &[u8]| {
-            let shown: String = String::from_utf8_lossy(name).chars().take(64).collect();
+            let shown = crate::quote::excerpt(&String::from_utf8_lossy(name));
             Error::Variable {
                 name: shown,
                 offset: at,

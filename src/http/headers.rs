@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::credentials::is_credential_name;
 use super::error::{Error, ErrorKind};
+use crate::quote::quote;
 
 /// Header fields in order, names compared without regard to ASCII case.
 ///
@@ -75,23 +76,16 @@ pub(crate) fn is_value_byte(b: u8) -> bool {
     b == b'\t' || (b >= 0x20 && b != 0x7f)
 }
 
-/// A header name quoted for a message: escaped, and cut short when long.
-fn quoted_name(name: &str) -> String {
-    let shown: String = name.chars().take(64).collect();
-    let cut = if shown.len() < name.len() { "..." } else { "" };
-    format!("{:?}{cut}", shown)
-}
-
 pub(crate) fn check_name(name: &str) -> Result<(), Error> {
     if name.is_empty() || !name.bytes().all(is_tchar) {
-        return Err(Error::new(ErrorKind::InvalidHeaderName).with_detail(quoted_name(name)));
+        return Err(Error::new(ErrorKind::InvalidHeaderName).with_detail(quote(name)));
     }
     Ok(())
 }
 
 fn check_value(name: &str, value: &str) -> Result<(), Error> {
     if !value.bytes().all(is_value_byte) {
-        return Err(Error::new(ErrorKind::InvalidHeaderValue).with_detail(quoted_name(name)));
+        return Err(Error::new(ErrorKind::InvalidHeaderValue).with_detail(quote(name)));
     }
     Ok(())
 }

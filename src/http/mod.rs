@@ -32,6 +32,7 @@
 //! | `pool.rs` | idle connections |
 //! | `replay.rs` | [`read_response`]: the same reader over bytes in memory |
 //! | `wire/` | message syntax, pure: response head, chunk lines, request head |
+//! | `media.rs` | [`media`]: which media types are JSON or a form, a response's file name |
 //! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
 //!
 //! # Examples
@@ -56,6 +57,7 @@ mod credentials;
 mod error;
 mod exchange;
 mod headers;
+pub mod media;
 mod method;
 mod net;
 mod pool;

@@ -4,6 +4,7 @@
 use super::error::{child, Error, Warning};
 use super::params::ParamOut;
 use super::schema::Converter;
+use crate::http;
 use crate::json::{Json, Map};
 use crate::plugin::{ArrayStyle, ParamType};
 
@@ -26,22 +27,13 @@ enum Kind {
     Raw,
 }
 
-fn kind(media: &str) -> Kind {
-    let base = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+fn kind(media_type: &str) -> Kind {
+    let base = http::media::essence(media_type).to_ascii_lowercase();
     if base == "application/json" {
         Kind::ExactJson
-    } else if base.ends_with("+json")
-        || base == "*/*"
-        || base == "application/*"
-        || base == "text/json"
-    {
+    } else if http::media::is_json(&base) || base == "*/*" || base == "application/*" {
         Kind::Json
-    } else if base == "application/x-www-form-urlencoded" {
+    } else if http::media::is_form(&base) {
         Kind::Form
     } else if base.starts_with("multipart/") {
         Kind::Multipart
@@ -156,7 +148,7 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
         if kind(media) == Kind::ExactJson || media == "*/*" || media == "application/*" {
             None
         } else {
-            Some(media.split(';').next().unwrap_or(media).trim().to_string())
+            Some(http::media::essence(media).to_string())
         };
     let mut params = Vec::new();
     // A required body whose properties are all optional is one parameter: flattened, a call
@@ -308,12 +300,7 @@ fn raw_body(
     at: &str,
     conv: &mut Converter<'_, '_>,
 ) -> BodyOut {
-    let base = media
-        .split(';')
-        .next()
-        .unwrap_or(media)
-        .trim()
-        .to_ascii_lowercase();
+    let base = http::media::essence(media).to_ascii_lowercase();
     let texty = base.starts_with("text/")
         || base.contains("xml")
         || base.contains("yaml")

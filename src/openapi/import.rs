@@ -16,6 +16,7 @@ use super::{ImportOptions, ToolFigure, Version};
 use crate::json::{Json, Map};
 use crate::plugin::{self, HttpPlugin};
 use crate::tool::Tool;
+use crate::url::encode;
 
 /// The HTTP methods of a path item (OpenAPI 3.1 section 4.8.9), as the plugin names them.
 const METHODS: [(&str, &str); 7] = [
@@ -660,22 +661,7 @@ fn path_template(
 /// Characters a URL path keeps as they are: RFC 3986 section 3.3 `pchar` and `/`; the rest
 /// percent-encoded (a `%` already followed by two hex digits is kept).
 fn encode_literal(out: &mut String, literal: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let bytes = literal.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        let keep = b.is_ascii_alphanumeric()
-            || b"-._~!$&'()*+,;=:@/".contains(&b)
-            || (b == b'%'
-                && bytes.get(i + 1).map_or(false, u8::is_ascii_hexdigit)
-                && bytes.get(i + 2).map_or(false, u8::is_ascii_hexdigit));
-        if keep {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
+    encode::encode_str_into(out, literal, &encode::PATH);
 }
 
 /// Tool names: `operationId` made valid, else method and path; collisions get `_2`, `_3`

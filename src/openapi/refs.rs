@@ -240,14 +240,9 @@ fn join(base: &str, location: &str) -> String {
     segments.join("/")
 }
 
-/// A reference for a message, cut short.
+/// A reference for a message: cut and escaped by the crate's one quoting rule.
 pub(crate) fn short(text: &str) -> String {
-    if text.chars().count() > 120 {
-        let cut: String = text.chars().take(120).collect();
-        format!("{}...", cut)
-    } else {
-        text.to_string()
-    }
+    crate::quote::excerpt(text)
 }
 
 #[cfg(test)]

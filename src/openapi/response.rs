@@ -23,6 +23,7 @@ use super::error::{child, Warning};
 use super::refs::Refs;
 use super::schema::{Converter, OutputMemo};
 use super::{text, Version};
+use crate::http;
 use crate::json::{Json, Map};
 
 /// Output schemas larger than this (compact JSON, after loosening) are dropped with a
@@ -226,7 +227,11 @@ fn json_schema(
             .or_else(|| root.get("produces"))
             .and_then(Json::as_array);
         if let Some(list) = produces {
-            if !list.iter().filter_map(Json::as_str).any(is_json) {
+            if !list
+                .iter()
+                .filter_map(Json::as_str)
+                .any(http::media::is_json)
+            {
                 return None;
             }
         }
@@ -236,10 +241,10 @@ fn json_schema(
     let content = response.get("content").and_then(Json::as_object)?;
     let mut best: Option<(&String, &Json)> = None;
     for (media, value) in content.iter() {
-        if !is_json(media) {
+        if !http::media::is_json(media) {
             continue;
         }
-        let exact = media_essence(media) == "application/json";
+        let exact = http::media::essence(media).eq_ignore_ascii_case("application/json");
         if best.is_none() || exact {
             best = Some((media, value));
         }
@@ -253,21 +258,6 @@ fn json_schema(
         schema.clone(),
         child(&child(&child(at, "content"), media), "schema"),
     ))
-}
-
-fn media_essence(media: &str) -> String {
-    media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// `application/json` or a structured syntax suffix `+json` (RFC 6839 section 3.1).
-fn is_json(media: &str) -> bool {
-    let essence = media_essence(media);
-    essence == "application/json" || (essence.contains('/') && essence.ends_with("+json"))
 }
 
 /// A converted schema without its assertions (see the module docs). The converter's output
@@ -339,6 +329,7 @@ mod tests {
 
     #[test]
     fn json_media_types() {
+        use crate::http::media::is_json;
         assert!(is_json("application/json"));
         assert!(is_json("Application/JSON; charset=utf-8"));
         assert!(is_json("application/problem+json"));

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::auth;
-use super::error::quote;
+use super::error::{quote, short_value as short};
 use super::model::{Endpoint, Param, ParamType};
 use super::schema_check;
 use crate::json::{Json, Map, Number, ParseOptions};
@@ -460,34 +460,6 @@ fn plural(ty: &ParamType) -> String {
     }
 }
 
-/// A model's value for a message: its type for containers, compact JSON for scalars, cut
-/// short, with control characters escaped.
-fn short(value: &Json) -> String {
-    match value {
-        Json::Array(_) => String::from("an array"),
-        Json::Object(_) => String::from("an object"),
-        Json::Null => String::from("null"),
-        _ => {
-            // JSON escapes C0 controls only: DEL and C1 controls (NEL, U+0085) are escaped
-            // here, so a model's value cannot break the message's line.
-            let text = value.to_string();
-            let mut shown = String::with_capacity(text.len().min(48));
-            for (i, c) in text.chars().enumerate() {
-                if i == 40 {
-                    shown.push_str("...");
-                    break;
-                }
-                if c.is_control() {
-                    shown.extend(c.escape_default());
-                } else {
-                    shown.push(c);
-                }
-            }
-            shown
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -551,7 +523,7 @@ mod tests {
         object_unknown_property: json!({"ctiy": "x"}), ParamType::object([Property::new("city", ParamType::String)]) => "parameter 'p' has an unknown property 'ctiy'; did you mean 'city'? accepted: city";
         object_missing_property: json!({}), ParamType::object([Property::new("city", ParamType::String).with_required(true)]) => "parameter 'p' lacks required property 'city' (a string)";
         object_nested_path: json!({"a": {"b": "x"}}), ParamType::object([Property::new("a", ParamType::object([Property::new("b", ParamType::Integer)]))]) => "parameter 'p.a.b' must be an integer; got \"x\"";
-        long_value_cut: json!("x".repeat(100)), ParamType::Integer => format!("parameter 'p' must be an integer; got \"{}...", "x".repeat(39));
+        long_value_cut: json!("x".repeat(100)), ParamType::Integer => format!("parameter 'p' must be an integer; got \"{}...", "x".repeat(63));
         control_characters_in_values_are_escaped: json!("a\u{85}b\u{7f}c\u{9b}\n"), ParamType::Integer => "parameter 'p' must be an integer; got \"a\\u{85}b\\u{7f}c\\u{9b}\\n\"";
     }
 }

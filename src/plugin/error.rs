@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::json::Json;
+
 /// What was wrong with a plugin declaration, for code to match.
 ///
 /// New kinds may be added in minor releases, so a `match` needs a wildcard arm.
@@ -158,8 +160,20 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
-/// Quotes a name or value for a message, as the tool layer does (one rule for both).
-pub(crate) use crate::tool::quote;
+/// Quotes a name or value for a message: the crate's one rule (`crate::quote`).
+pub(crate) use crate::quote::quote;
+
+/// A value for a message: its type for an array or object, else compact JSON (a string in
+/// its double quotes) cut and escaped by the crate's one quoting rule, so a model's or a
+/// file's value can neither make the message huge nor break its line (JSON escapes C0
+/// controls only, not DEL or C1 such as NEL).
+pub(crate) fn short_value(value: &Json) -> String {
+    match value {
+        Json::Array(_) => String::from("an array"),
+        Json::Object(_) => String::from("an object"),
+        scalar => crate::quote::excerpt(&scalar.to_string()),
+    }
+}
 
 /// A path names fields by the keys written in the file (`headers.X-Api-Key`): control
 /// characters in a key are escaped, so a file cannot break the line an error is logged on.

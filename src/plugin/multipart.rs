@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::tool::CallContext;
+use crate::url::encode;
 
 /// Turns the handle a model gives for a file part into the part's bytes.
 ///
@@ -157,14 +158,7 @@ fn media_type(content_type: &str) -> &str {
 /// every other control character but tab (NUL above all) as `%XX`, since a part header is a
 /// header field (RFC 7578 section 4.2, RFC 9110 section 5.5).
 fn push_quoted(out: &mut Vec<u8>, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in text.as_bytes() {
-        if b == b'"' || (b < 0x20 && b != b'\t') || b == 0x7f {
-            out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0x0f)]]);
-        } else {
-            out.push(b);
-        }
-    }
+    encode::encode_bytes_into(out, text.as_bytes(), &encode::QUOTED_NAME);
 }
 
 fn boundary_for(parts: &[Part<'_>]) -> String {

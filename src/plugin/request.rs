@@ -172,6 +172,7 @@ impl Query {
     fn push_value(&mut self, name: &str, value: &Json, style: ArrayStyle, scratch: &mut String) {
         let items = match value {
             Json::Array(items) => items,
+            Json::Object(_) if style == ArrayStyle::Comma => return self.push_joined(name, value),
             Json::Object(_) if style != ArrayStyle::Repeat => {
                 return self.push_styled(name, value, style)
             }
@@ -189,23 +190,23 @@ impl Query {
                     self.push_encoded_pair(name, text(item, scratch));
                 }
             }
-            ArrayStyle::Comma => {
-                self.separator();
-                self.target.push_str(name);
-                self.target.push('=');
-                for (k, item) in items.iter().enumerate() {
-                    if k > 0 {
-                        self.target.push(',');
-                    }
-                    let t = text(item, scratch);
-                    url::percent_encode_into(&mut self.target, t, EncodeSet::QueryComponent);
-                }
-            }
+            ArrayStyle::Comma => self.push_joined(name, value),
         }
     }
 }
 
 impl Query {
+    /// `name=a,b,c`: the items encoded, the commas literal (OpenAPI's `form` style without
+    /// explode writes `color=blue,black,brown`, and an object `color=R,100,G,200`).
+    fn push_joined(&mut self, encoded_name: &str, value: &Json) {
+        self.separator();
+        self.target.push_str(encoded_name);
+        self.target.push('=');
+        style::join(&mut self.target, value, ",", &mut |out, item| {
+            url::percent_encode_into(out, item, EncodeSet::QueryComponent)
+        });
+    }
+
     /// The pairs of a styled array or object (`style.rs`); `encoded_name` is decoded back,
     /// as styles build names of their own (`filter[status]`).
     fn push_styled(&mut self, encoded_name: &str, value: &Json, style: ArrayStyle) {
@@ -400,14 +401,10 @@ fn push_header_param(
             }
             Ok(())
         }
-        (Json::Array(items), ArrayStyle::Comma) => {
+        // RFC 9110 section 5.3: a list field's members joined with commas.
+        (Json::Array(_) | Json::Object(_), ArrayStyle::Comma) => {
             let mut joined = String::new();
-            for (k, item) in items.iter().enumerate() {
-                if k > 0 {
-                    joined.push(',');
-                }
-                joined.push_str(text(item, scratch));
-            }
+            style::join(&mut joined, value, ",", &mut |out, item| out.push_str(item));
             append(request, &joined)
         }
         _ => append(request, text(value, scratch)),
@@ -506,17 +503,9 @@ fn json_body(compiled: &Compiled, values: &Values) -> Option<String> {
 /// join with commas.
 fn form_body(compiled: &Compiled, values: &Values) -> Option<String> {
     let mut body = String::new();
-    let pair = |body: &mut String, name: &str, value: &str| {
-        if !body.is_empty() {
-            body.push('&');
-        }
-        url::percent_encode_into(body, name, EncodeSet::FormComponent);
-        body.push('=');
-        url::percent_encode_into(body, value, EncodeSet::FormComponent);
-    };
     for (param, value) in body_values(compiled, values) {
         style::pairs(param.wire_name(), value, param.array_style, &mut |n, v| {
-            pair(&mut body, n, v)
+            url::encode::push_form_pair(&mut body, n, v)
         });
     }
     if body.is_empty() {

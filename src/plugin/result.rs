@@ -7,7 +7,7 @@ use std::fmt;
 use super::error::quote;
 use super::redact::Redactor;
 use super::shape::{self, FieldPath};
-use crate::http::{self, Response};
+use crate::http::{self, media, Response};
 use crate::json::{self, Json};
 use crate::tool::{cap_json, cap_text, ErrorKind, ToolOutput};
 
@@ -152,17 +152,9 @@ pub(crate) struct Shaping<'a> {
     pub redactor: &'a Redactor,
 }
 
-/// `application/json`, `application/problem+json`, `...; charset=utf-8`.
-fn is_json_type(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or("").trim();
-    let essence = essence.as_bytes();
-    essence.eq_ignore_ascii_case(b"application/json")
-        || (essence.len() > 5 && essence[essence.len() - 5..].eq_ignore_ascii_case(b"+json"))
-}
-
 fn is_json(response: &Response) -> bool {
     match response.header("content-type") {
-        Some(content_type) => is_json_type(content_type),
+        Some(content_type) => media::is_json(content_type),
         None => matches!(
             response.body().iter().find(|b| !b.is_ascii_whitespace()),
             Some(b'{') | Some(b'[')
@@ -182,7 +174,7 @@ fn textual_type(content_type: &str) -> bool {
         "application/x-ndjson",
         "application/graphql",
     ];
-    let essence = content_type.split(';').next().unwrap_or("").trim();
+    let essence = media::essence(content_type);
     let bytes = essence.as_bytes();
     let starts = |prefix: &[u8]| {
         bytes.len() >= prefix.len() && bytes[..prefix.len()].eq_ignore_ascii_case(prefix)
@@ -192,7 +184,7 @@ fn textual_type(content_type: &str) -> bool {
             && bytes[bytes.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
     };
     starts(b"text/")
-        || is_json_type(essence)
+        || media::is_json(essence)
         || ends(b"+xml")
         || TEXTUAL.iter().any(|t| t.eq_ignore_ascii_case(essence))
 }
@@ -219,12 +211,7 @@ enum Charset {
 }
 
 fn charset_of(content_type: &str) -> Charset {
-    let name = content_type.split(';').skip(1).find_map(|param| {
-        let (key, value) = param.split_once('=')?;
-        key.trim()
-            .eq_ignore_ascii_case("charset")
-            .then(|| value.trim().trim_matches('"').to_ascii_lowercase())
-    });
+    let name = media::parameter(content_type, "charset").map(str::to_ascii_lowercase);
     match name.as_deref() {
         None | Some("utf-8") | Some("utf8") => Charset::Utf8,
         Some(
@@ -409,7 +396,9 @@ fn binary_output(
     undecoded: Option<&str>,
 ) -> ToolOutput {
     let content_type = response.header("content-type").unwrap_or("no content type");
-    let name = response.header("content-disposition").and_then(file_name);
+    let name = response
+        .header("content-disposition")
+        .and_then(media::file_name);
     let mut summary = binary_summary(content_type, response.body().len(), name);
     if let Some(charset) = undecoded {
         summary = format!(
@@ -561,27 +550,6 @@ fn binary_summary(content_type: &str, size: usize, file_name: Option<String>) ->
     summary
 }
 
-/// The file name of a `Content-Disposition` (RFC 6266): `filename*` (RFC 8187, UTF-8) over
-/// `filename`.
-fn file_name(disposition: &str) -> Option<String> {
-    let mut plain = None;
-    for param in disposition.split(';').skip(1) {
-        let (name, value) = match param.split_once('=') {
-            Some((n, v)) => (n.trim(), v.trim()),
-            None => continue,
-        };
-        if name.eq_ignore_ascii_case("filename*") {
-            let encoded = value.splitn(3, '\'').nth(2)?;
-            let decoded = crate::url::percent_decode(encoded);
-            return Some(String::from_utf8_lossy(&decoded).into_owned());
-        }
-        if name.eq_ignore_ascii_case("filename") {
-            plain = Some(value.trim_matches('"').replace("\\\"", "\""));
-        }
-    }
-    plain
-}
-
 /// What the model reads when the request got no usable response: what failed and how to
 /// call correctly, with a stable kind ([results](crate::design::endpoints#results)). The http
 /// error's message never holds
@@ -654,20 +622,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_types() {
-        for t in [
-            "application/json",
-            "Application/JSON; charset=utf-8",
-            "application/problem+json",
-        ] {
-            assert!(is_json_type(t), "{}", t);
-        }
-        for t in ["text/json5", "application/jsonl", "text/plain", "json"] {
-            assert!(!is_json_type(t), "{}", t);
-        }
-    }
-
-    #[test]
     fn textual_types() {
         for t in [
             "text/plain",
@@ -727,22 +681,6 @@ mod tests {
                 "{:?}",
                 location
             );
-        }
-    }
-
-    #[test]
-    fn content_disposition_file_names() {
-        let cases = [
-            ("attachment; filename=\"report.pdf\"", Some("report.pdf")),
-            ("attachment; filename=plain.txt", Some("plain.txt")),
-            (
-                "attachment; filename=\"a.txt\"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt",
-                Some("résumé.txt"),
-            ),
-            ("inline", None),
-        ];
-        for (header, want) in cases {
-            assert_eq!(file_name(header).as_deref(), want, "{}", header);
         }
     }
 }

@@ -10,7 +10,7 @@
 //! expression engine is not part of this crate, and formats are advisory (section 7.2).
 //! Pure; recursion follows the schema, whose depth the JSON parser bounds.
 
-use super::error::quote;
+use super::error::{quote, short_value as short};
 use crate::json::{Json, Map};
 
 /// Checks `value` against `schema`; `Err` says where (`.a[2]`) and what is wrong.
@@ -241,26 +241,19 @@ fn type_words(ty: &Json) -> String {
     }
 }
 
-fn short(value: &Json) -> String {
-    match value {
-        Json::Array(_) => String::from("an array"),
-        Json::Object(_) => String::from("an object"),
-        _ => {
-            let text = value.to_string();
-            if text.chars().count() > 40 {
-                let cut: String = text.chars().take(40).collect();
-                format!("{}...", cut)
-            } else {
-                text
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json;
+
+    #[test]
+    fn values_in_messages_escape_del_and_c1_controls() {
+        // Regression: this copy of "a value for a message" cut at 40 characters and left DEL
+        // and NEL (U+0085, a line break to some loggers) as they were, where the argument
+        // pipeline's copy escaped them; both use the plugin's one `short_value` now.
+        let err = check(&json!("a\u{7f}\u{85}b"), &json!({"type": "integer"})).unwrap_err();
+        assert_eq!(err, " must be of type integer; got \"a\\u{7f}\\u{85}b\"");
+    }
 
     macro_rules! schema_cases {
         ($($name:ident: $value:expr, $schema:expr => $expected:expr;)*) => {$(

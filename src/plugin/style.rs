@@ -4,6 +4,7 @@
 
 use super::model::ArrayStyle;
 use crate::json::Json;
+use crate::url::encode;
 
 /// The text of a scalar: a string as it is, anything else as compact JSON.
 pub(crate) fn scalar_text(value: &Json) -> String {
@@ -24,16 +25,18 @@ pub(crate) fn pairs(name: &str, value: &Json, style: ArrayStyle, emit: &mut dyn 
                 emit(name, &scalar_text(item));
             }
         }
-        (Json::Array(items), ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe) => {
-            if !items.is_empty() {
-                emit(name, &joined(items.iter().map(scalar_text), style));
-            }
-        }
-        (Json::Object(map), ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe) => {
-            let flat = map
-                .iter()
-                .flat_map(|(k, v)| [k.to_string(), scalar_text(v)]);
-            emit(name, &joined(flat, style));
+        // An empty array sends nothing; an empty object, an empty value.
+        (Json::Array(items), ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe)
+            if items.is_empty() => {}
+        (
+            Json::Array(_) | Json::Object(_),
+            ArrayStyle::Comma | ArrayStyle::Space | ArrayStyle::Pipe,
+        ) => {
+            let mut out = String::new();
+            join(&mut out, value, separator(style), &mut |out, item| {
+                out.push_str(item)
+            });
+            emit(name, &out);
         }
         (Json::Object(map), ArrayStyle::Spread) => {
             for (key, member) in map.iter() {
@@ -45,20 +48,64 @@ pub(crate) fn pairs(name: &str, value: &Json, style: ArrayStyle, emit: &mut dyn 
     }
 }
 
-fn joined(items: impl Iterator<Item = String>, style: ArrayStyle) -> String {
-    let separator = match style {
+/// The separator a joining style puts between items (OpenAPI 3.1 section 4.8.12.4.2): `,`
+/// for `form` and `simple` without explode, ` ` for `spaceDelimited`, `|` for
+/// `pipeDelimited`; `,` for the styles that do not join.
+pub(crate) fn separator(style: ArrayStyle) -> &'static str {
+    match style {
         ArrayStyle::Space => " ",
         ArrayStyle::Pipe => "|",
         _ => ",",
-    };
-    let mut out = String::new();
-    for (k, item) in items.enumerate() {
-        if k > 0 {
+    }
+}
+
+/// Appends the items of `value` to `out`, `separator` between them, each written by
+/// `push_item` (as it is, or percent-encoded while the separator stays literal): an array's
+/// items, an object's keys and values in turn (`R,100,G,200`, as OpenAPI's style examples
+/// write an object), or a scalar alone. Items are scalars' text, and nested containers
+/// their compact JSON. The one place arrays and objects are joined, for the query, headers,
+/// form bodies, multipart text parts and cookies.
+pub(crate) fn join(
+    out: &mut String,
+    value: &Json,
+    separator: &str,
+    push_item: &mut dyn FnMut(&mut String, &str),
+) {
+    let mut first = true;
+    let mut push = |out: &mut String, text: &str| {
+        if !first {
             out.push_str(separator);
         }
-        out.push_str(&item);
+        first = false;
+        push_item(out, text);
+    };
+    let mut scratch = String::new();
+    match value {
+        Json::Array(items) => {
+            for item in items {
+                push(out, item_text(item, &mut scratch));
+            }
+        }
+        Json::Object(map) => {
+            for (key, member) in map.iter() {
+                push(out, key);
+                push(out, item_text(member, &mut scratch));
+            }
+        }
+        scalar => push(out, item_text(scalar, &mut scratch)),
     }
-    out
+}
+
+/// As [`scalar_text`], written into `scratch` unless it is a string.
+fn item_text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
+    match value {
+        Json::String(s) => s,
+        _ => {
+            scratch.clear();
+            value.write_to(scratch);
+            scratch
+        }
+    }
 }
 
 /// `name[key]=v` for objects and `name[0]=v` for arrays, all the way down.
@@ -82,17 +129,7 @@ fn deep(name: &str, value: &Json, emit: &mut dyn FnMut(&str, &str)) {
 /// (section 4.1.1: controls, space, `"`, `,`, `;`, `\` and non-ASCII) and `%` itself
 /// percent-encoded, as servers decode it.
 pub(crate) fn push_cookie_value(out: &mut String, value: &str) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in value.as_bytes() {
-        let octet = matches!(b, 0x21 | 0x23..=0x2B | 0x2D..=0x3A | 0x3C..=0x5B | 0x5D..=0x7E);
-        if octet && b != b'%' {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 15)]));
-        }
-    }
+    encode::encode_str_into(out, value, &encode::COOKIE_VALUE);
 }
 
 #[cfg(test)]
@@ -154,6 +191,31 @@ mod tests {
             ),
             p(&[("metadata[order][id]", "7"), ("metadata[tags][0]", "a")])
         );
+    }
+
+    #[test]
+    fn join_writes_items_and_keeps_the_separator_literal() {
+        let joined = |value: Json, separator: &str| {
+            let mut out = String::from(">");
+            join(&mut out, &value, separator, &mut |out, item| {
+                out.push('<');
+                out.push_str(item);
+                out.push('>');
+            });
+            out
+        };
+        assert_eq!(joined(json!(["a", 1, true]), ","), "><a>,<1>,<true>");
+        assert_eq!(
+            joined(json!({"k": "v", "n": [1]}), "|"),
+            "><k>|<v>|<n>|<[1]>"
+        );
+        assert_eq!(joined(json!("one"), " "), "><one>");
+        assert_eq!(joined(json!([]), ","), ">");
+        assert_eq!(joined(json!({}), ","), ">");
+        assert_eq!(joined(json!([null, [1, 2]]), ","), "><null>,<[1,2]>");
+        assert_eq!(separator(ArrayStyle::Comma), ",");
+        assert_eq!(separator(ArrayStyle::Space), " ");
+        assert_eq!(separator(ArrayStyle::Pipe), "|");
     }
 
     #[test]

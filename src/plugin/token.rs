@@ -3,6 +3,7 @@
 //! cache key: a mutex and a condition variable per key), renewed before they expire.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -325,13 +326,7 @@ pub(crate) fn token_url_problem(text: &str, allow_http: bool) -> Option<String> 
 fn check_token_url(auth: &OAuth2, text: &str) -> Result<(), ToolOutput> {
     match token_url_problem(text, auth.allow_http) {
         None => Ok(()),
-        Some(problem) => Err(ToolOutput::error(
-            ErrorKind::AddressRefused,
-            format!(
-                "could not get an access token: {}; this is not caused by the arguments",
-                problem
-            ),
-        )),
+        Some(problem) => Err(failure(ErrorKind::AddressRefused, problem)),
     }
 }
 
@@ -369,12 +364,9 @@ fn token_request(
     secrets.add(resolved.client_secret.unwrap_or(""));
     secrets.add(refresh.unwrap_or(""));
     let url = Url::parse(resolved.token_url).map_err(|e| {
-        ToolOutput::error(
+        failure(
             ErrorKind::AddressRefused,
-            format!(
-                "could not get an access token: the token url is not a url ({}); this is not caused by the arguments",
-                e
-            ),
+            format_args!("the token url is not a url ({})", e),
         )
     })?;
     let mut request = Request::from_url(http::Method::Post, url);
@@ -399,8 +391,14 @@ fn token_request(
 }
 
 fn internal(what: &str) -> ToolOutput {
+    failure(ErrorKind::Internal, what)
+}
+
+/// The one message for a token that could not be had: what went wrong, and that the model's
+/// arguments are not the cause (so it does not retry with other ones).
+fn failure(kind: ErrorKind, what: impl fmt::Display) -> ToolOutput {
     ToolOutput::error(
-        ErrorKind::Internal,
+        kind,
         format!(
             "could not get an access token: {}; this is not caused by the arguments",
             what
@@ -442,10 +440,10 @@ fn read_token(
         return Err(endpoint_error(status, body.as_ref(), response, secrets));
     }
     let refused = |what: &str| {
-        ToolOutput::error(
+        failure(
             ErrorKind::AuthFailed,
-            format!(
-                "could not get an access token: the token endpoint's answer {} (RFC 6749 section 5.1); this is not caused by the arguments",
+            format_args!(
+                "the token endpoint's answer {} (RFC 6749 section 5.1)",
                 what
             ),
         )
@@ -515,7 +513,7 @@ fn endpoint_error(
         Some(code) => {
             let code = clean(&secrets.text(code), 64);
             let mut message = format!(
-                "could not get an access token: the token endpoint answered HTTP {} with OAuth error {}",
+                "the token endpoint answered HTTP {} with OAuth error {}",
                 status,
                 quote(&code)
             );
@@ -537,7 +535,7 @@ fn endpoint_error(
             let text = String::from_utf8_lossy(response.body());
             let text = clean(&secrets.text(&text), MAX_QUOTED);
             let mut message = format!(
-                "could not get an access token: the token endpoint answered HTTP {} without an OAuth error",
+                "the token endpoint answered HTTP {} without an OAuth error",
                 status
             );
             if !text.is_empty() {
@@ -547,11 +545,7 @@ fn endpoint_error(
             message
         }
     };
-    ToolOutput::error(
-        ErrorKind::AuthFailed,
-        format!("{}; this is not caused by the arguments", message),
-    )
-    .with_status(status)
+    failure(ErrorKind::AuthFailed, message).with_status(status)
 }
 
 /// `text` on one line, control characters as spaces, at most `max` bytes (on a char

@@ -4,7 +4,7 @@
 
 use super::args;
 use super::declaration::{effective_location, Declaration};
-use super::error::{quote, Error, ErrorKind};
+use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
@@ -810,17 +810,6 @@ pub(crate) fn fits(value: &Json, ty: &ParamType) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("{} is not of type {}", short(value), ty.as_str()))
-    }
-}
-
-/// A value for a declaration message: compact JSON, cut short.
-fn short(value: &Json) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 40 {
-        let cut: String = text.chars().take(40).collect();
-        format!("{}...", cut)
-    } else {
-        text
     }
 }
 

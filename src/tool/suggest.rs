@@ -12,9 +12,6 @@ pub const MAX_LISTED_NAMES: usize = 20;
 /// distance costs time proportional to the product of the two lengths.
 const MAX_COMPARED_CHARS: usize = 128;
 
-/// How many chars of a model-supplied name an error message repeats.
-const MAX_QUOTED_CHARS: usize = 64;
-
 /// Returns the candidate closest to `target`, or `None` when none is close enough.
 ///
 /// Closeness is the optimal-string-alignment distance (Levenshtein plus transposition of two
@@ -116,25 +113,8 @@ where
     message
 }
 
-/// Quotes a name for an error message: single quotes, at most 64 chars, control characters
-/// escaped, so a model's odd input cannot make a message huge or break a log line.
-pub(crate) fn quote(name: &str) -> String {
-    let mut quoted = String::with_capacity(name.len().min(MAX_QUOTED_CHARS) + 2);
-    quoted.push('\'');
-    for (index, c) in name.chars().enumerate() {
-        if index == MAX_QUOTED_CHARS {
-            quoted.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    quoted.push('\'');
-    quoted
-}
+/// Quotes a name for an error message (the crate's one rule, `crate::quote`).
+pub(crate) use crate::quote::quote;
 
 /// The three rows of the distance table, kept between candidates so comparing against many
 /// names does not allocate for each.
@@ -291,12 +271,5 @@ mod tests {
         let message = unknown_name_message("tool", "zzzzzzzz", names.iter().map(|s| s.as_str()));
         assert!(message.ends_with("tool_19 (and 5 more)"), "{}", message);
         assert!(!message.contains("tool_20"));
-    }
-
-    #[test]
-    fn quote_escapes_control_characters_and_caps_length() {
-        assert_eq!(quote("a\nb"), "'a\\nb'");
-        let long = "x".repeat(100);
-        assert_eq!(quote(&long), format!("'{}...'", "x".repeat(64)));
     }
 }

@@ -43,7 +43,7 @@
 //! ```
 
 mod dots;
-mod encode;
+pub(crate) mod encode;
 mod error;
 mod host;
 mod parse;

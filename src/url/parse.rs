@@ -2,7 +2,7 @@
 //! readings where RFC 3986 leaves room) into the normalized serialization [`Url`] keeps.
 
 use super::dots::{has_dot_segment, remove_dot_segments};
-use super::encode::{escape_at, is_unreserved, push_escaped};
+use super::encode::{escape_at, push_escaped, ByteSet, PATH, QUERY};
 use super::error::{Error, ErrorKind};
 use super::host::{parse_host, parse_ipv6, push_host, HostRepr};
 use super::{Scheme, Url};
@@ -102,7 +102,7 @@ pub(crate) fn parse(input: &str) -> Result<Url, Error> {
         Some((query, offset)) => {
             let start = text.len();
             text.push('?');
-            push_component(&mut text, query, offset, is_query_char)?;
+            push_component(&mut text, query, offset, &QUERY)?;
             Some(start)
         }
         None => None,
@@ -165,43 +165,14 @@ fn parse_port(port: &str, offset: usize) -> Result<Option<u16>, Error> {
     }
 }
 
-/// RFC 3986 section 3.3: `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"`.
-fn is_pchar(b: u8) -> bool {
-    is_unreserved(b)
-        || matches!(
-            b,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-        )
-}
-
-fn is_path_char(b: u8) -> bool {
-    is_pchar(b) || b == b'/'
-}
-
-/// RFC 3986 section 3.4: `query = *( pchar / "/" / "?" )`.
-fn is_query_char(b: u8) -> bool {
-    is_pchar(b) || b == b'/' || b == b'?'
-}
-
-/// Appends `part`, keeping valid `%XX` escapes and `allowed` bytes, percent-encoding every other
+/// Appends `part`, keeping valid `%XX` escapes and the bytes of `set` ([`PATH`], [`QUERY`]), percent-encoding every other
 /// byte (non-ASCII as UTF-8, and the ASCII characters RFC 3986 leaves out, like `"<>^{|}`) so
 /// the result is a valid request target.
 pub(crate) fn push_component(
     out: &mut String,
     part: &str,
     offset: usize,
-    allowed: fn(u8) -> bool,
+    set: &ByteSet,
 ) -> Result<(), Error> {
     let bytes = part.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
@@ -210,7 +181,7 @@ pub(crate) fn push_component(
                 return Err(Error::new(ErrorKind::InvalidPercentEncoding, offset + i));
             }
             out.push('%');
-        } else if allowed(b) {
+        } else if set.keeps(b) {
             out.push(char::from(b));
         } else {
             push_escaped(out, b);
@@ -227,7 +198,7 @@ pub(crate) fn push_path(out: &mut String, path: &str, offset: usize) -> Result<(
         return Ok(());
     }
     let start = out.len();
-    push_component(out, path, offset, is_path_char)?;
+    push_component(out, path, offset, &PATH)?;
     if has_dot_segment(&out[start..]) {
         let cleaned = remove_dot_segments(&out[start..]);
         out.truncate(start);

@@ -7,7 +7,7 @@ use crate::curl::infer;
 use crate::curl::multipart;
 use crate::curl::secret::is_secret_name;
 use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
-use crate::http::Method;
+use crate::http::{media, Method};
 use crate::json::{self, Json, Map};
 use crate::plugin::{Location, ParamBuilder, ParamType, MAX_TYPE_DEPTH};
 
@@ -68,7 +68,7 @@ impl Converter<'_> {
                 .removed_headers()
                 .iter()
                 .any(|h| h.eq_ignore_ascii_case("content-type"));
-        let json = content_type.map_or(false, infer::is_json_media_type);
+        let json = content_type.map_or(false, media::is_json);
         if data.iter().any(|p| p.file().is_some()) {
             if json {
                 return self.check_body_method(Body::JsonFile(first), first);
@@ -98,7 +98,7 @@ impl Converter<'_> {
         removed: bool,
         first: usize,
     ) -> Result<Body, Error> {
-        if content_type.map_or(false, infer::is_json_media_type) {
+        if content_type.map_or(false, media::is_json) {
             let value = json::parse_bytes(&bytes).map_err(|error| Error::InvalidJson {
                 arg_index: first,
                 error,
@@ -119,13 +119,13 @@ impl Converter<'_> {
             self.note(first, message.to_string());
             return Ok(Body::RawMultipart(parts, first));
         }
-        if !removed && !content_type.map_or(true, infer::is_form_media_type) {
-            let essence = content_type.unwrap_or("").split(';').next().unwrap_or("");
+        if !removed && !content_type.map_or(true, media::is_form) {
+            let essence = media::essence(content_type.unwrap_or(""));
             return Err(Error::UnsupportedBody {
                 arg_index: first,
                 reason: format!(
                     "it is `{}` data; a plugin sends JSON, urlencoded or multipart bodies",
-                    shorten(essence.trim())
+                    shorten(essence)
                 ),
             });
         }
@@ -501,5 +501,5 @@ impl Converter<'_> {
 }
 
 fn shorten(text: &str) -> String {
-    text.chars().take(64).filter(|c| !c.is_control()).collect()
+    crate::quote::excerpt(text)
 }

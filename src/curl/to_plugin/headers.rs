@@ -5,6 +5,7 @@ use super::Converter;
 use crate::curl::infer;
 use crate::curl::secret::is_secret_name;
 use crate::curl::sent::{effective_headers, SentHeader};
+use crate::http::media;
 use crate::plugin::ConfigValue;
 
 impl Converter<'_> {
@@ -66,10 +67,7 @@ impl Converter<'_> {
         {
             return self.secret_header(&name, &value, arg_index);
         }
-        if lower == "content-type"
-            && matches!(body, Body::Json(..))
-            && infer::is_form_media_type(&value)
-        {
+        if lower == "content-type" && matches!(body, Body::Json(..)) && media::is_form(&value) {
             let message = "the data is JSON but curl sends it as \
                            application/x-www-form-urlencoded; the tool sends the same type: \
                            add -H 'Content-Type: application/json' if the API expects JSON";
@@ -120,7 +118,7 @@ impl Converter<'_> {
             }
             "content-type"
                 if matches!(body, Body::Form(..))
-                    && infer::is_form_media_type(value)
+                    && media::is_form(value)
                     && !value.contains(';') =>
             {
                 Some("the plugin sends the same type with a form body")

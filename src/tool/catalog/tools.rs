@@ -167,10 +167,7 @@ impl Tool for Search {
     }
 
     fn call(&self, mut arguments: Map, _context: &CallContext) -> ToolOutput {
-        if let Err(out) = only(&arguments, &["query", "limit"]) {
-            return out;
-        }
-        let query = match string_argument(&mut arguments, "query") {
+        let query = match required_string(&mut arguments, &["query", "limit"], "query") {
             Ok(query) => query,
             Err(out) => return out,
         };
@@ -230,16 +227,9 @@ impl Tool for Describe {
     }
 
     fn call(&self, mut arguments: Map, _context: &CallContext) -> ToolOutput {
-        if let Err(out) = only(&arguments, &["name"]) {
-            return out;
-        }
-        let name = match string_argument(&mut arguments, "name") {
-            Ok(name) => name,
+        let tool = match operation(&self.shared.registry, &mut arguments, &["name"]) {
+            Ok((_, tool)) => tool,
             Err(out) => return out,
-        };
-        let tool = match self.shared.registry.get(&name) {
-            Some(tool) => tool,
-            None => return unknown_operation(&self.shared.registry, &name),
         };
         let spec = tool.spec();
         let mut map = Map::with_capacity(7);
@@ -309,16 +299,13 @@ impl Tool for Call {
     }
 
     fn call(&self, mut arguments: Map, context: &CallContext) -> ToolOutput {
-        if let Err(out) = only(&arguments, &["name", "arguments"]) {
-            return out;
-        }
-        let name = match string_argument(&mut arguments, "name") {
-            Ok(name) => name,
+        let (name, tool) = match operation(
+            &self.shared.registry,
+            &mut arguments,
+            &["name", "arguments"],
+        ) {
+            Ok((name, tool)) => (name, tool.clone()),
             Err(out) => return out,
-        };
-        let tool = match self.shared.registry.get(&name) {
-            Some(tool) => tool.clone(),
-            None => return unknown_operation(&self.shared.registry, &name),
         };
         // The operation's arguments go through the wrapped registry as the model's own call
         // would: an object as parsed, a string (arguments encoded as JSON text) read by the
@@ -391,6 +378,31 @@ fn unknown_operation(registry: &ToolRegistry, name: &str) -> ToolOutput {
         ),
     };
     ToolOutput::error(ErrorKind::UnknownTool, message)
+}
+
+/// The preamble of every catalog tool: refuses an argument it does not take (`accepted`),
+/// then takes its one required string argument, `key`.
+fn required_string(
+    arguments: &mut Map,
+    accepted: &[&str],
+    key: &str,
+) -> Result<String, ToolOutput> {
+    only(arguments, accepted)?;
+    string_argument(arguments, key)
+}
+
+/// The operation the `name` argument names (after [`required_string`]'s checks), with that
+/// name; an unknown one is an error suggesting the closest.
+fn operation<'r>(
+    registry: &'r ToolRegistry,
+    arguments: &mut Map,
+    accepted: &[&str],
+) -> Result<(String, &'r Arc<dyn Tool>), ToolOutput> {
+    let name = required_string(arguments, accepted, "name")?;
+    match registry.get(&name) {
+        Some(tool) => Ok((name, tool)),
+        None => Err(unknown_operation(registry, &name)),
+    }
 }
 
 /// Refuses an argument the tool does not take, naming those it does.
