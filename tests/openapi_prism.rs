@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use httptool::json::{Json, Map, ParseOptions};
 use httptool::openapi::{self, ImportOptions};
 use httptool::plugin::{FilePart, FileResolver, HttpPlugin};
-use httptool::tool::{CallContext, Tool};
+use httptool::tool::{inline_refs, CallContext, Tool};
 
 /// Operations sampled per document, spread evenly over it.
 const SAMPLE: usize = 120;
@@ -232,9 +232,13 @@ fn sample(schema: &Json, depth: usize) -> Json {
     }
 }
 
-/// Arguments for a tool: a value for each required parameter.
+/// Arguments for a tool: a value for each required parameter. A compact schema writes a
+/// subschema it repeats once under `$defs` and points to it with `$ref`; a model follows the
+/// references, so the sampler reads the schema with them put back in place.
 fn arguments(parameters: &Json) -> Map {
-    sample(parameters, 0).into_object().unwrap_or_default()
+    sample(&inline_refs(parameters), 0)
+        .into_object()
+        .unwrap_or_default()
 }
 
 /// `scheme://authority` of a URL.
