@@ -10,24 +10,11 @@ use super::error::quote;
 use super::http_plugin::HttpPlugin;
 use super::model::{ArrayStyle, Auth, Location, Param};
 use super::multipart::{self, Part};
-use super::style;
+use super::style::{self, text};
 use crate::http::Request;
 use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, EncodeSet, Url};
-
-/// The text of a value for a path, query, header or form: a string as it is, anything else
-/// as compact JSON (`3`, `true`, `{"a":1}`), written into `scratch`.
-fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
-    match value {
-        Json::String(s) => s,
-        _ => {
-            scratch.clear();
-            value.write_to(scratch);
-            scratch
-        }
-    }
-}
 
 /// Builds the request for one call from the checked values.
 pub(crate) fn build(

@@ -83,21 +83,23 @@ pub(crate) fn join(
     match value {
         Json::Array(items) => {
             for item in items {
-                push(out, item_text(item, &mut scratch));
+                push(out, text(item, &mut scratch));
             }
         }
         Json::Object(map) => {
             for (key, member) in map.iter() {
                 push(out, key);
-                push(out, item_text(member, &mut scratch));
+                push(out, text(member, &mut scratch));
             }
         }
-        scalar => push(out, item_text(scalar, &mut scratch)),
+        scalar => push(out, text(scalar, &mut scratch)),
     }
 }
 
-/// As [`scalar_text`], written into `scratch` unless it is a string.
-fn item_text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
+/// The text of a value for a path, query, header or form, as [`scalar_text`] but without
+/// allocating: a string as it is, anything else as compact JSON (`3`, `true`, `{"a":1}`),
+/// written into `scratch`.
+pub(super) fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
     match value {
         Json::String(s) => s,
         _ => {

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::defs::factor_repeated_owned;
+use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value};
 use super::error::Error;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
@@ -277,25 +277,22 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
             }
             "required" if value.as_array().map_or(false, Vec::is_empty) => {}
             "items" if value.as_object().map_or(false, Map::is_empty) => {}
-            // Maps of names to schemas.
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                match value {
-                    Json::Object(members) => {
-                        let members: Map = members
-                            .iter()
-                            .map(|(k, v)| {
-                                (k.clone(), compact_node(v, Some(k), depth + 1, max, memo))
-                            })
-                            .collect();
-                        out.insert(key, members);
-                    }
-                    other => {
-                        out.insert(key, other.clone());
-                    }
+            // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
+            // alone, but their members are compacted like any other subschema).
+            _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
+                Json::Object(members) => {
+                    let members: Map = members
+                        .iter()
+                        .map(|(k, v)| (k.clone(), compact_node(v, Some(k), depth + 1, max, memo)))
+                        .collect();
+                    out.insert(key, members);
                 }
-            }
+                other => {
+                    out.insert(key, other.clone());
+                }
+            },
             // Lists of schemas.
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+            _ if is_schema_list(key) => {
                 let list = match value {
                     Json::Array(items) => Json::Array(
                         items
@@ -308,17 +305,7 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
                 out.insert(key, list);
             }
             // One schema (or, for `items` in old drafts, a list of them).
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "contains"
-            | "propertyNames"
-            | "if"
-            | "then"
-            | "else"
-            | "additionalItems"
-            | "unevaluatedProperties"
-            | "unevaluatedItems" => {
+            _ if is_schema_value(key) => {
                 let one = match value {
                     Json::Array(items) => Json::Array(
                         items

@@ -43,17 +43,17 @@ struct Interned {
 }
 
 /// Keywords whose value is a map of names to schemas.
-fn is_schema_map(key: &str) -> bool {
+pub(super) fn is_schema_map(key: &str) -> bool {
     matches!(key, "properties" | "patternProperties" | "dependentSchemas")
 }
 
 /// Keywords whose value is a list of schemas.
-fn is_schema_list(key: &str) -> bool {
+pub(super) fn is_schema_list(key: &str) -> bool {
     matches!(key, "allOf" | "anyOf" | "oneOf" | "prefixItems")
 }
 
 /// Keywords whose value is one schema (or, for `items` in older drafts, a list).
-fn is_schema_value(key: &str) -> bool {
+pub(super) fn is_schema_value(key: &str) -> bool {
     matches!(
         key,
         "items"
