@@ -262,14 +262,13 @@ impl Map {
             return true;
         }
         // Large objects: an index keeps this linear rather than quadratic.
-        let index: HashMap<&str, &Json> = other
-            .entries()
-            .iter()
-            .map(|(k, v)| (k.as_str(), v))
-            .collect();
+        // The same index as `extend` uses, rather than a map of its own that would compile
+        // a second hash table (issue 17: build cost).
+        let theirs = other.entries();
+        let index = KeyIndex::new(theirs);
         for (k, v) in self.entries() {
-            match index.get(k.as_str()) {
-                Some(w) => pairs.push((v, *w)),
+            match index.find(theirs, k).and_then(|i| theirs.get(i)) {
+                Some((_, w)) => pairs.push((v, w)),
                 None => return false,
             }
         }
@@ -297,6 +296,16 @@ impl KeyIndex {
             positions.insert(hash(&state, key), i);
         }
         KeyIndex { state, positions }
+    }
+
+    /// The position of `key` in `entries`, the entries this index was built from.
+    pub(crate) fn find(&self, entries: &[(String, Json)], key: &str) -> Option<usize> {
+        let i = *self.positions.get(&hash(&self.state, key))?;
+        match entries.get(i) {
+            Some((k, _)) if k == key => Some(i),
+            // Two keys with one 64-bit hash: the index holds the later one.
+            _ => entries.iter().position(|(k, _)| k == key),
+        }
     }
 
     /// The position of `key` in `entries` (the entries this index was built from, plus those
