@@ -73,7 +73,10 @@ const TYPED: [(&str, &str); 20] = [
 /// assert_eq!(trim_description("Short.", 200), "Short.");
 /// ```
 pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
-    let collapsed = collapse_space(text);
+    let collapsed = match super::plain::plain(text) {
+        Cow::Borrowed(text) => collapse_space(text),
+        Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+    };
     if collapsed.len() <= max_bytes {
         return collapsed;
     }
@@ -268,6 +271,9 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
                         || description
                             .as_deref()
                             .map_or(false, |d| same_words(d, title))
+                        || description.as_deref().map_or(false, |d| {
+                            super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
+                        })
                 });
                 if !repeats {
                     out.insert(key, value.clone());
@@ -453,7 +459,9 @@ mod tests {
 
     trim_cases! {
         trim_fits: "Lists pets.", 200 => "Lists pets.";
-        trim_collapses_space: "  Lists\n\n pets.\t", 200 => "Lists pets.";
+        trim_collapses_space: "  Lists\n pets.\t", 200 => "Lists pets.";
+        trim_paragraph_ends_a_sentence: "Get file\n\nReturns it whole.", 10 => "Get file.";
+        trim_markup_left_out: "The **[Spotify ID](/docs/ids)** of it.<br/>More.", 22 => "The Spotify ID of it.";
         trim_keeps_whole_sentences: "One. Two. Three is longer.", 10 => "One. Two.";
         trim_question_and_bang: "Why? Because! Then more text.", 14 => "Why? Because!";
         trim_word_boundary_with_ellipsis: "abc defgh ijklmnop", 12 => "abc defgh…";
