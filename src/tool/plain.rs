@@ -202,6 +202,83 @@ fn end_sentence(out: &mut String) {
     }
 }
 
+/// `text` (white space collapsed) without the sentences that only say what a keyword of its
+/// schema says (`Default: 20.`, `Defaults to 30.`, `Maximum: 50.`, `The default value is
+/// true.`), or `None` when it has none. `values` are the schema's `default`, `minimum` and
+/// `maximum` as text, under those names; a sentence that says more (`Default: 0 (the first
+/// item).`) stays.
+pub(crate) fn without_restated(text: &str, values: &[(&str, String)]) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut dropped = false;
+    for sentence in sentences(text) {
+        if restates(sentence, values) {
+            dropped = true;
+        } else {
+            kept.push(sentence);
+        }
+    }
+    if dropped {
+        Some(kept.join(" "))
+    } else {
+        None
+    }
+}
+
+/// The sentences of a text whose white space is collapsed: each up to a `.`, `!` or `?`
+/// followed by a space (the same boundary the trimming cuts at), the last to the end.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let at = i;
+            i += 1;
+            if bytes[at] == b' ' && at > 0 && matches!(bytes[at - 1], b'.' | b'!' | b'?') {
+                let sentence = text.get(start..at);
+                start = at + 1;
+                return sentence;
+            }
+        }
+        if start < bytes.len() {
+            let last = text.get(start..);
+            start = bytes.len();
+            return last;
+        }
+        None
+    })
+}
+
+/// Whether `sentence` is `[The] KEYWORD [value] [:|is|to|s to] VALUE.` for one of `values`.
+fn restates(sentence: &str, values: &[(&str, String)]) -> bool {
+    let lower = sentence.trim_end_matches('.').to_lowercase();
+    let rest = lower.strip_prefix("the ").unwrap_or(&lower);
+    values.iter().any(|(keyword, value)| {
+        let names: &[&str] = match *keyword {
+            "default" => &["defaults", "default"],
+            "minimum" => &["minimum", "min"],
+            "maximum" => &["maximum", "max"],
+            _ => &[],
+        };
+        names.iter().any(|name| {
+            let after = match rest.strip_prefix(name) {
+                Some(after) => after,
+                None => return false,
+            };
+            let after = after.strip_prefix(" value").unwrap_or(after);
+            let after = after.trim_start_matches(&[':', ' '][..]);
+            let after = ["is ", "to ", "of "]
+                .iter()
+                .find_map(|w| after.strip_prefix(w))
+                .unwrap_or(after);
+            let said = after
+                .trim()
+                .trim_matches(|c: char| c == '`' || c == '"' || c == '\'');
+            !said.is_empty() && said == value.to_lowercase()
+        })
+    })
+}
+
 /// Words that say nothing on their own, ignored when comparing what two texts say.
 const FUNCTION_WORDS: [&str; 22] = [
     "a", "an", "the", "of", "in", "on", "for", "to", "by", "with", "from", "and", "or", "at", "as",
@@ -280,6 +357,42 @@ mod tests {
         plain_paragraph: "Get file\n\nReturns it.\n \nDone" => "Get file.\n\nReturns it.\n\nDone";
         plain_line_break: "a list:\n- one\n- two" => "a list:\n- one\n- two";
         plain_multibyte: "Größe [Äpfel](x) ü" => "Größe Äpfel ü";
+    }
+
+    #[test]
+    fn restated_values() {
+        let values = [
+            ("default", "20".to_string()),
+            ("minimum", "1".to_string()),
+            ("maximum", "50".to_string()),
+        ];
+        assert_eq!(
+            without_restated(
+                "The maximum number of items. Default: 20. Minimum: 1. Maximum: 50.",
+                &values
+            )
+            .as_deref(),
+            Some("The maximum number of items.")
+        );
+        assert_eq!(
+            without_restated("How many. Defaults to `20`. Max is 50.", &values).as_deref(),
+            Some("How many.")
+        );
+        // Another value, or more than the value, stays.
+        assert_eq!(
+            without_restated("Default: 30. Max 50 a page.", &values),
+            None
+        );
+        assert_eq!(without_restated("Default: 20 (one page).", &values), None);
+        let yes = [("default", "true".to_string())];
+        assert_eq!(
+            without_restated("Whether to. The default value is True.", &yes).as_deref(),
+            Some("Whether to.")
+        );
+        assert_eq!(
+            without_restated("Default: true.", &yes).as_deref(),
+            Some("")
+        );
     }
 
     #[test]
