@@ -109,7 +109,9 @@ fn utf8_len(b: u8) -> usize {
 
 /// For a `[` at `open` that starts a Markdown link `[text](target)` (CommonMark 0.31,
 /// section 6.3, inline links: no `[`, `]` or line break in the text, no white space in the
-/// target), where its `](target)` starts and ends.
+/// target), where its `](target)` starts and ends. A target holding a bracket or a
+/// parenthesis is not read as one (the text stays as written), so that each look-ahead stops
+/// at the next bracket and the scan stays linear.
 fn link_at(bytes: &[u8], open: usize) -> Option<(usize, usize)> {
     let text_end = (open + 1..bytes.len().min(open + 1 + MAX_LINK_TEXT))
         .find(|&j| matches!(bytes[j], b']' | b'[' | b'\n'))?;
@@ -117,8 +119,9 @@ fn link_at(bytes: &[u8], open: usize) -> Option<(usize, usize)> {
         return None;
     }
     let target = text_end + 2;
-    let close = (target..bytes.len().min(target + MAX_LINK_TARGET))
-        .find(|&j| bytes[j] == b')' || bytes[j].is_ascii_whitespace())?;
+    let close = (target..bytes.len().min(target + MAX_LINK_TARGET)).find(|&j| {
+        matches!(bytes[j], b')' | b'(' | b'[' | b']') || bytes[j].is_ascii_whitespace()
+    })?;
     if bytes[close] != b')' {
         return None;
     }
@@ -350,6 +353,7 @@ mod tests {
         plain_relative_link: "The [Spotify ID](/documentation/ids) of it." => "The Spotify ID of it.";
         plain_image: "See ![a diagram](img.png) here." => "See a diagram here.";
         plain_not_a_link: "Use [x] or [y] (both) and [z](no close" => "Use [x] or [y] (both) and [z](no close";
+        plain_nested_brackets: "[a]([b](c))" => "[a](b)";
         plain_strong: "**Note**: only **admins.** Then" => "Note: only admins. Then";
         plain_html: "One.<br/>Two<br />three <b>bold</b> <owner>/<repo>" => "One. Two three bold <owner>/<repo>";
         plain_link_tag: "<a href=\"https://x\">docs</a>" => "docs";
