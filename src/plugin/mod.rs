@@ -149,6 +149,7 @@ mod model;
 mod multipart;
 mod oauth;
 mod observe;
+mod option_fields;
 mod provider;
 mod redact;
 mod request;

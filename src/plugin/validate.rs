@@ -8,6 +8,7 @@ use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
+use super::option_fields::{Value, OPTION_FIELDS};
 use crate::http::Headers;
 use crate::json::Json;
 use crate::tool;
@@ -305,36 +306,40 @@ pub(crate) fn check_auth(
     Ok(())
 }
 
+/// Checks the options at `parent` (the top level or an endpoint), field by field of
+/// [`OPTION_FIELDS`].
 pub(crate) fn check_options(options: &Options, parent: &str) -> Result<(), Error> {
-    let timeouts = [
-        ("timeout_connect_ms", options.timeout_connect),
-        ("timeout_read_ms", options.timeout_read),
-        ("timeout_write_ms", options.timeout_write),
-        ("timeout_call_ms", options.timeout_call),
-    ];
-    for (field, timeout) in timeouts {
-        if timeout.map_or(false, |t| t.as_millis() == 0) {
-            return Err(err(
-                ErrorKind::InvalidField,
-                at(parent, field),
-                "a timeout must be at least 1 ms",
-            ));
-        }
-    }
-    if options.max_output_bytes == Some(0) {
-        return Err(err(
-            ErrorKind::InvalidField,
-            at(parent, "max_output_bytes"),
-            "the output cap must be at least 1 byte",
-        ));
-    }
-    for (i, host) in options.redirect_hosts.iter().flatten().enumerate() {
-        if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == b'/' || b == b'@') {
-            return Err(err(
-                ErrorKind::InvalidField,
-                index(&at(parent, "redirect_hosts"), i),
-                format!("{} is not a host name or address", quote(host)),
-            ));
+    for field in OPTION_FIELDS {
+        let path = || at(parent, field.name);
+        match &field.value {
+            Value::Millis(slot) => {
+                if (slot.get)(options).map_or(false, |t| t.as_millis() == 0) {
+                    return Err(err(
+                        ErrorKind::InvalidField,
+                        path(),
+                        "a timeout must be at least 1 ms",
+                    ));
+                }
+            }
+            Value::Bytes(slot, refuse_zero) => {
+                if let (Some(message), Some(0)) = (refuse_zero, (slot.get)(options)) {
+                    return Err(err(ErrorKind::InvalidField, path(), *message));
+                }
+            }
+            Value::Hosts(slot) => {
+                for (i, host) in (slot.get)(options).iter().flatten().enumerate() {
+                    if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == b'/' || b == b'@')
+                    {
+                        return Err(err(
+                            ErrorKind::InvalidField,
+                            index(&path(), i),
+                            format!("{} is not a host name or address", quote(host)),
+                        ));
+                    }
+                }
+            }
+            // Any value the file can hold is a valid count, flag or address mode.
+            Value::Count(_) | Value::Flag(_) | Value::Address(_) => {}
         }
     }
     Ok(())
