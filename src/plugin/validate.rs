@@ -9,11 +9,12 @@ use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
 use super::option_fields::{Value, OPTION_FIELDS};
+use super::style;
 use crate::http::Headers;
 use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
-use crate::url::{self, Url};
+use crate::url::Url;
 
 /// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
 /// recursively when a call's values are checked, so their depth is bounded here.
@@ -763,11 +764,8 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
         ));
     }
     if param.location == Location::Path {
-        let text = default
-            .as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| default.to_string());
-        if text.is_empty() || url::reads_as_dot_segment(&text) {
+        // The rule a call's path value meets, on the text the call would send.
+        if style::path_value_problem(default, &mut String::new()).is_some() {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 path,
