@@ -116,7 +116,7 @@ impl ApiResponse {
             text.push('\n');
             text.push_str(name);
             text.push_str(": ");
-            if http::is_credential_name(name) || name.eq_ignore_ascii_case("set-cookie") {
+            if http::is_credential_name(name) {
                 text.push_str("***");
             } else {
                 text.push_str(value);
