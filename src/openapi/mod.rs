@@ -471,7 +471,7 @@ pub fn import(document: &Json) -> Result<Import, Error> {
 ///
 /// # Errors
 ///
-/// As [`import`].
+/// As [`import`](fn@import).
 pub fn import_with(document: &Json, options: &ImportOptions) -> Result<Import, Error> {
     let result = import::run(document, options)?;
     Ok(Import {

@@ -97,7 +97,7 @@ impl HttpPlugin {
     /// A plugin file decides where requests go and which environment variables they carry:
     /// load only files you trust as you trust code. Reading never panics and is bounded
     /// (JSON nesting by [`json::DEFAULT_MAX_DEPTH`], parameter types by
-    /// [`MAX_TYPE_DEPTH`](crate::plugin::MAX_TYPE_DEPTH)); no environment value is ever written into
+    /// [`MAX_TYPE_DEPTH`]); no environment value is ever written into
     /// an error message, a description or `to_json`.
     ///
     /// # Examples
