@@ -49,7 +49,12 @@ fn the_client_masks_exactly_the_credential_headers() {
             let mut headers = Headers::new();
             headers.insert(name, VALUE).unwrap();
             assert_eq!(headers.is_sensitive(name), masked, "{}", name);
-            assert_eq!(!format!("{:?}", headers).contains(VALUE), masked, "{}", name);
+            assert_eq!(
+                !format!("{:?}", headers).contains(VALUE),
+                masked,
+                "{}",
+                name
+            );
         }
     }
 }
@@ -61,7 +66,12 @@ fn the_curl_importer_hides_exactly_the_credential_headers() {
             let line = format!("curl https://api.example.com/a -H '{}: {}'", name, VALUE);
             let command = curl::parse(&line).unwrap();
             // The parsed command's `Debug` masks by the same rule.
-            assert_eq!(!format!("{:?}", command).contains(VALUE), hidden, "{}", name);
+            assert_eq!(
+                !format!("{:?}", command).contains(VALUE),
+                hidden,
+                "{}",
+                name
+            );
             let file = curl::to_plugin(&command).unwrap().to_json().to_string();
             assert_eq!(!file.contains(VALUE), hidden, "{}: {}", name, file);
         }
