@@ -998,3 +998,39 @@ fn shared_components_compact_as_each_tool_alone() {
     let text = shared[0].parameters().to_string();
     assert!(text.contains("owner") && !text.contains(&long), "{}", text);
 }
+
+#[test]
+fn parameter_content_is_json_by_the_http_media_rule() {
+    let with = |media: &str| {
+        let d = doc(
+            &format!(
+                r#"{{"/a": {{"get": {{"operationId": "a", "parameters": [{{"name": "f",
+                    "in": "query", "content": {{"{}": {{"schema": {{"type": "object"}}}}}}}}]}}}}}}"#,
+                media
+            ),
+            "{}",
+        );
+        let import = openapi::import(&d).unwrap();
+        import
+            .warnings()
+            .iter()
+            .map(|w| w.message().to_string())
+            .collect::<Vec<_>>()
+    };
+    // JSON, as `http::media::is_json` reads it: no warning.
+    for media in ["application/json", "application/problem+json", "text/json"] {
+        assert!(with(media).is_empty(), "{}: {:?}", media, with(media));
+    }
+    // Names that hold "json" but are not one JSON document are sent as JSON text, said so.
+    for media in ["application/x-ndjson", "application/jsonl"] {
+        assert_eq!(
+            with(media),
+            [format!(
+                "parameter content '{}' is sent as JSON text",
+                media
+            )],
+            "{}",
+            media
+        );
+    }
+}
