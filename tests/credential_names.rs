@@ -1,7 +1,7 @@
 //! One rule for "does this name hold a credential" (issue 17, "one owner per rule"):
 //! `http::is_credential_name`, which the client's header masking, the plugin's response
-//! heads and the curl importer all ask (the importer's `is_secret_name` was a second name
-//! for it). Each name below is asked on each side, and every side answers the same.
+//! heads, a plugin's `Debug` and the curl importer all ask (the importer's `is_secret_name`
+//! was a second name for it; the plugin's `Debug` had its own list of three). Each name below is asked on each side, and every side answers the same.
 
 #![cfg(all(feature = "curl", feature = "plugin"))]
 
@@ -74,6 +74,21 @@ fn the_curl_importer_hides_exactly_the_credential_headers() {
             );
             let file = curl::to_plugin(&command).unwrap().to_json().to_string();
             assert_eq!(!file.contains(VALUE), hidden, "{}: {}", name, file);
+        }
+    }
+}
+
+#[test]
+fn a_plugin_debug_masks_exactly_the_credential_headers() {
+    for (names, masked) in [(CREDENTIALS, true), (NOT_CREDENTIALS, false)] {
+        for name in names {
+            let plugin = httptool::plugin::HttpPlugin::builder("p", "https://api.example.com")
+                .header(*name, VALUE)
+                .endpoint(httptool::plugin::Endpoint::get("g", "/g"))
+                .build()
+                .unwrap();
+            let debug = format!("{:?}", plugin);
+            assert_eq!(!debug.contains(VALUE), masked, "{}: {}", name, debug);
         }
     }
 }

@@ -11,7 +11,7 @@ use super::multipart::FileResolver;
 use super::oauth::TokenListener;
 use super::observe::Observer;
 use super::token::TokenCache;
-use crate::http::{Client, Transport};
+use crate::http::{self, Client, Transport};
 use crate::tool::ToolSpec;
 use crate::url::Url;
 
@@ -253,12 +253,10 @@ impl fmt::Debug for HttpPlugin {
 }
 
 /// A static header's value as `Debug` shows it: literal values of ordinary headers as they
-/// are, everything else `***`.
+/// are, everything else `***`. A credential's header is the http layer's one rule
+/// ([`http::is_credential_name`]), as the client masks it on the wire.
 fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
-    let credential = ["authorization", "proxy-authorization", "cookie"]
-        .iter()
-        .any(|n| n.eq_ignore_ascii_case(name));
-    if credential {
+    if http::is_credential_name(name) {
         "***"
     } else {
         shown_value(value)
