@@ -4,8 +4,8 @@
 //! only has to hide values, not understand them: a name that is percent-encoded in an
 //! unusual way is simply not recognised, and its value stays visible in `Debug` output.
 
-/// The text that stands for a hidden value.
-pub(crate) const MASK: &str = "***";
+/// The text that stands for a hidden value (the crate's one spelling).
+pub(crate) use crate::quote::MASK;
 
 // Which names hold credentials is the http layer's one rule (`http::is_credential_name`),
 // under its own name everywhere, so what the importer hides and what the client masks agree.

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::credentials::is_credential_name;
 use super::error::{Error, ErrorKind};
-use crate::quote::quote;
+use crate::quote::{quote, MASK};
 
 /// Header fields in order, names compared without regard to ASCII case.
 ///
@@ -298,7 +298,7 @@ impl fmt::Debug for Headers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut map = f.debug_map();
         for (name, value, sensitive) in self.iter_marked() {
-            map.entry(&name, &if sensitive { "***" } else { value });
+            map.entry(&name, &if sensitive { MASK } else { value });
         }
         map.finish()
     }

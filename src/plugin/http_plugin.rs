@@ -12,6 +12,7 @@ use super::oauth::TokenListener;
 use super::observe::Observer;
 use super::token::TokenCache;
 use crate::http::{self, Client, Transport};
+use crate::quote::MASK;
 use crate::tool::ToolSpec;
 use crate::url::Url;
 
@@ -257,7 +258,7 @@ impl fmt::Debug for HttpPlugin {
 /// ([`http::is_credential_name`]), as the client masks it on the wire.
 fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
     if http::is_credential_name(name) {
-        "***"
+        MASK
     } else {
         shown_value(value)
     }
@@ -265,8 +266,8 @@ fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
 
 fn shown_value(value: &ConfigValue) -> &str {
     if value.is_external() {
-        "***"
+        MASK
     } else {
-        value.value().unwrap_or("***")
+        value.value().unwrap_or(MASK)
     }
 }
