@@ -2,6 +2,11 @@
 //! model's or a file's odd input can neither make a message huge nor break the line it is
 //! logged on.
 
+/// What stands for a hidden value (a secret, a credential's header or query value) in every
+/// layer's messages, logs, dry runs and `Debug` output: one spelling, so a reader or a test
+/// looking for it finds every place.
+pub(crate) const MASK: &str = "***";
+
 /// The most characters of a text a message shows; the rest becomes `...`.
 pub(crate) const MAX_QUOTED_CHARS: usize = 64;
 

@@ -465,10 +465,81 @@ fn descriptions_are_capped() {
         ),
         "{}",
     );
-    let i = openapi::import_with(&d, &ImportOptions::new().max_description_len(20)).unwrap();
+    let i = openapi::import_with(&d, &ImportOptions::new().max_description_bytes(20)).unwrap();
     assert_eq!(
         i.plugin().to_json()["endpoints"][0]["description"],
         Json::from("word word word wo...")
+    );
+}
+
+/// A document whose operation summary and parameter description are `text`.
+fn described(text: &str) -> Json {
+    doc(
+        &format!(
+            r#"{{"/a": {{"get": {{"operationId": "a", "summary": "{0}",
+                "parameters": [{{"name": "q", "in": "query", "description": "{0}",
+                                 "schema": {{"type": "string"}}}}]}}}}}}"#,
+            text
+        ),
+        "{}",
+    )
+}
+
+/// (tool description, parameter description) of the imported plugin.
+fn descriptions(d: &Json, options: &ImportOptions) -> (String, String) {
+    let file = openapi::import_with(d, options).unwrap().plugin().to_json();
+    let endpoint = &file["endpoints"][0];
+    let text = |v: &Json| v.as_str().unwrap().to_string();
+    (
+        text(&endpoint["description"]),
+        text(&endpoint["params"][0]["description"]),
+    )
+}
+
+#[test]
+fn description_caps_count_bytes_as_the_plugin_options_do() {
+    // 12 characters, 24 bytes: a cap of 12 characters would keep it whole.
+    let d = described(&"é".repeat(12));
+    let options = ImportOptions::new()
+        .max_description_bytes(12)
+        .max_param_description_bytes(9);
+    let (tool, param) = descriptions(&d, &options);
+    assert_eq!((tool.as_str(), param.as_str()), ("éééé...", "ééé..."));
+    assert!(tool.len() <= 12 && param.len() <= 9);
+    // At the cap exactly, nothing is cut.
+    let whole = ImportOptions::new()
+        .max_description_bytes(24)
+        .max_param_description_bytes(24);
+    assert_eq!(descriptions(&d, &whole), ("é".repeat(12), "é".repeat(12)));
+    assert_eq!(
+        (
+            openapi::DEFAULT_MAX_DESCRIPTION_BYTES,
+            openapi::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES
+        ),
+        (1024, 512)
+    );
+}
+
+#[test]
+#[allow(deprecated)]
+fn the_old_description_cap_setters_set_the_byte_caps() {
+    let d = described(&"é".repeat(12));
+    let old = ImportOptions::new()
+        .max_description_len(12)
+        .max_param_description_len(9);
+    let new = ImportOptions::new()
+        .max_description_bytes(12)
+        .max_param_description_bytes(9);
+    assert_eq!(descriptions(&d, &old), descriptions(&d, &new));
+    assert_eq!(
+        (
+            openapi::DEFAULT_MAX_DESCRIPTION_LEN,
+            openapi::DEFAULT_MAX_PARAM_DESCRIPTION_LEN
+        ),
+        (
+            openapi::DEFAULT_MAX_DESCRIPTION_BYTES,
+            openapi::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES
+        )
     );
 }
 
@@ -926,4 +997,40 @@ fn shared_components_compact_as_each_tool_alone() {
     // The component was made compact: its description is cut.
     let text = shared[0].parameters().to_string();
     assert!(text.contains("owner") && !text.contains(&long), "{}", text);
+}
+
+#[test]
+fn parameter_content_is_json_by_the_http_media_rule() {
+    let with = |media: &str| {
+        let d = doc(
+            &format!(
+                r#"{{"/a": {{"get": {{"operationId": "a", "parameters": [{{"name": "f",
+                    "in": "query", "content": {{"{}": {{"schema": {{"type": "object"}}}}}}}}]}}}}}}"#,
+                media
+            ),
+            "{}",
+        );
+        let import = openapi::import(&d).unwrap();
+        import
+            .warnings()
+            .iter()
+            .map(|w| w.message().to_string())
+            .collect::<Vec<_>>()
+    };
+    // JSON, as `http::media::is_json` reads it: no warning.
+    for media in ["application/json", "application/problem+json", "text/json"] {
+        assert!(with(media).is_empty(), "{}: {:?}", media, with(media));
+    }
+    // Names that hold "json" but are not one JSON document are sent as JSON text, said so.
+    for media in ["application/x-ndjson", "application/jsonl"] {
+        assert_eq!(
+            with(media),
+            [format!(
+                "parameter content '{}' is sent as JSON text",
+                media
+            )],
+            "{}",
+            media
+        );
+    }
 }

@@ -579,3 +579,71 @@ refused! {
     secret_default_not_shown: ep(r#""name": "x", "path": "/x", "params": [{"name": "a", "in": "query", "type": "integer", "secret": true, "default": "${TENANT}"}]"#) => InvalidDefault, "endpoints[0].params[0].default", "default does not fit the parameter's type or enum";
     path_default_with_dots: ep(r#""name": "x", "path": "/{a}", "params": [{"name": "a", "in": "path", "default": ".."}]"#) => InvalidDefault, "endpoints[0].params[0].default", "a path default cannot be empty or hold a '.' or '..' segment";
 }
+
+/// Every setter of `Options`, each with a value other than its default.
+fn every_option() -> Options {
+    Options::new()
+        .timeout_connect(Duration::from_millis(1001))
+        .timeout_read(Duration::from_millis(1002))
+        .timeout_write(Duration::from_millis(1003))
+        .timeout_call(Duration::from_millis(1004))
+        .max_response_bytes(1005)
+        .max_output_bytes(1006)
+        .max_redirects(7)
+        .redirect_hosts(["cdn.example.com", "img.example.com"])
+        .address_policy(AddressMode::Strict)
+        .overload_retries(8)
+        .full_schemas(true)
+        .max_description_bytes(1009)
+}
+
+/// The plugin file fields `every_option` writes, with their values.
+const EVERY_OPTION_FIELDS: &str = r#"{
+  "timeout_connect_ms": 1001, "timeout_read_ms": 1002, "timeout_write_ms": 1003,
+  "timeout_call_ms": 1004, "max_response_bytes": 1005, "max_output_bytes": 1006,
+  "max_redirects": 7, "redirect_hosts": ["cdn.example.com", "img.example.com"],
+  "address_policy": "strict", "overload_retries": 8, "full_schemas": true,
+  "max_description_bytes": 1009
+}"#;
+
+#[test]
+fn every_option_set_round_trips_through_to_json_at_both_levels() {
+    let built = HttpPlugin::builder("opts", "https://api.example.com")
+        .options(every_option())
+        .endpoint(Endpoint::get("get", "/x").options(every_option()))
+        .build()
+        .unwrap();
+    let written = built.to_json();
+    let expected = json::parse(EVERY_OPTION_FIELDS).unwrap();
+    for (key, value) in expected.as_object().unwrap().iter() {
+        assert_eq!(written[key.as_str()], *value, "plugin {}", key);
+        assert_eq!(
+            written["endpoints"][0][key.as_str()],
+            *value,
+            "endpoint {}",
+            key
+        );
+    }
+    let again = HttpPlugin::from_json(&written.to_string()).unwrap();
+    assert_eq!(again.to_json(), written);
+    assert_eq!(again.specs(), built.specs());
+}
+
+#[test]
+fn every_option_field_of_the_file_is_refused_with_a_wrong_type() {
+    let expected = json::parse(EVERY_OPTION_FIELDS).unwrap();
+    for key in expected.as_object().unwrap().keys() {
+        let text = format!(
+            r#"{{"name": "p", "base_url": "https://a.example", "{}": {{}},
+               "endpoints": [{{"name": "g", "method": "GET", "path": "/"}}]}}"#,
+            key
+        );
+        let err = HttpPlugin::from_json(&text).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.path()),
+            (ErrorKind::InvalidField, key.as_str()),
+            "{}",
+            err
+        );
+    }
+}

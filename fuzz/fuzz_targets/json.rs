@@ -62,7 +62,12 @@ fuzz_target!(|data: &[u8]| {
     let cap = 100 + usize::from(data.first().copied().unwrap_or(0)) * 8;
     match httptool::tool::cap_json(&value, cap) {
         Some(cut) => {
-            assert!(cut.len() <= cap, "cut past the cap: {} > {}", cut.len(), cap);
+            assert!(
+                cut.len() <= cap,
+                "cut past the cap: {} > {}",
+                cut.len(),
+                cap
+            );
             json::parse(&cut).unwrap_or_else(|e| panic!("cut is not JSON: {e}: {cut}"));
         }
         None => assert!(

@@ -3,7 +3,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::secret::{is_secret_name, mask_cookie, mask_url, MASK};
+use super::secret::{mask_cookie, mask_url, MASK};
+use crate::http::is_credential_name;
 
 /// A curl command line, read as bash and curl would read it, with nothing acted on.
 ///
@@ -278,7 +279,7 @@ impl Header {
 
 impl fmt::Debug for Header {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let value = if is_secret_name(&self.name) {
+        let value = if is_credential_name(&self.name) {
             MASK
         } else {
             &self.value

@@ -2,8 +2,8 @@
 //!
 //! [`parse`] reads a curl command line the way bash and then curl would, and returns a
 //! [`CurlCommand`]: what the command asks for, with nothing acted on. No file is opened, no
-//! variable or environment is read, nothing is sent. [`to_plugin`] turns the command into
-//! an [`HttpPlugin`](crate::plugin::HttpPlugin) with one tool; [`to_curl`] and
+//! variable or environment is read, nothing is sent. [`to_plugin`](fn@to_plugin) turns the command into
+//! an [`HttpPlugin`](crate::plugin::HttpPlugin) with one tool; [`to_curl`](fn@to_curl) and
 //! [`to_curl_call`] turn any tool of a plugin back into the curl command that sends exactly
 //! the request a call would send.
 //!
@@ -75,7 +75,7 @@
 //!
 //! # Converting to a plugin
 //!
-//! [`to_plugin`] (and [`to_plugin_with`], with [`ImportOptions`] and the notes) makes a
+//! [`to_plugin`](fn@to_plugin) (and [`to_plugin_with`], with [`ImportOptions`] and the notes) makes a
 //! plugin with one endpoint that sends the command's request. Every rule is a guess from one
 //! sample, so every guess is written down here, and every approximation leaves a [`Note`].
 //!
@@ -198,7 +198,7 @@
 //!
 //! # Converting back to curl
 //!
-//! [`to_curl`], [`to_curl_call`] and [`to_curl_with`] build the request with the plugin
+//! [`to_curl`](fn@to_curl), [`to_curl_call`] and [`to_curl_with`] build the request with the plugin
 //! layer, exactly as a call would (a dry run: arguments checked and coerced, defaults,
 //! static headers, auth, context values), and write that request out; nothing is
 //! recomputed from the declaration. The command names the method only where curl would

@@ -4,12 +4,12 @@
 //! only has to hide values, not understand them: a name that is percent-encoded in an
 //! unusual way is simply not recognised, and its value stays visible in `Debug` output.
 
-/// The text that stands for a hidden value.
-pub(crate) const MASK: &str = "***";
+/// The text that stands for a hidden value (the crate's one spelling).
+pub(crate) use crate::quote::MASK;
 
-/// True when a header or parameter called `name` probably holds a credential; the rule is
-/// the http layer's, so what the importer hides and what the client masks agree.
-pub(crate) use crate::http::is_credential_name as is_secret_name;
+// Which names hold credentials is the http layer's one rule (`http::is_credential_name`),
+// under its own name everywhere, so what the importer hides and what the client masks agree.
+use crate::http::is_credential_name;
 
 /// `url` with the userinfo password and the values of credential-looking query
 /// parameters replaced by [`MASK`].
@@ -59,7 +59,7 @@ fn mask_pairs(text: &str, separator: char) -> String {
     let pieces: Vec<String> = text
         .split(separator)
         .map(|piece| match piece.find('=') {
-            Some(eq) if is_secret_name(&piece[..eq]) => format!("{}={}", &piece[..eq], MASK),
+            Some(eq) if is_credential_name(&piece[..eq]) => format!("{}={}", &piece[..eq], MASK),
             _ => piece.to_owned(),
         })
         .collect();

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::error::Error;
 use super::multipart;
 use super::quote::quote;
+use super::secret::MASK;
 use crate::http::Secrets;
 use crate::json::{Json, Map};
 use crate::plugin::{
@@ -209,9 +210,10 @@ fn oauth_comment(oauth: &OAuth2) -> String {
         _ => String::from("the configured token url"),
     };
     format!(
-        "# the access token is fetched at run time (OAuth 2.0 {}) from {}: put it in place of ***",
+        "# the access token is fetched at run time (OAuth 2.0 {}) from {}: put it in place of {}",
         grant,
-        at.replace(['\r', '\n'], "")
+        at.replace(['\r', '\n'], ""),
+        MASK
     )
 }
 
@@ -359,7 +361,7 @@ fn oauth_head(plugin: &HttpPlugin, mut head: Head) -> Head {
     if let Some(Auth::OAuth2(_)) = plugin.auth() {
         for (name, value) in &mut head.headers {
             if name.eq_ignore_ascii_case("authorization") {
-                *value = String::from("Bearer ***");
+                *value = format!("Bearer {}", MASK);
             }
         }
     }

@@ -40,7 +40,7 @@ pub trait TimeSource: fmt::Debug + Send + Sync {
 }
 
 /// The time of the machine: [`Instant::now`], [`SystemTime::now`] and
-/// [`thread::sleep`](std::thread::sleep). The default [`TimeSource`].
+/// [`thread::sleep`]. The default [`TimeSource`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RealTime;
 

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::credentials::is_credential_name;
 use super::error::{Error, ErrorKind};
-use crate::quote::quote;
+use crate::quote::{quote, MASK};
 
 /// Header fields in order, names compared without regard to ASCII case.
 ///
@@ -71,13 +71,19 @@ pub(crate) fn is_tchar(b: u8) -> bool {
         )
 }
 
+/// RFC 9110 section 5.6.2: `token = 1*tchar`. The one rule for header names, methods and
+/// the curl reader's `-X` and `-H` names.
+pub(crate) fn is_token(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(is_tchar)
+}
+
 /// RFC 9110 section 5.5: a field value holds no control characters other than HTAB.
 pub(crate) fn is_value_byte(b: u8) -> bool {
     b == b'\t' || (b >= 0x20 && b != 0x7f)
 }
 
 pub(crate) fn check_name(name: &str) -> Result<(), Error> {
-    if name.is_empty() || !name.bytes().all(is_tchar) {
+    if !is_token(name) {
         return Err(Error::new(ErrorKind::InvalidHeaderName).with_detail(quote(name)));
     }
     Ok(())
@@ -298,7 +304,7 @@ impl fmt::Debug for Headers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut map = f.debug_map();
         for (name, value, sensitive) in self.iter_marked() {
-            map.entry(&name, &if sensitive { "***" } else { value });
+            map.entry(&name, &if sensitive { MASK } else { value });
         }
         map.finish()
     }
@@ -316,6 +322,18 @@ impl Eq for Headers {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tokens() {
+        assert!(is_token("POST"));
+        assert!(is_token("X-Custom_1.2"));
+        assert!(is_token("!#$%&'*+-.^_`|~"));
+        assert!(!is_token(""));
+        assert!(!is_token("X Y"));
+        assert!(!is_token("X:Y"));
+        assert!(!is_token("é"));
+        assert!(!is_token("a\"b"));
+    }
 
     #[test]
     fn order_case_and_repeats() {

@@ -5,6 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::str::FromStr;
 
 use super::error::{Error, ErrorKind};
+use super::headers::is_token;
 
 /// The longest extension method accepted, in bytes. The longest registered method
 /// (`UPDATEREDIRECTREF`, RFC 4437) has 17.
@@ -71,12 +72,6 @@ impl fmt::Debug for ExtensionMethod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.as_str())
     }
-}
-
-/// RFC 9110 section 5.6.2: `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" /
-/// "." / "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA`.
-fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 impl Method {
@@ -147,7 +142,8 @@ impl FromStr for Method {
         if let Some(known) = ALL.iter().find(|m| m.as_str().eq_ignore_ascii_case(s)) {
             return Ok(*known);
         }
-        if s.is_empty() || s.len() > MAX_METHOD_LEN || !s.bytes().all(is_tchar) {
+        // RFC 9110 section 9.1: `method = token`.
+        if s.len() > MAX_METHOD_LEN || !is_token(s) {
             return Err(Error::new(ErrorKind::InvalidMethod));
         }
         let mut bytes = [0; MAX_METHOD_LEN];

@@ -90,6 +90,7 @@ pub use self::config::{
 pub(crate) use self::credentials::base64_decode;
 pub use self::credentials::{basic_auth, is_credential_name};
 pub use self::error::{CertificateProblem, Error, ErrorKind, Limit, Malformed, Timeout};
+pub(crate) use self::headers::is_token;
 pub use self::headers::Headers;
 pub use self::method::{ExtensionMethod, Method, MAX_METHOD_LEN};
 pub use self::proxy::{Proxy, ProxyConfig};

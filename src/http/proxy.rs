@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use super::address::in_network;
 use super::credentials::basic_auth;
 use super::error::{Error, ErrorKind};
+use crate::quote::MASK;
 use crate::url::{percent_decode, Host, Scheme, Url};
 
 /// The port curl assumes for a proxy given without one.
@@ -96,7 +97,7 @@ impl fmt::Debug for Proxy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Proxy")
             .field("url", &self.url.as_str())
-            .field("authorization", &self.authorization.as_ref().map(|_| "***"))
+            .field("authorization", &self.authorization.as_ref().map(|_| MASK))
             .finish()
     }
 }

@@ -135,7 +135,7 @@ pub use parse::ParseOptions;
 pub use value::Json;
 pub use write::write_str;
 
-/// The deepest nesting of arrays and objects [`parse`] accepts. Defaults to 128; change it
+/// The deepest nesting of arrays and objects [`parse`](fn@parse) accepts. Defaults to 128; change it
 /// with [`ParseOptions::max_depth`].
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 

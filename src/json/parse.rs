@@ -456,7 +456,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The slow path of [`parse_string`]: `start` is the first content byte, `i` the first
+    /// The slow path of [`parse_string`](Self::parse_string): `start` is the first content byte, `i` the first
     /// backslash.
     fn parse_escaped_string(&mut self, start: usize, mut i: usize) -> Result<String, Error> {
         let mut out = std::mem::take(&mut self.scratch);

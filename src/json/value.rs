@@ -14,7 +14,7 @@ pub(crate) static NULL: Json = Json::Null;
 
 /// A JSON value.
 ///
-/// Build one with [`json!`](super#literals-httptooljson), `From` conversions or [`parse`](super::parse); read
+/// Build one with [`json!`](super#literals-httptooljson), `From` conversions or [`parse`](fn@super::parse); read
 /// it with [`get`](Json::get), [`at`](Json::at), indexing (`value["key"][0]`, which gives
 /// `Null` for anything missing), [`pointer`](Json::pointer) and the `as_*` accessors; write it
 /// with `to_string()` (compact) or [`to_pretty`](Json::to_pretty).
@@ -422,7 +422,7 @@ impl fmt::Debug for Json {
 impl FromStr for Json {
     type Err = Error;
 
-    /// Parses with the default options, as [`parse`](super::parse).
+    /// Parses with the default options, as [`parse`](fn@super::parse).
     fn from_str(text: &str) -> Result<Json, Error> {
         super::parse(text)
     }

@@ -29,7 +29,7 @@ pub const DEFAULT_PAGE_SIZE: usize = 500;
 
 /// The longest message, in bytes, the server reads. Defaults to 4 MiB: room for tool
 /// arguments at their own limit of 1 MiB
-/// ([`tool::DEFAULT_MAX_ARGUMENT_BYTES`](crate::tool::DEFAULT_MAX_ARGUMENT_BYTES)), escaped.
+/// ([`tool::DEFAULT_MAX_ARGUMENT_BYTES`]), escaped.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Tool calls running at once (worker threads, started as calls arrive). Defaults to 8.
@@ -60,7 +60,7 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 /// - `tools/call`: run on a pool of at most [`max_concurrency`](Server::max_concurrency)
 ///   worker threads, so a slow API never holds up `ping`, `tools/list` or other calls;
 ///   answers come as calls finish, each with its id. The result is
-///   [`tool::mcp::call_tool_result_for`](crate::tool::mcp::call_tool_result_for): text,
+///   [`tool::mcp::call_tool_result_for`]: text,
 ///   `structuredContent` for JSON, `isError` for every failure of the tool, argument errors
 ///   included, so the model can correct itself. An unknown tool and params of the wrong shape
 ///   are error -32602.

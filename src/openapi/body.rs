@@ -262,7 +262,7 @@ fn form_style(
     let json_part = entry
         .and_then(|e| e.get("contentType"))
         .and_then(Json::as_str)
-        .map_or(false, |c| c.contains("json"));
+        .map_or(false, http::media::is_json);
     if json_part {
         return ArrayStyle::Repeat;
     }

@@ -147,8 +147,8 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         .max_total_nodes
         .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES);
     conv.max_description = options
-        .max_param_description_len
-        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_LEN);
+        .max_param_description_bytes
+        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
     conv.warnings = warnings;
     if let Some(webhooks) = root.get("webhooks").and_then(Json::as_object) {
         for (name, _) in webhooks.iter() {
@@ -315,8 +315,8 @@ fn dedupe(warnings: &mut Vec<Warning>) {
 
 fn plugin_description(root: &Json, options: &ImportOptions) -> String {
     let max = options
-        .max_description_len
-        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_LEN);
+        .max_description_bytes
+        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_BYTES);
     let title = root
         .pointer("/info/title")
         .and_then(Json::as_str)
@@ -413,8 +413,8 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     }
     let max = c
         .options
-        .max_description_len
-        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_LEN);
+        .max_description_bytes
+        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_BYTES);
     let summary =
         c.op.get("summary")
             .and_then(Json::as_str)

@@ -14,7 +14,7 @@
 //! | `servers[0]` with its variables' defaults; Swagger `schemes` (https first), `host`, `basePath` | `base_url` ([`ImportOptions::server`], [`variable`](ImportOptions::server_variable), [`base_url`](ImportOptions::base_url) choose another) |
 //! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
-//! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped ([`ImportOptions::max_description_len`]) |
+//! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped in bytes ([`ImportOptions::max_description_bytes`]) |
 //! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
 //! | the first 2xx response's JSON schema (`content` `application/json` or `+json`; Swagger `schema` when `produces` is JSON or absent) | the endpoint's `output_schema`, descriptive only (below), `writeOnly` properties left out; none when any 2xx response has no JSON body, or the schema is over 16 KiB (a warning); [`ImportOptions::output_schemas`] turns them off |
 //! | parameters in `path`, `query`, `header`, `cookie` (path-level merged, the operation's win) | parameters in the same place, `style`/`explode` as `array_style` |
@@ -114,10 +114,18 @@ pub enum Version {
     V3_1,
 }
 
-/// Defaults to 1024: the characters of a tool description.
-pub const DEFAULT_MAX_DESCRIPTION_LEN: usize = 1024;
-/// Defaults to 512: the characters of a parameter or property description.
-pub const DEFAULT_MAX_PARAM_DESCRIPTION_LEN: usize = 512;
+/// Defaults to 1024: the bytes of a tool description the imported plugin keeps.
+pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 1024;
+/// Defaults to 512: the bytes of a parameter or property description the imported plugin keeps.
+pub const DEFAULT_MAX_PARAM_DESCRIPTION_BYTES: usize = 512;
+/// The old name of [`DEFAULT_MAX_DESCRIPTION_BYTES`] (the cap counted characters then).
+#[deprecated(note = "renamed `DEFAULT_MAX_DESCRIPTION_BYTES`: descriptions are capped in bytes")]
+pub const DEFAULT_MAX_DESCRIPTION_LEN: usize = DEFAULT_MAX_DESCRIPTION_BYTES;
+/// The old name of [`DEFAULT_MAX_PARAM_DESCRIPTION_BYTES`] (the cap counted characters then).
+#[deprecated(
+    note = "renamed `DEFAULT_MAX_PARAM_DESCRIPTION_BYTES`: descriptions are capped in bytes"
+)]
+pub const DEFAULT_MAX_PARAM_DESCRIPTION_LEN: usize = DEFAULT_MAX_PARAM_DESCRIPTION_BYTES;
 /// Defaults to 24: schema levels inlined before the rest is cut with a note.
 pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 24;
 /// Defaults to 200,000: schema nodes one operation's parameters may expand to.
@@ -154,8 +162,8 @@ pub struct ImportOptions {
     pub(crate) include_deprecated: bool,
     pub(crate) skip_failing_operations: bool,
     pub(crate) no_output_schemas: bool,
-    pub(crate) max_description_len: Option<usize>,
-    pub(crate) max_param_description_len: Option<usize>,
+    pub(crate) max_description_bytes: Option<usize>,
+    pub(crate) max_param_description_bytes: Option<usize>,
     pub(crate) max_schema_depth: Option<usize>,
     pub(crate) max_tool_nodes: Option<usize>,
     pub(crate) max_total_nodes: Option<usize>,
@@ -291,19 +299,42 @@ impl ImportOptions {
         self
     }
 
-    /// Characters of a tool description. Defaults to [`DEFAULT_MAX_DESCRIPTION_LEN`].
+    /// Bytes of a tool description the imported plugin keeps: a longer one is cut on a
+    /// character boundary and ends in `...`. Defaults to [`DEFAULT_MAX_DESCRIPTION_BYTES`].
+    ///
+    /// Bytes, as every size in the crate: the plugin's
+    /// [`Options::max_description_bytes`](crate::plugin::Options::max_description_bytes) then
+    /// cuts what the model reads in a compact schema to fewer (160 by default).
     #[must_use]
-    pub fn max_description_len(mut self, chars: usize) -> ImportOptions {
-        self.max_description_len = Some(chars);
+    pub fn max_description_bytes(mut self, bytes: usize) -> ImportOptions {
+        self.max_description_bytes = Some(bytes);
         self
     }
 
-    /// Characters of a parameter or property description. Defaults to
-    /// [`DEFAULT_MAX_PARAM_DESCRIPTION_LEN`].
+    /// Bytes of a parameter or property description the imported plugin keeps (cut as
+    /// [`max_description_bytes`](ImportOptions::max_description_bytes) cuts). Defaults to
+    /// [`DEFAULT_MAX_PARAM_DESCRIPTION_BYTES`].
     #[must_use]
-    pub fn max_param_description_len(mut self, chars: usize) -> ImportOptions {
-        self.max_param_description_len = Some(chars);
+    pub fn max_param_description_bytes(mut self, bytes: usize) -> ImportOptions {
+        self.max_param_description_bytes = Some(bytes);
         self
+    }
+
+    /// The old name of [`max_description_bytes`](ImportOptions::max_description_bytes),
+    /// which it calls: the cap counts bytes now (it counted characters, the same for ASCII).
+    #[deprecated(note = "renamed `max_description_bytes`: the cap counts bytes")]
+    #[must_use]
+    pub fn max_description_len(self, bytes: usize) -> ImportOptions {
+        self.max_description_bytes(bytes)
+    }
+
+    /// The old name of
+    /// [`max_param_description_bytes`](ImportOptions::max_param_description_bytes), which it
+    /// calls: the cap counts bytes now (it counted characters, the same for ASCII).
+    #[deprecated(note = "renamed `max_param_description_bytes`: the cap counts bytes")]
+    #[must_use]
+    pub fn max_param_description_len(self, bytes: usize) -> ImportOptions {
+        self.max_param_description_bytes(bytes)
     }
 
     /// Schema levels inlined; deeper ones are cut with a note and a warning. Defaults to
@@ -440,7 +471,7 @@ pub fn import(document: &Json) -> Result<Import, Error> {
 ///
 /// # Errors
 ///
-/// As [`import`].
+/// As [`import`](fn@import).
 pub fn import_with(document: &Json, options: &ImportOptions) -> Result<Import, Error> {
     let result = import::run(document, options)?;
     Ok(Import {

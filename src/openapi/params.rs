@@ -5,6 +5,7 @@ use super::error::{child, Error, Warning};
 use super::schema::{param_type, Converter};
 use super::text;
 use super::Version;
+use crate::http;
 use crate::json::{Json, Map};
 use crate::plugin::{ArrayStyle, ParamType};
 
@@ -150,7 +151,7 @@ pub(crate) fn convert(
                     )?,
                     None => Json::Object(Map::new()),
                 };
-                if !media.contains("json") {
+                if !http::media::is_json(media) {
                     conv.warnings.push(Warning::new(
                         child(at, "content"),
                         format!("parameter content '{}' is sent as JSON text", media),

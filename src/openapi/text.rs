@@ -3,17 +3,18 @@
 
 use crate::tool::MAX_NAME_LEN;
 
-/// `text` cut to at most `max` characters on a character boundary, with `...` when cut.
+/// `text` cut to at most `max` bytes on a character boundary, with `...` when cut. Bytes,
+/// as every size in the crate (`ImportOptions::max_description_bytes`).
 pub(crate) fn cap(text: &str, max: usize) -> String {
     let text = text.trim();
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some((end, _)) => {
-            let keep = max.saturating_sub(3);
-            let cut = text.char_indices().nth(keep).map_or(end, |(i, _)| i);
-            format!("{}...", text[..cut].trim_end())
-        }
+    if text.len() <= max {
+        return text.to_string();
     }
+    let mut cut = max.saturating_sub(3);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}...", text[..cut].trim_end())
 }
 
 /// An operation's `summary` and `description` as one text, as sentences: the summary with a
@@ -213,6 +214,10 @@ mod tests {
     fn caps() {
         assert_eq!(cap("short", 10), "short");
         assert_eq!(cap("0123456789abc", 10), "0123456...");
-        assert_eq!(cap("ééééééééééé", 5), "éé...");
+        // Bytes, not characters: `é` is two bytes, `€` three; a cut never splits one.
+        assert_eq!(cap("ééééééééééé", 5), "é...");
+        assert_eq!(cap("ééé", 6), "ééé");
+        assert_eq!(cap("ab€cd", 6), "ab...");
+        assert_eq!(cap("0123456789", 10), "0123456789");
     }
 }

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::quote::MASK;
 use crate::tool::CallContext;
 
 /// A string the plugin sends: written in the declaration, read from the environment when the
@@ -117,7 +118,7 @@ impl From<String> for ConfigValue {
 impl fmt::Debug for ConfigValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.source {
-            Source::Literal(_) => f.write_str("***"),
+            Source::Literal(_) => f.write_str(MASK),
             Source::Env { template, .. } => write!(f, "{:?}", template),
             Source::Context(key) => write!(f, "context:{}", key),
         }

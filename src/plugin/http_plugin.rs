@@ -11,7 +11,8 @@ use super::multipart::FileResolver;
 use super::oauth::TokenListener;
 use super::observe::Observer;
 use super::token::TokenCache;
-use crate::http::{Client, Transport};
+use crate::http::{self, Client, Transport};
+use crate::quote::MASK;
 use crate::tool::ToolSpec;
 use crate::url::Url;
 
@@ -253,13 +254,11 @@ impl fmt::Debug for HttpPlugin {
 }
 
 /// A static header's value as `Debug` shows it: literal values of ordinary headers as they
-/// are, everything else `***`.
+/// are, everything else `***`. A credential's header is the http layer's one rule
+/// ([`http::is_credential_name`]), as the client masks it on the wire.
 fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
-    let credential = ["authorization", "proxy-authorization", "cookie"]
-        .iter()
-        .any(|n| n.eq_ignore_ascii_case(name));
-    if credential {
-        "***"
+    if http::is_credential_name(name) {
+        MASK
     } else {
         shown_value(value)
     }
@@ -267,8 +266,8 @@ fn shown_header<'a>(name: &str, value: &'a ConfigValue) -> &'a str {
 
 fn shown_value(value: &ConfigValue) -> &str {
     if value.is_external() {
-        "***"
+        MASK
     } else {
-        value.value().unwrap_or("***")
+        value.value().unwrap_or(MASK)
     }
 }

@@ -58,6 +58,9 @@
 //! | `http::RetryPolicy::overloaded` | [`http::RetryPolicy::overload_retries`](crate::http::RetryPolicy::overload_retries) |
 //! | `http::RedirectPolicy::allow_hosts` | [`http::RedirectPolicy::redirect_hosts`](crate::http::RedirectPolicy::redirect_hosts) |
 //! | `max_body` in a body-limit error message ([`http::Limit::setting`](crate::http::Limit::setting)) | `max_response_bytes` |
+//! | `openapi::ImportOptions::max_description_len` (characters) | `openapi::ImportOptions::max_description_bytes` (bytes, as every size) |
+//! | `openapi::ImportOptions::max_param_description_len` (characters) | `openapi::ImportOptions::max_param_description_bytes` |
+//! | `openapi::DEFAULT_MAX_DESCRIPTION_LEN`, `DEFAULT_MAX_PARAM_DESCRIPTION_LEN` | `openapi::DEFAULT_MAX_DESCRIPTION_BYTES`, `DEFAULT_MAX_PARAM_DESCRIPTION_BYTES` |
 //!
 //! # Layout
 //!
@@ -68,6 +71,7 @@
 //! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
 //! | `http_plugin.rs` | `HttpPlugin`: the checked declaration and what it runs with |
 //! | `builder.rs` | the builders, named after the plugin file's fields |
+//! | `option_fields.rs` | the plugin file's option fields: one table that reading, writing and the checks walk |
 //! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
 //! | `schema.rs` | the JSON Schema the model reads |
 //! | `args.rs` | value order, coercion and unknown names (pure) |
@@ -149,6 +153,7 @@ mod model;
 mod multipart;
 mod oauth;
 mod observe;
+mod option_fields;
 mod provider;
 mod redact;
 mod request;

@@ -10,6 +10,7 @@ use std::time::Duration;
 pub use super::config_value::ConfigValue;
 use crate::http::Method;
 use crate::json::Json;
+use crate::quote::MASK;
 use crate::tool::ToolAnnotations;
 
 /// The largest output schema an endpoint may declare, in bytes of compact JSON. Defaults
@@ -731,7 +732,7 @@ impl fmt::Debug for Param {
             &self.default,
             self.secret || self.default_template.is_some(),
         ) {
-            (Some(_), true) => s.field("default", &"***"),
+            (Some(_), true) => s.field("default", &MASK),
             (Some(value), false) => s.field("default", value),
             (None, _) => s.field("default", &None::<()>),
         };

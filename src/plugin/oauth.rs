@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::config_value::ConfigValue;
+use crate::quote::MASK;
 use crate::tool::CallContext;
 
 /// Which grant a plugin's OAuth 2.0 auth uses to get its access tokens.
@@ -296,7 +297,7 @@ impl fmt::Debug for RotatedToken<'_> {
         f.debug_struct("RotatedToken")
             .field("token_url", &self.token_url)
             .field("client_id", &self.client_id)
-            .field("refresh_token", &"***")
+            .field("refresh_token", &MASK)
             .field("context", self.context)
             .finish()
     }

@@ -21,6 +21,7 @@ use super::args::Values;
 use super::model::Endpoint;
 use crate::http::{self, Request};
 use crate::json::Json;
+use crate::quote::MASK;
 use crate::tool::CallContext;
 use crate::url::{self, EncodeSet};
 
@@ -28,9 +29,6 @@ use crate::url::{self, EncodeSet};
 /// every `7` or `id` would ruin the text, and a value that short is guessed faster than it is
 /// leaked. Every longer secret a call sent is redacted wherever the server echoes it.
 pub const MIN_REDACTED_SECRET_BYTES: usize = 4;
-
-/// What stands for a secret in responses.
-const MASK: &str = "***";
 
 /// The secrets one call sent, in every form they are looked for.
 #[derive(Clone, Default)]

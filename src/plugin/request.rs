@@ -14,7 +14,7 @@ use super::style::{self, text};
 use crate::http::Request;
 use crate::json::Json;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
-use crate::url::{self, EncodeSet, Url};
+use crate::url::{self, EncodeSet, SegmentProblem, Url};
 
 /// Builds the request for one call from the checked values.
 pub(crate) fn build(
@@ -96,22 +96,20 @@ fn push_path(
             (Some(param), None) => return Err(empty_path_value(param)),
             (None, _) => continue,
         };
-        let text = text(value, scratch);
-        if text.is_empty() {
-            return Err(empty_path_value(param));
-        }
-        if url::reads_as_dot_segment(text) {
-            return Err(ToolOutput::error(
+        match style::path_value_problem(value, scratch) {
+            None => {}
+            Some(SegmentProblem::Empty) => return Err(empty_path_value(param)),
+            Some(SegmentProblem::DotSegment) => return Err(ToolOutput::error(
                 ErrorKind::InvalidParameter,
                 format!(
                     "parameter {} is one path segment and cannot be '.' or '..' or hold such a segment (percent-encoded, padded with spaces, or in look-alike dots); send the identifier itself",
                     quote(&param.name)
                 ),
-            ));
+            )),
         }
         // One segment: everything but the unreserved characters is encoded, so `a/b` is
         // `a%2Fb` and `?` or `#` cannot end the path.
-        url::percent_encode_into(target, text, EncodeSet::PathSegment);
+        url::percent_encode_into(target, text(value, scratch), EncodeSet::PathSegment);
     }
     Ok(())
 }

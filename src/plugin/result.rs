@@ -9,6 +9,7 @@ use super::redact::Redactor;
 use super::shape::{self, FieldPath};
 use crate::http::{self, media, Response};
 use crate::json::{self, Json};
+use crate::quote::MASK;
 use crate::tool::{cap_json, cap_text, ErrorKind, ToolOutput};
 
 /// What a call's response holds beside the model's text, for Rust callers: the whole
@@ -116,8 +117,8 @@ impl ApiResponse {
             text.push('\n');
             text.push_str(name);
             text.push_str(": ");
-            if http::is_credential_name(name) || name.eq_ignore_ascii_case("set-cookie") {
-                text.push_str("***");
+            if http::is_credential_name(name) {
+                text.push_str(MASK);
             } else {
                 text.push_str(value);
             }

@@ -4,7 +4,7 @@
 
 use super::model::ArrayStyle;
 use crate::json::Json;
-use crate::url::encode;
+use crate::url::{self, encode, SegmentProblem};
 
 /// The text of a scalar: a string as it is, anything else as compact JSON.
 pub(crate) fn scalar_text(value: &Json) -> String {
@@ -108,6 +108,13 @@ pub(super) fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
             scratch
         }
     }
+}
+
+/// Why `value` cannot fill a path parameter, or `None` when it can: its wire text
+/// ([`text`]) against the url layer's one rule ([`url::segment_problem`]). A call's path
+/// values and a path parameter's default both ask here.
+pub(super) fn path_value_problem(value: &Json, scratch: &mut String) -> Option<SegmentProblem> {
+    url::segment_problem(text(value, scratch))
 }
 
 /// `name[key]=v` for objects and `name[0]=v` for arrays, all the way down.

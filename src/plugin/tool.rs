@@ -21,6 +21,7 @@ use super::shape::{self, FieldPath};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
+use crate::quote::MASK;
 use crate::tool::{
     self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
 };
@@ -149,7 +150,7 @@ impl HttpTool {
         let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
         if let Some(Auth::OAuth2(_)) = self.plugin.auth() {
             // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
-            let bearer = format!("Bearer {}", token.unwrap_or("***"));
+            let bearer = format!("Bearer {}", token.unwrap_or(MASK));
             let _ = request
                 .headers_mut()
                 .append_sensitive("Authorization", &bearer);

@@ -8,11 +8,13 @@ use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
 };
+use super::option_fields::{Value, OPTION_FIELDS};
+use super::style;
 use crate::http::Headers;
 use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
-use crate::url::{self, Url};
+use crate::url::Url;
 
 /// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
 /// recursively when a call's values are checked, so their depth is bounded here.
@@ -305,36 +307,40 @@ pub(crate) fn check_auth(
     Ok(())
 }
 
+/// Checks the options at `parent` (the top level or an endpoint), field by field of
+/// [`OPTION_FIELDS`].
 pub(crate) fn check_options(options: &Options, parent: &str) -> Result<(), Error> {
-    let timeouts = [
-        ("timeout_connect_ms", options.timeout_connect),
-        ("timeout_read_ms", options.timeout_read),
-        ("timeout_write_ms", options.timeout_write),
-        ("timeout_call_ms", options.timeout_call),
-    ];
-    for (field, timeout) in timeouts {
-        if timeout.map_or(false, |t| t.as_millis() == 0) {
-            return Err(err(
-                ErrorKind::InvalidField,
-                at(parent, field),
-                "a timeout must be at least 1 ms",
-            ));
-        }
-    }
-    if options.max_output_bytes == Some(0) {
-        return Err(err(
-            ErrorKind::InvalidField,
-            at(parent, "max_output_bytes"),
-            "the output cap must be at least 1 byte",
-        ));
-    }
-    for (i, host) in options.redirect_hosts.iter().flatten().enumerate() {
-        if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == b'/' || b == b'@') {
-            return Err(err(
-                ErrorKind::InvalidField,
-                index(&at(parent, "redirect_hosts"), i),
-                format!("{} is not a host name or address", quote(host)),
-            ));
+    for field in OPTION_FIELDS {
+        let path = || at(parent, field.name);
+        match &field.value {
+            Value::Millis(slot) => {
+                if (slot.get)(options).map_or(false, |t| t.as_millis() == 0) {
+                    return Err(err(
+                        ErrorKind::InvalidField,
+                        path(),
+                        "a timeout must be at least 1 ms",
+                    ));
+                }
+            }
+            Value::Bytes(slot, refuse_zero) => {
+                if let (Some(message), Some(0)) = (refuse_zero, (slot.get)(options)) {
+                    return Err(err(ErrorKind::InvalidField, path(), *message));
+                }
+            }
+            Value::Hosts(slot) => {
+                for (i, host) in (slot.get)(options).iter().flatten().enumerate() {
+                    if host.is_empty() || host.bytes().any(|b| b <= b' ' || b == b'/' || b == b'@')
+                    {
+                        return Err(err(
+                            ErrorKind::InvalidField,
+                            index(&path(), i),
+                            format!("{} is not a host name or address", quote(host)),
+                        ));
+                    }
+                }
+            }
+            // Any value the file can hold is a valid count, flag or address mode.
+            Value::Count(_) | Value::Flag(_) | Value::Address(_) => {}
         }
     }
     Ok(())
@@ -758,11 +764,8 @@ fn check_default(param: &Param, default: &Json, path: &str) -> Result<(), Error>
         ));
     }
     if param.location == Location::Path {
-        let text = default
-            .as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| default.to_string());
-        if text.is_empty() || url::reads_as_dot_segment(&text) {
+        // The rule a call's path value meets, on the text the call would send.
+        if style::path_value_problem(default, &mut String::new()).is_some() {
             return Err(err(
                 ErrorKind::InvalidDefault,
                 path,

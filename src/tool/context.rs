@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::quote::MASK;
+
 /// Hears how a call is going, while it runs: an MCP server turns each report into a
 /// `notifications/progress` message.
 ///
@@ -169,7 +171,7 @@ impl fmt::Debug for CallContext {
         struct Redacted;
         impl fmt::Debug for Redacted {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("***")
+                f.write_str(MASK)
             }
         }
         let mut debug = f.debug_struct("CallContext");

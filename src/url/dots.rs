@@ -86,6 +86,29 @@ pub fn reads_as_dot_segment(value: &str) -> bool {
     true
 }
 
+/// Why a value cannot be sent as one path segment ([`segment_problem`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SegmentProblem {
+    /// The value is empty: `/files//meta` names another resource than `/files/{id}/meta`.
+    Empty,
+    /// Some server could read the value as `.` or `..` ([`reads_as_dot_segment`]).
+    DotSegment,
+}
+
+/// The one rule for a value placed into a path as one whole segment: not empty, and not
+/// readable as a dot segment. A plugin's path values (when a call is built) and its path
+/// defaults (when the plugin is built) both ask here, so a default that builds is a value
+/// a call sends ([path values](crate::design::endpoints#path-values)).
+pub(crate) fn segment_problem(value: &str) -> Option<SegmentProblem> {
+    if value.is_empty() {
+        Some(SegmentProblem::Empty)
+    } else if reads_as_dot_segment(value) {
+        Some(SegmentProblem::DotSegment)
+    } else {
+        None
+    }
+}
+
 fn has_dots(bytes: &[u8]) -> bool {
     let folded;
     let bytes = if bytes.iter().any(|&b| b >= 0xc0) {
@@ -236,6 +259,22 @@ pub(crate) fn remove_dot_segments(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segment_problem_is_empty_or_dots_or_none() {
+        assert_eq!(segment_problem(""), Some(SegmentProblem::Empty));
+        for dots in [".", "..", "%2e%2E", "a/../b", "..;x"] {
+            assert_eq!(
+                segment_problem(dots),
+                Some(SegmentProblem::DotSegment),
+                "{}",
+                dots
+            );
+        }
+        for name in ["...", "a..b", " ", "%2e%2e%2e"] {
+            assert_eq!(segment_problem(name), None, "{}", name);
+        }
+    }
 
     #[test]
     fn dot_segments() {

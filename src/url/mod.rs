@@ -54,6 +54,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use self::dots::reads_as_dot_segment;
+pub(crate) use self::dots::{segment_problem, SegmentProblem};
 pub use self::encode::{
     encode_form_component, encode_path_segment, encode_query_component, form_decode,
     form_urlencoded, percent_decode, percent_decode_utf8, percent_encode, percent_encode_into,

@@ -5,6 +5,7 @@
 
 use super::encode::{form_decode, percent_encode_into, EncodeSet};
 use super::Url;
+use crate::quote::MASK;
 
 /// Iterator over the decoded `(name, value)` pairs of a query, from [`Url::query_pairs`].
 ///
@@ -140,7 +141,8 @@ impl Url {
             let decoded = decode_lossy(name);
             if !piece.is_empty() && secret_names.iter().any(|s| s.as_ref() == decoded) {
                 out.push_str(name);
-                out.push_str("=***");
+                out.push('=');
+                out.push_str(MASK);
             } else {
                 out.push_str(piece);
             }

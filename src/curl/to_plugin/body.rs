@@ -5,9 +5,8 @@ use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::multipart;
-use crate::curl::secret::is_secret_name;
 use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
-use crate::http::{media, Method};
+use crate::http::{is_credential_name, media, Method};
 use crate::json::{self, Json, Map};
 use crate::plugin::{Location, ParamBuilder, ParamType, MAX_TYPE_DEPTH};
 
@@ -311,7 +310,7 @@ impl Converter<'_> {
         if !variable && self.has_variable(&sample.to_string()) && self.failed.is_none() {
             self.failed = Some(self.variable_in_body(at));
         }
-        let credential = is_secret_name(wire)
+        let credential = is_credential_name(wire)
             || text.map_or(false, |t| {
                 infer::is_secret_value(t) || self.has_secret_variable(t)
             });

@@ -3,9 +3,8 @@
 use super::body::Body;
 use super::Converter;
 use crate::curl::infer;
-use crate::curl::secret::is_secret_name;
 use crate::curl::sent::{effective_headers, SentHeader};
-use crate::http::media;
+use crate::http::{is_credential_name, media};
 use crate::plugin::ConfigValue;
 
 impl Converter<'_> {
@@ -60,7 +59,7 @@ impl Converter<'_> {
         if lower == "cookie" {
             return self.cookie(&name, &value, arg_index);
         }
-        if is_secret_name(&name)
+        if is_credential_name(&name)
             || infer::is_secret_value(&value)
             || self.has_secret_variable(&value)
             || self.is_secret_header(&name)

@@ -19,9 +19,8 @@ use std::time::Duration;
 use super::command::{CurlCommand, Note};
 use super::error::Error;
 use super::infer;
-use super::secret::is_secret_name;
 use super::sent::{decode, decode_pairs, joined_data, pairs_are_text, without_userinfo};
-use crate::http::Method;
+use crate::http::{is_credential_name, Method};
 use crate::json::{Json, Map};
 use crate::plugin::{
     Auth, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, Options, Param, ParamBuilder,
@@ -582,7 +581,7 @@ impl<'a> Converter<'a> {
         let secret_names: Vec<String> = pairs
             .iter()
             .filter(|(name, value)| {
-                is_secret_name(name)
+                is_credential_name(name)
                     || infer::is_secret_value(value)
                     || self.has_secret_variable(value)
             })

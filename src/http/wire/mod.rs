@@ -2,7 +2,7 @@
 //!
 //! - [`head`]: finding, parsing and framing the response head;
 //! - [`chunked`]: the chunk-size line;
-//! - [`write`]: the request head.
+//! - [`write`](mod@write): the request head.
 
 pub(crate) mod chunked;
 pub(crate) mod head;

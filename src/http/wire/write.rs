@@ -4,6 +4,7 @@
 use super::super::error::{Error, ErrorKind};
 use super::super::headers::{is_value_byte, Headers};
 use super::super::method::Method;
+use crate::quote::MASK;
 
 /// Headers the client writes itself: a caller-supplied one could contradict the URL or the
 /// body's real length (request smuggling), so setting one is an error.
@@ -81,10 +82,10 @@ pub(crate) fn write_head(out: &mut Vec<u8>, head: &RequestHead<'_>, mask: bool) 
         }
     }
     for (name, value, sensitive) in head.headers.iter_marked() {
-        field(out, name, if mask && sensitive { "***" } else { value });
+        field(out, name, if mask && sensitive { MASK } else { value });
     }
     if let Some(auth) = head.proxy_authorization {
-        field(out, "Proxy-Authorization", if mask { "***" } else { auth });
+        field(out, "Proxy-Authorization", if mask { MASK } else { auth });
     }
     if let Some(n) = head.content_length {
         out.extend_from_slice(b"Content-Length: ");

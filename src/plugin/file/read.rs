@@ -15,6 +15,7 @@ use crate::plugin::model::{
     ParamType, Property,
 };
 use crate::plugin::oauth::{ClientAuth, OAuth2};
+use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
 use crate::plugin::validate::{at, index, MAX_TYPE_DEPTH};
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
@@ -50,20 +51,6 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "fields_argument",
 ];
 const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
-const OPTION_FIELDS: &[&str] = &[
-    "timeout_connect_ms",
-    "timeout_read_ms",
-    "timeout_write_ms",
-    "timeout_call_ms",
-    "max_response_bytes",
-    "max_output_bytes",
-    "max_redirects",
-    "redirect_hosts",
-    "address_policy",
-    "overload_retries",
-    "full_schemas",
-    "max_description_bytes",
-];
 const PARAM_FIELDS: &[&str] = &[
     "name",
     "wire_name",
@@ -110,7 +97,7 @@ impl HttpPlugin {
     /// A plugin file decides where requests go and which environment variables they carry:
     /// load only files you trust as you trust code. Reading never panics and is bounded
     /// (JSON nesting by [`json::DEFAULT_MAX_DEPTH`], parameter types by
-    /// [`MAX_TYPE_DEPTH`](crate::plugin::MAX_TYPE_DEPTH)); no environment value is ever written into
+    /// [`MAX_TYPE_DEPTH`]); no environment value is ever written into
     /// an error message, a description or `to_json`.
     ///
     /// # Examples
@@ -287,7 +274,7 @@ fn load_with(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let map = fields(root, "", &[PLUGIN_FIELDS, OPTION_FIELDS])?;
+    let map = fields(root, "", &[PLUGIN_FIELDS, &OPTION_NAMES])?;
     let name = required_str(map, "name", "")?;
     let base_text = required_str(map, "base_url", "")?;
     // The base URL decides where requests go: never a placeholder.
@@ -410,50 +397,64 @@ fn opt_usize(map: &Map, key: &str, path: &str) -> Result<Option<usize>, Error> {
     }
 }
 
+/// The options set at `path` (the top level or an endpoint), field by field of the one table.
 fn read_options(map: &Map, path: &str) -> Result<Options, Error> {
-    let millis = |key: &str| opt_u64(map, key, path).map(|v| v.map(Duration::from_millis));
-    let mut options = Options {
-        timeout_connect: millis("timeout_connect_ms")?,
-        timeout_read: millis("timeout_read_ms")?,
-        timeout_write: millis("timeout_write_ms")?,
-        timeout_call: millis("timeout_call_ms")?,
-        max_response_bytes: opt_usize(map, "max_response_bytes", path)?,
-        max_output_bytes: opt_usize(map, "max_output_bytes", path)?,
-        max_redirects: opt_u32(map, "max_redirects", path)?,
-        redirect_hosts: None,
-        address_policy: None,
-        overload_retries: opt_u32(map, "overload_retries", path)?,
-        full_schemas: opt_bool(map, "full_schemas", path)?,
-        max_description_bytes: opt_usize(map, "max_description_bytes", path)?,
-    };
-    if let Some(hosts) = map.get("redirect_hosts") {
-        let field = at(path, "redirect_hosts");
-        let list = hosts
-            .as_array()
-            .ok_or_else(|| type_error(&field, "an array of host names", hosts))?;
-        let mut out = Vec::with_capacity(list.len());
-        for (i, host) in list.iter().enumerate() {
-            let host = host
-                .as_str()
-                .ok_or_else(|| type_error(&index(&field, i), "a string", host))?;
-            out.push(host.to_string());
-        }
-        options.redirect_hosts = Some(out);
-    }
-    if let Some(word) = opt_str(map, "address_policy", path)? {
-        options.address_policy = Some(match word {
-            "allow_all" => AddressMode::AllowAll,
-            "strict" => AddressMode::Strict,
-            other => {
-                return Err(one_of(
-                    &at(path, "address_policy"),
-                    "allow_all, strict",
-                    other,
-                ))
+    let mut options = Options::default();
+    for field in OPTION_FIELDS {
+        let key = field.name;
+        match &field.value {
+            Value::Millis(slot) => {
+                if let Some(ms) = opt_u64(map, key, path)? {
+                    (slot.set)(&mut options, Duration::from_millis(ms));
+                }
             }
-        });
+            Value::Bytes(slot, _) => {
+                if let Some(bytes) = opt_usize(map, key, path)? {
+                    (slot.set)(&mut options, bytes);
+                }
+            }
+            Value::Count(slot) => {
+                if let Some(count) = opt_u32(map, key, path)? {
+                    (slot.set)(&mut options, count);
+                }
+            }
+            Value::Flag(slot) => {
+                if let Some(flag) = opt_bool(map, key, path)? {
+                    (slot.set)(&mut options, flag);
+                }
+            }
+            Value::Hosts(slot) => {
+                if let Some(hosts) = map.get(key) {
+                    (slot.set)(&mut options, host_list(hosts, &at(path, key))?);
+                }
+            }
+            Value::Address(slot) => {
+                if let Some(word) = opt_str(map, key, path)? {
+                    let mode = match word {
+                        "allow_all" => AddressMode::AllowAll,
+                        "strict" => AddressMode::Strict,
+                        other => return Err(one_of(&at(path, key), "allow_all, strict", other)),
+                    };
+                    (slot.set)(&mut options, mode);
+                }
+            }
+        }
     }
     Ok(options)
+}
+
+fn host_list(hosts: &Json, field: &str) -> Result<Vec<String>, Error> {
+    let list = hosts
+        .as_array()
+        .ok_or_else(|| type_error(field, "an array of host names", hosts))?;
+    let mut out = Vec::with_capacity(list.len());
+    for (i, host) in list.iter().enumerate() {
+        let host = host
+            .as_str()
+            .ok_or_else(|| type_error(&index(field, i), "a string", host))?;
+        out.push(host.to_string());
+    }
+    Ok(out)
 }
 
 impl Loader<'_> {
@@ -683,7 +684,7 @@ impl Loader<'_> {
     }
 
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
-        let map = fields(value, path, &[ENDPOINT_FIELDS, OPTION_FIELDS])?;
+        let map = fields(value, path, &[ENDPOINT_FIELDS, &OPTION_NAMES])?;
         let name = required_str(map, "name", path)?;
         *self.endpoint.borrow_mut() = Some(name.to_string());
         let method = match opt_str(map, "method", path)? {

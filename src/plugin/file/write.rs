@@ -1,12 +1,11 @@
 //! Writing a plugin file: `to_json`, which writes each `${NAME}` back, never its value.
 
-use std::time::Duration;
-
 use super::template::escape;
 use crate::json::{Json, Map};
 use crate::plugin::http_plugin::HttpPlugin;
 use crate::plugin::model::{ArrayStyle, Auth, ConfigValue, Endpoint, Options, Param, ParamType};
 use crate::plugin::oauth::{ClientAuth, Grant, OAuth2};
+use crate::plugin::option_fields::{Value, OPTION_FIELDS};
 
 impl HttpPlugin {
     /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
@@ -106,42 +105,21 @@ fn oauth_json(map: &mut Map, oauth: &OAuth2) {
     }
 }
 
+/// The options that are set, field by field of the one table the reader walks too.
 fn write_options(map: &mut Map, options: &Options) {
-    let millis = |d: Duration| Json::from(u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    let timeouts = [
-        ("timeout_connect_ms", options.timeout_connect),
-        ("timeout_read_ms", options.timeout_read),
-        ("timeout_write_ms", options.timeout_write),
-        ("timeout_call_ms", options.timeout_call),
-    ];
-    for (key, value) in timeouts {
-        if let Some(d) = value {
-            map.insert(key, millis(d));
+    for field in OPTION_FIELDS {
+        let value = match &field.value {
+            Value::Millis(slot) => (slot.get)(options)
+                .map(|d| Json::from(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))),
+            Value::Bytes(slot, _) => (slot.get)(options).map(Json::from),
+            Value::Count(slot) => (slot.get)(options).map(Json::from),
+            Value::Flag(slot) => (slot.get)(options).map(Json::from),
+            Value::Hosts(slot) => (slot.get)(options).map(Json::from),
+            Value::Address(slot) => (slot.get)(options).map(|mode| Json::from(mode.as_str())),
+        };
+        if let Some(value) = value {
+            map.insert(field.name, value);
         }
-    }
-    if let Some(bytes) = options.max_response_bytes {
-        map.insert("max_response_bytes", bytes);
-    }
-    if let Some(bytes) = options.max_output_bytes {
-        map.insert("max_output_bytes", bytes);
-    }
-    if let Some(count) = options.max_redirects {
-        map.insert("max_redirects", count);
-    }
-    if let Some(hosts) = &options.redirect_hosts {
-        map.insert("redirect_hosts", hosts.clone());
-    }
-    if let Some(mode) = options.address_policy {
-        map.insert("address_policy", mode.as_str());
-    }
-    if let Some(count) = options.overload_retries {
-        map.insert("overload_retries", count);
-    }
-    if let Some(full) = options.full_schemas {
-        map.insert("full_schemas", full);
-    }
-    if let Some(bytes) = options.max_description_bytes {
-        map.insert("max_description_bytes", bytes);
     }
 }
 

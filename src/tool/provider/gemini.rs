@@ -24,7 +24,7 @@
 //!   (`date-time` and `enum` on strings, `int32`/`int64` on integers, `float`/`double` on
 //!   numbers); `title`, `description`, `nullable`, `default` and `example` anywhere;
 //! - a `$ref` to an entry of the root's `$defs` (or `definitions`) is replaced by the entry
-//!   ([`inline_refs`](crate::tool::inline_refs)): the function declaration's `parameters`
+//!   ([`inline_refs`]): the function declaration's `parameters`
 //!   field takes Gemini's `Schema` type, which has no `$ref` (JSON Schema with references
 //!   goes in the separate `parametersJsonSchema` field, which this module does not write).
 //!   Compact specs write repeated subschemas once under `$defs`
