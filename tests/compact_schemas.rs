@@ -35,18 +35,17 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str) {
         }
     };
     let single_type = f.get("type").and_then(Json::as_str);
-    for key in [
-        "type",
-        "enum",
-        "const",
-        "default",
-        "format",
-        "additionalProperties",
-    ] {
-        if key == "additionalProperties" && f.get(key).map_or(false, Json::is_object) {
-            continue;
-        }
+    for key in ["type", "enum", "const", "default", "format"] {
         assert_eq!(f.get(key), c.get(key), "{} at {}", key, at);
+    }
+    // `additionalProperties: false` is kept; `true` says what its absence says.
+    if f.get("additionalProperties") == Some(&Json::Bool(false)) {
+        assert_eq!(
+            c.get("additionalProperties"),
+            Some(&Json::Bool(false)),
+            "additionalProperties at {}",
+            at
+        );
     }
     let applies_to_objects = single_type.map_or(true, |t| t == "object");
     if applies_to_objects {
@@ -145,6 +144,128 @@ fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_documen
         bytes.0,
         bytes.1
     );
+}
+
+/// The document at `../shared/data/openapi/NAME`, read as JSON or YAML.
+fn real_document(name: &str) -> Json {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/openapi")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    if name.ends_with(".json") {
+        json::parse(&text).unwrap()
+    } else {
+        httptool::yaml::parse(&text).unwrap()
+    }
+}
+
+#[test]
+fn no_parameter_type_enum_or_required_flag_is_lost_on_the_real_documents() {
+    // Box is checked above; these hold summaries and descriptions with Markdown, HTML line
+    // breaks, restated defaults and titles (Spotify), and lean ones (Figma). Kubernetes is
+    // checked by `openapi_real_world` (it is slow to compact twice in a debug build).
+    for name in [
+        "figma-rest-api.openapi.yaml",
+        "spotify-web-api.fixed.openapi.yaml",
+        "pinterest-v5.openapi.yaml",
+        "discord-api.openapi.json",
+    ] {
+        let compact = httptool::openapi::import(&real_document(name))
+            .unwrap()
+            .into_plugin();
+        let whole = full(&compact);
+        let (compact_specs, full_specs) = (compact.specs(), whole.specs());
+        assert_eq!(compact_specs.len(), full_specs.len(), "{}", name);
+        assert!(compact_specs.len() >= 40, "{}", name);
+        for (c, f) in compact_specs.iter().zip(&full_specs) {
+            let at = format!("{} {}", name, c.name());
+            assert_keeps(f.parameters(), &inline_refs(c.parameters()), &at);
+            assert!(
+                c.description().len() <= DEFAULT_MAX_DESCRIPTION_BYTES,
+                "{}",
+                at
+            );
+            // No markup reaches the model, and a summary reads as a sentence of its own.
+            let text = mcp::tool(c).to_string();
+            for markup in ["](http", "](/", "<br", "</p>"] {
+                assert!(!text.contains(markup), "{} holds {}", at, markup);
+            }
+        }
+    }
+}
+
+/// An imported operation whose texts are written for a documentation page.
+const MARKUP_DOCUMENT: &str = r#"{"openapi": "3.0.3", "info": {"title": "Music", "version": "1"},
+  "servers": [{"url": "https://api.example.com"}],
+  "paths": {
+    "/albums/{id}": {"get": {"operationId": "getAlbum", "summary": "Get Album",
+      "description": "Get catalog information for a single album.",
+      "parameters": [
+        {"name": "id", "in": "path", "required": true, "schema": {"type": "string", "title": "Album ID"},
+         "description": "The [Spotify ID](/documentation/web-api/concepts/spotify-uris-ids) of the album."},
+        {"name": "market", "in": "query", "schema": {"type": "string", "title": "Market"},
+         "description": "An [ISO 3166-1 alpha-2 country code](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2).<br/>\n  _**Note**: If neither market or user country are provided, the content is unavailable._"},
+        {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 50, "default": 20, "title": "Page size"},
+         "description": "The maximum number of items to return. Default: 20. Minimum: 1. Maximum: 50."},
+        {"name": "offset", "in": "query", "schema": {"type": "integer", "default": 0},
+         "description": "The index of the first item to return. Default: 0 (the first item). Use with limit."}]}},
+    "/embed": {"get": {"operationId": "getEmbed", "summary": "Get oEmbed data",
+      "description": "Returns oEmbed data for a file URL, following the [oEmbed specification](https://oembed.com/).\n\n**This API is in beta.** Do not rely on it.",
+      "parameters": [{"name": "options", "in": "query", "style": "deepObject",
+        "schema": {"type": "object", "additionalProperties": true, "description": "Free-form options."}}]}}
+  }}"#;
+
+#[test]
+fn imported_descriptions_read_as_sentences_without_markup_or_restated_values() {
+    let doc = json::parse(MARKUP_DOCUMENT).unwrap();
+    let plugin = httptool::openapi::import(&doc).unwrap().into_plugin();
+    let specs = plugin.specs();
+    let album = mcp::tool(&specs[0]);
+    assert_eq!(
+        album,
+        httptool::json!({"name": "getAlbum", "title": "Get Album",
+          // The summary says nothing the description does not: the title keeps it.
+          "description": "Get catalog information for a single album.",
+          "inputSchema": {"type": "object", "properties": {
+            // A title its name and description say is left out; a link is its text.
+            "id": {"type": "string", "description": "The Spotify ID of the album."},
+            "market": {"type": "string",
+              "description": "An ISO 3166-1 alpha-2 country code. _Note: If neither market or user country are provided, the content is unavailable._"},
+            // A sentence that only says a keyword's value is left out; one saying more stays.
+            "limit": {"type": "integer", "minimum": 1, "maximum": 50, "title": "Page size", "default": 20,
+              "description": "The maximum number of items to return."},
+            "offset": {"type": "integer", "default": 0,
+              "description": "The index of the first item to return. Default: 0 (the first item). Use with limit."}},
+            "required": ["id"], "additionalProperties": false},
+          "annotations": {"readOnlyHint": true, "idempotentHint": true, "openWorldHint": true}})
+    );
+    let embed = mcp::tool(&specs[1]);
+    // Joined as sentences (the summary has a word of its own), strong emphasis left out.
+    assert_eq!(
+        embed["description"],
+        httptool::json!("Get oEmbed data. Returns oEmbed data for a file URL, following the oEmbed specification. This API is in beta. Do not rely on it.")
+    );
+    assert_eq!(
+        embed["inputSchema"]["properties"]["options"],
+        httptool::json!({"type": "object", "description": "Free-form options."})
+    );
+    // The plugin file keeps the text whole, joined as sentences.
+    assert!(plugin.to_json()["endpoints"][1]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with("Get oEmbed data.\n\nReturns oEmbed data"));
+    // The catalog's describe_operation gives the same schema the tool has.
+    let mut registry = httptool::tool::ToolRegistry::new();
+    registry.add_plugin(&plugin).unwrap();
+    let catalog = httptool::tool::Catalog::new(registry).registry();
+    let out = catalog.call(&httptool::tool::ToolCall::new(
+        "1",
+        httptool::tool::DESCRIBE_OPERATION,
+        r#"{"name": "getAlbum"}"#,
+    ));
+    let described = json::parse(out.text()).unwrap();
+    assert_eq!(described["parameters"], album["inputSchema"]);
+    assert_eq!(described["description"], album["description"]);
 }
 
 #[test]

@@ -353,6 +353,12 @@ fn large_map_index_stays_consistent_through_insert_and_remove() {
     assert_eq!(reversed, map);
     reversed.insert("extra", 1);
     assert_ne!(reversed, map);
+    // Same size, one key renamed: the other side's index has no match for it.
+    let mut renamed = map.clone();
+    renamed.remove("n0");
+    renamed.insert("n0x", 0);
+    assert_ne!(renamed, map);
+    assert_ne!(map, renamed);
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn parameters_in_every_location_merged_with_the_path_items() {
     );
     same(
         e,
-        r#"{"name": "getUser", "title": "One user", "description": "One user\n\nBy id.", "method": "GET", "path": "/users/{id}", "params": [
+        r#"{"name": "getUser", "title": "One user", "description": "One user.\n\nBy id.", "method": "GET", "path": "/users/{id}", "params": [
         {"name": "id", "in": "path", "type": "string", "required": true},
         {"name": "verbose", "in": "query", "type": "integer", "description": "More detail", "schema": {"type": "integer", "enum": [0, 1]}},
         {"name": "X-Request-Id", "in": "header", "type": "string", "schema": {"type": "string", "format": "uuid"}},

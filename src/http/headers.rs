@@ -242,6 +242,12 @@ impl Headers {
 
     /// Keeps the fields for which `keep(name, sensitive)` is true; returns how many were removed.
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(&str, bool) -> bool) -> usize {
+        self.retain_dyn(&mut keep)
+    }
+
+    /// [`retain`](Headers::retain) through a trait object: one copy of the loop, not one per
+    /// caller's closure (issue 17: build cost).
+    fn retain_dyn(&mut self, keep: &mut dyn FnMut(&str, bool) -> bool) -> usize {
         let before = self.entries.len();
         let mut kept = Headers::with_capacity(self.text.len(), before);
         for (name, value, sensitive) in self.iter_marked_raw() {

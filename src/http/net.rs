@@ -3,7 +3,7 @@
 
 use std::io::{self, IoSlice, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
-use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::Duration;
 
@@ -192,22 +192,32 @@ fn allowed(addrs: Vec<SocketAddr>, target: &Target<'_>) -> Result<Vec<SocketAddr
 fn resolve(name: &str, port: u16, clock: &Clock) -> Result<Vec<SocketAddr>, Error> {
     let (budget, which) = clock.budget(Timeout::Connect)?;
     let unresolved = || Error::new(ErrorKind::Resolve).with_detail(format!("'{name}'"));
-    let (tx, rx) = mpsc::channel();
+    let slot = Arc::new(Handoff::default());
     let owned = name.to_string();
+    let sender = Arc::clone(&slot);
     let spawned = thread::Builder::new()
         .name("httptool-resolve".to_string())
         .spawn(move || {
+            // The guard marks the hand-off done even if resolving unwinds, so the caller
+            // sees "unresolved" at once rather than waiting out its budget.
+            let done = Done(&sender);
             let result = (owned.as_str(), port)
                 .to_socket_addrs()
                 .map(Iterator::collect);
-            let _ = tx.send(result);
+            done.0.lock().result = Some(result);
         });
     let result: io::Result<Vec<SocketAddr>> = match spawned {
-        Ok(_) => match rx.recv_timeout(budget) {
-            Ok(result) => result,
-            Err(mpsc::RecvTimeoutError::Timeout) => return Err(clock.timeout_error(which)),
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(unresolved()),
-        },
+        Ok(_) => {
+            let (mut state, _) = slot
+                .ready
+                .wait_timeout_while(slot.lock(), budget, |state| !state.done)
+                .unwrap_or_else(PoisonError::into_inner);
+            match (state.done, state.result.take()) {
+                (_, Some(result)) => result,
+                (false, None) => return Err(clock.timeout_error(which)),
+                (true, None) => return Err(unresolved()),
+            }
+        }
         // No thread to spare: resolve here, unbounded.
         Err(_) => (name, port).to_socket_addrs().map(Iterator::collect),
     };
@@ -215,5 +225,39 @@ fn resolve(name: &str, port: u16, clock: &Clock) -> Result<Vec<SocketAddr>, Erro
         Ok(addrs) if !addrs.is_empty() => Ok(addrs),
         Ok(_) => Err(unresolved()),
         Err(e) => Err(unresolved().with_source(e)),
+    }
+}
+
+/// What the resolver thread hands back: a mutex and condition variable rather than a
+/// channel, which would compile std's three channel flavours into every build for one
+/// message (issue 17: build cost).
+#[derive(Default)]
+struct Handoff {
+    state: Mutex<Resolved>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Resolved {
+    result: Option<io::Result<Vec<SocketAddr>>>,
+    /// Set when the thread is finished with the hand-off, with or without a result.
+    done: bool,
+}
+
+impl Handoff {
+    fn lock(&self) -> MutexGuard<'_, Resolved> {
+        // Nothing runs under this lock that can panic, so a poisoned lock still holds a
+        // whole value.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Marks a [`Handoff`] done and wakes the waiting caller when the resolver thread ends.
+struct Done<'a>(&'a Handoff);
+
+impl Drop for Done<'_> {
+    fn drop(&mut self) {
+        self.0.lock().done = true;
+        self.0.ready.notify_one();
     }
 }

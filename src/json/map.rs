@@ -170,8 +170,12 @@ impl Map {
     /// Sets `key` to `value`. An existing key keeps its position and its old value is
     /// returned; a new key goes at the end.
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<Json>) -> Option<Json> {
-        let key = key.into();
-        let value = value.into();
+        self.insert_owned(key.into(), value.into())
+    }
+
+    /// [`insert`](Map::insert) past the conversions: one copy of the body, not one per
+    /// pair of argument types (issue 17: build cost).
+    fn insert_owned(&mut self, key: String, value: Json) -> Option<Json> {
         match self.position(&key) {
             Some(i) => self
                 .entries_mut_slice()
@@ -258,14 +262,13 @@ impl Map {
             return true;
         }
         // Large objects: an index keeps this linear rather than quadratic.
-        let index: HashMap<&str, &Json> = other
-            .entries()
-            .iter()
-            .map(|(k, v)| (k.as_str(), v))
-            .collect();
+        // The same index as `extend` uses, rather than a map of its own that would compile
+        // a second hash table (issue 17: build cost).
+        let theirs = other.entries();
+        let index = KeyIndex::new(theirs);
         for (k, v) in self.entries() {
-            match index.get(k.as_str()) {
-                Some(w) => pairs.push((v, *w)),
+            match index.find(theirs, k).and_then(|i| theirs.get(i)) {
+                Some((_, w)) => pairs.push((v, w)),
                 None => return false,
             }
         }
@@ -293,6 +296,16 @@ impl KeyIndex {
             positions.insert(hash(&state, key), i);
         }
         KeyIndex { state, positions }
+    }
+
+    /// The position of `key` in `entries`, the entries this index was built from.
+    pub(crate) fn find(&self, entries: &[(String, Json)], key: &str) -> Option<usize> {
+        let i = *self.positions.get(&hash(&self.state, key))?;
+        match entries.get(i) {
+            Some((k, _)) if k == key => Some(i),
+            // Two keys with one 64-bit hash: the index holds the later one.
+            _ => entries.iter().position(|(k, _)| k == key),
+        }
     }
 
     /// The position of `key` in `entries` (the entries this index was built from, plus those
@@ -374,27 +387,39 @@ impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Map {
     /// Inserts each entry as [`insert`](Map::insert) does, in linear time: past
     /// a hundred or so entries, keys are found through a temporary hash index.
     fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, iter: I) {
-        let mut iter = iter.into_iter().peekable();
-        if iter.peek().is_none() {
-            return;
-        }
+        let mut iter = iter.into_iter();
+        let (k, v) = match iter.next() {
+            Some(first) => first,
+            None => return,
+        };
         let entries = self.entries_mut();
-        entries.reserve(iter.size_hint().0);
+        entries.reserve(iter.size_hint().0.saturating_add(1));
         let mut index: Option<KeyIndex> = None;
+        extend_one(entries, &mut index, k.into(), v.into());
         for (k, v) in iter {
-            let (key, value) = (k.into(), v.into());
-            if index.is_none() && entries.len() >= INDEX_THRESHOLD {
-                index = Some(KeyIndex::new(entries));
-            }
-            let existing = match &mut index {
-                Some(index) => index.find_or_insert(entries, &key),
-                None => entries.iter().position(|(k, _)| *k == key),
-            };
-            match existing.and_then(|i| entries.get_mut(i)) {
-                Some(entry) => entry.1 = value,
-                None => entries.push((key, value)),
-            }
+            extend_one(entries, &mut index, k.into(), v.into());
         }
+    }
+}
+
+/// One entry of [`Map::extend`], outside the generic loop so its body is compiled once
+/// rather than once per iterator type (issue 17: build cost).
+fn extend_one(
+    entries: &mut Vec<(String, Json)>,
+    index: &mut Option<KeyIndex>,
+    key: String,
+    value: Json,
+) {
+    if index.is_none() && entries.len() >= INDEX_THRESHOLD {
+        *index = Some(KeyIndex::new(entries));
+    }
+    let existing = match index {
+        Some(index) => index.find_or_insert(entries, &key),
+        None => entries.iter().position(|(k, _)| *k == key),
+    };
+    match existing.and_then(|i| entries.get_mut(i)) {
+        Some(entry) => entry.1 = value,
+        None => entries.push((key, value)),
     }
 }
 

@@ -425,12 +425,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             .and_then(Json::as_str)
             .unwrap_or("")
             .trim();
-    let mut description = match (summary.is_empty(), details.is_empty()) {
-        (false, false) if details.starts_with(summary) => details.to_string(),
-        (false, false) => format!("{}\n\n{}", summary, details),
-        (false, true) => summary.to_string(),
-        (true, _) => details.to_string(),
-    };
+    let mut description = text::join_summary(summary, details);
     if c.op.get("deprecated").and_then(Json::as_bool) == Some(true) {
         description = format!("Deprecated. {}", description)
             .trim_end()

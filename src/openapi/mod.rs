@@ -14,7 +14,7 @@
 //! | `servers[0]` with its variables' defaults; Swagger `schemes` (https first), `host`, `basePath` | `base_url` ([`ImportOptions::server`], [`variable`](ImportOptions::server_variable), [`base_url`](ImportOptions::base_url) choose another) |
 //! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
-//! | `summary` and `description` | the description, capped ([`ImportOptions::max_description_len`]) |
+//! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped ([`ImportOptions::max_description_len`]) |
 //! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
 //! | the first 2xx response's JSON schema (`content` `application/json` or `+json`; Swagger `schema` when `produces` is JSON or absent) | the endpoint's `output_schema`, descriptive only (below), `writeOnly` properties left out; none when any 2xx response has no JSON body, or the schema is over 16 KiB (a warning); [`ImportOptions::output_schemas`] turns them off |
 //! | parameters in `path`, `query`, `header`, `cookie` (path-level merged, the operation's win) | parameters in the same place, `style`/`explode` as `array_style` |

@@ -16,6 +16,35 @@ pub(crate) fn cap(text: &str, max: usize) -> String {
     }
 }
 
+/// An operation's `summary` and `description` as one text, as sentences: the summary with a
+/// full stop when it ends no sentence, a blank line, then the description. One of them alone
+/// when the other is empty; the description alone when it says the summary already (starts
+/// with it, or its first sentence holds every word of it: `Get component` and `Get metadata
+/// on a component by key.`), since the endpoint's `title` keeps the summary whole.
+pub(crate) fn join_summary(summary: &str, details: &str) -> String {
+    let (summary, details) = (summary.trim(), details.trim());
+    if summary.is_empty() {
+        return details.to_string();
+    }
+    if details.is_empty() {
+        return summary.to_string();
+    }
+    let first_sentence = details
+        .find(". ")
+        .map_or(details, |end| details.get(..end + 1).unwrap_or(details));
+    if details.starts_with(summary)
+        || crate::tool::plain::says_nothing_new(summary, &[first_sentence])
+    {
+        return details.to_string();
+    }
+    let stop = if summary.ends_with(['.', '!', '?', ':'].as_ref()) {
+        ""
+    } else {
+        "."
+    };
+    format!("{}{}\n\n{}", summary, stop, details)
+}
+
 /// `name` with every character outside `[a-zA-Z0-9_-]` as `_` (runs of them as one), and no
 /// `_` at either end; `None` when nothing is left.
 pub(crate) fn sanitize(name: &str) -> Option<String> {
@@ -146,6 +175,38 @@ mod tests {
             "BOX_PLATFORM_OAUTH2SECURITY"
         );
         assert_eq!(env_name("", "1x"), "API_1X");
+    }
+
+    #[test]
+    fn summary_and_description_join_as_sentences() {
+        assert_eq!(
+            join_summary("Get oEmbed data", "Returns oEmbed data for a file."),
+            "Get oEmbed data.\n\nReturns oEmbed data for a file."
+        );
+        assert_eq!(
+            join_summary("Pets!", "All of them."),
+            "Pets!\n\nAll of them."
+        );
+        assert_eq!(join_summary(" List pets ", ""), "List pets");
+        assert_eq!(join_summary("", "All pets."), "All pets.");
+        // A description that says the summary again stands alone.
+        assert_eq!(
+            join_summary("List pets", "List pets. Paged."),
+            "List pets. Paged."
+        );
+        assert_eq!(join_summary("List pets", "list pets"), "list pets");
+        assert_eq!(
+            join_summary(
+                "Get component",
+                "Get metadata on a component by key. Any key."
+            ),
+            "Get metadata on a component by key. Any key."
+        );
+        // Words past the first sentence do not count.
+        assert_eq!(
+            join_summary("Get team", "Returns it. The team too."),
+            "Get team.\n\nReturns it. The team too."
+        );
     }
 
     #[test]

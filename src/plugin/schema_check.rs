@@ -157,12 +157,18 @@ fn bound(
     words: &str,
 ) -> Result<(), String> {
     match map.get(key).and_then(Json::as_f64) {
-        Some(limit) if !ok(limit) => fail(
-            path,
-            format!(" must be {} {} ({})", trim(limit), words, key),
-        ),
+        Some(limit) if !ok(limit) => out_of_bound(limit, key, path, words),
         _ => Ok(()),
     }
+}
+
+/// The failure of [`bound`], outside it so the message is compiled once, not once per
+/// test closure (issue 17: build cost).
+fn out_of_bound(limit: f64, key: &str, path: &str, words: &str) -> Result<(), String> {
+    fail(
+        path,
+        format!(" must be {} {} ({})", trim(limit), words, key),
+    )
 }
 
 fn trim(n: f64) -> String {

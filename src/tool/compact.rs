@@ -1,7 +1,8 @@
 //! Compact schemas: what a model reads about a tool, with everything it needs and nothing
-//! else. Descriptions are trimmed at a sentence boundary, and keywords that say nothing to a
-//! model (empty ones, `title`s that repeat the name, examples, vendor extensions, keywords
-//! of another type) are left out. Every property, `type`, `enum`, `required`, `default`,
+//! else. Descriptions are plain sentences (markup for documentation pages taken out, see
+//! `plain`) trimmed at a sentence boundary, and what says nothing to a model (empty keywords,
+//! `title`s that repeat the name, sentences that repeat a keyword's value, examples, vendor
+//! extensions, keywords of another type) is left out. Every property, `type`, `enum`, `required`, `default`,
 //! `format`, bound and `additionalProperties` is kept. Pure.
 
 use std::borrow::Cow;
@@ -56,10 +57,14 @@ const TYPED: [(&str, &str); 20] = [
     ("multipleOf", "number"),
 ];
 
-/// Cuts a description to at most `max_bytes`: runs of white space become one space, and text
+/// Cuts a description to at most `max_bytes`: markup for documentation pages is taken out (a
+/// Markdown link becomes its text, `**strong**` plain words, the HTML tags `<br>`, `<p>`,
+/// `<li>` and the like a space and `<b>`, `<code>`, `<a ...>` and the like nothing; code spans
+/// between backticks stay as they are), a paragraph break ends a sentence (a full stop is
+/// added when the text before it has none), runs of white space become one space, and text
 /// past the limit is cut after the last sentence (`.`, `!` or `?` before a space) that fits;
 /// when even the first sentence does not fit, after the last whole word, ending with `…`.
-/// Text within the limit is returned with its white space collapsed only.
+/// Text within the limit is returned with its markup taken out and white space collapsed only.
 ///
 /// # Examples
 ///
@@ -71,9 +76,16 @@ const TYPED: [(&str, &str); 20] = [
 /// assert_eq!(trim_description(text, 60), "Lists the issues of a repository.");
 /// assert_eq!(trim_description("One very long sentence without an end", 20), "One very long…");
 /// assert_eq!(trim_description("Short.", 200), "Short.");
+/// assert_eq!(
+///     trim_description("Get album\n\nAn [ISO 3166-1](https://iso.org/) **code**.<br/>More.", 200),
+///     "Get album. An ISO 3166-1 code. More."
+/// );
 /// ```
 pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
-    let collapsed = collapse_space(text);
+    let collapsed = match super::plain::plain(text) {
+        Cow::Borrowed(text) => collapse_space(text),
+        Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+    };
     if collapsed.len() <= max_bytes {
         return collapsed;
     }
@@ -142,7 +154,10 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 /// `max_description_bytes` (half that for the members of an object parameter, two
 /// `properties` levels down), and these left out: empty descriptions,
 /// titles and `required` lists; a `title` that repeats the property's name or the
-/// description; `example`, `examples`, `externalDocs`, `xml`, `discriminator`, `$comment`,
+/// description, or whose every word the name and description say already (`Album ID` for
+/// `id` described as "The ID of the album."); a sentence of the description that only says
+/// the schema's `default`, `minimum` or `maximum` (`Default: 20.`); `additionalProperties`
+/// when `true` or `{}`; `example`, `examples`, `externalDocs`, `xml`, `discriminator`, `$comment`,
 /// `$schema` and `x-` extensions; `deprecated`, `readOnly`, `writeOnly` and `nullable` when
 /// `false`; `items: {}`; and keywords of another type than the schema's single `type`
 /// (`uniqueItems` on a string). Enum, const and default values are copied as they are.
@@ -158,11 +173,12 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 ///
 /// let full = json!({"type": "object", "properties": {
 ///     "state": {"type": "string", "title": "State", "enum": ["open", "closed"],
-///               "uniqueItems": true, "x-order": 3, "example": "open",
-///               "description": "Issue state. Defaults to open when left out, as the API does."}
+///               "uniqueItems": true, "x-order": 3, "example": "open", "default": "open",
+///               "description": "Issue state. Defaults to open. Closed ones are kept a year."}
 /// }, "required": ["state"]});
-/// assert_eq!(compact_schema(&full, 20), json!({"type": "object", "properties": {
-///     "state": {"type": "string", "enum": ["open", "closed"], "description": "Issue state."}
+/// assert_eq!(compact_schema(&full, 60), json!({"type": "object", "properties": {
+///     "state": {"type": "string", "enum": ["open", "closed"], "default": "open",
+///               "description": "Issue state. Closed ones are kept a year."}
 /// }, "required": ["state"]}));
 /// ```
 pub fn compact_schema(schema: &Json, max_description_bytes: usize) -> Json {
@@ -256,10 +272,16 @@ fn compact_node(
 
 fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &mut Memo) -> Json {
     let single_type = map.get("type").and_then(Json::as_str);
-    let description = map
-        .get("description")
-        .and_then(Json::as_str)
-        .map(|d| trim_description(d, if depth > 1 { max / 2 } else { max }));
+    let limit = if depth > 1 { max / 2 } else { max };
+    let description =
+        map.get("description").and_then(Json::as_str).map(|d| {
+            match restated_values(map).and_then(|values| {
+                super::plain::without_restated(&trim_description(d, usize::MAX), &values)
+            }) {
+                Some(left) => Cow::Owned(trim_description(&left, limit).into_owned()),
+                None => trim_description(d, limit),
+            }
+        });
     let mut out = Map::with_capacity(map.len());
     for (key, value) in map {
         let key = key.as_str();
@@ -292,6 +314,9 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
                         || description
                             .as_deref()
                             .map_or(false, |d| same_words(d, title))
+                        || description.as_deref().map_or(false, |d| {
+                            super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
+                        })
                 });
                 if !repeats {
                     out.insert(key, value.clone());
@@ -300,6 +325,11 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
             "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
             }
             "required" if value.as_array().map_or(false, Vec::is_empty) => {}
+            // What an absent `additionalProperties` means already (JSON Schema 2020-12,
+            // Core, section 10.3.2.3: omitting it is the same as an empty schema).
+            "additionalProperties"
+                if value == &Json::Bool(true) || value.as_object().map_or(false, Map::is_empty) => {
+            }
             "items" if value.as_object().map_or(false, Map::is_empty) => {}
             // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
             // alone, but their members are compacted like any other subschema).
@@ -347,6 +377,26 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
         }
     }
     Json::Object(out)
+}
+
+/// The schema's `default`, `minimum` and `maximum` as text (a string as it is), for leaving
+/// out a sentence of its description that only says one of them; `None` when it has none.
+fn restated_values(map: &Map) -> Option<Vec<(&'static str, String)>> {
+    let mut values = Vec::new();
+    for key in ["default", "minimum", "maximum"] {
+        match map.get(key) {
+            Some(Json::String(text)) => values.push((key, text.clone())),
+            Some(value @ (Json::Number(_) | Json::Bool(_))) => {
+                values.push((key, value.to_string()))
+            }
+            _ => {}
+        }
+    }
+    if values.is_empty() {
+        None
+    } else {
+        Some(values)
+    }
 }
 
 /// Whether two texts are the same words, ignoring case, spacing and punctuation
@@ -476,7 +526,9 @@ mod tests {
 
     trim_cases! {
         trim_fits: "Lists pets.", 200 => "Lists pets.";
-        trim_collapses_space: "  Lists\n\n pets.\t", 200 => "Lists pets.";
+        trim_collapses_space: "  Lists\n pets.\t", 200 => "Lists pets.";
+        trim_paragraph_ends_a_sentence: "Get file\n\nReturns it whole.", 10 => "Get file.";
+        trim_markup_left_out: "The **[Spotify ID](/docs/ids)** of it.<br/>More.", 22 => "The Spotify ID of it.";
         trim_keeps_whole_sentences: "One. Two. Three is longer.", 10 => "One. Two.";
         trim_question_and_bang: "Why? Because! Then more text.", 14 => "Why? Because!";
         trim_word_boundary_with_ellipsis: "abc defgh ijklmnop", 12 => "abc defgh…";

@@ -61,6 +61,7 @@ mod context;
 mod defs;
 mod error;
 mod output;
+pub(crate) mod plain;
 mod provider;
 mod registry;
 pub(crate) mod small_set;

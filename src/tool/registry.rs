@@ -304,7 +304,12 @@ impl ToolRegistry {
     where
         I: IntoIterator<Item = Arc<dyn Tool>>,
     {
-        let tools: Vec<Arc<dyn Tool>> = tools.into_iter().collect();
+        self.add_vec(tools.into_iter().collect())
+    }
+
+    /// [`add_all`](ToolRegistry::add_all) past the collecting: one copy of the checks, not
+    /// one per iterator type (issue 17: build cost).
+    fn add_vec(&mut self, tools: Vec<Arc<dyn Tool>>) -> Result<(), Error> {
         let mut batch = HashSet::with_capacity(tools.len());
         for tool in &tools {
             let name = tool.spec().name();

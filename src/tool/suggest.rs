@@ -33,14 +33,43 @@ pub fn closest<'a, I>(target: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let target: Vec<char> = target.chars().map(|c| c.to_ascii_lowercase()).collect();
-    if target.is_empty() || target.len() > MAX_COMPARED_CHARS {
-        return None;
-    }
-    let mut best: Option<(usize, &'a str)> = None;
-    let mut candidate_chars = Vec::new();
-    let mut rows = Rows::default();
+    // The generic loop stays this small: the work is in `Search`, compiled once rather than
+    // once per iterator type (issue 17: build cost).
+    let mut search = Search::new(target)?;
     for candidate in candidates {
+        if !search.offer(candidate) {
+            break;
+        }
+    }
+    search.best.map(|(_, name)| name)
+}
+
+/// The state of [`closest`] between candidates.
+struct Search<'a> {
+    target: Vec<char>,
+    best: Option<(usize, &'a str)>,
+    candidate_chars: Vec<char>,
+    rows: Rows,
+}
+
+impl<'a> Search<'a> {
+    /// `None` when `target` can have no suggestion.
+    fn new(target: &str) -> Option<Search<'a>> {
+        let target: Vec<char> = target.chars().map(|c| c.to_ascii_lowercase()).collect();
+        if target.is_empty() || target.len() > MAX_COMPARED_CHARS {
+            return None;
+        }
+        Some(Search {
+            target,
+            best: None,
+            candidate_chars: Vec::new(),
+            rows: Rows::default(),
+        })
+    }
+
+    /// Compares one candidate; `false` when no later candidate can win (an exact match).
+    fn offer(&mut self, candidate: &'a str) -> bool {
+        let target = &self.target;
         let candidate_len = if candidate.is_ascii() {
             candidate.len()
         } else {
@@ -48,22 +77,23 @@ where
         };
         let limit = target.len().max(candidate_len) / 3;
         // Only a strictly smaller distance can replace the best so far: ties keep the first.
-        let limit = match best {
-            Some((0, _)) => break,
+        let limit = match self.best {
+            Some((0, _)) => return false,
             Some((best_distance, _)) => limit.min(best_distance - 1),
             None => limit,
         };
         // A length difference is a lower bound of the distance: skip without computing it.
         if target.len().abs_diff(candidate_len) > limit {
-            continue;
+            return true;
         }
-        candidate_chars.clear();
-        candidate_chars.extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
-        if let Some(distance) = osa_distance(&target, &candidate_chars, limit, &mut rows) {
-            best = Some((distance, candidate));
+        self.candidate_chars.clear();
+        self.candidate_chars
+            .extend(candidate.chars().map(|c| c.to_ascii_lowercase()));
+        if let Some(distance) = osa_distance(target, &self.candidate_chars, limit, &mut self.rows) {
+            self.best = Some((distance, candidate));
         }
+        true
     }
-    best.map(|(_, name)| name)
 }
 
 /// The message for a name that is not accepted, with a suggestion and the accepted names.
@@ -88,29 +118,45 @@ where
     I::IntoIter: Clone,
 {
     let accepted = accepted.into_iter();
+    let mut message = message_head(what, name, closest(name, accepted.clone()));
+    let mut count = 0usize;
+    for accepted_name in accepted {
+        list_name(&mut message, count, accepted_name);
+        count += 1;
+    }
+    end_list(&mut message, count);
+    message
+}
+
+// The non-generic parts of `unknown_name_message`, compiled once (issue 17: build cost).
+
+fn message_head(what: &str, name: &str, suggestion: Option<&str>) -> String {
     let mut message = format!("unknown {} {}", what, quote(name));
-    if let Some(suggestion) = closest(name, accepted.clone()) {
+    if let Some(suggestion) = suggestion {
         let _ = write!(message, "; did you mean {}?", quote(suggestion));
     } else {
         message.push(';');
     }
     message.push_str(" accepted: ");
-    let mut count = 0usize;
-    for accepted_name in accepted {
-        if count < MAX_LISTED_NAMES {
-            if count > 0 {
-                message.push_str(", ");
-            }
-            message.push_str(accepted_name);
+    message
+}
+
+/// Adds the `index`th accepted name, if the list has room for it.
+fn list_name(message: &mut String, index: usize, name: &str) {
+    if index < MAX_LISTED_NAMES {
+        if index > 0 {
+            message.push_str(", ");
         }
-        count += 1;
+        message.push_str(name);
     }
+}
+
+fn end_list(message: &mut String, count: usize) {
     if count == 0 {
         message.push_str("none");
     } else if count > MAX_LISTED_NAMES {
         let _ = write!(message, " (and {} more)", count - MAX_LISTED_NAMES);
     }
-    message
 }
 
 /// Quotes a name for an error message (the crate's one rule, `crate::quote`).

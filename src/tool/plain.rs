@@ -1,0 +1,424 @@
+//! Descriptions as plain sentences for a model: the markup written for a documentation page
+//! (Markdown links and strong emphasis, HTML line breaks and paragraphs) taken out, paragraph
+//! breaks read as sentence ends, and a check for text that only repeats words said already
+//! (a summary the description says again, a title its description and name say). Pure,
+//! linear in the text.
+//!
+//! Markup costs bytes and says nothing a model needs: the target of a link is a page a tool
+//! call cannot read (often a relative one, `/documentation/...`), while its text names the
+//! thing; `**Note**` reads the same as `Note`; `<br/>` is a line break. Code spans (between
+//! backticks) are copied as they are, since what is in them is often a literal value.
+
+use std::borrow::Cow;
+
+/// The longest link text and link target looked for, in bytes: past them the brackets are
+/// left as they are (and the scan stays linear: each `[` looks ahead a bounded distance).
+const MAX_LINK_TEXT: usize = 200;
+const MAX_LINK_TARGET: usize = 1000;
+
+/// HTML elements read as a break between words (replaced by a space) and as formatting only
+/// (left out); any other `<...>` is text, such as a `<owner>/<repo>` placeholder.
+const BLOCK_TAGS: [&str; 17] = [
+    "br", "p", "div", "li", "ul", "ol", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr",
+    "td", "th",
+];
+const INLINE_TAGS: [&str; 11] = [
+    "b", "i", "em", "strong", "code", "span", "a", "u", "small", "sup", "sub",
+];
+
+/// The longest HTML tag looked for, in bytes (`<a href="...">` included).
+const MAX_TAG: usize = 300;
+
+/// `text` with Markdown links as their text (`[ISO 3166-1](https://...)` as `ISO 3166-1`,
+/// images as their alternative text), `**strong**` as `strong`, the HTML tags of
+/// [`BLOCK_TAGS`] as a space and those of [`INLINE_TAGS`] left out, and a paragraph break
+/// (a blank line) after text that does not end a sentence read as one (`Get file\n\nReturns`
+/// as `Get file.\n\nReturns`). Code spans are copied as they are. White space is not
+/// collapsed here.
+pub(crate) fn plain(text: &str) -> Cow<'_, str> {
+    let marked = text
+        .as_bytes()
+        .windows(2)
+        .any(|w| matches!(w, [b'[', _] | [b'<', _] | [b'*', b'*'] | [b'\n', _]));
+    if !marked {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    // Where a link's `](target)` starts and where it ends: skipped when reached.
+    let mut link_tail: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some((from, to)) = link_tail {
+            if i == from {
+                i = to;
+                link_tail = None;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        if b == b'`' {
+            in_code = !in_code;
+        } else if !in_code {
+            if b == b'[' || (b == b'!' && bytes.get(i + 1) == Some(&b'[')) {
+                let open = if b == b'!' { i + 1 } else { i };
+                if let Some(tail) = link_at(bytes, open) {
+                    link_tail = Some(tail);
+                    i = open + 1;
+                    continue;
+                }
+            } else if b == b'*' && bytes.get(i + 1) == Some(&b'*') && is_emphasis(bytes, i) {
+                i += 2;
+                continue;
+            } else if b == b'<' {
+                if let Some((end, block)) = tag_at(bytes, i) {
+                    if block {
+                        out.push(' ');
+                    }
+                    i = end;
+                    continue;
+                }
+            } else if b == b'\n' {
+                if let Some(end) = paragraph_break(bytes, i) {
+                    end_sentence(&mut out);
+                    out.push_str("\n\n");
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        // Copy the whole character: `i` is on a character boundary here, since every byte
+        // matched above is ASCII.
+        let len = utf8_len(b);
+        out.push_str(text.get(i..i + len).unwrap_or(""));
+        i += len;
+    }
+    Cow::Owned(out)
+}
+
+/// The length of the UTF-8 sequence that starts with `b`.
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// For a `[` at `open` that starts a Markdown link `[text](target)` (CommonMark 0.31,
+/// section 6.3, inline links: no `[`, `]` or line break in the text, no white space in the
+/// target), where its `](target)` starts and ends. A target holding a bracket or a
+/// parenthesis is not read as one (the text stays as written), so that each look-ahead stops
+/// at the next bracket and the scan stays linear.
+fn link_at(bytes: &[u8], open: usize) -> Option<(usize, usize)> {
+    let text_end = (open + 1..bytes.len().min(open + 1 + MAX_LINK_TEXT))
+        .find(|&j| matches!(bytes[j], b']' | b'[' | b'\n'))?;
+    if bytes[text_end] != b']' || text_end == open + 1 || bytes.get(text_end + 1) != Some(&b'(') {
+        return None;
+    }
+    let target = text_end + 2;
+    let close = (target..bytes.len().min(target + MAX_LINK_TARGET)).find(|&j| {
+        matches!(bytes[j], b')' | b'(' | b'[' | b']') || bytes[j].is_ascii_whitespace()
+    })?;
+    if bytes[close] != b')' {
+        return None;
+    }
+    Some((text_end, close + 1))
+}
+
+/// Whether the `**` at `i` opens or closes strong emphasis (CommonMark 0.31, section 6.2,
+/// flanking runs): text on one side, no word character on the other (so `2**32` stays).
+fn is_emphasis(bytes: &[u8], i: usize) -> bool {
+    let before = if i == 0 { None } else { bytes.get(i - 1) };
+    let after = bytes.get(i + 2);
+    let word = |b: Option<&u8>| b.map_or(false, |b| b.is_ascii_alphanumeric());
+    let space = |b: Option<&u8>| b.map_or(true, |b| b.is_ascii_whitespace());
+    let opens = !space(after) && !word(before);
+    let closes = !space(before) && !word(after);
+    opens || closes
+}
+
+/// For a `<` at `i` that starts an HTML tag of [`BLOCK_TAGS`] or [`INLINE_TAGS`] (`<br>`,
+/// `<br/>`, `</p>`, `<a href="...">`), where it ends and whether it is a block tag.
+fn tag_at(bytes: &[u8], i: usize) -> Option<(usize, bool)> {
+    let mut j = i + 1;
+    if bytes.get(j) == Some(&b'/') {
+        j += 1;
+    }
+    let name_start = j;
+    while j < bytes.len() && bytes[j].is_ascii_alphanumeric() {
+        j += 1;
+    }
+    let name = std::str::from_utf8(bytes.get(name_start..j)?).ok()?;
+    let name = name.to_ascii_lowercase();
+    let block = if BLOCK_TAGS.contains(&name.as_str()) {
+        true
+    } else if INLINE_TAGS.contains(&name.as_str()) {
+        false
+    } else {
+        return None;
+    };
+    match bytes.get(j) {
+        Some(b'>') => Some((j + 1, block)),
+        Some(b'/') | Some(b' ') => {
+            let end =
+                (j..bytes.len().min(i + MAX_TAG)).find(|&k| matches!(bytes[k], b'>' | b'<'))?;
+            if bytes[end] == b'>' {
+                Some((end + 1, block))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// For a line break at `i`, the end of the paragraph break it starts (a line holding only
+/// white space follows it), or `None`.
+fn paragraph_break(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    let mut lines = 1;
+    while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+        if bytes[j] == b'\n' {
+            lines += 1;
+        }
+        j += 1;
+    }
+    if lines >= 2 {
+        Some(j)
+    } else {
+        None
+    }
+}
+
+/// Ends the text so far with a full stop unless it ends a sentence or a clause already (or
+/// is empty): a heading or a summary before a paragraph break is a sentence of its own.
+fn end_sentence(out: &mut String) {
+    let trimmed = out.trim_end().len();
+    out.truncate(trimmed);
+    match out.chars().last() {
+        None => {}
+        Some('.' | '!' | '?' | ':' | ';' | ',') => {}
+        Some(_) => out.push('.'),
+    }
+}
+
+/// `text` (white space collapsed) without the sentences that only say what a keyword of its
+/// schema says (`Default: 20.`, `Defaults to 30.`, `Maximum: 50.`, `The default value is
+/// true.`), or `None` when it has none. `values` are the schema's `default`, `minimum` and
+/// `maximum` as text, under those names; a sentence that says more (`Default: 0 (the first
+/// item).`) stays.
+pub(crate) fn without_restated(text: &str, values: &[(&str, String)]) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut dropped = false;
+    for sentence in sentences(text) {
+        if restates(sentence, values) {
+            dropped = true;
+        } else {
+            kept.push(sentence);
+        }
+    }
+    if dropped {
+        Some(kept.join(" "))
+    } else {
+        None
+    }
+}
+
+/// The sentences of a text whose white space is collapsed: each up to a `.`, `!` or `?`
+/// followed by a space (the same boundary the trimming cuts at), the last to the end.
+fn sentences(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let at = i;
+            i += 1;
+            if bytes[at] == b' ' && at > 0 && matches!(bytes[at - 1], b'.' | b'!' | b'?') {
+                let sentence = text.get(start..at);
+                start = at + 1;
+                return sentence;
+            }
+        }
+        if start < bytes.len() {
+            let last = text.get(start..);
+            start = bytes.len();
+            return last;
+        }
+        None
+    })
+}
+
+/// Whether `sentence` is `[The] KEYWORD [value] [:|is|to|s to] VALUE.` for one of `values`.
+fn restates(sentence: &str, values: &[(&str, String)]) -> bool {
+    let lower = sentence.trim_end_matches('.').to_lowercase();
+    let rest = lower.strip_prefix("the ").unwrap_or(&lower);
+    values.iter().any(|(keyword, value)| {
+        let names: &[&str] = match *keyword {
+            "default" => &["defaults", "default"],
+            "minimum" => &["minimum", "min"],
+            "maximum" => &["maximum", "max"],
+            _ => &[],
+        };
+        names.iter().any(|name| {
+            let after = match rest.strip_prefix(name) {
+                Some(after) => after,
+                None => return false,
+            };
+            let after = after.strip_prefix(" value").unwrap_or(after);
+            let after = after.trim_start_matches(&[':', ' '][..]);
+            let after = ["is ", "to ", "of "]
+                .iter()
+                .find_map(|w| after.strip_prefix(w))
+                .unwrap_or(after);
+            let said = after
+                .trim()
+                .trim_matches(|c: char| c == '`' || c == '"' || c == '\'');
+            !said.is_empty() && said == value.to_lowercase()
+        })
+    })
+}
+
+/// Words that say nothing on their own, ignored when comparing what two texts say.
+const FUNCTION_WORDS: [&str; 22] = [
+    "a", "an", "the", "of", "in", "on", "for", "to", "by", "with", "from", "and", "or", "at", "as",
+    "is", "its", "this", "that", "all", "be", "are",
+];
+
+/// The most words compared (of the repeating text and of each text that may say them): the
+/// check is for short texts (a summary, a title), and bounded so that it stays linear.
+const MAX_WORDS: usize = 16;
+const MAX_SAYING_WORDS: usize = 96;
+
+/// Whether every word of `words` (but [`FUNCTION_WORDS`]) is in one of `texts` already, so
+/// `words` tells a reader of `texts` nothing new: `Get component` is said by `Get metadata on
+/// a component by key.`. Words are runs of letters and digits, compared ignoring case; one
+/// may be the other with an ending (`list` and `lists`, `current` and `currently`) when the
+/// shorter has three letters or more. `false` when `words` has no word or more than
+/// [`MAX_WORDS`]; only the first [`MAX_SAYING_WORDS`] of each text are read.
+pub(crate) fn says_nothing_new(words: &str, texts: &[&str]) -> bool {
+    let said: Vec<String> = texts
+        .iter()
+        .flat_map(|t| word_list(t).take(MAX_SAYING_WORDS))
+        .collect();
+    let mut any = false;
+    for (n, word) in word_list(words).enumerate() {
+        if n >= MAX_WORDS {
+            return false;
+        }
+        if FUNCTION_WORDS.contains(&word.as_str()) {
+            continue;
+        }
+        any = true;
+        if !said.iter().any(|s| same_stem(s, &word)) {
+            return false;
+        }
+    }
+    any
+}
+
+/// The words of `text`, lower case.
+fn word_list(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// `a` and `b` are the same word, or one is the other with an ending and the shorter has
+/// three characters or more.
+fn same_stem(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short == long || (short.chars().count() >= 3 && long.starts_with(short))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! plain_cases {
+        ($($name:ident: $text:expr => $want:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                assert_eq!(plain($text), $want);
+            }
+        )*};
+    }
+
+    plain_cases! {
+        plain_untouched: "Lists pets, 2**32 at most." => "Lists pets, 2**32 at most.";
+        plain_link_text: "An [ISO 3166-1 code](https://en.wikipedia.org/wiki/ISO_3166-1)." => "An ISO 3166-1 code.";
+        plain_relative_link: "The [Spotify ID](/documentation/ids) of it." => "The Spotify ID of it.";
+        plain_image: "See ![a diagram](img.png) here." => "See a diagram here.";
+        plain_not_a_link: "Use [x] or [y] (both) and [z](no close" => "Use [x] or [y] (both) and [z](no close";
+        plain_nested_brackets: "[a]([b](c))" => "[a](b)";
+        plain_strong: "**Note**: only **admins.** Then" => "Note: only admins. Then";
+        plain_html: "One.<br/>Two<br />three <b>bold</b> <owner>/<repo>" => "One. Two three bold <owner>/<repo>";
+        plain_link_tag: "<a href=\"https://x\">docs</a>" => "docs";
+        plain_code_kept: "Send `[a](b)` or `**` as is" => "Send `[a](b)` or `**` as is";
+        plain_paragraph: "Get file\n\nReturns it.\n \nDone" => "Get file.\n\nReturns it.\n\nDone";
+        plain_line_break: "a list:\n- one\n- two" => "a list:\n- one\n- two";
+        plain_multibyte: "Größe [Äpfel](x) ü" => "Größe Äpfel ü";
+    }
+
+    #[test]
+    fn restated_values() {
+        let values = [
+            ("default", "20".to_string()),
+            ("minimum", "1".to_string()),
+            ("maximum", "50".to_string()),
+        ];
+        assert_eq!(
+            without_restated(
+                "The maximum number of items. Default: 20. Minimum: 1. Maximum: 50.",
+                &values
+            )
+            .as_deref(),
+            Some("The maximum number of items.")
+        );
+        assert_eq!(
+            without_restated("How many. Defaults to `20`. Max is 50.", &values).as_deref(),
+            Some("How many.")
+        );
+        // Another value, or more than the value, stays.
+        assert_eq!(
+            without_restated("Default: 30. Max 50 a page.", &values),
+            None
+        );
+        assert_eq!(without_restated("Default: 20 (one page).", &values), None);
+        let yes = [("default", "true".to_string())];
+        assert_eq!(
+            without_restated("Whether to. The default value is True.", &yes).as_deref(),
+            Some("Whether to.")
+        );
+        assert_eq!(
+            without_restated("Default: true.", &yes).as_deref(),
+            Some("")
+        );
+    }
+
+    #[test]
+    fn nothing_new() {
+        assert!(says_nothing_new(
+            "Get component",
+            &["Get metadata on a component by key."]
+        ));
+        assert!(says_nothing_new("List pets", &["Lists all the pets."]));
+        assert!(says_nothing_new(
+            "Spotify Album ID",
+            &["id", "The Spotify ID of the album."]
+        ));
+        assert!(!says_nothing_new(
+            "Get current user",
+            &["Returns the user information for the currently authenticated user."]
+        ));
+        assert!(!says_nothing_new("in", &["in"]), "no word of its own");
+        assert!(!says_nothing_new("", &["x"]));
+        assert!(
+            !says_nothing_new("Delete file", &["Deleted"]),
+            "file is new"
+        );
+    }
+}
