@@ -1034,3 +1034,40 @@ fn parameter_content_is_json_by_the_http_media_rule() {
         );
     }
 }
+
+#[test]
+fn a_component_holding_a_read_only_one_differs_between_request_and_response() {
+    // A component converted for requests is reused for responses only when no `readOnly` or
+    // `writeOnly` property is met inside it, also through a component already converted
+    // (Inner is met first alone, then again, from the cache, inside Outer).
+    let d = doc(
+        r##"{"/inner": {"post": {"operationId": "addInner", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Inner"}}}},
+                "responses": {"204": {"description": "ok"}}}},
+            "/outer": {"post": {"operationId": "addOuter", "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Outer"}}}},
+                "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Outer"}}}}}}}}"##,
+        r##"{"schemas": {
+            "Inner": {"type": "object", "properties": {"id": {"type": "string", "readOnly": true}, "name": {"type": "string"}}},
+            "Outer": {"type": "object", "properties": {"inner": {"$ref": "#/components/schemas/Inner"}, "note": {"type": "string"}}}}}"##,
+    );
+    let e = import(&d).plugin().to_json()["endpoints"][1].clone();
+    assert_eq!(e["name"], Json::from("addOuter"));
+    let inner = e["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == Json::from("inner"))
+        .unwrap()
+        .clone();
+    assert!(
+        inner.pointer("/schema/properties/name").is_some()
+            && inner.pointer("/schema/properties/id").is_none(),
+        "the request leaves id out: {}",
+        inner
+    );
+    let output = &e["output_schema"];
+    assert!(
+        output.pointer("/properties/inner/properties/id").is_some(),
+        "the response keeps id: {}",
+        output
+    );
+}

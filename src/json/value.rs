@@ -242,6 +242,13 @@ impl Json {
         write::write_compact(self, out);
     }
 
+    /// The length of [`Json::write_to`]'s text, counted without keeping it (tool sizes and
+    /// limits measure whole schemas this way, once per tool).
+    #[cfg(feature = "tool")]
+    pub(crate) fn compact_len(&self) -> usize {
+        write::compact_len(self)
+    }
+
     /// Whether this is an array or object with something in it.
     fn is_nested(&self) -> bool {
         match self {

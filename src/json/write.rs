@@ -66,8 +66,10 @@ impl Sink for FormatterSink<'_, '_> {
 
 /// Writes `value` as compact JSON to a formatter (`Display`, and `Debug` without `#`).
 pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    // The chunk grows as the value needs it: most values shown are small (a key's scalar,
+    // an error's value), and a chunk reserved up front would cost each of them 17 KB.
     let mut sink = FormatterSink {
-        buf: String::with_capacity(CHUNK + STAGE),
+        buf: String::new(),
         f,
         result: Ok(()),
     };
@@ -90,6 +92,72 @@ pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 /// Appends `value` as compact JSON.
 pub(crate) fn write_compact(value: &Json, out: &mut String) {
     Writer::new(out).write_tree::<false>(Root::Value(value));
+}
+
+/// The length in bytes of `value` as compact JSON (exactly `value.to_string().len()`),
+/// counted without writing it: strings are scanned for what [`write_str`] escapes, and only
+/// numbers are written (to a scratch buffer). An explicit stack, so any depth is safe.
+#[cfg(feature = "tool")]
+pub(crate) fn compact_len(value: &Json) -> usize {
+    let mut total = 0;
+    let mut scratch = String::new();
+    let mut stack: Vec<&Json> = vec![value];
+    while let Some(value) = stack.pop() {
+        total += match value {
+            Json::Null => 4,
+            Json::Bool(true) => 4,
+            Json::Bool(false) => 5,
+            Json::Number(_) => {
+                scratch.clear();
+                write_compact(value, &mut scratch);
+                scratch.len()
+            }
+            Json::String(s) => str_len(s),
+            // Brackets and the commas between elements.
+            Json::Array(items) => {
+                stack.extend(items.iter());
+                2 + items.len().saturating_sub(1)
+            }
+            // Braces, commas, and each member's key and colon.
+            Json::Object(map) => {
+                let mut own = 2 + map.len().saturating_sub(1);
+                for (key, member) in map.iter() {
+                    own += str_len(key) + 1;
+                    stack.push(member);
+                }
+                own
+            }
+        };
+    }
+    total
+}
+
+/// The length of `s` as [`write_str`] writes it, quotes included.
+#[cfg(feature = "tool")]
+fn str_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let mut len = bytes.len() + 2;
+    let mut i = 0;
+    loop {
+        i = skip_plain(bytes, i);
+        let b = match bytes.get(i) {
+            Some(&b) => b,
+            None => return len,
+        };
+        match b {
+            b'"' | b'\\' | b'\n' | b'\t' | b'\r' | 0x08 | 0x0C => len += 1,
+            // `\u00XX` for one byte.
+            0x00..=0x1F => len += 5,
+            // U+2028 and U+2029 (E2 80 A8, E2 80 A9) become `\u2028`, `\u2029`.
+            _ => {
+                if let Some([0x80, 0xA8 | 0xA9]) = bytes.get(i + 1..i + 3) {
+                    len += 3;
+                    i += 2;
+                }
+            }
+        }
+        i += 1;
+    }
 }
 
 /// Appends `value` as pretty JSON (two-space indent).
@@ -635,6 +703,26 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "tool")]
+    #[test]
+    fn compact_len_is_the_written_length() {
+        let values = [
+            crate::json!(null),
+            crate::json!({}),
+            crate::json!([]),
+            crate::json!({"a\"b\\c": ["\n\t\r\u{8}\u{c}\u{1}\u{1f}", "\u{2028}x\u{2029}\u{2027}é€𝄞", true, false, null],
+                "n": [0, -1, 1.5, 1e300, -2.5e-7, 12345678901234567890u64], "": {"": [[], {}, [{}]]}}),
+            crate::json!("\u{e2}\u{80}"),
+            crate::json!([
+                "a long plain string of more than eight bytes with a \" in it",
+                3.0
+            ]),
+        ];
+        for value in &values {
+            assert_eq!(compact_len(value), value.to_string().len(), "{}", value);
+        }
+    }
 
     fn quoted(s: &str) -> String {
         let mut out = String::new();

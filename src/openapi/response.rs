@@ -178,19 +178,7 @@ fn too_large(conv: &mut Converter<'_, '_>, at: &str, size: usize) {
 
 /// The bytes of `value` as compact JSON, counted without writing it.
 pub(crate) fn compact_len(value: &Json) -> usize {
-    let mut sink = Counter(0);
-    // Writing into a counter cannot fail.
-    let _ = std::fmt::write(&mut sink, format_args!("{}", value));
-    sink.0
-}
-
-struct Counter(usize);
-
-impl std::fmt::Write for Counter {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0 += s.len();
-        Ok(())
-    }
+    value.compact_len()
 }
 
 /// The order of a success status code: `200`..`299` by number, then `2XX` (OpenAPI 3.1

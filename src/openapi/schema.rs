@@ -52,6 +52,9 @@ struct Cached {
     schema: Json,
     nodes: usize,
     height: usize,
+    /// Whether a `readOnly` or `writeOnly` property was met inside: only then does the
+    /// schema differ between requests and responses.
+    directional: bool,
 }
 
 /// What converting the schemas of one import needs and keeps.
@@ -73,6 +76,9 @@ pub(crate) struct Converter<'a, 'r> {
     stack: Vec<String>,
     /// Cuts made so far (cycles, depth): a reference expanded without one is cached.
     cuts: usize,
+    /// `readOnly` or `writeOnly` properties met so far (in either direction): a reference
+    /// expanded without one is the same for requests and responses, and cached for both.
+    directional: usize,
     /// Height of the subtree being written, per open level.
     cache: HashMap<String, Cached>,
     /// Output schemas already made from a response schema that is one `$ref`, by the key
@@ -104,6 +110,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             total_nodes: 0,
             stack: Vec::new(),
             cuts: 0,
+            directional: 0,
             cache: HashMap::new(),
             output_memo: HashMap::new(),
         }
@@ -160,28 +167,40 @@ impl<'a, 'r> Converter<'a, 'r> {
     /// Whether the property is left out of the schema being converted: `readOnly` in a
     /// request, `writeOnly` in a response (OpenAPI 3.1 section 4.8.24, JSON Schema
     /// validation 2020-12 section 9.4).
-    fn left_out(&self, schema: &Json, doc: usize) -> bool {
-        let keyword = if self.output { "writeOnly" } else { "readOnly" };
-        self.is_flagged(schema, doc, keyword)
+    /// Counts a property flagged either way in `directional`.
+    fn left_out(&mut self, schema: &Json, doc: usize) -> bool {
+        let (read_only, write_only) = self.flags(schema, doc);
+        if read_only || write_only {
+            self.directional += 1;
+        }
+        if self.output {
+            write_only
+        } else {
+            read_only
+        }
     }
 
-    /// Whether `schema` (or the target of its `$ref`) has `keyword: true`.
-    fn is_flagged(&self, schema: &Json, doc: usize, keyword: &str) -> bool {
-        let direct = |s: &Json| s.get(keyword).and_then(Json::as_bool) == Some(true);
-        if direct(schema) {
-            return true;
+    /// Whether `schema` (or else the target of its `$ref`) has `readOnly: true`, and
+    /// `writeOnly: true`.
+    fn flags(&self, schema: &Json, doc: usize) -> (bool, bool) {
+        let flag = |s: &Json, keyword: &str| s.get(keyword).and_then(Json::as_bool) == Some(true);
+        let direct = |s: &Json| (flag(s, "readOnly"), flag(s, "writeOnly"));
+        let own = direct(schema);
+        if own == (true, true) {
+            return own;
         }
-        match schema.get("$ref").and_then(Json::as_str) {
+        let target = match schema.get("$ref").and_then(Json::as_str) {
             Some(reference) => match self.refs.resolve(reference, doc, "") {
                 Ok(target) => target
                     .document
                     .get()
                     .pointer(&target.pointer)
-                    .map_or(false, direct),
-                Err(_) => false,
+                    .map_or((false, false), direct),
+                Err(_) => (false, false),
             },
-            None => false,
-        }
+            None => (false, false),
+        };
+        (own.0 || target.0, own.1 || target.1)
     }
 
     fn node(
@@ -249,7 +268,8 @@ impl<'a, 'r> Converter<'a, 'r> {
         height: &mut usize,
     ) -> Result<Json, Error> {
         let target = self.refs.resolve(reference, doc, &child(pointer, "$ref"))?;
-        // A schema converted for a response differs from the same one for a request.
+        // A schema converted for a response differs from the same one for a request when
+        // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
         let key = if self.output {
             format!("out {}", target.key())
         } else {
@@ -269,7 +289,13 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         let mut converted = match self.cache.get(&key) {
             Some(cached) if depth + cached.height <= self.max_depth => {
-                let (schema, nodes, h) = (cached.schema.clone(), cached.nodes, cached.height);
+                let (schema, nodes, h, directional) = (
+                    cached.schema.clone(),
+                    cached.nodes,
+                    cached.height,
+                    cached.directional,
+                );
+                self.directional += usize::from(directional);
                 self.count(nodes, pointer)?;
                 *height = h;
                 schema
@@ -280,20 +306,28 @@ impl<'a, 'r> Converter<'a, 'r> {
                     Some(value) => value,
                     None => return Ok(Json::Object(Map::new())),
                 };
-                let (cuts, nodes) = (self.cuts, self.tool_nodes);
+                let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
                 self.stack.push(key.clone());
                 let result = self.node(value, target.doc, &target.pointer, depth, height);
                 self.stack.pop();
                 let schema = result?;
                 if self.cuts == cuts {
-                    self.cache.insert(
-                        key,
-                        Cached {
-                            schema: schema.clone(),
-                            nodes: self.tool_nodes - nodes,
-                            height: *height,
-                        },
-                    );
+                    let directional = self.directional != directional;
+                    let (nodes, height) = (self.tool_nodes - nodes, *height);
+                    let cached = |schema: &Json| Cached {
+                        schema: schema.clone(),
+                        nodes,
+                        height,
+                        directional,
+                    };
+                    let other_key = match key.strip_prefix("out ") {
+                        Some(request) if self.output => request.to_string(),
+                        _ => format!("out {}", key),
+                    };
+                    if !directional && !self.cache.contains_key(&other_key) {
+                        self.cache.insert(other_key, cached(&schema));
+                    }
+                    self.cache.insert(key, cached(&schema));
                 }
                 schema
             }
@@ -423,7 +457,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                 .and_then(|e| e.first()),
         };
         if let Some(example) = example.and_then(small_value) {
-            if example.to_string().len() <= MAX_EXAMPLE_BYTES {
+            if example.compact_len() <= MAX_EXAMPLE_BYTES {
                 out.insert("examples", vec![example]);
             }
         }

@@ -22,7 +22,7 @@ use super::validate::{
     check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
 use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
-use crate::json::Json;
+use crate::json::{Json, Map};
 use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
@@ -140,6 +140,9 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
     let mut tool_names: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
     // Schemas the endpoints share (one OpenAPI component in many tools) are made compact once.
     let mut memo = tool::CompactMemo::default();
+    // The sizes of output schemas the endpoints share, by their allocation (the endpoints
+    // hold them, so an allocation is never reused while this lives): measured once.
+    let mut output_sizes: HashMap<usize, usize> = HashMap::new();
     for (i, endpoint) in b.endpoints.iter().enumerate() {
         let path = index("endpoints", i);
         if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
@@ -155,7 +158,15 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
         }
         tool_names.insert(&endpoint.name, i);
         let compiled = compile(
-            &b, &names, &common, endpoint, &path, &base_url, &prefix, &mut memo,
+            &b,
+            &names,
+            &common,
+            endpoint,
+            &path,
+            &base_url,
+            &prefix,
+            &mut memo,
+            &mut output_sizes,
         )?;
         endpoints.push(Arc::new(compiled));
     }
@@ -292,6 +303,7 @@ fn compile(
     base_url: &Url,
     prefix: &str,
     memo: &mut tool::CompactMemo,
+    output_sizes: &mut HashMap<usize, usize>,
 ) -> Result<Compiled, Error> {
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
@@ -351,7 +363,7 @@ fn compile(
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
     let options = endpoint.options.or(&b.options);
-    let spec = tool_spec(endpoint, path)?;
+    let spec = tool_spec(endpoint, path, output_sizes)?;
     // The model reads the compact schema unless the full one is asked for; the checks
     // above ran on the schema as declared.
     let spec = match options.full_schemas {
@@ -471,7 +483,11 @@ fn header_templates(
     (headers, with_body)
 }
 
-fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
+fn tool_spec(
+    endpoint: &Endpoint,
+    path: &str,
+    output_sizes: &mut HashMap<usize, usize>,
+) -> Result<ToolSpec, Error> {
     let description = if endpoint.description.is_empty() {
         format!("{} {}", endpoint.method, endpoint.path)
     } else {
@@ -489,7 +505,16 @@ fn tool_spec(endpoint: &Endpoint, path: &str) -> Result<ToolSpec, Error> {
     }
     if let Some(schema) = &endpoint.output_schema {
         let field = at(path, "output_schema");
-        let size = schema.to_string().len();
+        let shared = schema
+            .as_object()
+            .filter(|map| map.is_shared())
+            .and_then(Map::shared_id);
+        let size = match shared {
+            Some(id) => *output_sizes
+                .entry(id)
+                .or_insert_with(|| schema.compact_len()),
+            None => schema.compact_len(),
+        };
         if size > MAX_OUTPUT_SCHEMA_BYTES {
             return Err(err(
                 ErrorKind::InvalidField,

@@ -195,6 +195,30 @@ pub(crate) struct Memo {
     /// source itself (held, so its allocation stays its own while the memo lives) and the
     /// result.
     made: HashMap<MemoKey, (Map, Json)>,
+    /// By the allocation of a compact schema that tools share (an output schema met in
+    /// several operations), that schema (held, as above) and its repeats factored out.
+    factored: HashMap<usize, (Json, Json)>,
+}
+
+impl Memo {
+    /// [`factor_repeated_owned`] of `compact`, made once for a schema that clones share: the
+    /// result is a function of the value alone.
+    fn factor(&mut self, compact: Json) -> Json {
+        let id = match compact
+            .as_object()
+            .filter(|map| map.is_shared())
+            .and_then(Map::shared_id)
+        {
+            Some(id) => id,
+            None => return factor_repeated_owned(compact),
+        };
+        if let Some((_, factored)) = self.factored.get(&id) {
+            return factored.clone();
+        }
+        let factored = factor_repeated_owned(compact.clone());
+        self.factored.insert(id, (compact, factored.clone()));
+        factored
+    }
 }
 
 type MemoKey = (usize, usize, Option<String>, usize);
@@ -435,9 +459,8 @@ pub(crate) fn compact_spec_with(
         compact = compact.with_title(title);
     }
     if let Some(schema) = spec.output_schema() {
-        let schema =
-            factor_repeated_owned(compact_node(schema, None, 0, max_description_bytes, memo));
-        compact = compact.with_output_schema(schema)?;
+        let schema = compact_node(schema, None, 0, max_description_bytes, memo);
+        compact = compact.with_output_schema(memo.factor(schema))?;
     }
     Ok(compact)
 }
@@ -473,7 +496,7 @@ pub struct ToolSize {
 impl ToolSize {
     /// The size of one rendered tool (or any JSON).
     pub fn of(rendered: &Json) -> ToolSize {
-        ToolSize::from_bytes(rendered.to_string().len())
+        ToolSize::from_bytes(rendered.compact_len())
     }
 
     /// The size of this many bytes.

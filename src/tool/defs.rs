@@ -109,15 +109,14 @@ impl Interned {
                 match value {
                     Json::Object(map) => {
                         let id = this.intern(map, hint, depth + 1)?;
-                        let marker = format!("#{}", id);
                         inside += this.nodes[id].size;
-                        markers += marker.len();
-                        key.push_str(&marker);
+                        let before = key.len();
+                        // Writing a number into a `String` cannot fail.
+                        let _ = write!(key, "#{}", id);
+                        markers += key.len() - before;
                         children.push(id);
                     }
-                    other => {
-                        let _ = write!(key, "{}", other);
-                    }
+                    other => write_value(key, other),
                 }
                 Some(())
             };
@@ -152,9 +151,7 @@ impl Interned {
                     };
                     child(self, value, &child_hint(hint, suffix), &mut key)?;
                 }
-                other => {
-                    let _ = write!(key, "{}", other);
-                }
+                other => write_value(&mut key, other),
             }
         }
         key.push('}');
@@ -175,6 +172,18 @@ impl Interned {
         }
         self.preorder[at] = id;
         Some(id)
+    }
+}
+
+/// Appends `value` to a key as compact JSON: strings and literals directly (most of a
+/// schema's scalars), the rest through the writer.
+fn write_value(key: &mut String, value: &Json) {
+    match value {
+        Json::String(text) => json::write_str(key, text),
+        Json::Bool(true) => key.push_str("true"),
+        Json::Bool(false) => key.push_str("false"),
+        Json::Null => key.push_str("null"),
+        other => other.write_to(key),
     }
 }
 
@@ -465,12 +474,12 @@ pub fn inline_refs(schema: &Json) -> Json {
         (None, Some(Json::Object(defs))) => ("definitions", defs),
         _ => return schema.clone(),
     };
-    let size = schema.to_string().len();
+    let size = schema.compact_len();
     let mut inliner = Inliner {
         key,
         defs: defs
             .iter()
-            .map(|(name, body)| (name.as_str(), (body, body.to_string().len())))
+            .map(|(name, body)| (name.as_str(), (body, body.compact_len())))
             .collect(),
         stack: Vec::new(),
         budget: size.saturating_mul(MAX_INLINE_GROWTH),

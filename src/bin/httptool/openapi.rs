@@ -85,8 +85,15 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     };
     let document = input::read_document(path, max_bytes)?;
     let import = run_import(&document, path, options)?;
-    print_out(&import.plugin().to_json().to_pretty())?;
+    let file = import.plugin().to_json();
+    let text = file.to_pretty();
+    print_out(&text)?;
     report(&import);
+    // The process ends now, and its memory with it: taking apart the document, the import,
+    // the plugin file and its text (millions of small allocations for a large API) would
+    // cost a tenth of the command's time for nothing. Nothing here holds a resource other
+    // than memory (standard output is flushed above).
+    std::mem::forget((document, import, file, text));
     Ok(ExitCode::SUCCESS)
 }
 

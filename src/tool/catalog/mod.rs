@@ -93,7 +93,7 @@ impl CatalogLimits {
         }
         let mut bytes = 0usize;
         for spec in registry.iter_specs() {
-            bytes = bytes.saturating_add(super::mcp::tool(spec).to_string().len() + 1);
+            bytes = bytes.saturating_add(super::mcp::tool(spec).compact_len() + 1);
             if bytes > self.max_schema_bytes {
                 return true;
             }
