@@ -2,6 +2,8 @@
 //! into a plugin file, read back by the plugin layer (so whatever is imported is a plugin
 //! file).
 
+use std::collections::HashSet;
+
 use super::body::{self, BodyOut};
 use super::error::{child, Error, ErrorKind, Warning};
 use super::params::{self, ParamOut, Source};
@@ -667,7 +669,7 @@ fn encode_literal(out: &mut String, literal: &str) {
 /// Tool names: `operationId` made valid, else method and path; collisions get `_2`, `_3`
 /// in document order, each a warning.
 fn assign_names(drafts: &mut [Draft], warnings: &mut Vec<Warning>) {
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut taken: HashSet<String> = HashSet::new();
     for draft in drafts.iter_mut() {
         let base = std::mem::take(&mut draft.name);
         let name = text::unique(&base, &|n| taken.contains(n));
@@ -706,7 +708,8 @@ fn tool_name(op: &Json, method: &str, path: &str, at: &str, warnings: &mut Vec<W
 /// Model-facing parameter names made unique per endpoint: the first keeps the name, a later
 /// one is `{name}_{location}`, then `_2`, `_3` (wire names untouched).
 fn unique_params(params: &mut [ParamOut]) {
-    let mut taken: Vec<String> = Vec::new();
+    // A set: an operation may have 100,000 parameters.
+    let mut taken: HashSet<String> = HashSet::with_capacity(params.len());
     for p in params.iter_mut() {
         if taken.contains(&p.name) {
             let with_location = text::fit(
@@ -714,9 +717,9 @@ fn unique_params(params: &mut [ParamOut]) {
                 &p.wire,
                 crate::tool::MAX_NAME_LEN,
             );
-            p.name = text::unique(&with_location, &|n| taken.iter().any(|t| t == n));
+            p.name = text::unique(&with_location, &|n| taken.contains(n));
         }
-        taken.push(p.name.clone());
+        taken.insert(p.name.clone());
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::error::{child, Error, ErrorKind, Warning};
 use super::refs::Refs;
@@ -503,10 +503,11 @@ impl<'a, 'r> Converter<'a, 'r> {
     ) -> Result<(), Error> {
         let at = child(pointer, "properties");
         let mut converted = Vec::with_capacity(properties.len());
-        let mut left_out: Vec<&str> = Vec::new();
+        // Sets, not lists: an object may declare 100,000 properties and require them all.
+        let mut left_out: HashSet<&str> = HashSet::new();
         for (name, property) in properties.iter() {
             if self.left_out(property, doc) {
-                left_out.push(name);
+                left_out.insert(name);
                 continue;
             }
             let mut h = 0;
@@ -518,13 +519,18 @@ impl<'a, 'r> Converter<'a, 'r> {
             Some(existing) => existing,
             None => Map::new(),
         };
-        for (name, schema) in converted {
-            props.insert(name, schema);
-        }
+        // `extend` finds repeated names through an index: linear, where an `insert` a
+        // property would be quadratic.
+        props.extend(converted);
         let mut required: Vec<Json> = out
             .remove("required")
             .and_then(Json::into_array)
             .unwrap_or_default();
+        let mut listed: HashSet<String> = required
+            .iter()
+            .filter_map(Json::as_str)
+            .map(str::to_string)
+            .collect();
         for name in map
             .get("required")
             .and_then(Json::as_array)
@@ -532,7 +538,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .flatten()
         {
             if let Some(name) = name.as_str() {
-                if !left_out.contains(&name) && !required.iter().any(|r| r.as_str() == Some(name)) {
+                if !left_out.contains(name) && listed.insert(name.to_string()) {
                     required.push(Json::from(name));
                 }
             }
