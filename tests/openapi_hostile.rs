@@ -220,3 +220,36 @@ fn an_object_with_ten_thousand_properties_imports_in_linear_time() {
         assert_eq!(p.is_required(), i % 2 == 0, "{}", p.name());
     }
 }
+
+#[test]
+fn ten_thousand_parameters_import_in_linear_time_and_the_operation_wins() {
+    // Each parameter removed any earlier one of its name and location with a pass over the
+    // list: quadratic, 8,000 took 9 s in release.
+    let n = 10_000;
+    let list = |prefix: &str, description: &str| -> Vec<Json> {
+        (0..n)
+            .map(|i| {
+                httptool::json!({"name": format!("{}{}", prefix, i), "in": "query",
+                    "description": description, "schema": {"type": "string"}})
+            })
+            .collect()
+    };
+    let mut item_params = list("q", "path item");
+    item_params.push(httptool::json!({"name": "shared", "in": "query", "description": "path item", "schema": {"type": "string"}}));
+    let mut op_params = list("r", "operation");
+    op_params.push(httptool::json!({"name": "shared", "in": "query", "description": "operation", "schema": {"type": "string"}}));
+    let d = httptool::json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://a.example.com"}],
+        "paths": {"/x": {"parameters": item_params,
+            "get": {"operationId": "x", "parameters": op_params}}}});
+    let import = openapi::import(&d).unwrap();
+    let params = import.plugin().endpoint("x").unwrap().params();
+    assert_eq!(params.len(), 2 * n + 1);
+    for i in 0..n {
+        assert_eq!(params[i].name(), format!("q{}", i));
+        assert_eq!(params[n + i].name(), format!("r{}", i));
+    }
+    // The operation's `shared` replaced the path item's and took the last place.
+    assert_eq!(params[2 * n].name(), "shared");
+    assert_eq!(params[2 * n].description(), "operation");
+}

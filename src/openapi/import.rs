@@ -2,7 +2,7 @@
 //! into a plugin file, read back by the plugin layer (so whatever is imported is a plugin
 //! file).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::body::{self, BodyOut};
 use super::error::{child, Error, ErrorKind, Warning};
@@ -440,7 +440,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     }
     let description = text::cap(&description, max);
     // Parameters: the path item's, then the operation's, which win per name and location.
-    let mut sources: Vec<Source<'_>> = Vec::new();
+    // A later parameter with the same name and location replaces the earlier one and takes
+    // the last place; found through an index of (name, location) to slot, so 100,000
+    // parameters stay linear.
+    let mut slots: Vec<Option<Source<'_>>> = Vec::new();
+    let mut slot_of: HashMap<(Option<String>, Option<String>), usize> = HashMap::new();
     let lists = [
         (
             c.item.get("parameters"),
@@ -464,15 +468,19 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
                     v.get("in").and_then(Json::as_str).map(str::to_string),
                 )
             };
-            let k = key(value);
-            sources.retain(|s| key(s.value) != k);
-            sources.push(Source {
+            if let Some(old) = slot_of.insert(key(value), slots.len()) {
+                if let Some(slot) = slots.get_mut(old) {
+                    *slot = None;
+                }
+            }
+            slots.push(Some(Source {
                 value,
                 doc: vdoc,
                 pointer: p_at,
-            });
+            }));
         }
     }
+    let sources: Vec<Source<'_>> = slots.into_iter().flatten().collect();
     let mut params: Vec<ParamOut> = Vec::new();
     let mut swagger_body: Option<(&Json, usize, String)> = None;
     let mut form: Vec<(ParamOut, bool)> = Vec::new();
