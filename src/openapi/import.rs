@@ -678,9 +678,14 @@ fn encode_literal(out: &mut String, literal: &str) {
 /// in document order, each a warning.
 fn assign_names(drafts: &mut [Draft], warnings: &mut Vec<Warning>) {
     let mut taken: HashSet<String> = HashSet::new();
+    // Per asked-for name, the suffix to try first: 10,000 operations sharing one
+    // operationId would otherwise each try `_2`, `_3`, ... again (quadratic).
+    let mut next_suffix: HashMap<String, usize> = HashMap::new();
     for draft in drafts.iter_mut() {
         let base = std::mem::take(&mut draft.name);
-        let name = text::unique(&base, &|n| taken.contains(n));
+        let first = next_suffix.get(&base).copied().unwrap_or(2);
+        let (name, next) = text::unique_from(&base, first, &|n| taken.contains(n));
+        next_suffix.insert(base.clone(), next);
         if name != base {
             warnings.push(Warning::new(
                 draft.pointer.as_str(),
