@@ -280,3 +280,36 @@ fn five_thousand_operations_sharing_one_operation_id_are_named_in_linear_time() 
     let distinct: std::collections::HashSet<&str> = names.iter().copied().collect();
     assert_eq!(distinct.len(), n + 1);
 }
+
+#[test]
+fn ten_thousand_all_of_branches_merge_in_linear_time() {
+    // Each branch's properties and required names were merged with a scan of everything the
+    // earlier branches gave: quadratic.
+    let n = 10_000;
+    let mut branches: Vec<Json> = (0..n)
+        .map(|i| {
+            httptool::json!({"type": "object", "properties": {(format!("p{}", i)): {"type": "string"}},
+                "required": [(format!("p{}", i)), "p0"]})
+        })
+        .collect();
+    // A later branch's `p1` replaces the first one's in its place.
+    branches.push(httptool::json!({"properties": {"p1": {"type": "integer"}}}));
+    let mut schemas = Map::new();
+    schemas.insert("All", httptool::json!({"allOf": branches}));
+    let mut d = doc_with(schemas, "#/components/schemas/All");
+    d.pointer_mut("/paths/~1x/post/requestBody")
+        .and_then(Json::as_object_mut)
+        .unwrap()
+        .insert("required", true);
+    let import = openapi::import(&d).unwrap();
+    let params = import.plugin().endpoint("x").unwrap().params();
+    assert_eq!(params.len(), n);
+    for (i, p) in params.iter().enumerate() {
+        assert_eq!(p.name(), format!("p{}", i));
+        assert!(p.is_required(), "{}", p.name());
+    }
+    assert_eq!(
+        import.plugin().to_json()["endpoints"][0]["params"][1]["type"].as_str(),
+        Some("integer")
+    );
+}
