@@ -12,6 +12,8 @@ use crate::openapi;
 use crate::plugin;
 #[cfg(feature = "tool")]
 use crate::tool;
+#[cfg(feature = "yaml")]
+use crate::yaml;
 use crate::{json, url};
 
 /// An error from any layer of httptool.
@@ -59,6 +61,9 @@ pub enum Error {
     /// An OpenAPI document that cannot be imported.
     #[cfg(feature = "openapi")]
     OpenApi(openapi::Error),
+    /// Text that is not the YAML expected.
+    #[cfg(feature = "yaml")]
+    Yaml(yaml::Error),
 }
 
 impl fmt::Display for Error {
@@ -76,6 +81,8 @@ impl fmt::Display for Error {
             Error::Curl(e) => e.fmt(f),
             #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e.fmt(f),
+            #[cfg(feature = "yaml")]
+            Error::Yaml(e) => e.fmt(f),
         }
     }
 }
@@ -95,6 +102,8 @@ impl std::error::Error for Error {
             Error::Curl(e) => e,
             #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e,
+            #[cfg(feature = "yaml")]
+            Error::Yaml(e) => e,
         })
     }
 }
@@ -125,6 +134,8 @@ from_module_error!(
     Curl(curl),
     #[cfg(feature = "openapi")]
     OpenApi(openapi),
+    #[cfg(feature = "yaml")]
+    Yaml(yaml),
 );
 
 #[cfg(test)]
@@ -180,6 +191,17 @@ mod tests {
     fn openapi_converts() {
         let openapi_err = openapi::import(&json::Json::Null).unwrap_err();
         assert!(matches!(Error::from(openapi_err), Error::OpenApi(_)));
+    }
+
+    #[cfg(feature = "yaml")]
+    #[test]
+    fn yaml_error_is_wrapped() {
+        // It was the one module error `?` could not turn into the crate's.
+        let yaml_err = yaml::parse("a: [1").unwrap_err();
+        let message = yaml_err.to_string();
+        let err = Error::from(yaml_err);
+        assert!(matches!(err, Error::Yaml(_)));
+        assert_eq!(err.to_string(), message);
     }
 
     #[test]

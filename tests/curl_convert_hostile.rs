@@ -371,3 +371,35 @@ fn export_arguments_past_the_limit_are_an_error() {
         Some(MB / 2 + 11)
     );
 }
+
+#[test]
+fn ten_thousand_fields_headers_and_parts_convert_in_linear_time_with_the_cap_raised() {
+    // Names, sample arguments, static headers and form parts were each found with a scan
+    // of those before them: quadratic once `max_params` let 10,000 through.
+    let n = 10_000;
+    let unlimited = ImportOptions::new().max_params(usize::MAX);
+    let mut command = String::from("curl https://api.example.com/items");
+    for i in 0..n {
+        command += &format!(" -d f{}=v{}", i, i);
+    }
+    let import = convert(&command, &unlimited).unwrap();
+    let endpoint = import.plugin().endpoints().next().unwrap();
+    assert_eq!(endpoint.params().len(), n);
+    let sample = import.sample_arguments();
+    assert_eq!(sample.len(), n);
+    for (i, (name, value)) in sample.iter().enumerate() {
+        assert_eq!(name, &format!("f{}", i));
+        assert_eq!(value.as_str(), Some(format!("v{}", i).as_str()));
+    }
+
+    let mut command = String::from("curl https://api.example.com/items");
+    for i in 0..n {
+        command += &format!(" -H 'X-H{}: v' -F p{}=w", i, i);
+    }
+    command += " -H 'x-h0: again'";
+    let import = convert(&command, &unlimited).unwrap();
+    let file = import.plugin().to_json();
+    assert_eq!(file["headers"].as_object().unwrap().len(), n);
+    assert_eq!(file["headers"]["X-H0"].as_str(), Some("v, again"));
+    assert_eq!(file["endpoints"][0]["params"].as_array().unwrap().len(), n);
+}

@@ -328,14 +328,13 @@ impl Client {
 
     fn finish(
         &self,
-        mut conn: Conn,
+        conn: Conn,
         reply: Reply,
         url: &Url,
         reuse_ok: bool,
         clock: &Clock,
     ) -> Response {
         if reply.reusable && reuse_ok {
-            conn.reused = true;
             self.inner.pool.put(conn, clock.now());
         }
         let head = reply.head;

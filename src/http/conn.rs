@@ -48,8 +48,6 @@ pub(crate) struct Conn {
     pub consumed: u64,
     /// Bytes the stream took from `write_all`: whether a failed write sent part of a request.
     pub sent: u64,
-    /// Whether a response was already read on it (it came from the pool).
-    pub reused: bool,
 }
 
 /// Maps an I/O error: timeouts to the timeout that fired; the peer going away to
@@ -79,7 +77,6 @@ impl Conn {
             wbuf: Vec::with_capacity(1024),
             consumed: 0,
             sent: 0,
-            reused: false,
         }
     }
 

@@ -1,6 +1,8 @@
 //! Request bodies (OpenAPI 3.1 section 4.8.13, Swagger 2.0 `in: body` and `formData`) into
 //! body, form or raw parameters.
 
+use std::collections::HashSet;
+
 use super::error::{child, Error, Warning};
 use super::params::ParamOut;
 use super::schema::Converter;
@@ -128,7 +130,8 @@ fn flattens(schema: &Json) -> bool {
     object_type && !composed && props.map_or(false, |p| !p.is_empty())
 }
 
-fn required_names(schema: &Json) -> Vec<String> {
+/// A set: each property looks itself up, and an object may have 100,000 of them.
+fn required_names(schema: &Json) -> HashSet<String> {
     schema
         .get("required")
         .and_then(Json::as_array)
@@ -163,7 +166,7 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
             .and_then(Json::into_object);
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
             let mut param = ParamOut::new(&name, "body", property);
-            param.required = required && names.contains(&name);
+            param.required = required && names.contains(name.as_str());
             params.push(param);
         }
     } else {
@@ -216,7 +219,7 @@ fn form_body(
     let names = required_names(&schema);
     for (name, property) in props.iter() {
         let mut param = ParamOut::new(name, "form", property.clone());
-        param.required = required && names.iter().any(|n| n == name);
+        param.required = required && names.contains(name.as_str());
         let item_binary = property.get("items").map_or(false, is_binary);
         if multipart && (is_binary(property) || item_binary) {
             if item_binary {

@@ -2,6 +2,8 @@
 //! into a plugin file, read back by the plugin layer (so whatever is imported is a plugin
 //! file).
 
+use std::collections::{HashMap, HashSet};
+
 use super::body::{self, BodyOut};
 use super::error::{child, Error, ErrorKind, Warning};
 use super::params::{self, ParamOut, Source};
@@ -433,7 +435,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     }
     let description = text::cap(&description, max);
     // Parameters: the path item's, then the operation's, which win per name and location.
-    let mut sources: Vec<Source<'_>> = Vec::new();
+    // A later parameter with the same name and location replaces the earlier one and takes
+    // the last place; found through an index of (name, location) to slot, so 100,000
+    // parameters stay linear.
+    let mut slots: Vec<Option<Source<'_>>> = Vec::new();
+    let mut slot_of: HashMap<(Option<String>, Option<String>), usize> = HashMap::new();
     let lists = [
         (
             c.item.get("parameters"),
@@ -457,15 +463,19 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
                     v.get("in").and_then(Json::as_str).map(str::to_string),
                 )
             };
-            let k = key(value);
-            sources.retain(|s| key(s.value) != k);
-            sources.push(Source {
+            if let Some(old) = slot_of.insert(key(value), slots.len()) {
+                if let Some(slot) = slots.get_mut(old) {
+                    *slot = None;
+                }
+            }
+            slots.push(Some(Source {
                 value,
                 doc: vdoc,
                 pointer: p_at,
-            });
+            }));
         }
     }
+    let sources: Vec<Source<'_>> = slots.into_iter().flatten().collect();
     let mut params: Vec<ParamOut> = Vec::new();
     let mut swagger_body: Option<(&Json, usize, String)> = None;
     let mut form: Vec<(ParamOut, bool)> = Vec::new();
@@ -662,10 +672,15 @@ fn encode_literal(out: &mut String, literal: &str) {
 /// Tool names: `operationId` made valid, else method and path; collisions get `_2`, `_3`
 /// in document order, each a warning.
 fn assign_names(drafts: &mut [Draft], warnings: &mut Vec<Warning>) {
-    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut taken: HashSet<String> = HashSet::new();
+    // Per asked-for name, the suffix to try first: 10,000 operations sharing one
+    // operationId would otherwise each try `_2`, `_3`, ... again (quadratic).
+    let mut next_suffix: HashMap<String, usize> = HashMap::new();
     for draft in drafts.iter_mut() {
         let base = std::mem::take(&mut draft.name);
-        let name = text::unique(&base, &|n| taken.contains(n));
+        let first = next_suffix.get(&base).copied().unwrap_or(2);
+        let (name, next) = text::unique_from(&base, first, &|n| taken.contains(n));
+        next_suffix.insert(base.clone(), next);
         if name != base {
             warnings.push(Warning::new(
                 draft.pointer.as_str(),
@@ -701,7 +716,8 @@ fn tool_name(op: &Json, method: &str, path: &str, at: &str, warnings: &mut Vec<W
 /// Model-facing parameter names made unique per endpoint: the first keeps the name, a later
 /// one is `{name}_{location}`, then `_2`, `_3` (wire names untouched).
 fn unique_params(params: &mut [ParamOut]) {
-    let mut taken: Vec<String> = Vec::new();
+    // A set: an operation may have 100,000 parameters.
+    let mut taken: HashSet<String> = HashSet::with_capacity(params.len());
     for p in params.iter_mut() {
         if taken.contains(&p.name) {
             let with_location = text::fit(
@@ -709,9 +725,9 @@ fn unique_params(params: &mut [ParamOut]) {
                 &p.wire,
                 crate::tool::MAX_NAME_LEN,
             );
-            p.name = text::unique(&with_location, &|n| taken.iter().any(|t| t == n));
+            p.name = text::unique(&with_location, &|n| taken.contains(n));
         }
-        taken.push(p.name.clone());
+        taken.insert(p.name.clone());
     }
 }
 

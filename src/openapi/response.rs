@@ -269,12 +269,13 @@ fn loosen(schema: Json, at_root: bool) -> Json {
     for (key, value) in map.into_iter() {
         match key.as_str() {
             "properties" => {
-                let mut props = Map::new();
-                if let Some(list) = value.into_object() {
-                    for (name, schema) in list.into_iter() {
-                        props.insert(name, loosen(schema, false));
-                    }
-                }
+                // Collected, not inserted one by one (each `insert` scans the keys).
+                let props: Map = value
+                    .into_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, schema)| (name, loosen(schema, false)))
+                    .collect();
                 out.insert("properties", props);
             }
             "items" => {

@@ -9,7 +9,7 @@
 //!
 //! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::error::{child, Error, ErrorKind, Warning};
 use super::refs::Refs;
@@ -373,11 +373,13 @@ impl<'a, 'r> Converter<'a, 'r> {
             *height = (*height).max(h);
         }
         let mut rest = Vec::new();
+        let mut united = United::default();
         for branch in converted {
-            if !merge(out, branch.clone()) {
+            if !merge(out, branch.clone(), &mut united) {
                 rest.push(branch);
             }
         }
+        united.finish(out);
         if !rest.is_empty() {
             out.insert("allOf", rest);
         }
@@ -537,10 +539,11 @@ impl<'a, 'r> Converter<'a, 'r> {
     ) -> Result<(), Error> {
         let at = child(pointer, "properties");
         let mut converted = Vec::with_capacity(properties.len());
-        let mut left_out: Vec<&str> = Vec::new();
+        // Sets, not lists: an object may declare 100,000 properties and require them all.
+        let mut left_out: HashSet<&str> = HashSet::new();
         for (name, property) in properties.iter() {
             if self.left_out(property, doc) {
-                left_out.push(name);
+                left_out.insert(name);
                 continue;
             }
             let mut h = 0;
@@ -552,13 +555,18 @@ impl<'a, 'r> Converter<'a, 'r> {
             Some(existing) => existing,
             None => Map::new(),
         };
-        for (name, schema) in converted {
-            props.insert(name, schema);
-        }
+        // `extend` finds repeated names through an index: linear, where an `insert` a
+        // property would be quadratic.
+        props.extend(converted);
         let mut required: Vec<Json> = out
             .remove("required")
             .and_then(Json::into_array)
             .unwrap_or_default();
+        let mut listed: HashSet<String> = required
+            .iter()
+            .filter_map(Json::as_str)
+            .map(str::to_string)
+            .collect();
         for name in map
             .get("required")
             .and_then(Json::as_array)
@@ -566,7 +574,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .flatten()
         {
             if let Some(name) = name.as_str() {
-                if !left_out.contains(&name) && !required.iter().any(|r| r.as_str() == Some(name)) {
+                if !left_out.contains(name) && listed.insert(name.to_string()) {
                     required.push(Json::from(name));
                 }
             }
@@ -586,8 +594,61 @@ fn note(text: String) -> Json {
     Json::Object(map)
 }
 
-/// Merges `branch` into `out` for `allOf`: `false` when the two disagree on `type`.
-fn merge(out: &mut Map, branch: Json) -> bool {
+/// The `properties` and `required` of `allOf` branches united, gathered over all the
+/// branches and written into the schema once: merging them branch by branch rescanned
+/// what earlier branches gave, quadratic in a document with 10,000 branches.
+#[derive(Default)]
+struct United {
+    /// The schema's own properties (taken from it at the first branch that has some), then
+    /// the branches', in order; `extend` keeps the first position and last value of a name.
+    properties: Option<(Map, Vec<(String, Json)>)>,
+    /// The names required, in order, and the string ones as a set.
+    required: Option<(Vec<Json>, HashSet<String>)>,
+}
+
+impl United {
+    fn properties(&mut self, out: &mut Map) -> &mut Vec<(String, Json)> {
+        // The key moves to the end of `out`, as each branch's properties did.
+        let own = out.remove("properties");
+        out.insert("properties", Json::Null);
+        &mut self
+            .properties
+            .get_or_insert_with(|| {
+                let own = own.and_then(Json::into_object).unwrap_or_default();
+                (own, Vec::new())
+            })
+            .1
+    }
+
+    fn required(&mut self, out: &mut Map) -> &mut (Vec<Json>, HashSet<String>) {
+        let own = out.remove("required");
+        out.insert("required", Json::Null);
+        self.required.get_or_insert_with(|| {
+            let own = own.and_then(Json::into_array).unwrap_or_default();
+            let set = own
+                .iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect();
+            (own, set)
+        })
+    }
+
+    /// Puts the united lists in the places `merge` kept for them.
+    fn finish(self, out: &mut Map) {
+        if let Some((mut own, more)) = self.properties {
+            own.extend(more);
+            out.insert("properties", own);
+        }
+        if let Some((list, _)) = self.required {
+            out.insert("required", list);
+        }
+    }
+}
+
+/// Merges `branch` into `out` for `allOf`: `false` when the two disagree on `type`. The
+/// branch's `properties` and `required` go to `united` (see [`United::finish`]).
+fn merge(out: &mut Map, branch: Json, united: &mut United) -> bool {
     let branch = match branch.into_object() {
         Some(map) => map,
         None => return false,
@@ -600,28 +661,22 @@ fn merge(out: &mut Map, branch: Json) -> bool {
     for (key, value) in branch.iter() {
         match key.as_str() {
             "properties" => {
-                let mut props = out
-                    .remove("properties")
-                    .and_then(Json::into_object)
-                    .unwrap_or_default();
+                let props = united.properties(out);
                 if let Some(more) = value.as_object() {
-                    for (name, schema) in more.iter() {
-                        props.insert(name.clone(), schema.clone());
-                    }
+                    props.extend(more.iter().map(|(k, v)| (k.clone(), v.clone())));
                 }
-                out.insert("properties", props);
             }
             "required" => {
-                let mut required = out
-                    .remove("required")
-                    .and_then(Json::into_array)
-                    .unwrap_or_default();
+                let (required, set) = united.required(out);
                 for name in value.as_array().into_iter().flatten() {
-                    if !required.contains(name) {
+                    let new = match name.as_str() {
+                        Some(text) => set.insert(text.to_string()),
+                        None => !required.contains(name),
+                    };
+                    if new {
                         required.push(name.clone());
                     }
                 }
-                out.insert("required", required);
             }
             _ => {
                 if !out.contains_key(key) {

@@ -103,16 +103,27 @@ pub(crate) fn valid_name(name: &str, fallback: &str) -> String {
 /// `name`, or `name_2`, `name_3`, ... : the first that `taken` does not hold, fitted to
 /// [`MAX_NAME_LEN`].
 pub(crate) fn unique(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
+    unique_from(name, 2, taken).0
+}
+
+/// As [`unique`], trying suffixes from `_{first}` on (the caller knows the ones below are
+/// taken); also returns the suffix to try first next time (`first` again when `name` itself
+/// was free), so a caller naming many colliding things does not start over at `_2`.
+pub(crate) fn unique_from(
+    name: &str,
+    first: usize,
+    taken: &dyn Fn(&str) -> bool,
+) -> (String, usize) {
     if !taken(name) {
-        return name.to_string();
+        return (name.to_string(), first);
     }
-    let mut n = 2usize;
+    let mut n = first.max(2);
     loop {
         let suffix = format!("_{}", n);
         let head_len = MAX_NAME_LEN.saturating_sub(suffix.len()).min(name.len());
         let candidate = format!("{}{}", name.get(..head_len).unwrap_or(name), suffix);
         if !taken(&candidate) {
-            return candidate;
+            return (candidate, n + 1);
         }
         n += 1;
     }

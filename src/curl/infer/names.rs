@@ -1,5 +1,8 @@
 //! Names from a sample: parameter, tool, plugin and environment variable names.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
 use super::segments::{is_id_segment, is_version_segment};
 use crate::tool;
 
@@ -27,17 +30,51 @@ pub(crate) fn param_name(wire: &str) -> String {
 
 /// `name`, or `name_2`, `name_3`, ... : the first not in `taken`, at most 64 bytes.
 pub(crate) fn unique(name: &str, taken: &[String]) -> String {
-    if !taken.iter().any(|t| t == name) {
-        return name.to_string();
+    unique_from(name, 2, &|n| taken.iter().any(|t| t == n)).0
+}
+
+/// As [`unique`], trying suffixes from `_{first}` on (the caller knows those below are
+/// taken), and returning the suffix of the name given (`first` when `name` was free).
+fn unique_from(name: &str, first: usize, taken: &dyn Fn(&str) -> bool) -> (String, usize) {
+    if !taken(name) {
+        return (name.to_string(), first);
     }
-    (2..)
+    (first.max(2)..)
         .map(|n| {
             let suffix = format!("_{}", n);
             let keep = tool::MAX_NAME_LEN - suffix.len();
-            format!("{}{}", &name[..name.len().min(keep)], suffix)
+            (format!("{}{}", &name[..name.len().min(keep)], suffix), n)
         })
-        .find(|candidate| !taken.iter().any(|t| t == candidate))
-        .unwrap_or_else(|| name.to_string())
+        .find(|(candidate, _)| !taken(candidate))
+        .unwrap_or_else(|| (name.to_string(), first))
+}
+
+/// The parameter names taken so far, found through a set, and per name asked for the
+/// suffix its last collision got: a command with 10,000 parameters (or 10,000 of one
+/// name) is named in linear time, where scanning a list was quadratic.
+#[derive(Default)]
+pub(crate) struct Names {
+    taken: HashSet<String>,
+    /// Behind a `RefCell` so naming needs no `&mut` (the converter names parameters from
+    /// `&self` methods); only this type touches it, never across a call out.
+    next: RefCell<HashMap<String, usize>>,
+}
+
+impl Names {
+    /// `name`, or `name_2`, `name_3`, ...: the first not taken, as [`unique`].
+    pub(crate) fn unique(&self, name: &str) -> String {
+        let first = self.next.borrow().get(name).copied().unwrap_or(2);
+        let taken = &self.taken;
+        let (found, suffix) = unique_from(name, first, &|n| taken.contains(n));
+        // Every suffix below `suffix` was taken when tried, and names are never given back.
+        self.next.borrow_mut().insert(name.to_string(), suffix);
+        found
+    }
+
+    /// Marks `name` taken.
+    pub(crate) fn take(&mut self, name: &str) {
+        self.taken.insert(name.to_string());
+    }
 }
 
 /// `_` runs collapsed, `_` trimmed from both ends, cut to 64 bytes (the text is ASCII).

@@ -193,11 +193,7 @@ impl Converter<'_> {
     pub(super) fn secret_header(&mut self, name: &str, value: &str, arg_index: usize) {
         // A header repeated with a credential in one of its values keeps its first value,
         // secret or not: joining would put the credential in a static header.
-        let repeated = self.is_secret_header(name)
-            || self
-                .headers
-                .iter()
-                .any(|(n, _)| n.eq_ignore_ascii_case(name));
+        let repeated = self.is_secret_header(name) || self.header_position(name).is_some();
         if repeated {
             let message = format!(
                 "header `{}` is repeated; only its first value is kept",

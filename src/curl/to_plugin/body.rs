@@ -1,5 +1,7 @@
 //! The body: JSON members, form fields and multipart parts as parameters.
 
+use std::collections::HashMap;
+
 use super::{distinct, group, typed_values, Converter};
 use crate::curl::command::{FormPart, FormValue};
 use crate::curl::error::Error;
@@ -422,12 +424,18 @@ impl Converter<'_> {
     /// an array; a name repeated with a file is kept once.
     fn fields(&mut self, fields: Vec<(String, Field, usize)>) {
         let mut entries: Vec<(String, Field, Vec<String>, usize)> = Vec::new();
+        // Where each name is in `entries`: 10,000 parts would scan them once each.
+        let mut entry_at: HashMap<String, usize> = HashMap::new();
         for (name, value, at) in fields {
             if name.is_empty() {
                 self.note(at, "a form part without a name is left out".to_string());
                 continue;
             }
-            match (entries.iter_mut().find(|(n, ..)| *n == name), value) {
+            let found = entry_at.get(&name).copied();
+            if found.is_none() {
+                entry_at.insert(name.clone(), entries.len());
+            }
+            match (found.and_then(|i| entries.get_mut(i)), value) {
                 (Some((_, Field::Text(_), values, _)), Field::Text(text)) => values.push(text),
                 (Some(_), _) => {
                     let message = format!(

@@ -143,26 +143,19 @@ impl Converter<'_> {
     }
 
     pub(super) fn cookie(&mut self, name: &str, value: &str, arg_index: usize) {
-        if self
-            .headers
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(name))
-        {
+        if self.header_position(name).is_some() {
             let message = "the Cookie header is repeated; only its first value is kept";
             self.note(arg_index, message.to_string());
             return;
         }
         let secret = self.secret("cookie", "the cookies", value);
-        self.headers.push((name.to_string(), secret));
+        self.push_header(name, secret);
     }
 
     /// A static header; a repeated one is joined with `, ` (RFC 9110 section 5.3). A value
     /// holding a shell variable is its `${NAME}` template.
     pub(super) fn static_header(&mut self, name: &str, value: &str, arg_index: usize) {
-        let existing = self
-            .headers
-            .iter()
-            .position(|(n, _)| n.eq_ignore_ascii_case(name));
+        let existing = self.header_position(name);
         let earlier = existing
             .and_then(|at| self.headers.get(at))
             .map(|(_, v)| v.value().unwrap_or("").to_string());
@@ -185,7 +178,19 @@ impl Converter<'_> {
         };
         match existing.and_then(|at| self.headers.get_mut(at)) {
             Some((_, slot)) => *slot = config,
-            None => self.headers.push((name.to_string(), config)),
+            None => self.push_header(name, config),
         }
+    }
+
+    /// Where the header `name` (any case) is among the headers gathered.
+    pub(super) fn header_position(&self, name: &str) -> Option<usize> {
+        self.header_at.get(&name.to_ascii_lowercase()).copied()
+    }
+
+    /// Adds a header not gathered yet.
+    pub(super) fn push_header(&mut self, name: &str, value: ConfigValue) {
+        self.header_at
+            .insert(name.to_ascii_lowercase(), self.headers.len());
+        self.headers.push((name.to_string(), value));
     }
 }

@@ -281,9 +281,14 @@ struct Converter<'a> {
     variables: Vec<Variable>,
     params: Vec<Param>,
     /// The names of `params`, taken.
-    names: Vec<String>,
-    arguments: Map,
+    names: infer::Names,
+    /// The sample arguments, in order; their names are unique (they are parameters'), so
+    /// they are collected into a map once at the end rather than inserted one by one.
+    arguments: Vec<(String, Json)>,
     headers: Vec<(String, ConfigValue)>,
+    /// Where each header name (lowercase) is in `headers`: 10,000 `-H` options would scan
+    /// the list once each (quadratic).
+    header_at: HashMap<String, usize>,
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
@@ -317,9 +322,10 @@ impl<'a> Converter<'a> {
             notes: Vec::new(),
             variables: Vec::new(),
             params: Vec::new(),
-            names: Vec::new(),
-            arguments: Map::new(),
+            names: infer::Names::default(),
+            arguments: Vec::new(),
             headers: Vec::new(),
+            header_at: HashMap::new(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
             static_query: Vec::new(),
@@ -354,7 +360,7 @@ impl<'a> Converter<'a> {
             plugin,
             notes,
             variables: self.variables,
-            arguments: self.arguments,
+            arguments: self.arguments.into_iter().collect(),
         })
     }
 
@@ -407,7 +413,7 @@ impl<'a> Converter<'a> {
     /// A parameter builder for a wire name: the model's name is the wire name made valid
     /// and unique; a wire name is declared only when they differ.
     fn named(&self, location: Location, wire: &str) -> ParamBuilder {
-        let name = infer::unique(&infer::param_name(wire), &self.names);
+        let name = self.names.unique(&infer::param_name(wire));
         let builder = Param::builder(name.clone()).location(location);
         if name == wire {
             builder
@@ -419,10 +425,10 @@ impl<'a> Converter<'a> {
     fn push_param(&mut self, param: Param, sample: Option<Json>) {
         if let Some(sample) = sample {
             if !param.is_hidden() {
-                self.arguments.insert(param.name(), sample);
+                self.arguments.push((param.name().to_string(), sample));
             }
         }
-        self.names.push(param.name().to_string());
+        self.names.take(param.name());
         self.params.push(param);
     }
 
@@ -504,7 +510,7 @@ impl<'a> Converter<'a> {
             Some(stem) => infer::param_name(&format!("{}_id", stem)),
             None => "id".to_string(),
         };
-        let name = infer::unique(&name, &self.names);
+        let name = self.names.unique(&name);
         let value = infer::text_value(sample);
         let ty = infer::scalar_type(&value).unwrap_or(ParamType::String);
         let mut param = Param::path(name.clone()).ty(ty);
