@@ -34,6 +34,11 @@ fn api(gate: Gate) -> Api {
                 (String::from("200 OK"), json, body.into_bytes())
             }
             "/list" => (String::from("200 OK"), json, b"[1,2,3]".to_vec()),
+            "/text" => (
+                String::from("200 OK"),
+                String::from("Content-Type: text/plain\r\n"),
+                b"OK".to_vec(),
+            ),
             "/missing" => (
                 String::from("404 Not Found"),
                 json,
@@ -57,6 +62,8 @@ fn registry(api: &Api) -> ToolRegistry {
               "params": [{{"name": "city", "wire_name": "q", "in": "query", "required": true}},
                          {{"name": "days", "in": "query", "type": "integer"}}]}},
             {{"name": "slow", "path": "/slow"}},
+            {{"name": "promised", "path": "/text",
+              "output_schema": {{"type": "object", "properties": {{"ok": {{"type": "boolean"}}}}}}}},
             {{"name": "list", "path": "/list"}},
             {{"name": "missing", "path": "/missing"}},
             {{"name": "image", "path": "/image"}}]}}"#,
@@ -85,6 +92,23 @@ fn a_json_object_result_is_structured_content_and_text() {
             "content": [{"type": "text", "text": "{\"city\":\"Paris\",\"temp\":21}"}],
             "structuredContent": {"city": "Paris", "temp": 21},
             "isError": false
+        })
+    );
+    gate.open();
+}
+
+#[test]
+fn a_text_answer_from_a_tool_with_an_output_schema_is_an_error_result_keeping_the_text() {
+    // MCP clients refuse a success without structuredContent from a tool that declares an
+    // outputSchema (they skip the check on errors), so the broken promise is an error.
+    let (mut session, gate, _api) = start(Server::new());
+    let answer = session.call(Json::from(1), "promised", json!({}));
+    assert_eq!(
+        answer["result"],
+        json!({
+            "content": [{"type": "text", "text": "OK"},
+                        {"type": "text", "text": httptool::tool::mcp::UNSTRUCTURED_NOTE}],
+            "isError": true
         })
     );
     gate.open();
@@ -167,7 +191,7 @@ fn an_unknown_tool_and_bad_params_are_protocol_errors() {
     assert_eq!(code(&answer), -32602);
     assert_eq!(
         answer["error"]["message"],
-        Json::from("invalid params: unknown tool 'wether'; did you mean 'weather'? accepted: weather, slow, list, missing, image")
+        Json::from("invalid params: unknown tool 'wether'; did you mean 'weather'? accepted: weather, slow, promised, list, missing, image")
     );
     let answer = session.request(
         Json::from(2),

@@ -246,3 +246,25 @@ fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
     let result = mcp::call_tool_result_for(&spec, &ToolOutput::json(json!({ "a": 1 })));
     assert_eq!(result["structuredContent"], json!({ "a": 1 }));
 }
+
+#[test]
+fn a_success_without_structured_value_from_a_tool_with_an_output_schema_is_an_error() {
+    let spec = weather_spec()
+        .with_output_schema(json!({ "type": "object" }))
+        .unwrap();
+    let result = mcp::call_tool_result_for(&spec, &ToolOutput::success("<html>busy</html>"));
+    assert_eq!(
+        result,
+        json!({ "content": [{ "type": "text", "text": "<html>busy</html>" },
+                            { "type": "text", "text": mcp::UNSTRUCTURED_NOTE }],
+                "isError": true })
+    );
+    // Without an output schema, or for an error, nothing changes.
+    let plain = mcp::call_tool_result_for(&weather_spec(), &ToolOutput::success("fine"));
+    assert_eq!(plain["isError"], json!(false));
+    assert_eq!(plain["content"].as_array().map(Vec::len), Some(1));
+    let failed = ToolOutput::error(httptool::tool::ErrorKind::HttpStatus, "503: busy");
+    let failed = mcp::call_tool_result_for(&spec, &failed);
+    assert_eq!(failed["content"].as_array().map(Vec::len), Some(1));
+    assert_eq!(failed["isError"], json!(true));
+}

@@ -25,6 +25,13 @@
 //! `structuredContent` matches the `outputSchema` the client was given. The text block holds
 //! the same JSON (as the tool produced it), for clients that read only `content`. An error
 //! result carries its text only: an output schema describes successes.
+//!
+//! A tool with an output schema promises structured content on every success, and clients
+//! hold it to that (the Python and TypeScript SDKs refuse a successful result without
+//! `structuredContent` from such a tool, and skip the check on errors). When its output has
+//! no structured value (the API answered text, HTML or nothing where its description
+//! promised JSON), [`call_tool_result_for`] reports an error result: the answer's text as it
+//! came, then a second text block ([`UNSTRUCTURED_NOTE`]) saying why it is an error.
 
 use super::{object, At};
 use crate::json::{Json, Map};
@@ -36,6 +43,12 @@ pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
 /// The member that holds a structured value that is not an object: `{"result": [...]}`.
 pub const RESULT_KEY: &str = "result";
+
+/// The second text block of a successful output that has no structured value from a tool
+/// whose spec has an output schema: [`call_tool_result_for`] makes such a result an error,
+/// since a client must not be given a success without the structured content it was promised.
+pub const UNSTRUCTURED_NOTE: &str =
+    "the answer is not the JSON this tool's output schema describes (its text is above)";
 
 /// An MCP tool definition: `{"name", "title"?, "description", "inputSchema",
 /// "outputSchema"?, "annotations"?}`.
@@ -227,7 +240,9 @@ pub fn call_tool_result(output: &ToolOutput) -> Json {
 
 /// The `CallToolResult` for an output of the tool `spec` describes: as [`call_tool_result`],
 /// except that a tool whose output schema is not an object schema has every structured
-/// result wrapped, so `structuredContent` matches the `outputSchema` [`tool`] rendered.
+/// result wrapped, so `structuredContent` matches the `outputSchema` [`tool`] rendered, and
+/// that a success without a structured value from a tool with an output schema is an error
+/// result ending in [`UNSTRUCTURED_NOTE`] (see the [module docs](self#structured-results)).
 ///
 /// # Examples
 ///
@@ -242,19 +257,36 @@ pub fn call_tool_result(output: &ToolOutput) -> Json {
 ///     mcp::call_tool_result_for(&spec, &output)["structuredContent"],
 ///     json!({"result": {"id": 7}})
 /// );
+///
+/// // The API answered text where the tool promised JSON: an error result, text kept.
+/// let text = mcp::call_tool_result_for(&spec, &ToolOutput::success("OK"));
+/// assert_eq!(text["isError"], json!(true));
+/// assert_eq!(text["content"][0]["text"], json!("OK"));
+/// assert_eq!(text["content"][1]["text"], json!(mcp::UNSTRUCTURED_NOTE));
 /// # Ok::<(), httptool::tool::Error>(())
 /// ```
 pub fn call_tool_result_for(spec: &ToolSpec, output: &ToolOutput) -> Json {
+    let unstructured =
+        spec.output_schema().is_some() && !output.is_error() && output.structured().is_none();
+    if unstructured {
+        let mut map = Map::with_capacity(2);
+        map.insert(
+            "content",
+            vec![text_block(output.text()), text_block(UNSTRUCTURED_NOTE)],
+        );
+        map.insert("isError", true);
+        return Json::Object(map);
+    }
     result(output, wraps_results(spec))
 }
 
+fn text_block(text: &str) -> Json {
+    object([("type", Json::from("text")), ("text", Json::from(text))])
+}
+
 fn result(output: &ToolOutput, always_wrap: bool) -> Json {
-    let text = object([
-        ("type", Json::from("text")),
-        ("text", Json::from(output.text())),
-    ]);
     let mut map = Map::with_capacity(3);
-    map.insert("content", vec![text]);
+    map.insert("content", vec![text_block(output.text())]);
     match output.structured() {
         Some(_) if output.is_error() => {}
         Some(structured @ Json::Object(_)) if !always_wrap => {
