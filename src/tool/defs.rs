@@ -6,6 +6,7 @@
 //! shipping field, the same 250-value country enum in ten filters, the same item schema in
 //! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
@@ -172,11 +173,14 @@ impl Interned {
         self.keys.push('}');
         let key = self.keys.get(start..).unwrap_or_default();
         let size = key.len() - markers + inside;
-        let id = match self.ids.get(key) {
-            Some(&id) => id,
-            None => {
-                let id = self.nodes.len();
-                self.ids.insert(key.to_string(), id);
+        // Nearly every subschema of a tool is new to it, so its key is hashed once, by
+        // `entry`, rather than looked up first.
+        let next = self.nodes.len();
+        let id = match self.ids.entry(key.to_string()) {
+            Entry::Occupied(found) => *found.get(),
+            Entry::Vacant(slot) => {
+                let id = next;
+                slot.insert(id);
                 let children = self.children.get(first_child..).unwrap_or_default();
                 let objects = 1 + children
                     .iter()
