@@ -224,8 +224,32 @@ fn push_marker(key: &mut String, id: usize) -> usize {
 }
 
 /// Appends `value` to a key as compact JSON: strings and literals directly (most of a
-/// schema's scalars), the rest through the writer.
+/// schema's scalars), and lists of them (`enum`, `required`, type lists), the rest
+/// through the writer.
 fn write_value(key: &mut String, value: &Json) {
+    if let Json::Array(items) = value {
+        if items.iter().all(is_literal) {
+            key.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    key.push(',');
+                }
+                write_literal(key, item);
+            }
+            key.push(']');
+            return;
+        }
+    }
+    write_literal(key, value);
+}
+
+/// Whether `value` is a string, `true`, `false` or `null`.
+fn is_literal(value: &Json) -> bool {
+    matches!(value, Json::String(_) | Json::Bool(_) | Json::Null)
+}
+
+/// [`write_value`] of one value, not looking into lists.
+fn write_literal(key: &mut String, value: &Json) {
     match value {
         Json::String(text) => json::write_str(key, text),
         Json::Bool(true) => key.push_str("true"),
