@@ -307,7 +307,16 @@ fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
                 }
                 inner
             }
-            word if ANNOTATIONS.contains(&word) => value.compact_len(),
+            // Mostly descriptions: written into the scratch buffer, not counted by
+            // `compact_len`, which makes a stack for each value.
+            word if ANNOTATIONS.contains(&word) => match value {
+                Json::String(text) => {
+                    scratch.clear();
+                    crate::json::write_str(scratch, text);
+                    scratch.len()
+                }
+                other => other.compact_len(),
+            },
             _ => continue,
         };
         // The keys here are ASCII words that need no escape.
