@@ -647,7 +647,9 @@ mod tests {
             "items": [{}, {"enum": [1.5, "é", null]}]}, "c": {"anyOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}},
             "required": ["c"], "additionalProperties": false});
         let mut interned = Interned::default();
-        let id = interned.intern(schema.as_object().unwrap(), ("", ""), 1).unwrap();
+        let id = interned
+            .intern(schema.as_object().unwrap(), ("", ""), 1)
+            .unwrap();
         assert_eq!(interned.nodes[id].size, schema.to_string().len());
         assert_eq!(interned.nodes[id].objects, interned.preorder.len());
     }

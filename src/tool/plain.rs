@@ -450,4 +450,18 @@ mod tests {
             "file is new"
         );
     }
+
+    #[test]
+    fn nothing_new_reads_case_words_across_texts_and_bounds() {
+        assert!(says_nothing_new("ÄRGER Name", &["name", "Ärger und mehr"]));
+        assert!(says_nothing_new("PETS list", &["LIST", "all PETS"]));
+        let filler = vec!["word"; MAX_SAYING_WORDS].join(" ");
+        assert!(
+            !says_nothing_new("late", &[&format!("{} late", filler)]),
+            "only the first words of a text are read"
+        );
+        assert!(says_nothing_new("late", &[&filler, "late"]), "per text");
+        let long = vec!["word"; MAX_WORDS + 1].join(" ");
+        assert!(!says_nothing_new(&long, &["word"]), "too many words");
+    }
 }
