@@ -53,7 +53,19 @@ pub(crate) struct Target<'a> {
     pub pointer: String,
 }
 
-impl Target<'_> {
+impl<'a> Target<'a> {
+    /// The value the target points to. In the root document it is looked up once per
+    /// pointer: a lookup walks each map's members, and a document may have thousands of
+    /// components that are referred to thousands of times.
+    pub(crate) fn value<'t>(&'t self, refs: &Refs<'a>) -> Option<&'t Json> {
+        match &self.document {
+            DocRef::Root(root) if std::ptr::eq(*root, refs.root) => {
+                refs.root_pointer(&self.pointer)
+            }
+            document => document.get().pointer(&self.pointer),
+        }
+    }
+
     /// A key for "this schema is being expanded" (cycle detection) and caches.
     pub(crate) fn key(&self) -> String {
         format!("{}#{}", self.doc, self.pointer)

@@ -137,13 +137,14 @@ pub(crate) fn output_schema<'a>(
         }
     };
     let written = conv.tool_nodes - nodes;
-    let loose = loosen(converted, true);
-    let size = compact_len(&loose);
+    // Measured before it is loosened: most large responses are over the limit, and making
+    // the loose copy only to measure and drop it cost as much as the conversion.
+    let size = loose_len(&converted, true, &mut String::new());
     let result = if size > MAX_OUTPUT_SCHEMA_BYTES {
         too_large(conv, &at, size);
         Err(size)
     } else {
-        Ok(loose)
+        Ok(loosen(converted, true))
     };
     match memo_key {
         Some(key) => {
@@ -248,6 +249,83 @@ fn json_schema(
     ))
 }
 
+/// Whether a converted schema's root stays `"type": "object"` when loosened.
+fn object_root(map: &Map) -> bool {
+    match map.get("type") {
+        Some(Json::String(word)) => word == "object",
+        None => map.contains_key("properties"),
+        _ => false,
+    }
+}
+
+/// The bytes of `loosen(schema, at_root)` as compact JSON, counted without making it (the
+/// same walk, keyword for keyword). `scratch` holds a property name as it is written.
+fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
+    let map = match schema.as_object() {
+        Some(map) => map,
+        None => return "{}".len(),
+    };
+    // Each member's key, colon and value; braces and commas are added at the end.
+    let mut members = 0usize;
+    let mut len = 0;
+    if at_root && object_root(map) {
+        members += 1;
+        len += "\"type\":\"object\"".len();
+    }
+    // `oneOf` and `anyOf` both become `anyOf`: the later replaces the earlier.
+    let mut any_of: Option<usize> = None;
+    for (key, value) in map.iter() {
+        let value_len = match key.as_str() {
+            "properties" => {
+                let mut inner = "{}".len();
+                if let Some(props) = value.as_object() {
+                    inner += props.len().saturating_sub(1);
+                    for (name, schema) in props.iter() {
+                        scratch.clear();
+                        crate::json::write_str(scratch, name);
+                        inner += scratch.len() + 1 + loose_len(schema, false, scratch);
+                    }
+                }
+                inner
+            }
+            "items" => loose_len(value, false, scratch),
+            "additionalProperties" if value.is_object() => loose_len(value, false, scratch),
+            "oneOf" | "anyOf" | "allOf" => {
+                let branches = match value.as_array() {
+                    Some(list) => list,
+                    None => continue,
+                };
+                let mut inner = "[]".len() + branches.len().saturating_sub(1);
+                for branch in branches {
+                    inner += loose_len(branch, false, scratch);
+                }
+                if key != "allOf" {
+                    if let Some(earlier) = any_of.replace(inner) {
+                        len = len - earlier + inner;
+                        continue;
+                    }
+                }
+                inner
+            }
+            // Mostly descriptions: written into the scratch buffer, not counted by
+            // `compact_len`, which makes a stack for each value.
+            word if ANNOTATIONS.contains(&word) => match value {
+                Json::String(text) => {
+                    scratch.clear();
+                    crate::json::write_str(scratch, text);
+                    scratch.len()
+                }
+                other => other.compact_len(),
+            },
+            _ => continue,
+        };
+        // The keys here are ASCII words that need no escape.
+        members += 1;
+        len += key.len() + "\"\":".len() + value_len;
+    }
+    len + "{}".len() + members.saturating_sub(1)
+}
+
 /// A converted schema without its assertions (see the module docs). The converter's output
 /// nests no deeper than its depth bound, so the recursion is bounded.
 fn loosen(schema: Json, at_root: bool) -> Json {
@@ -257,13 +335,7 @@ fn loosen(schema: Json, at_root: bool) -> Json {
         None => return Json::Object(Map::new()),
     };
     let mut out = Map::new();
-    let object_root = at_root
-        && match map.get("type") {
-            Some(Json::String(word)) => word == "object",
-            None => map.contains_key("properties"),
-            _ => false,
-        };
-    if object_root {
+    if at_root && object_root(&map) {
         out.insert("type", "object");
     }
     for (key, value) in map.into_iter() {
@@ -314,6 +386,36 @@ mod tests {
         assert_eq!(success_rank("300"), None);
         assert_eq!(success_rank("default"), None);
         assert_eq!(success_rank("+20"), None);
+    }
+
+    #[test]
+    fn loose_len_is_the_length_of_the_loosened_schema() {
+        let schemas = [
+            crate::json!({"type": "object", "properties": {"a\"b\u{2028}": {"type": "string",
+                "description": "x\ny", "enum": ["a"]}, "n": {"type": "integer", "minimum": 1,
+                "examples": [3]}}, "required": ["n"], "additionalProperties": false}),
+            crate::json!({"properties": {"p": {"items": {"format": "date"}},
+                "q": {"additionalProperties": {"title": "t"}}, "r": {"items": false}},
+                "description": "d"}),
+            crate::json!({"type": ["object", "null"], "oneOf": [{"type": "string"}, {}],
+                "anyOf": [{"title": "a"}], "allOf": [{"properties": 3}], "x-other": 1}),
+            crate::json!({"type": "array", "items": {"type": "object", "properties": {}},
+                "anyOf": "not a list", "contentMediaType": "text/csv"}),
+            crate::json!(false),
+            crate::json!({}),
+        ];
+        for schema in schemas {
+            for at_root in [true, false] {
+                let loose = loosen(schema.clone(), at_root);
+                assert_eq!(
+                    loose_len(&schema, at_root, &mut String::new()),
+                    loose.to_string().len(),
+                    "{} -> {}",
+                    schema,
+                    loose
+                );
+            }
+        }
     }
 
     #[test]

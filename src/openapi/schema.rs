@@ -191,11 +191,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         let target = match schema.get("$ref").and_then(Json::as_str) {
             Some(reference) => match self.refs.resolve(reference, doc, "") {
-                Ok(target) => target
-                    .document
-                    .get()
-                    .pointer(&target.pointer)
-                    .map_or((false, false), direct),
+                Ok(target) => target.value(self.refs).map_or((false, false), direct),
                 Err(_) => (false, false),
             },
             None => (false, false),
@@ -301,8 +297,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                 schema
             }
             _ => {
-                let document = target.document.clone();
-                let value = match document.get().pointer(&target.pointer) {
+                let value = match target.value(self.refs) {
                     Some(value) => value,
                     None => return Ok(Json::Object(Map::new())),
                 };

@@ -6,8 +6,8 @@
 //! shipping field, the same 250-value country enum in ten filters, the same item schema in
 //! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write;
 
 use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
 
@@ -40,8 +40,14 @@ struct Interned {
     nodes: Vec<Node>,
     ids: HashMap<String, usize>,
     preorder: Vec<usize>,
+    /// The keys being written, one after another, innermost last: a subschema's key is
+    /// written after its parent's unfinished one, looked up, and taken off again, so only a
+    /// new subschema's key is allocated.
+    keys: String,
+    /// The ids of the subschemas inside the ones being interned, innermost last (the same
+    /// way, so only a new subschema's list is allocated).
+    children: Vec<usize>,
 }
-
 /// Keywords whose value is a map of names to schemas.
 pub(super) fn is_schema_map(key: &str) -> bool {
     matches!(key, "properties" | "patternProperties" | "dependentSchemas")
@@ -86,14 +92,19 @@ impl Interned {
     /// A subschema's key is its compact JSON with each subschema inside written as `#id`:
     /// two subschemas have the same key exactly when they are the same JSON, and each key
     /// holds only its own members, so all the keys together are as long as the schema.
-    fn intern(&mut self, schema: &Map, hint: &str, depth: usize) -> Option<usize> {
+    ///
+    /// Its name hint is `child_hint(hint.0, hint.1)`, made only when it is needed: for a
+    /// new subschema, or one with subschemas inside (most are leaves met before).
+    fn intern(&mut self, schema: &Map, hint: (&str, &str), depth: usize) -> Option<usize> {
         if depth > DEFAULT_MAX_DEPTH {
             return None;
         }
         let at = self.preorder.len();
         self.preorder.push(0);
-        let mut key = String::from("{");
-        let mut children = Vec::new();
+        let start = self.keys.len();
+        let first_child = self.children.len();
+        let mut own_hint: Option<String> = None;
+        self.keys.push('{');
         // The bytes of the subschemas inside, and of the `#id`s that stand for them in the key.
         let (mut inside, mut markers) = (0, 0);
         for (i, (name, value)) in schema.iter().enumerate() {
@@ -101,47 +112,46 @@ impl Interned {
                 return None;
             }
             if i > 0 {
-                key.push(',');
+                self.keys.push(',');
             }
-            json::write_str(&mut key, name);
-            key.push(':');
-            let mut child = |this: &mut Interned, value: &Json, hint: &str, key: &mut String| {
+            json::write_str(&mut self.keys, name);
+            self.keys.push(':');
+            let mut child = |this: &mut Interned, value: &Json, hint: (&str, &str)| {
                 match value {
                     Json::Object(map) => {
                         let id = this.intern(map, hint, depth + 1)?;
                         inside += this.nodes[id].size;
-                        let before = key.len();
-                        // Writing a number into a `String` cannot fail.
-                        let _ = write!(key, "#{}", id);
-                        markers += key.len() - before;
-                        children.push(id);
+                        markers += push_marker(&mut this.keys, id);
+                        this.children.push(id);
                     }
-                    other => write_value(key, other),
+                    other => write_value(&mut this.keys, other),
                 }
                 Some(())
             };
             match value {
                 Json::Object(members) if is_schema_map(name) => {
-                    key.push('{');
+                    self.keys.push('{');
                     for (j, (member, schema)) in members.iter().enumerate() {
                         if j > 0 {
-                            key.push(',');
+                            self.keys.push(',');
                         }
-                        json::write_str(&mut key, member);
-                        key.push(':');
-                        child(self, schema, &child_hint(member, ""), &mut key)?;
+                        json::write_str(&mut self.keys, member);
+                        self.keys.push(':');
+                        child(self, schema, (member, ""))?;
                     }
-                    key.push('}');
+                    self.keys.push('}');
                 }
                 Json::Array(items) if is_schema_list(name) || name == "items" => {
-                    key.push('[');
+                    self.keys.push('[');
+                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
+                    let own = own.clone();
                     for (j, schema) in items.iter().enumerate() {
                         if j > 0 {
-                            key.push(',');
+                            self.keys.push(',');
                         }
-                        child(self, schema, &child_hint(hint, &j.to_string()), &mut key)?;
+                        child(self, schema, (&own, &j.to_string()))?;
                     }
-                    key.push(']');
+                    self.keys.push(']');
                 }
                 _ if is_schema_value(name) => {
                     let suffix = if name == "items" {
@@ -149,35 +159,97 @@ impl Interned {
                     } else {
                         name.as_str()
                     };
-                    child(self, value, &child_hint(hint, suffix), &mut key)?;
+                    if value.is_object() {
+                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
+                        let own = own.clone();
+                        child(self, value, (&own, suffix))?;
+                    } else {
+                        write_value(&mut self.keys, value);
+                    }
                 }
-                other => write_value(&mut key, other),
+                other => write_value(&mut self.keys, other),
             }
         }
-        key.push('}');
+        self.keys.push('}');
+        let key = self.keys.get(start..).unwrap_or_default();
         let size = key.len() - markers + inside;
-        let objects = 1 + children
-            .iter()
-            .map(|&id| self.nodes[id].objects)
-            .sum::<usize>();
+        // Nearly every subschema of a tool is new to it, so its key is hashed once, by
+        // `entry`, rather than looked up first.
         let next = self.nodes.len();
-        let id = *self.ids.entry(key).or_insert(next);
-        if id == next {
-            self.nodes.push(Node {
-                size,
-                children,
-                objects,
-                hint: hint.to_string(),
-            });
-        }
+        let id = match self.ids.entry(key.to_string()) {
+            Entry::Occupied(found) => *found.get(),
+            Entry::Vacant(slot) => {
+                let id = next;
+                slot.insert(id);
+                let children = self.children.get(first_child..).unwrap_or_default();
+                let objects = 1 + children
+                    .iter()
+                    .map(|&id| self.nodes[id].objects)
+                    .sum::<usize>();
+                let hint = own_hint.unwrap_or_else(|| child_hint(hint.0, hint.1));
+                self.nodes.push(Node {
+                    size,
+                    children: children.to_vec(),
+                    objects,
+                    hint,
+                });
+                id
+            }
+        };
+        self.keys.truncate(start);
+        self.children.truncate(first_child);
         self.preorder[at] = id;
         Some(id)
     }
 }
 
+/// Appends `#id` to a key; its length.
+fn push_marker(key: &mut String, id: usize) -> usize {
+    let mut digits = [0u8; 20];
+    let mut n = id;
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    key.push('#');
+    for &d in digits[..len].iter().rev() {
+        key.push(char::from(d));
+    }
+    len + 1
+}
+
 /// Appends `value` to a key as compact JSON: strings and literals directly (most of a
-/// schema's scalars), the rest through the writer.
+/// schema's scalars), and lists of them (`enum`, `required`, type lists), the rest
+/// through the writer.
 fn write_value(key: &mut String, value: &Json) {
+    if let Json::Array(items) = value {
+        if items.iter().all(is_literal) {
+            key.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    key.push(',');
+                }
+                write_literal(key, item);
+            }
+            key.push(']');
+            return;
+        }
+    }
+    write_literal(key, value);
+}
+
+/// Whether `value` is a string, `true`, `false` or `null`.
+fn is_literal(value: &Json) -> bool {
+    matches!(value, Json::String(_) | Json::Bool(_) | Json::Null)
+}
+
+/// [`write_value`] of one value, not looking into lists.
+fn write_literal(key: &mut String, value: &Json) {
     match value {
         Json::String(text) => json::write_str(key, text),
         Json::Bool(true) => key.push_str("true"),
@@ -305,7 +377,7 @@ pub(crate) fn factor_repeated_owned(schema: Json) -> Json {
 fn factor(schema: &Json) -> Option<Json> {
     let root = schema.as_object()?;
     let mut interned = Interned::default();
-    let root_id = interned.intern(root, "", 1)?;
+    let root_id = interned.intern(root, ("", ""), 1)?;
     let nodes = &interned.nodes;
     // Every parent is larger than what it holds: in decreasing size, a subschema's uses
     // are known before it is reached (a parent written once under `$defs` uses its
@@ -575,7 +647,9 @@ mod tests {
             "items": [{}, {"enum": [1.5, "é", null]}]}, "c": {"anyOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}},
             "required": ["c"], "additionalProperties": false});
         let mut interned = Interned::default();
-        let id = interned.intern(schema.as_object().unwrap(), "", 1).unwrap();
+        let id = interned
+            .intern(schema.as_object().unwrap(), ("", ""), 1)
+            .unwrap();
         assert_eq!(interned.nodes[id].size, schema.to_string().len());
         assert_eq!(interned.nodes[id].objects, interned.preorder.len());
     }

@@ -300,31 +300,60 @@ const MAX_SAYING_WORDS: usize = 96;
 /// shorter has three letters or more. `false` when `words` has no word or more than
 /// [`MAX_WORDS`]; only the first [`MAX_SAYING_WORDS`] of each text are read.
 pub(crate) fn says_nothing_new(words: &str, texts: &[&str]) -> bool {
-    let said: Vec<String> = texts
-        .iter()
-        .flat_map(|t| word_list(t).take(MAX_SAYING_WORDS))
-        .collect();
-    let mut any = false;
+    let mut wanted: Vec<String> = Vec::new();
     for (n, word) in word_list(words).enumerate() {
         if n >= MAX_WORDS {
             return false;
         }
-        if FUNCTION_WORDS.contains(&word.as_str()) {
-            continue;
-        }
-        any = true;
-        if !said.iter().any(|s| same_stem(s, &word)) {
-            return false;
+        if !FUNCTION_WORDS.contains(&word.as_str()) {
+            wanted.push(word);
         }
     }
-    any
+    if wanted.is_empty() {
+        return false;
+    }
+    // One pass over the texts' words, each lowered into one buffer (an import asks this of
+    // every operation's long description).
+    let mut said = vec![false; wanted.len()];
+    let mut left = wanted.len();
+    let mut lower = String::new();
+    for text in texts {
+        for raw in raw_words(text).take(MAX_SAYING_WORDS) {
+            lowercase_into(raw, &mut lower);
+            for (word, said) in wanted.iter().zip(said.iter_mut()) {
+                if !*said && same_stem(&lower, word) {
+                    *said = true;
+                    left -= 1;
+                }
+            }
+            if left == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The words of `text` as they are written.
+fn raw_words(text: &str) -> impl Iterator<Item = &str> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+/// `word` in lower case into `out`, as `str::to_lowercase` makes it.
+fn lowercase_into(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
 }
 
 /// The words of `text`, lower case.
 fn word_list(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+    raw_words(text).map(str::to_lowercase)
 }
 
 /// `a` and `b` are the same word, or one is the other with an ending and the shorter has
@@ -420,5 +449,19 @@ mod tests {
             !says_nothing_new("Delete file", &["Deleted"]),
             "file is new"
         );
+    }
+
+    #[test]
+    fn nothing_new_reads_case_words_across_texts_and_bounds() {
+        assert!(says_nothing_new("ÄRGER Name", &["name", "Ärger und mehr"]));
+        assert!(says_nothing_new("PETS list", &["LIST", "all PETS"]));
+        let filler = vec!["word"; MAX_SAYING_WORDS].join(" ");
+        assert!(
+            !says_nothing_new("late", &[&format!("{} late", filler)]),
+            "only the first words of a text are read"
+        );
+        assert!(says_nothing_new("late", &[&filler, "late"]), "per text");
+        let long = vec!["word"; MAX_WORDS + 1].join(" ");
+        assert!(!says_nothing_new(&long, &["word"]), "too many words");
     }
 }
