@@ -719,7 +719,7 @@ impl Reader {
             self.note(get, message);
         }
         // Notes are pushed as options are read, a few at the end: show them in order.
-        self.notes.sort_by_key(|note| note.arg_index);
+        crate::sort::by_key(&mut self.notes, |note| note.arg_index as u64);
         let method_explicit = self.method.is_some();
         Ok(CurlCommand {
             method: self.method.map_or(method, |(method, _)| method),

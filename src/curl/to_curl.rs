@@ -722,7 +722,9 @@ impl Placeholders {
         let mut out = word.to_vec();
         // Longest first, so no stand-in is replaced inside a longer one.
         let mut list: Vec<&(String, String)> = self.list.iter().collect();
-        list.sort_by_key(|(standin, _)| std::cmp::Reverse(standin.len()));
+        crate::sort::by_key(&mut list, |(standin, _)| {
+            crate::sort::descending(standin.len())
+        });
         for (standin, shown) in list {
             out = replace_all(&out, standin.as_bytes(), shown.as_bytes());
         }

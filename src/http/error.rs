@@ -391,91 +391,159 @@ impl Error {
         matches!(self.inner.kind, ErrorKind::Timeout { .. })
     }
 
-    fn at(&self) -> String {
-        match &self.inner.url {
-            Some(url) => format!(" ({url})"),
-            None => String::new(),
-        }
-    }
-
     fn detail(&self) -> &str {
         self.inner.detail.as_deref().unwrap_or("")
     }
 
-    fn source_text(&self) -> String {
-        match &self.inner.source {
-            Some(s) => format!(": {s}"),
-            None => String::new(),
+    /// Writes ` (url)` when the error has a URL.
+    fn write_at(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.inner.url {
+            Some(url) => pieces(f, &[" (", url, ")"]),
+            None => Ok(()),
         }
     }
 }
 
+/// Writes `parts` one after the other. The messages are built from pieces rather than a
+/// `write!` each: one small loop instead of an argument list per arm keeps `Display` from
+/// being the largest function the http layer compiles (issue 17).
+fn pieces(f: &mut fmt::Formatter<'_>, parts: &[&str]) -> fmt::Result {
+    for part in parts {
+        f.write_str(part)?;
+    }
+    Ok(())
+}
+
+/// What follows the words of a kind in its message: the URL (` (url)`), then the source
+/// (`: source`), each when the error has one.
+#[derive(Clone, Copy)]
+struct Tail {
+    at: bool,
+    source: bool,
+}
+
+const AT: Tail = Tail {
+    at: true,
+    source: false,
+};
+const AT_SOURCE: Tail = Tail {
+    at: true,
+    source: true,
+};
+const NOTHING: Tail = Tail {
+    at: false,
+    source: false,
+};
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.at();
         let detail = self.detail();
-        match self.inner.kind {
+        let tail = match self.inner.kind {
             ErrorKind::InvalidUrl(_) => match &self.inner.source {
-                Some(source) => write!(f, "{source}"),
-                None => write!(f, "invalid url"),
+                Some(source) => return write!(f, "{source}"),
+                None => return f.write_str("invalid url"),
             },
-            ErrorKind::InvalidMethod => write!(
-                f,
-                "invalid http method: a method is a token of at most 32 letters, digits and !#$%&'*+-.^_`|~"
-            ),
-            ErrorKind::InvalidHeaderName => write!(
-                f,
-                "invalid header name {detail}: a name is one or more of the letters, digits and !#$%&'*+-.^_`|~"
-            ),
-            ErrorKind::InvalidHeaderValue => write!(
-                f,
-                "invalid value for header {detail}: it holds a control character (cr, lf, nul or another; only tab is allowed)"
-            ),
-            ErrorKind::ManagedHeader => write!(
-                f,
-                "header {detail} is written by the client from the url and body: remove it from the request{at}"
-            ),
-            ErrorKind::InvalidProxy => write!(f, "invalid proxy setting: {detail}"),
-            ErrorKind::ProxyNeedsAllowlist => write!(
-                f,
-                "the strict address policy needs a host allowlist when a proxy is used{at}: the proxy resolves names, so their addresses cannot be checked here"
-            ),
-            ErrorKind::TlsUnavailable => f.write_str(TLS_UNAVAILABLE).and_then(|_| write!(f, "{at}")),
-            ErrorKind::InvalidRootCertificate => write!(
-                f,
-                "invalid root certificate: {detail}{}",
-                self.source_text()
-            ),
-            ErrorKind::Certificate(problem) => {
-                write!(f, "{}{at}{}", problem.describe(), self.source_text())
+            ErrorKind::InvalidMethod => {
+                f.write_str("invalid http method: a method is a token of at most 32 letters, digits and !#$%&'*+-.^_`|~")?;
+                NOTHING
             }
-            ErrorKind::TlsHandshake => match self.inner.detail {
-                Some(_) => write!(f, "tls handshake failed: {detail}{at}{}", self.source_text()),
-                None => write!(f, "tls handshake failed{at}{}", self.source_text()),
-            },
-            ErrorKind::TunnelRefused { status: 407 } => write!(
-                f,
-                "the proxy refused to open a tunnel to {detail} with status 407: it wants credentials, or refused those given (set them in the proxy url or with `Proxy::basic_auth`){at}"
-            ),
-            ErrorKind::TunnelRefused { status } => write!(
-                f,
-                "the proxy refused to open a tunnel to {detail} with status {status}{at}"
-            ),
+            ErrorKind::InvalidHeaderName => {
+                pieces(
+                    f,
+                    &[
+                        "invalid header name ",
+                        detail,
+                        ": a name is one or more of the letters, digits and !#$%&'*+-.^_`|~",
+                    ],
+                )?;
+                NOTHING
+            }
+            ErrorKind::InvalidHeaderValue => {
+                pieces(f, &["invalid value for header ", detail, ": it holds a control character (cr, lf, nul or another; only tab is allowed)"])?;
+                NOTHING
+            }
+            ErrorKind::ManagedHeader => {
+                pieces(f, &["header ", detail, " is written by the client from the url and body: remove it from the request"])?;
+                AT
+            }
+            ErrorKind::InvalidProxy => {
+                pieces(f, &["invalid proxy setting: ", detail])?;
+                NOTHING
+            }
+            ErrorKind::ProxyNeedsAllowlist => {
+                f.write_str(
+                    "the strict address policy needs a host allowlist when a proxy is used",
+                )?;
+                self.write_at(f)?;
+                f.write_str(
+                    ": the proxy resolves names, so their addresses cannot be checked here",
+                )?;
+                NOTHING
+            }
+            ErrorKind::TlsUnavailable => {
+                f.write_str(TLS_UNAVAILABLE)?;
+                AT
+            }
+            ErrorKind::InvalidRootCertificate => {
+                pieces(f, &["invalid root certificate: ", detail])?;
+                Tail {
+                    at: false,
+                    source: true,
+                }
+            }
+            ErrorKind::Certificate(problem) => {
+                f.write_str(problem.describe())?;
+                AT_SOURCE
+            }
+            ErrorKind::TlsHandshake => {
+                match self.inner.detail {
+                    Some(_) => pieces(f, &["tls handshake failed: ", detail])?,
+                    None => f.write_str("tls handshake failed")?,
+                }
+                AT_SOURCE
+            }
+            ErrorKind::TunnelRefused { status: 407 } => {
+                pieces(f, &["the proxy refused to open a tunnel to ", detail, " with status 407: it wants credentials, or refused those given (set them in the proxy url or with `Proxy::basic_auth`)"])?;
+                AT
+            }
+            ErrorKind::TunnelRefused { status } => {
+                write!(
+                    f,
+                    "the proxy refused to open a tunnel to {detail} with status {status}"
+                )?;
+                AT
+            }
             ErrorKind::Resolve => {
-                write!(f, "could not resolve host {detail}{at}{}", self.source_text())
+                pieces(f, &["could not resolve host ", detail])?;
+                AT_SOURCE
             }
             ErrorKind::Connect => {
-                write!(f, "could not connect to {detail}{at}{}", self.source_text())
+                pieces(f, &["could not connect to ", detail])?;
+                AT_SOURCE
             }
-            ErrorKind::AddressRefused(class) => write!(
-                f,
-                "{detail} is {} and the address policy refuses it{at}",
-                class.describe()
-            ),
-            ErrorKind::HostNotAllowed => write!(
-                f,
-                "host {detail} is not in the address policy's host allowlist{at}"
-            ),
+            ErrorKind::AddressRefused(class) => {
+                pieces(
+                    f,
+                    &[
+                        detail,
+                        " is ",
+                        class.describe(),
+                        " and the address policy refuses it",
+                    ],
+                )?;
+                AT
+            }
+            ErrorKind::HostNotAllowed => {
+                pieces(
+                    f,
+                    &[
+                        "host ",
+                        detail,
+                        " is not in the address policy's host allowlist",
+                    ],
+                )?;
+                AT
+            }
             ErrorKind::Timeout { which, after } => {
                 let what = match which {
                     Timeout::Connect => "connecting",
@@ -483,42 +551,56 @@ impl fmt::Display for Error {
                     Timeout::Write => "sending the request",
                     Timeout::Call => "the call",
                 };
-                write!(f, "{what} timed out after {after:?} ({}){at}", which.setting())
+                write!(f, "{what} timed out after {after:?} ({})", which.setting())?;
+                AT
             }
-            ErrorKind::LimitExceeded { which, max, seen } => write!(
-                f,
-                "{} exceeds {} of {max} {unit}: {seen} {unit} seen{at}",
-                which.subject(),
-                which.setting(),
-                unit = which.unit()
-            ),
+            ErrorKind::LimitExceeded { which, max, seen } => {
+                write!(
+                    f,
+                    "{} exceeds {} of {max} {unit}: {seen} {unit} seen",
+                    which.subject(),
+                    which.setting(),
+                    unit = which.unit()
+                )?;
+                AT
+            }
             ErrorKind::Malformed(what) => {
-                write!(f, "malformed response: {}{at}", what.describe())
+                pieces(f, &["malformed response: ", what.describe()])?;
+                AT
             }
-            ErrorKind::ConnectionClosed => write!(
-                f,
-                "the connection closed before a response arrived{at}{}",
-                self.source_text()
-            ),
-            ErrorKind::IncompleteBody { expected, received } => match expected {
-                Some(n) => write!(
-                    f,
-                    "the connection closed after {received} of {n} body bytes{at}"
-                ),
-                None if self.inner.detail.is_some() => write!(
-                    f,
-                    "the connection ended uncleanly ({detail}) after {received} body bytes of a body that ends with the connection: it may be cut short{at}"
-                ),
-                None => write!(
-                    f,
-                    "the connection closed before the last chunk, after {received} body bytes{at}"
-                ),
-            },
-            ErrorKind::RedirectLoop => write!(
-                f,
-                "redirect loop: a redirect led back to a url already visited{at}"
-            ),
-            ErrorKind::Io => write!(f, "i/o error{at}{}", self.source_text()),
+            ErrorKind::ConnectionClosed => {
+                f.write_str("the connection closed before a response arrived")?;
+                AT_SOURCE
+            }
+            ErrorKind::IncompleteBody { expected, received } => {
+                match expected {
+                    Some(n) => write!(f, "the connection closed after {received} of {n} body bytes")?,
+                    None if self.inner.detail.is_some() => write!(
+                        f,
+                        "the connection ended uncleanly ({detail}) after {received} body bytes of a body that ends with the connection: it may be cut short"
+                    )?,
+                    None => write!(
+                        f,
+                        "the connection closed before the last chunk, after {received} body bytes"
+                    )?,
+                }
+                AT
+            }
+            ErrorKind::RedirectLoop => {
+                f.write_str("redirect loop: a redirect led back to a url already visited")?;
+                AT
+            }
+            ErrorKind::Io => {
+                f.write_str("i/o error")?;
+                AT_SOURCE
+            }
+        };
+        if tail.at {
+            self.write_at(f)?;
+        }
+        match &self.inner.source {
+            Some(source) if tail.source => write!(f, ": {source}"),
+            _ => Ok(()),
         }
     }
 }

@@ -365,11 +365,7 @@ fn buffer_line(
     let mut scanned = 0;
     loop {
         let data = conn.buffered();
-        if let Some(nl) = data[scanned..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map(|i| scanned + i)
-        {
+        if let Some(nl) = super::wire::find_byte(&data[scanned..], b'\n').map(|i| scanned + i) {
             let len = if nl > 0 && data[nl - 1] == b'\r' {
                 nl - 1
             } else {

@@ -775,7 +775,7 @@ fn build(
     let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
     for draft in drafts.iter_mut() {
         let mut all: Vec<ParamOut> = std::mem::take(&mut draft.params);
-        all.sort_by_key(|p| location_rank(p.location));
+        crate::sort::by_key(&mut all, |p| u64::from(location_rank(p.location)));
         all.append(&mut draft.body.params);
         unique_params(&mut all);
         let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();

@@ -383,7 +383,7 @@ fn factor(schema: &Json) -> Option<Json> {
     // are known before it is reached (a parent written once under `$defs` uses its
     // members once, however often the parent itself is referred to).
     let mut order: Vec<usize> = (0..nodes.len()).collect();
-    order.sort_by(|&a, &b| nodes[b].size.cmp(&nodes[a].size));
+    crate::sort::by_key(&mut order, |&id| crate::sort::descending(nodes[id].size));
     let mut uses = vec![0usize; nodes.len()];
     uses[root_id] = 1;
     let mut names: Vec<Option<String>> = vec![None; nodes.len()];

@@ -355,7 +355,7 @@ impl<'a> Converter<'a> {
         let plugin = self.build(base, path, multipart)?;
         let mut notes = self.cmd.notes().to_vec();
         notes.extend(self.notes);
-        notes.sort_by_key(Note::arg_index);
+        crate::sort::by_key(&mut notes, |note| note.arg_index() as u64);
         Ok(Import {
             plugin,
             notes,

@@ -1,7 +1,7 @@
 //! The chunk-size line of the chunked transfer coding (RFC 9112 section 7.1). Pure code.
 
 use super::super::error::{Error, Malformed};
-use super::super::headers::is_value_byte;
+use super::super::headers::all_value_bytes;
 
 /// RFC 9112 section 7.1:
 ///
@@ -36,7 +36,7 @@ pub(crate) fn parse_chunk_size(line: &[u8]) -> Result<u64, Error> {
     }
     match rest {
         [] => Ok(size),
-        [b';', ext @ ..] if ext.iter().all(|&b| is_value_byte(b)) => Ok(size),
+        [b';', ext @ ..] if all_value_bytes(ext) => Ok(size),
         _ => Err(bad()),
     }
 }

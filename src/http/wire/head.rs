@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::super::config::Limits;
 use super::super::error::{Error, Limit, Malformed};
-use super::super::headers::{is_tchar, is_value_byte, Headers};
+use super::super::headers::{all_tchars, all_value_bytes, Headers};
 use super::super::response::Version;
 
 /// How the body of a response is delimited.
@@ -52,7 +52,7 @@ pub(crate) struct Head {
 pub(crate) fn find_head_end(buf: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     loop {
-        let nl = i + buf.get(i..)?.iter().position(|&b| b == b'\n')?;
+        let nl = i + super::find_byte(buf.get(i..)?, b'\n')?;
         match (buf.get(nl + 1)?, buf.get(nl + 2)) {
             (b'\n', _) => return Some(nl + 2),
             (b'\r', Some(b'\n')) => return Some(nl + 3),
@@ -66,7 +66,7 @@ pub(crate) fn find_head_end(buf: &[u8], from: usize) -> Option<usize> {
 /// Splits off one line: the line without its ending (CRLF or bare LF), and the rest.
 /// RFC 9112 section 2.2: a bare CR anywhere else makes the element invalid.
 fn next_line(data: &[u8]) -> Option<(&[u8], &[u8])> {
-    let nl = data.iter().position(|&b| b == b'\n')?;
+    let nl = super::find_byte(data, b'\n')?;
     let line = &data[..nl];
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     Some((line, &data[nl + 1..]))
@@ -151,7 +151,7 @@ fn parse_status_line(line: &[u8]) -> Result<(Version, u16, &[u8]), Error> {
         _ => return Err(bad()),
     };
     // reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )
-    if !reason.iter().all(|&b| is_value_byte(b)) {
+    if !all_value_bytes(reason) {
         return Err(bad());
     }
     Ok((version, code, reason))
@@ -168,16 +168,13 @@ pub(crate) fn parse_field_line(line: &[u8], bad_line: Malformed) -> Result<(&str
             bad_line
         }));
     }
-    let colon = line
-        .iter()
-        .position(|&b| b == b':')
-        .ok_or_else(|| Error::malformed(bad_line))?;
+    let colon = super::find_byte(line, b':').ok_or_else(|| Error::malformed(bad_line))?;
     let name = &line[..colon];
-    if name.is_empty() || !name.iter().all(|&b| is_tchar(b)) {
+    if name.is_empty() || !all_tchars(name) {
         return Err(Error::malformed(bad_line));
     }
     let value = trim_ows(&line[colon + 1..]);
-    if !value.iter().all(|&b| is_value_byte(b)) {
+    if !all_value_bytes(value) {
         return Err(Error::malformed(if bad_line == Malformed::HeaderLine {
             Malformed::HeaderValue
         } else {

@@ -7,3 +7,9 @@
 pub(crate) mod chunked;
 pub(crate) mod head;
 pub(crate) mod write;
+
+/// The position of the first `byte` in `bytes`. The one search for a line ending or a colon
+/// (issue 17: compiled once, not once per call site).
+pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
+    bytes.iter().position(|&b| b == byte)
+}

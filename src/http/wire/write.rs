@@ -2,7 +2,7 @@
 //! function writes what is sent and what a dry run shows.
 
 use super::super::error::{Error, ErrorKind};
-use super::super::headers::{is_value_byte, Headers};
+use super::super::headers::{all_value_bytes, Headers};
 use super::super::method::Method;
 use crate::quote::MASK;
 
@@ -34,7 +34,7 @@ pub(crate) fn check(head: &RequestHead<'_>) -> Result<(), Error> {
         }
     }
     if let Some(agent) = head.user_agent {
-        if !agent.bytes().all(is_value_byte) {
+        if !all_value_bytes(agent.as_bytes()) {
             return Err(Error::new(ErrorKind::InvalidHeaderValue).with_detail("\"User-Agent\""));
         }
     }

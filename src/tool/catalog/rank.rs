@@ -183,7 +183,10 @@ impl Index {
             }
         }
         let mut ranked: Vec<(usize, f64)> = scores.into_iter().filter(|s| s.1 > 0.0).collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // Best first, ties in document order: by document, then stably by score. Every score
+        // kept is above zero, and positive floats order as their bits do.
+        crate::sort::by_key(&mut ranked, |s| s.0 as u64);
+        crate::sort::by_key(&mut ranked, |s| u64::MAX - s.1.to_bits());
         ranked.truncate(limit);
         ranked
     }
