@@ -289,6 +289,12 @@ struct Converter<'a> {
     /// Where each header name (lowercase) is in `headers`: 10,000 `-H` options would scan
     /// the list once each (quadratic).
     header_at: HashMap<String, usize>,
+    /// Each static header's text as given, by its place in `headers`, and whether it was
+    /// repeated: a repeated header's value is made once from its joined text, after all
+    /// are read (making it at each repeat was quadratic).
+    header_text: HashMap<usize, (String, bool)>,
+    /// The argument index of the last `-H` of each header name (lowercase).
+    last_header: HashMap<String, usize>,
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
@@ -326,6 +332,12 @@ impl<'a> Converter<'a> {
             arguments: Vec::new(),
             headers: Vec::new(),
             header_at: HashMap::new(),
+            header_text: HashMap::new(),
+            last_header: cmd
+                .headers()
+                .iter()
+                .map(|h| (h.name().to_ascii_lowercase(), h.arg_index()))
+                .collect(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
             static_query: Vec::new(),
