@@ -373,3 +373,56 @@ fn a_path_with_twenty_thousand_placeholders_imports_in_linear_time() {
         &messages[1][messages[1].len() - 80..]
     );
 }
+
+#[test]
+fn a_deep_example_in_a_deep_schema_no_longer_makes_the_plugin_refuse_the_import() {
+    // Schema depth (at most 28) and example depth (at most 32) were bounded apart, and
+    // together they passed the plugin's bound of 64 JSON levels: a 20-level schema with a
+    // 32-level example failed the whole import with "the schema nests deeper than 64 levels".
+    let nested = |levels: usize| {
+        let mut value = Json::from(1);
+        for _ in 0..levels {
+            value = Json::Array(vec![value]);
+        }
+        value
+    };
+    for (levels, example_levels) in [(20, 32), (40, 15), (40, 14)] {
+        let example = nested(example_levels);
+        let mut schema = httptool::json!({"type": "array", "example": example.clone(), "enum": [example.clone()]});
+        for i in 0..levels {
+            schema = if i % 2 == 0 {
+                httptool::json!({"anyOf": [schema, {"type": "string"}], "example": example.clone()})
+            } else {
+                let mut props = Map::new();
+                props.insert("n", schema);
+                httptool::json!({"type": "object", "properties": props, "default": example.clone()})
+            };
+        }
+        let mut schemas = Map::new();
+        schemas.insert("Deep", schema);
+        let d = doc_with(schemas, "#/components/schemas/Deep");
+        let options = ImportOptions::new().max_schema_depth(1_000);
+        let import = openapi::import_with(&d, &options)
+            .unwrap_or_else(|e| panic!("{} levels, example {}: {}", levels, example_levels, e));
+        let text = import.plugin().to_json().to_string();
+        httptool::plugin::HttpPlugin::from_json(&text).unwrap();
+        // Asking for more than the plugin can hold is held to what it can.
+        assert_eq!(
+            import
+                .warnings()
+                .iter()
+                .any(|w| w.message() == "schema nested deeper than 24 levels: cut there"),
+            levels > 24,
+            "{} levels",
+            levels
+        );
+        // An example of 15 levels is kept; a deeper one is left out.
+        assert_eq!(
+            text.contains(&nested(example_levels).to_string()),
+            example_levels <= 15,
+            "{} levels, example {}",
+            levels,
+            example_levels
+        );
+    }
+}

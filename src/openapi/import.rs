@@ -141,7 +141,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     conv.max_depth = options
         .max_schema_depth
         .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
-        .min(28);
+        .min(super::schema::MAX_IMPORT_SCHEMA_DEPTH);
     conv.max_tool_nodes = options
         .max_tool_nodes
         .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);

@@ -338,7 +338,9 @@ impl ImportOptions {
     }
 
     /// Schema levels inlined; deeper ones are cut with a note and a warning. Defaults to
-    /// [`DEFAULT_MAX_SCHEMA_DEPTH`] (at most 28: the plugin bounds schema nesting).
+    /// [`DEFAULT_MAX_SCHEMA_DEPTH`], which is also the most kept: the plugin bounds schema
+    /// nesting at [`plugin::MAX_SCHEMA_DEPTH`](crate::plugin::MAX_SCHEMA_DEPTH) JSON levels, and
+    /// each schema level takes two of them, leaving room for examples 15 levels deep.
     #[must_use]
     pub fn max_schema_depth(mut self, levels: usize) -> ImportOptions {
         self.max_schema_depth = Some(levels);
