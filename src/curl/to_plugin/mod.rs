@@ -695,19 +695,38 @@ fn method(cmd: &CurlCommand) -> Result<Method, Error> {
 fn check_url_variables(cmd: &CurlCommand) -> Result<(), Error> {
     let text = without_userinfo(cmd.url());
     let before_query = text.split(['?', '#']).next().unwrap_or("");
-    let found = cmd
-        .variables()
-        .iter()
-        .find(|name| before_query.contains(&format!("${{{}}}", name)));
-    match found {
-        Some(name) => Err(Error::VariablePlace {
-            name: name.clone(),
-            arg_index: cmd.url_index(),
-            reason: "it is in the URL's host or path, which a plugin file holds as written; \
-                     write the URL out (a query value may be a variable)",
-        }),
-        None => Ok(()),
-    }
+    let found = cmd.variables().iter().find_map(|name| {
+        before_query
+            .find(&format!("${{{}}}", name))
+            .map(|at| (name, at))
+    });
+    let (name, at) = match found {
+        Some(found) => found,
+        None => return Ok(()),
+    };
+    // A plugin file reads `${NAME}` in its base_url, but the plugin made here must have its
+    // base URL now, and nothing in this module reads the environment (the plugin file does,
+    // when loaded): the URL's start is written out, and the file edited after.
+    let reason = if at < authority_end(before_query) {
+        "it is in the URL's scheme or host, and the plugin made here needs a real base URL \
+         (nothing here reads the environment): write the URL out, then write the variable \
+         in the plugin file's base_url, which reads it"
+    } else {
+        "it is in the URL's path, which a plugin file holds as written; write the URL out (a \
+         query value may be a variable)"
+    };
+    Err(Error::VariablePlace {
+        name: name.clone(),
+        arg_index: cmd.url_index(),
+        reason,
+    })
+}
+
+/// Where the scheme and authority of a URL (or of text curl reads as one, `host/path`
+/// without a scheme) end: at the first `/` after them.
+fn authority_end(url: &str) -> usize {
+    let start = url.find("://").map_or(0, |at| at + 3);
+    url[start..].find('/').map_or(url.len(), |at| start + at)
 }
 
 /// The URL without credentials, parsed by httptool's parser.
