@@ -12,7 +12,7 @@ mod auth;
 mod body;
 mod headers;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -279,6 +279,10 @@ struct Converter<'a> {
     env_prefix: String,
     notes: Vec<Note>,
     variables: Vec<Variable>,
+    /// The names in `variables`, and the command's own shell variables: a command may hold
+    /// thousands, and each value was checked against every one (quadratic).
+    listed: HashSet<String>,
+    shell_names: HashSet<&'a str>,
     params: Vec<Param>,
     /// The names of `params`, taken.
     names: infer::Names,
@@ -327,6 +331,8 @@ impl<'a> Converter<'a> {
             env_prefix: plugin_name,
             notes: Vec::new(),
             variables: Vec::new(),
+            listed: HashSet::new(),
+            shell_names: cmd.variables().iter().map(String::as_str).collect(),
             params: Vec::new(),
             names: infer::Names::default(),
             arguments: Vec::new(),
