@@ -25,8 +25,20 @@ fn full(plugin: &HttpPlugin) -> HttpPlugin {
     HttpPlugin::from_json_with(&file.to_string(), |_| Some(String::new())).unwrap()
 }
 
-/// Walks two schemas side by side and asserts the compact one keeps what a model needs.
-fn assert_keeps(full: &Json, compact: &Json, at: &str) {
+/// The longest description `depth` `properties` levels down in a compact schema with the
+/// default length: the tool's (root) length, three quarters for a parameter, three eighths
+/// for a member of an object parameter, none deeper.
+fn description_limit(depth: usize) -> usize {
+    let max = DEFAULT_MAX_DESCRIPTION_BYTES;
+    [max, max / 4 * 3, max / 8 * 3]
+        .get(depth)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Walks two schemas side by side and asserts the compact one keeps what a model needs;
+/// `depth` counts `properties` levels (the root is 0, a tool's parameters 1).
+fn assert_keeps(full: &Json, compact: &Json, at: &str, depth: usize) {
     let (f, c) = match (full.as_object(), compact.as_object()) {
         (Some(f), Some(c)) => (f, c),
         _ => {
@@ -68,6 +80,7 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str) {
                     schema,
                     &compact_props[name.as_str()],
                     &format!("{}/{}", at, name),
+                    depth + 1,
                 );
             }
         }
@@ -77,7 +90,7 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str) {
             .get("items")
             .filter(|i| i.as_object().map_or(true, |m| !m.is_empty()))
         {
-            assert_keeps(items, &c["items"], &format!("{}/items", at));
+            assert_keeps(items, &c["items"], &format!("{}/items", at), depth);
         }
     }
     for key in ["anyOf", "oneOf", "allOf"] {
@@ -87,15 +100,17 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str) {
                 .unwrap_or_else(|| panic!("{} at {}", key, at));
             assert_eq!(list.len(), compact_list.len(), "{} at {}", key, at);
             for (i, (a, b)) in list.iter().zip(compact_list).enumerate() {
-                assert_keeps(a, b, &format!("{}/{}/{}", at, key, i));
+                assert_keeps(a, b, &format!("{}/{}/{}", at, key, i), depth);
             }
         }
     }
     if let Some(text) = c.get("description").and_then(Json::as_str) {
         assert!(
-            text.len() <= httptool::tool::DEFAULT_MAX_DESCRIPTION_BYTES,
-            "description at {}",
-            at
+            !text.is_empty() && text.len() <= description_limit(depth),
+            "description at {} (depth {}): {}",
+            at,
+            depth,
+            text
         );
     }
 }
@@ -117,7 +132,7 @@ fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_documen
         // Repeated subschemas are written once under `$defs`: read back in place, the
         // compact schema keeps everything, and it is the compact schema without `$defs`.
         let inlined = inline_refs(c.parameters());
-        assert_keeps(f.parameters(), &inlined, c.name());
+        assert_keeps(f.parameters(), &inlined, c.name(), 0);
         assert_eq!(
             inlined,
             compact_schema(f.parameters(), DEFAULT_MAX_DESCRIPTION_BYTES),
@@ -179,7 +194,7 @@ fn no_parameter_type_enum_or_required_flag_is_lost_on_the_real_documents() {
         assert!(compact_specs.len() >= 40, "{}", name);
         for (c, f) in compact_specs.iter().zip(&full_specs) {
             let at = format!("{} {}", name, c.name());
-            assert_keeps(f.parameters(), &inline_refs(c.parameters()), &at);
+            assert_keeps(f.parameters(), &inline_refs(c.parameters()), &at, 0);
             assert!(
                 c.description().len() <= DEFAULT_MAX_DESCRIPTION_BYTES,
                 "{}",
@@ -308,6 +323,56 @@ fn plugin_descriptions_are_trimmed_by_default_and_whole_with_full_schemas() {
         httptool::json!(80)
     );
     assert_eq!(plugin.to_json()["full_schemas"], httptool::json!(false));
+}
+
+#[test]
+fn descriptions_get_less_room_the_deeper_they_are_and_none_past_the_members() {
+    // 40 bytes for the root (as for a tool), 30 for a parameter, 15 for a member of an
+    // object parameter, nothing deeper; every name, type, enum and required flag stays.
+    let full = httptool::json!({"type": "object", "description": "A tool root. With many more words in it, past forty.",
+      "properties": {
+        "flag": {"type": "boolean", "description": "Whether to. And another sentence."},
+        "body": {"type": "object", "description": "The body to send. All of it, every byte.",
+          "properties": {
+            "name": {"type": "string", "description": "Its name. Unique."},
+            "meta": {"type": "object", "description": "Metadata.",
+              "properties": {"kind": {"type": "string", "enum": ["a", "b"], "description": "The kind."}},
+              "required": ["kind"]},
+            "tags": {"type": "array", "description": "Tags.",
+              "items": {"type": "object", "description": "One tag.",
+                "properties": {"label": {"type": "string", "description": "The label."}}}}},
+          "required": ["name"]}},
+      "required": ["body"]});
+    assert_eq!(
+        compact_schema(&full, 40),
+        httptool::json!({"type": "object", "description": "A tool root.",
+          "properties": {
+            "flag": {"type": "boolean", "description": "Whether to."},
+            "body": {"type": "object", "description": "The body to send.",
+              "properties": {
+                "name": {"type": "string", "description": "Its name."},
+                "meta": {"type": "object", "description": "Metadata.",
+                  "properties": {"kind": {"type": "string", "enum": ["a", "b"]}},
+                  "required": ["kind"]},
+                // An array's items are at its own level: the tag's description is a member's.
+                "tags": {"type": "array", "description": "Tags.",
+                  "items": {"type": "object", "description": "One tag.",
+                    "properties": {"label": {"type": "string"}}}}},
+              "required": ["name"]}},
+          "required": ["body"]})
+    );
+    // The default lengths: 160 bytes at the root, 120 for a parameter, 60 for a member.
+    let sentence = |n: usize| format!("{}.", "x".repeat(n - 1));
+    let text = |n: usize| format!("{} {}", sentence(n), sentence(30));
+    let full = httptool::json!({"type": "object", "description": text(160),
+      "properties": {"p": {"type": "object", "description": text(120),
+        "properties": {"m": {"type": "string", "description": text(60)}}}}});
+    assert_eq!(
+        compact_schema(&full, DEFAULT_MAX_DESCRIPTION_BYTES),
+        httptool::json!({"type": "object", "description": sentence(160),
+          "properties": {"p": {"type": "object", "description": sentence(120),
+            "properties": {"m": {"type": "string", "description": sentence(60)}}}}})
+    );
 }
 
 #[test]

@@ -565,8 +565,10 @@ impl Options {
         self
     }
 
-    /// The longest description of a compact schema, in bytes (cut at a sentence boundary).
-    /// Defaults to
+    /// The longest tool description of a compact schema, in bytes (cut at a sentence
+    /// boundary); a parameter's gets three quarters of it, a member of an object parameter
+    /// three eighths, and what is nested deeper none
+    /// ([`tool::compact_schema`](crate::tool::compact_schema)). Defaults to
     /// [`tool::DEFAULT_MAX_DESCRIPTION_BYTES`](crate::tool::DEFAULT_MAX_DESCRIPTION_BYTES)
     /// (160).
     #[must_use]

@@ -13,11 +13,29 @@ use super::error::Error;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
 
-/// The longest description a compact schema keeps, in bytes: text past it is cut at the last
-/// sentence boundary that fits (or, when the first sentence is longer, at the last word
-/// boundary, with `…`). Defaults to 160 bytes (80 for the members of an object parameter):
-/// a sentence or two, which is what a model needs to pick a tool and fill a parameter.
+/// The longest tool description a compact schema keeps, in bytes: text past it is cut at
+/// the last sentence boundary that fits (or, when the first sentence is longer, at the last
+/// word boundary, with `…`). Defaults to 160 bytes: a sentence or two, which is what a model
+/// needs to pick a tool. A parameter's description gets three quarters of it (120), a member
+/// of an object parameter three eighths (60), and what is nested deeper none (see
+/// [`compact_schema`]).
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 160;
+
+/// The longest description of a schema `depth` `properties` levels down (the root is 0, a
+/// tool's parameters 1), for a tool description of `max` bytes. A model picks a tool by its
+/// description and fills a parameter by its own, which takes a sentence; a member of an
+/// object parameter (2) takes a short one, as the parameter's says what the object is for;
+/// deeper, the names, types, enums and required lists say what a model needs, and their
+/// descriptions (most of a large body schema's bytes) are left out. Divided before it is
+/// multiplied, so that no `max` overflows.
+fn description_limit(depth: usize, max: usize) -> usize {
+    match depth {
+        0 => max,
+        1 => max / 4 * 3,
+        2 => max / 8 * 3,
+        _ => 0,
+    }
+}
 
 /// Keywords that never reach a model in a compact schema: documentation for people and
 /// tools (examples, links, XML naming, OpenAPI's discriminator, comments).
@@ -151,8 +169,10 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 
 /// A JSON Schema as a model needs it, every property, type, enum and required flag and no
 /// text meant for people: descriptions trimmed with [`trim_description`] to
-/// `max_description_bytes` (half that for the members of an object parameter, two
-/// `properties` levels down), and these left out: empty descriptions,
+/// `max_description_bytes` at the root, three quarters of it for a property (a tool's
+/// parameter), three eighths for a property's property (a member of an object parameter),
+/// and left out deeper (names, types, enums and required lists say the rest); and these left
+/// out: empty descriptions,
 /// titles and `required` lists; a `title` that repeats the property's name or the
 /// description, or whose every word the name and description say already (`Album ID` for
 /// `id` described as "The ID of the album."); a sentence of the description that only says
@@ -235,11 +255,11 @@ fn compact_shared(
         Some(id) => id,
         None => return compact_map(map, name, depth, max, memo),
     };
-    // Depth matters up to 2 (descriptions get half the length past the parameters), the
-    // name only to a title.
+    // Depth matters up to 3 (`description_limit` is the same past it), the name only to a
+    // title.
     let key = (
         id,
-        depth.min(2),
+        depth.min(3),
         name.filter(|_| map.contains_key("title"))
             .map(str::to_string),
         max,
@@ -252,9 +272,8 @@ fn compact_shared(
     made
 }
 
-/// `depth` counts `properties` levels: the root is 0, the tool's parameters 1. Below the
-/// parameters (the members of an object parameter), descriptions get half the length: the
-/// model needs the parameter's meaning more than each member's.
+/// `depth` counts `properties` levels: the root is 0, the tool's parameters 1; it sets the
+/// length of descriptions ([`description_limit`]).
 fn compact_node(
     schema: &Json,
     name: Option<&str>,
@@ -272,9 +291,12 @@ fn compact_node(
 
 fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &mut Memo) -> Json {
     let single_type = map.get("type").and_then(Json::as_str);
-    let limit = if depth > 1 { max / 2 } else { max };
-    let description =
-        map.get("description").and_then(Json::as_str).map(|d| {
+    let limit = description_limit(depth, max);
+    let description = map
+        .get("description")
+        .and_then(Json::as_str)
+        .filter(|_| limit > 0)
+        .map(|d| {
             match restated_values(map).and_then(|values| {
                 super::plain::without_restated(&trim_description(d, usize::MAX), &values)
             }) {
