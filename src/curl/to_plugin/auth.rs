@@ -66,7 +66,7 @@ impl Converter<'_> {
         text.match_indices("${").filter_map(move |(at, _)| {
             let after = &text[at + 2..];
             let name = &after[..after.find('}')?];
-            self.shell_names.contains(name).then(|| name)
+            self.shell_names.contains(name).then_some(name)
         })
     }
 
