@@ -192,14 +192,44 @@ fn round_trip_is_unchanged() {
 }
 
 #[test]
-fn variable_in_the_host_is_refused() {
+fn variable_at_the_url_start_is_refused_pointing_at_the_base_url_template() {
+    // The message said a plugin file holds the host as written, though its base_url reads
+    // `${NAME}`: the refusal stays (the plugin made here needs a real base URL, and the curl
+    // importer reads no environment), and says where the variable can go.
+    for command in [
+        r#"curl "$API_BASE/v1/items""#,
+        r#"curl "https://${TENANT}.example.com/v1/items""#,
+    ] {
+        let err = convert_error(command);
+        assert_eq!(err.kind(), ErrorKind::VariablePlace);
+        assert!(
+            err.to_string().ends_with(
+                "cannot be carried over: it is in the URL's scheme or host, and the plugin made \
+                 here needs a real base URL (nothing here reads the environment): write the URL \
+                 out, then write the variable in the plugin file's base_url, which reads it"
+            ),
+            "{}",
+            err
+        );
+    }
     let err = convert_error(r#"curl "$API_BASE/v1/items""#);
+    assert!(
+        err.to_string()
+            .starts_with("shell variable $API_BASE (argument 1) "),
+        "{}",
+        err
+    );
+}
+
+#[test]
+fn variable_in_the_path_is_refused() {
+    let err = convert_error(r#"curl "https://api.example.com/v1/items/$ITEM""#);
     assert_eq!(err.kind(), ErrorKind::VariablePlace);
     assert_eq!(
         err.to_string(),
-        "shell variable $API_BASE (argument 1) cannot be carried over: it is in the URL's host \
-         or path, which a plugin file holds as written; write the URL out (a query value may be \
-         a variable)"
+        "shell variable $ITEM (argument 1) cannot be carried over: it is in the URL's path, \
+         which a plugin file holds as written; write the URL out (a query value may be a \
+         variable)"
     );
 }
 

@@ -313,3 +313,116 @@ fn ten_thousand_all_of_branches_merge_in_linear_time() {
         Some("integer")
     );
 }
+
+#[test]
+fn a_path_with_twenty_thousand_placeholders_imports_in_linear_time() {
+    // Each placeholder was looked up in the parameter list and each parameter in the list
+    // of placeholders, and each missing one got a warning holding the operation's pointer,
+    // which holds the whole path: quadratic, 8,000 took 2.5 s in release.
+    let n = 20_000;
+    let path: String = (0..n).map(|i| format!("/{{p{}}}", i)).collect();
+    let mut paths = Map::new();
+    paths.insert(
+        path.as_str(),
+        httptool::json!({"get": {"operationId": "x", "parameters": [
+            {"name": "p0", "in": "path", "required": true, "schema": {"type": "integer"}},
+            {"name": "gone", "in": "path", "required": true, "schema": {"type": "string"}},
+            {"name": "also_gone", "in": "path", "required": true, "schema": {"type": "string"}}
+        ]}}),
+    );
+    let d = httptool::json!({"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "servers": [{"url": "https://a.example.com"}], "paths": paths});
+    let import = openapi::import(&d).unwrap();
+    let params = import.plugin().endpoint("x").unwrap().params();
+    assert_eq!(params.len(), n);
+    for (i, p) in params.iter().enumerate() {
+        assert_eq!(p.name(), format!("p{}", i));
+        assert!(p.is_required(), "{}", p.name());
+    }
+    // The declared one keeps its type; the added ones are strings.
+    let json = import.plugin().to_json();
+    assert_eq!(
+        json["endpoints"][0]["params"][0]["type"].as_str(),
+        Some("integer")
+    );
+    assert_eq!(
+        json["endpoints"][0]["params"][1]["type"].as_str(),
+        Some("string")
+    );
+    // One warning of each kind for the operation, not one a placeholder.
+    let messages: Vec<&str> = import.warnings().iter().map(|w| w.message()).collect();
+    assert_eq!(
+        messages.len(),
+        2,
+        "{:?}",
+        &messages[..messages.len().min(3)]
+    );
+    assert_eq!(
+        messages[0],
+        "path parameters 'gone', 'also_gone' have no placeholder in the path: not imported"
+    );
+    assert!(
+        messages[1].starts_with("{p1}, {p2}, {p3}, "),
+        "{}",
+        &messages[1][..40]
+    );
+    assert!(
+        messages[1]
+            .ends_with(", {p19999} in the path have no parameter: imported as required strings"),
+        "{}",
+        &messages[1][messages[1].len() - 80..]
+    );
+}
+
+#[test]
+fn a_deep_example_in_a_deep_schema_no_longer_makes_the_plugin_refuse_the_import() {
+    // Schema depth (at most 28) and example depth (at most 32) were bounded apart, and
+    // together they passed the plugin's bound of 64 JSON levels: a 20-level schema with a
+    // 32-level example failed the whole import with "the schema nests deeper than 64 levels".
+    let nested = |levels: usize| {
+        let mut value = Json::from(1);
+        for _ in 0..levels {
+            value = Json::Array(vec![value]);
+        }
+        value
+    };
+    for (levels, example_levels) in [(20, 32), (40, 15), (40, 14)] {
+        let example = nested(example_levels);
+        let mut schema = httptool::json!({"type": "array", "example": example.clone(), "enum": [example.clone()]});
+        for i in 0..levels {
+            schema = if i % 2 == 0 {
+                httptool::json!({"anyOf": [schema, {"type": "string"}], "example": example.clone()})
+            } else {
+                let mut props = Map::new();
+                props.insert("n", schema);
+                httptool::json!({"type": "object", "properties": props, "default": example.clone()})
+            };
+        }
+        let mut schemas = Map::new();
+        schemas.insert("Deep", schema);
+        let d = doc_with(schemas, "#/components/schemas/Deep");
+        let options = ImportOptions::new().max_schema_depth(1_000);
+        let import = openapi::import_with(&d, &options)
+            .unwrap_or_else(|e| panic!("{} levels, example {}: {}", levels, example_levels, e));
+        let text = import.plugin().to_json().to_string();
+        httptool::plugin::HttpPlugin::from_json(&text).unwrap();
+        // Asking for more than the plugin can hold is held to what it can.
+        assert_eq!(
+            import
+                .warnings()
+                .iter()
+                .any(|w| w.message() == "schema nested deeper than 24 levels: cut there"),
+            levels > 24,
+            "{} levels",
+            levels
+        );
+        // An example of 15 levels is kept; a deeper one is left out.
+        assert_eq!(
+            text.contains(&nested(example_levels).to_string()),
+            example_levels <= 15,
+            "{} levels, example {}",
+            levels,
+            example_levels
+        );
+    }
+}

@@ -569,6 +569,9 @@ refused! {
     whole_body_with_others: ep(r#""name": "x", "method": "POST", "path": "/x", "params": [{"name": "a", "whole_body": true}, {"name": "b"}]"#) => Conflict, "endpoints[0].params[0].whole_body", "a whole-body parameter must be the endpoint's only body parameter";
     file_without_multipart: param(r#""name": "a", "in": "form", "file": true"#) => Conflict, "endpoints[0].params[0].file", "a file part needs `\"in\": \"form\"` (or body) and the endpoint's `\"body_encoding\": \"multipart\"` (or raw)";
     file_not_string: ep(r#""name": "x", "method": "POST", "path": "/x", "body_encoding": "multipart", "params": [{"name": "a", "in": "form", "file": true, "type": "integer"}]"#) => Conflict, "endpoints[0].params[0].file", "a file parameter is a string: the handle the host's file resolver reads";
+    // Regression: each was silently ignored on another method.
+    allow_get_body_on_post_is_refused_not_ignored: ep(r#""name": "x", "method": "POST", "path": "/x", "allow_get_body": true"#) => Conflict, "endpoints[0].allow_get_body", "allow_get_body applies to GET endpoints only";
+    allow_delete_body_on_get_is_refused_not_ignored: ep(r#""name": "x", "path": "/x", "allow_delete_body": true"#) => Conflict, "endpoints[0].allow_delete_body", "allow_delete_body applies to DELETE endpoints only";
     file_on_get: ep(r#""name": "x", "path": "/x", "body_encoding": "multipart", "params": [{"name": "a", "in": "form", "file": true}]"#) => Conflict, "endpoints[0].params[0].file", "a file part needs a method with a body (POST, PUT or PATCH)";
     form_param_with_json_body: ep(r#""name": "x", "method": "POST", "path": "/x", "body_encoding": "json", "params": [{"name": "a", "in": "form"}]"#) => Conflict, "endpoints[0].params[0].in", "form parameters need the endpoint's body_encoding to be form or multipart";
     // Defaults and enums.

@@ -181,8 +181,12 @@
 //! value sent with every call (the file's `query`), or a hidden body field or form field
 //! whose default is the template. Text around it stays (`Bearer ${TOKEN}`), and a `${`
 //! written literally is `$${` in the file, so the file reads back unchanged. A variable in
-//! the URL's host or path, or deeper in a JSON body than a top-level member, is an
-//! [`Error::VariablePlace`]: a plugin file reads no variable there. The plugin returned
+//! the URL's path, or deeper in a JSON body than a top-level member, is an
+//! [`Error::VariablePlace`]: a plugin file reads no variable there. One in the URL's scheme
+//! or host (`curl "$BASE_URL/users"`) is one too, though a plugin file's `base_url` reads
+//! `${NAME}`: the plugin made here needs a real base URL, and nothing here reads the
+//! environment; the message says to write the URL out and put the variable in the file's
+//! `base_url`. The plugin returned
 //! holds the text as written, `${NAME}` and all, since nothing reads the environment here:
 //! write it with `to_json` and load it with `from_json`, which does.
 //!

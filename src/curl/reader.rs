@@ -5,6 +5,7 @@
 //! leniency curl itself lacks, after `=` (with a note). `--no-NAME` turns a switch off. An
 //! argument that is not an option is the URL; `--` ends the options.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use super::command::{Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, Header, Note};
@@ -90,44 +91,68 @@ pub(crate) fn read(words: Vec<Word>) -> Result<CurlCommand, Error> {
 /// from it, so it is an error.
 fn variable_names(words: &[Word]) -> Result<Vec<String>, Error> {
     let mut names: Vec<String> = Vec::new();
+    // Name -> its place in `names`: a command may reference thousands, and searching each
+    // word for each name was quadratic.
+    let mut order: HashMap<&str, usize> = HashMap::new();
     for word in words {
         for name in &word.variables {
-            if !names.contains(name) {
+            if !order.contains_key(name.as_str()) {
+                order.insert(name, names.len());
                 names.push(name.clone());
             }
         }
     }
     for (arg_index, word) in words.iter().enumerate() {
-        for name in &names {
-            let text = format!("${{{}}}", name);
-            let written = count(&word.bytes, text.as_bytes());
-            let referenced = word.variables.iter().filter(|n| *n == name).count();
-            if written > referenced {
-                return Err(Error::VariablePlace {
-                    name: name.clone(),
-                    arg_index,
-                    reason: "the command also holds the text `${NAME}` for it literally, which \
-                             a plugin file could not tell from the variable; write one of them \
-                             otherwise",
-                });
-            }
+        let written = written_variables(&word.bytes, &order);
+        if written.is_empty() {
+            continue;
+        }
+        let mut referenced: HashMap<&str, usize> = HashMap::new();
+        for name in &word.variables {
+            *referenced.entry(name.as_str()).or_insert(0) += 1;
+        }
+        // The first name (in order of first use) written more often than referenced.
+        let over = written
+            .iter()
+            .filter(|(name, n)| **n > referenced.get(*name).copied().unwrap_or(0))
+            .filter_map(|(name, _)| order.get(name).copied())
+            .min();
+        if let Some(first) = over {
+            return Err(Error::VariablePlace {
+                name: names[first].clone(),
+                arg_index,
+                reason: "the command also holds the text `${NAME}` for it literally, which \
+                         a plugin file could not tell from the variable; write one of them \
+                         otherwise",
+            });
         }
     }
     Ok(names)
 }
 
-/// How many times `needle` occurs in `haystack`, not overlapping.
-fn count(haystack: &[u8], needle: &[u8]) -> usize {
-    let mut found = 0;
+/// How many times each of `known` is written `${NAME}` in `bytes`. A name is letters,
+/// digits and `_`, so each `${` starts at most one, and each byte is looked at about once.
+fn written_variables<'a>(bytes: &'a [u8], known: &HashMap<&str, usize>) -> HashMap<&'a str, usize> {
+    let mut found: HashMap<&'a str, usize> = HashMap::new();
     let mut at = 0;
-    while let Some(window) = haystack.get(at..) {
-        match window.windows(needle.len()).position(|w| w == needle) {
-            Some(pos) => {
-                found += 1;
-                at += pos + needle.len();
+    while let Some(pos) = bytes
+        .get(at..)
+        .and_then(|rest| rest.windows(2).position(|w| w == b"${"))
+    {
+        let start = at + pos + 2;
+        let rest = bytes.get(start..).unwrap_or(&[]);
+        let len = rest
+            .iter()
+            .position(|&b| !(b == b'_' || b.is_ascii_alphanumeric()))
+            .unwrap_or(rest.len());
+        if rest.get(len) == Some(&b'}') {
+            if let Ok(name) = std::str::from_utf8(&rest[..len]) {
+                if known.contains_key(name) {
+                    *found.entry(name).or_insert(0) += 1;
+                }
             }
-            None => break,
         }
+        at = start + len;
     }
     found
 }

@@ -141,7 +141,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     conv.max_depth = options
         .max_schema_depth
         .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
-        .min(28);
+        .min(super::schema::MAX_IMPORT_SCHEMA_DEPTH);
     conv.max_tool_nodes = options
         .max_tool_nodes
         .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);
@@ -609,7 +609,10 @@ fn path_template(
     if !path.starts_with('/') {
         out.push('/');
     }
-    let mut names: Vec<String> = Vec::new();
+    // Placeholders in path order, each name once, and a set of them: a path may hold
+    // thousands, and checking each against every parameter (and back) was quadratic.
+    let mut names: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut rest = path;
     while !rest.is_empty() {
         match (rest.find('{'), rest.find('}')) {
@@ -619,7 +622,9 @@ fn path_template(
                 out.push('{');
                 out.push_str(name);
                 out.push('}');
-                names.push(name.to_string());
+                if seen.insert(name) {
+                    names.push(name);
+                }
                 rest = &rest[cl + 1..];
             }
             _ => {
@@ -628,37 +633,66 @@ fn path_template(
             }
         }
     }
+    // One warning of each kind per operation, naming every parameter: each warning holds
+    // the operation's pointer, which holds the path, so one warning a placeholder would grow
+    // with the square of the path's length.
+    let mut unused: Vec<String> = Vec::new();
     params.retain(|p| {
-        let keep = p.location != "path" || names.contains(&p.wire);
+        let keep = p.location != "path" || seen.contains(p.wire.as_str());
         if !keep {
-            conv.warnings.push(Warning::new(
-                at,
-                format!(
-                    "path parameter '{}' has no {{{}}} in the path: not imported",
-                    p.wire, p.wire
-                ),
-            ));
+            unused.push(p.wire.clone());
         }
         keep
     });
-    for name in &names {
-        if !params
-            .iter()
-            .any(|p| p.location == "path" && &p.wire == name)
-        {
-            conv.warnings.push(Warning::new(
-                at,
-                format!(
-                    "{{{}}} in the path has no parameter: imported as a required string",
-                    name
-                ),
-            ));
-            let mut schema = Map::new();
-            schema.insert("type", "string");
-            let mut p = ParamOut::new(name, "path", Json::Object(schema));
-            p.required = true;
-            params.push(p);
-        }
+    match unused.as_slice() {
+        [] => {}
+        [one] => conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "path parameter '{}' has no {{{}}} in the path: not imported",
+                one, one
+            ),
+        )),
+        many => conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "path parameters '{}' have no placeholder in the path: not imported",
+                many.join("', '")
+            ),
+        )),
+    }
+    let declared: HashSet<String> = params
+        .iter()
+        .filter(|p| p.location == "path")
+        .map(|p| p.wire.clone())
+        .collect();
+    let missing: Vec<&str> = names
+        .into_iter()
+        .filter(|name| !declared.contains(*name))
+        .collect();
+    match missing.as_slice() {
+        [] => {}
+        [one] => conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "{{{}}} in the path has no parameter: imported as a required string",
+                one
+            ),
+        )),
+        many => conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "{{{}}} in the path have no parameter: imported as required strings",
+                many.join("}, {")
+            ),
+        )),
+    }
+    for name in missing {
+        let mut schema = Map::new();
+        schema.insert("type", "string");
+        let mut p = ParamOut::new(name, "path", Json::Object(schema));
+        p.required = true;
+        params.push(p);
     }
     out
 }

@@ -16,7 +16,7 @@
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
 //! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped in bytes ([`ImportOptions::max_description_bytes`]) |
 //! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
-//! | the first 2xx response's JSON schema (`content` `application/json` or `+json`; Swagger `schema` when `produces` is JSON or absent) | the endpoint's `output_schema`, descriptive only (below), `writeOnly` properties left out; none when any 2xx response has no JSON body, or the schema is over 16 KiB (a warning); [`ImportOptions::output_schemas`] turns them off |
+//! | the first 2xx response's JSON schema (`content` `application/json` or `+json`; Swagger `schema` when `produces` is JSON or absent) | the endpoint's `output_schema`, descriptive only (below), `writeOnly` properties left out; none when any 2xx response has no JSON body, or the schema is over 16 KiB (a warning; the importer's cap, tighter than the 64 KiB of [`plugin::MAX_OUTPUT_SCHEMA_BYTES`](crate::plugin::MAX_OUTPUT_SCHEMA_BYTES)); [`ImportOptions::output_schemas`] turns them off |
 //! | parameters in `path`, `query`, `header`, `cookie` (path-level merged, the operation's win) | parameters in the same place, `style`/`explode` as `array_style` |
 //! | a JSON body (`application/json`, `+json`) of an object | one `body` parameter per property |
 //! | any other JSON body (an array, a composition) | one `whole_body` parameter named `body` |
@@ -338,7 +338,9 @@ impl ImportOptions {
     }
 
     /// Schema levels inlined; deeper ones are cut with a note and a warning. Defaults to
-    /// [`DEFAULT_MAX_SCHEMA_DEPTH`] (at most 28: the plugin bounds schema nesting).
+    /// [`DEFAULT_MAX_SCHEMA_DEPTH`], which is also the most kept: the plugin bounds schema
+    /// nesting at [`plugin::MAX_SCHEMA_DEPTH`](crate::plugin::MAX_SCHEMA_DEPTH) JSON levels, and
+    /// each schema level takes two of them, leaving room for examples 15 levels deep.
     #[must_use]
     pub fn max_schema_depth(mut self, levels: usize) -> ImportOptions {
         self.max_schema_depth = Some(levels);

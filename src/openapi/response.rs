@@ -26,9 +26,15 @@ use super::{text, Version};
 use crate::http;
 use crate::json::{Json, Map};
 
-/// Output schemas larger than this (compact JSON, after loosening) are dropped with a
-/// warning: the schema goes into every `tools/list`, and a model pays for every byte.
-pub(crate) const MAX_OUTPUT_SCHEMA_BYTES: usize = 16 * 1024;
+/// The largest output schema the importer keeps (compact JSON, after loosening); a larger
+/// one is dropped with a warning: the schema goes into every `tools/list`, and a model pays
+/// for every byte. A choice of the importer, tighter than the rule every plugin obeys
+/// ([`plugin::MAX_OUTPUT_SCHEMA_BYTES`](crate::plugin::MAX_OUTPUT_SCHEMA_BYTES), the most an
+/// endpoint may declare, an error when over), so that what it keeps always loads.
+pub(crate) const MAX_IMPORTED_OUTPUT_SCHEMA_BYTES: usize = 16 * 1024;
+
+// What the importer keeps, a plugin must accept.
+const _: () = assert!(MAX_IMPORTED_OUTPUT_SCHEMA_BYTES <= crate::plugin::MAX_OUTPUT_SCHEMA_BYTES);
 
 /// Titles longer than this (characters) are cut.
 pub(crate) const MAX_TITLE_CHARS: usize = 80;
@@ -140,7 +146,7 @@ pub(crate) fn output_schema<'a>(
     // Measured before it is loosened: most large responses are over the limit, and making
     // the loose copy only to measure and drop it cost as much as the conversion.
     let size = loose_len(&converted, true, &mut String::new());
-    let result = if size > MAX_OUTPUT_SCHEMA_BYTES {
+    let result = if size > MAX_IMPORTED_OUTPUT_SCHEMA_BYTES {
         too_large(conv, &at, size);
         Err(size)
     } else {
@@ -172,7 +178,7 @@ fn too_large(conv: &mut Converter<'_, '_>, at: &str, size: usize) {
         at,
         format!(
             "no output schema: the response schema is {} bytes, over the limit of {}",
-            size, MAX_OUTPUT_SCHEMA_BYTES
+            size, MAX_IMPORTED_OUTPUT_SCHEMA_BYTES
         ),
     ));
 }

@@ -41,8 +41,25 @@ const COPIED: [&str; 17] = [
 ];
 
 /// Values (defaults, examples, enums) deeper than this are left out: they are copied, and a
-/// copy must not recurse without bound.
-const MAX_VALUE_DEPTH: usize = 32;
+/// copy must not recurse without bound. Small enough that a value in the deepest schema kept
+/// still fits the plugin's bound (see [`MAX_IMPORT_SCHEMA_DEPTH`]).
+const MAX_VALUE_DEPTH: usize = 15;
+
+/// The most schema levels the importer inlines, whatever
+/// [`ImportOptions::max_schema_depth`](super::ImportOptions::max_schema_depth) asks. The
+/// plugin refuses a schema whose JSON nests deeper than [`plugin::MAX_SCHEMA_DEPTH`]
+/// (the one owner of the rule), and each level here costs up to two of those
+/// (`properties` then the property, `anyOf` then the branch): the schema at level `d`
+/// (from 0) is at JSON depth `1 + 2d`, its `examples` or `enum` list one deeper, and a value
+/// in it up to `MAX_VALUE_DEPTH + 1` more. So `2 * levels + 1 + MAX_VALUE_DEPTH` may not
+/// pass the plugin's bound (a level at the limit is cut to a note, not kept).
+///
+/// [`plugin::MAX_SCHEMA_DEPTH`]: crate::plugin::MAX_SCHEMA_DEPTH
+pub(crate) const MAX_IMPORT_SCHEMA_DEPTH: usize =
+    (crate::plugin::MAX_SCHEMA_DEPTH - 1 - MAX_VALUE_DEPTH) / 2;
+
+// The default depth is one the importer can keep.
+const _: () = assert!(super::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH);
 
 /// Examples longer than this (compact JSON) are left out: a model needs a hint, not a dump.
 const MAX_EXAMPLE_BYTES: usize = 256;

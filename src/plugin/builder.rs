@@ -358,15 +358,16 @@ impl EndpointBuilder {
     }
 
     /// Sends a DELETE's body parameters as a JSON body instead of in the query. Defaults to
-    /// `false`.
+    /// `false`; `true` on another method is a [`Conflict`](super::ErrorKind::Conflict) when
+    /// the plugin is built.
     pub fn allow_delete_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_delete_body = allow;
         self
     }
 
     /// Sends a GET's body parameters as a body instead of in the query, for the APIs that
-    /// read one (Elasticsearch's and OpenSearch's `_search`). Defaults to `false`; only a GET
-    /// reads it.
+    /// read one (Elasticsearch's and OpenSearch's `_search`). Defaults to `false`; `true` on
+    /// another method is a [`Conflict`](super::ErrorKind::Conflict) when the plugin is built.
     pub fn allow_get_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_get_body = allow;
         self

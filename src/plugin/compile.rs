@@ -18,8 +18,8 @@ use super::model::{
 use super::schema;
 use super::shape;
 use super::validate::{
-    at, check_auth, check_base_url, check_content_type, check_options, check_param,
-    check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
+    at, check_auth, check_base_url, check_body_flags, check_content_type, check_options,
+    check_param, check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
 };
 use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
 use crate::json::{Json, Map};
@@ -308,6 +308,7 @@ fn compile(
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
     check_content_type(endpoint, path)?;
+    check_body_flags(endpoint, path)?;
     if let Some(pointer) = &endpoint.response_pointer {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(err(

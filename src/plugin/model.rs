@@ -13,8 +13,10 @@ use crate::json::Json;
 use crate::quote::MASK;
 use crate::tool::ToolAnnotations;
 
-/// The largest output schema an endpoint may declare, in bytes of compact JSON. Defaults
-/// to 64 KiB: the schema goes to every MCP client in `tools/list`.
+/// The largest output schema an endpoint may declare, in bytes of compact JSON: 64 KiB, the
+/// schema going to every MCP client in `tools/list`. Over it, loading the plugin is an error.
+/// (The OpenAPI importer keeps only schemas of up to 16 KiB, a tighter choice of its own, and
+/// drops larger ones with a warning.)
 pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
 /// Where a parameter's value goes in the request.

@@ -10,7 +10,7 @@ use super::model::{
 };
 use super::option_fields::{Value, OPTION_FIELDS};
 use super::style;
-use crate::http::Headers;
+use crate::http::{Headers, Method};
 use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
@@ -702,6 +702,28 @@ fn has_other_body_param(endpoint: &Endpoint, param: &Param) -> bool {
         .params
         .iter()
         .any(|p| !std::ptr::eq(p, param) && matches!(p.location, Location::Body | Location::Form))
+}
+
+/// `allow_get_body` and `allow_delete_body` each say something about one method only; set on
+/// another, they would be silently ignored, so they are refused as the other fields that
+/// mean nothing where they are (a `file` without a multipart body, an `array_style` on a
+/// string) are.
+pub(crate) fn check_body_flags(endpoint: &Endpoint, path: &str) -> Result<(), Error> {
+    if endpoint.allow_get_body && endpoint.method != Method::Get {
+        return conflict(
+            path,
+            "allow_get_body",
+            "allow_get_body applies to GET endpoints only",
+        );
+    }
+    if endpoint.allow_delete_body && endpoint.method != Method::Delete {
+        return conflict(
+            path,
+            "allow_delete_body",
+            "allow_delete_body applies to DELETE endpoints only",
+        );
+    }
+    Ok(())
 }
 
 /// An endpoint's own `Content-Type` is one header value.

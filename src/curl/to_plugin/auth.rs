@@ -40,6 +40,7 @@ impl Converter<'_> {
         );
         // `$${` writes a literal `${` in a template position.
         let template = format!("{}${{{}}}", prefix.replace("${", "$${"), name);
+        self.listed.insert(name.clone());
         self.variables.push(Variable {
             name,
             purpose: purpose.to_string(),
@@ -49,19 +50,24 @@ impl Converter<'_> {
 
     /// Whether `text` references one of the command's shell variables (`${NAME}` in it).
     pub(super) fn has_variable(&self, text: &str) -> bool {
-        self.cmd
-            .variables()
-            .iter()
-            .any(|name| text.contains(&format!("${{{}}}", name)))
+        self.variables_in(text).next().is_some()
     }
 
     /// Whether `text` references a shell variable whose name says it is a credential
     /// (`$STRIPE_KEY`, `$GITHUB_TOKEN`), judged as header and query names are.
     pub(super) fn has_secret_variable(&self, text: &str) -> bool {
-        self.cmd
-            .variables()
-            .iter()
-            .any(|name| text.contains(&format!("${{{}}}", name)) && http::is_credential_name(name))
+        self.variables_in(text).any(http::is_credential_name)
+    }
+
+    /// The command's shell variables `text` references, each `${NAME}` looked up once (a
+    /// search for every variable in every value was quadratic). Every `${` is tried, so
+    /// `${A${B}` finds `B`.
+    fn variables_in<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
+        text.match_indices("${").filter_map(move |(at, _)| {
+            let after = &text[at + 2..];
+            let name = &after[..after.find('}')?];
+            self.shell_names.contains(name).then_some(name)
+        })
     }
 
     /// A value holding shell variables: a `${NAME}` template under the user's own names (other
@@ -75,7 +81,7 @@ impl Converter<'_> {
             template.push_str(&rest[..at]);
             let after = &rest[at + 2..];
             let name = after.find('}').map(|end| &after[..end]);
-            match name.filter(|n| self.cmd.variables().iter().any(|v| v == n)) {
+            match name.filter(|n| self.shell_names.contains(n)) {
                 Some(name) => {
                     if template.ends_with('$') && self.failed.is_none() {
                         // `$${NAME}` would read back as the literal text `${NAME}`.
@@ -89,7 +95,7 @@ impl Converter<'_> {
                     template.push_str("${");
                     template.push_str(name);
                     template.push('}');
-                    if !self.variables.iter().any(|v| v.name == name) {
+                    if self.listed.insert(name.to_string()) {
                         self.variables.push(Variable {
                             name: name.to_string(),
                             purpose: purpose.to_string(),

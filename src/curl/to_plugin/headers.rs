@@ -14,6 +14,7 @@ impl Converter<'_> {
         for header in effective_headers(self.cmd) {
             self.header(header, body);
         }
+        self.join_repeated_headers();
         for removed in self.cmd.removed_headers().to_vec() {
             let message = match removed.to_ascii_lowercase().as_str() {
                 "user-agent" => {
@@ -77,13 +78,7 @@ impl Converter<'_> {
 
     /// Whether the `-H` header at `arg_index` is the last with this name.
     fn is_last(&self, name: &str, arg_index: usize) -> bool {
-        let last = self
-            .cmd
-            .headers()
-            .iter()
-            .rev()
-            .find(|h| h.name().eq_ignore_ascii_case(name));
-        last.map(|h| h.arg_index()) == Some(arg_index)
+        self.last_header.get(&name.to_ascii_lowercase()) == Some(&arg_index)
     }
 
     /// The last `Authorization` header is in the auth slot (or, empty, a static header);
@@ -155,30 +150,57 @@ impl Converter<'_> {
     /// A static header; a repeated one is joined with `, ` (RFC 9110 section 5.3). A value
     /// holding a shell variable is its `${NAME}` template.
     pub(super) fn static_header(&mut self, name: &str, value: &str, arg_index: usize) {
-        let existing = self.header_position(name);
-        let earlier = existing
-            .and_then(|at| self.headers.get(at))
-            .map(|(_, v)| v.value().unwrap_or("").to_string());
-        let text = match earlier {
-            Some(earlier) => {
-                let message = format!(
-                    "header `{}` is repeated; its values are joined with \", \" into one",
-                    name
-                );
-                self.note(arg_index, message);
-                format!("{}, {}", earlier, value)
+        let purpose = format!("the value of the {} header", name);
+        if let Some(at) = self.header_position(name) {
+            let message = format!(
+                "header `{}` is repeated; its values are joined with \", \" into one",
+                name
+            );
+            self.note(arg_index, message);
+            // This value's variables are listed now, in the order met; the header's value
+            // is made from the joined text once all are read (`join_repeated_headers`).
+            if self.has_variable(value) {
+                self.shell_template(value, &purpose);
             }
-            None => value.to_string(),
-        };
-        let config = if self.has_variable(&text) {
-            let purpose = format!("the value of the {} header", name);
-            self.shell_template(&text, &purpose)
+            if let Some((text, repeated)) = self.header_text.get_mut(&at) {
+                text.push_str(", ");
+                text.push_str(value);
+                *repeated = true;
+            }
+            return;
+        }
+        let config = self.header_value(value, &purpose);
+        self.header_text
+            .insert(self.headers.len(), (value.to_string(), false));
+        self.push_header(name, config);
+    }
+
+    /// A static header's value: its text, or its `${NAME}` template.
+    fn header_value(&mut self, text: &str, purpose: &str) -> ConfigValue {
+        if self.has_variable(text) {
+            self.shell_template(text, purpose)
         } else {
-            ConfigValue::literal(text)
-        };
-        match existing.and_then(|at| self.headers.get_mut(at)) {
-            Some((_, slot)) => *slot = config,
-            None => self.push_header(name, config),
+            ConfigValue::literal(text.to_string())
+        }
+    }
+
+    /// Gives each repeated static header its joined value, once.
+    fn join_repeated_headers(&mut self) {
+        let mut repeated: Vec<(usize, String)> = std::mem::take(&mut self.header_text)
+            .into_iter()
+            .filter(|(_, (_, repeated))| *repeated)
+            .map(|(at, (text, _))| (at, text))
+            .collect();
+        repeated.sort_unstable_by_key(|(at, _)| *at);
+        for (at, text) in repeated {
+            let name = match self.headers.get(at) {
+                Some((name, _)) => name.clone(),
+                None => continue,
+            };
+            let config = self.header_value(&text, &format!("the value of the {} header", name));
+            if let Some((_, slot)) = self.headers.get_mut(at) {
+                *slot = config;
+            }
         }
     }
 

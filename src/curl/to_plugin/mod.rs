@@ -12,7 +12,7 @@ mod auth;
 mod body;
 mod headers;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::time::Duration;
 
@@ -279,6 +279,10 @@ struct Converter<'a> {
     env_prefix: String,
     notes: Vec<Note>,
     variables: Vec<Variable>,
+    /// The names in `variables`, and the command's own shell variables: a command may hold
+    /// thousands, and each value was checked against every one (quadratic).
+    listed: HashSet<String>,
+    shell_names: HashSet<&'a str>,
     params: Vec<Param>,
     /// The names of `params`, taken.
     names: infer::Names,
@@ -289,6 +293,12 @@ struct Converter<'a> {
     /// Where each header name (lowercase) is in `headers`: 10,000 `-H` options would scan
     /// the list once each (quadratic).
     header_at: HashMap<String, usize>,
+    /// Each static header's text as given, by its place in `headers`, and whether it was
+    /// repeated: a repeated header's value is made once from its joined text, after all
+    /// are read (making it at each repeat was quadratic).
+    header_text: HashMap<usize, (String, bool)>,
+    /// The argument index of the last `-H` of each header name (lowercase).
+    last_header: HashMap<String, usize>,
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
@@ -321,11 +331,19 @@ impl<'a> Converter<'a> {
             env_prefix: plugin_name,
             notes: Vec::new(),
             variables: Vec::new(),
+            listed: HashSet::new(),
+            shell_names: cmd.variables().iter().map(String::as_str).collect(),
             params: Vec::new(),
             names: infer::Names::default(),
             arguments: Vec::new(),
             headers: Vec::new(),
             header_at: HashMap::new(),
+            header_text: HashMap::new(),
+            last_header: cmd
+                .headers()
+                .iter()
+                .map(|h| (h.name().to_ascii_lowercase(), h.arg_index()))
+                .collect(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
             static_query: Vec::new(),
@@ -683,19 +701,38 @@ fn method(cmd: &CurlCommand) -> Result<Method, Error> {
 fn check_url_variables(cmd: &CurlCommand) -> Result<(), Error> {
     let text = without_userinfo(cmd.url());
     let before_query = text.split(['?', '#']).next().unwrap_or("");
-    let found = cmd
-        .variables()
-        .iter()
-        .find(|name| before_query.contains(&format!("${{{}}}", name)));
-    match found {
-        Some(name) => Err(Error::VariablePlace {
-            name: name.clone(),
-            arg_index: cmd.url_index(),
-            reason: "it is in the URL's host or path, which a plugin file holds as written; \
-                     write the URL out (a query value may be a variable)",
-        }),
-        None => Ok(()),
-    }
+    let found = cmd.variables().iter().find_map(|name| {
+        before_query
+            .find(&format!("${{{}}}", name))
+            .map(|at| (name, at))
+    });
+    let (name, at) = match found {
+        Some(found) => found,
+        None => return Ok(()),
+    };
+    // A plugin file reads `${NAME}` in its base_url, but the plugin made here must have its
+    // base URL now, and nothing in this module reads the environment (the plugin file does,
+    // when loaded): the URL's start is written out, and the file edited after.
+    let reason = if at < authority_end(before_query) {
+        "it is in the URL's scheme or host, and the plugin made here needs a real base URL \
+         (nothing here reads the environment): write the URL out, then write the variable \
+         in the plugin file's base_url, which reads it"
+    } else {
+        "it is in the URL's path, which a plugin file holds as written; write the URL out (a \
+         query value may be a variable)"
+    };
+    Err(Error::VariablePlace {
+        name: name.clone(),
+        arg_index: cmd.url_index(),
+        reason,
+    })
+}
+
+/// Where the scheme and authority of a URL (or of text curl reads as one, `host/path`
+/// without a scheme) end: at the first `/` after them.
+fn authority_end(url: &str) -> usize {
+    let start = url.find("://").map_or(0, |at| at + 3);
+    url[start..].find('/').map_or(url.len(), |at| start + at)
 }
 
 /// The URL without credentials, parsed by httptool's parser.
