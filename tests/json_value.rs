@@ -394,3 +394,81 @@ fn a_changed_clone_leaves_the_original_as_it_was() {
     assert_eq!(back.len(), 2);
     assert_eq!(original["a"]["b"]["c"], Json::from(1));
 }
+
+/// A value whose pretty text is several of the writer's 16 KiB chunks, with escapes, long
+/// strings, numbers and empty containers between them.
+fn large_value() -> Json {
+    let mut items = Vec::new();
+    for i in 0..2000 {
+        items.push(httptool::json!({
+            "id": i,
+            "name": format!("item \"{}\"\n\u{e9}", i),
+            "long": "x".repeat(i % 300),
+            "tags": [],
+            "meta": {},
+            "ratio": i as f64 / 7.0,
+            "nested": {"a": [1, 2, {"b": null}]},
+        }));
+    }
+    Json::Array(items)
+}
+
+#[test]
+fn write_pretty_io_writes_what_to_pretty_returns() {
+    for value in [
+        large_value(),
+        Json::Null,
+        json::parse("[]").unwrap(),
+        json::parse("{}").unwrap(),
+        json::parse(r#"{"a":{"b":[1,"\u2028",{}]}}"#).unwrap(),
+    ] {
+        let mut out: Vec<u8> = Vec::new();
+        value.write_pretty_io(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), value.to_pretty());
+        assert_eq!(format!("{:#?}", value), value.to_pretty());
+    }
+}
+
+/// A byte stream that takes `room` bytes, then fails.
+struct Full {
+    room: usize,
+    written: Vec<u8>,
+    calls_after_error: usize,
+}
+
+impl std::io::Write for Full {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.room == 0 {
+            self.calls_after_error += 1;
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::WriteZero,
+                "disk full",
+            ));
+        }
+        let n = bytes.len().min(self.room);
+        self.room -= n;
+        self.written.extend_from_slice(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn write_pretty_io_returns_the_streams_first_error_and_stops() {
+    let value = large_value();
+    let mut full = Full {
+        room: 20_000,
+        written: Vec::new(),
+        calls_after_error: 0,
+    };
+    let error = value.write_pretty_io(&mut full).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::WriteZero);
+    assert_eq!(error.to_string(), "disk full");
+    // One failed call, none after it, and what was written is the start of the text.
+    assert_eq!(full.calls_after_error, 1);
+    assert_eq!(full.written.len(), 20_000);
+    assert!(value.to_pretty().as_bytes().starts_with(&full.written));
+}

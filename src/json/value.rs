@@ -237,6 +237,28 @@ impl Json {
         out
     }
 
+    /// Writes the value as pretty JSON (exactly what [`to_pretty`](Json::to_pretty)
+    /// returns) to `out`, a chunk of about 16 KiB at a time, so a large document is never
+    /// held whole as text (`httptool import openapi` prints a 45 MB plugin file this way).
+    /// `out` is not flushed.
+    ///
+    /// # Errors
+    ///
+    /// The first error `out` returns; nothing more is written after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = httptool::json!({"a": [1, 2], "b": {}});
+    /// let mut out: Vec<u8> = Vec::new();
+    /// v.write_pretty_io(&mut out)?;
+    /// assert_eq!(out, v.to_pretty().as_bytes());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_pretty_io(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write::write_pretty_io(self, out)
+    }
+
     /// Appends the value as compact JSON to `out` (what `Display` and `to_string()` write).
     pub fn write_to(&self, out: &mut String) {
         write::write_compact(self, out);
@@ -419,7 +441,7 @@ impl fmt::Debug for Json {
     /// Compact JSON (`{:#?}`: pretty JSON), so test failures show readable values.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if f.alternate() {
-            f.write_str(&self.to_pretty())
+            write::display_pretty(self, f)
         } else {
             write::display(self, f)
         }

@@ -1,6 +1,7 @@
 //! The writer: compact and pretty JSON, from an explicit stack (no recursion on depth).
 
 use std::fmt;
+use std::io;
 
 use super::float_format::{format_f64, push_ascii, BUF_LEN};
 use super::{Json, Map, Number};
@@ -29,28 +30,74 @@ impl Sink for String {
 /// enough that the formatter's per-call cost does not show.
 const CHUNK: usize = 16 * 1024;
 
-struct FormatterSink<'a, 'b> {
-    buf: String,
-    f: &'a mut fmt::Formatter<'b>,
-    /// The first error of the formatter; once it failed, nothing more is handed over.
-    result: fmt::Result,
+/// Where a [`ChunkSink`] hands its chunks: a formatter (`Display`, `{:#?}`) or a byte
+/// stream ([`Json::write_pretty_io`]).
+enum Target<'a, 'b> {
+    Formatter(&'a mut fmt::Formatter<'b>),
+    Io(&'a mut dyn io::Write),
 }
 
-impl Sink for FormatterSink<'_, '_> {
+struct ChunkSink<'a, 'b> {
+    buf: String,
+    target: Target<'a, 'b>,
+    /// Whether the target failed; once it did, nothing more is handed over.
+    failed: bool,
+    /// The byte stream's error, when it was one that failed.
+    io_error: Option<io::Error>,
+}
+
+impl<'a, 'b> ChunkSink<'a, 'b> {
+    fn new(target: Target<'a, 'b>) -> ChunkSink<'a, 'b> {
+        ChunkSink {
+            buf: String::new(),
+            target,
+            failed: false,
+            io_error: None,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        if self.failed {
+            return;
+        }
+        let result = match &mut self.target {
+            Target::Formatter(f) => f.write_str(text).map_err(|_| None),
+            Target::Io(w) => w.write_all(text.as_bytes()).map_err(Some),
+        };
+        if let Err(e) = result {
+            self.failed = true;
+            self.io_error = e;
+        }
+    }
+
+    /// Hands over what is left in the chunk.
+    fn finish(mut self) -> Result<(), Option<io::Error>> {
+        let rest = std::mem::take(&mut self.buf);
+        self.send(&rest);
+        if self.failed {
+            Err(self.io_error)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Sink for ChunkSink<'_, '_> {
     fn buf(&mut self) -> &mut String {
         &mut self.buf
     }
 
     fn checkpoint(&mut self) {
         if self.buf.len() >= CHUNK {
-            if self.result.is_ok() {
-                self.result = self.f.write_str(&self.buf);
-            }
+            let chunk = std::mem::take(&mut self.buf);
+            self.send(&chunk);
+            // The same allocation serves the next chunk.
+            self.buf = chunk;
             self.buf.clear();
         }
     }
 
-    /// Staged bytes go to the formatter directly when nothing waits in the chunk before them
+    /// Staged bytes go to the target directly when nothing waits in the chunk before them
     /// (a number-heavy document): one copy fewer.
     fn take_staged(&mut self, bytes: &[u8]) {
         if !self.buf.is_empty() || bytes.len() < 256 {
@@ -58,8 +105,8 @@ impl Sink for FormatterSink<'_, '_> {
             return;
         }
         // ASCII by construction, so this never takes the error branch.
-        if let (Ok(text), Ok(())) = (std::str::from_utf8(bytes), self.result) {
-            self.result = self.f.write_str(text);
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            self.send(text);
         }
     }
 }
@@ -68,14 +115,26 @@ impl Sink for FormatterSink<'_, '_> {
 pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     // The chunk grows as the value needs it: most values shown are small (a key's scalar,
     // an error's value), and a chunk reserved up front would cost each of them 17 KB.
-    let mut sink = FormatterSink {
-        buf: String::new(),
-        f,
-        result: Ok(()),
-    };
+    let mut sink = ChunkSink::new(Target::Formatter(f));
     Writer::new(&mut sink).write_tree::<false>(Root::Value(value));
-    sink.result?;
-    sink.f.write_str(&sink.buf)
+    sink.finish().map_err(|_| fmt::Error)
+}
+
+/// Writes `value` as pretty JSON to a formatter (`{:#?}`), in chunks.
+pub(crate) fn display_pretty(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut sink = ChunkSink::new(Target::Formatter(f));
+    Writer::new(&mut sink).write_tree::<true>(Root::Value(value));
+    sink.finish().map_err(|_| fmt::Error)
+}
+
+/// Writes `value` as pretty JSON to a byte stream, in chunks of about [`CHUNK`] bytes: a
+/// large document is never held whole as text.
+pub(crate) fn write_pretty_io(value: &Json, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut sink = ChunkSink::new(Target::Io(out));
+    Writer::new(&mut sink).write_tree::<true>(Root::Value(value));
+    // Only the byte stream fails with an error of its own; `None` cannot happen here.
+    sink.finish()
+        .map_err(|e| e.unwrap_or_else(|| io::Error::new(io::ErrorKind::Other, "write failed")))
 }
 
 /// `Debug` for a map: compact JSON, or pretty JSON with `{:#?}`.

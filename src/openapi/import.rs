@@ -824,16 +824,19 @@ fn build(
             }
         }
         draft.params = all;
+        // Name, title and description move into the file (the figures and warnings after
+        // this read the pointer, method and path): copied, they were the import's largest
+        // strings twice over at its peak.
         let mut e = Map::new();
-        e.insert("name", draft.name.as_str());
-        if let Some(title) = &draft.title {
-            e.insert("title", title.as_str());
+        e.insert("name", std::mem::take(&mut draft.name));
+        if let Some(title) = draft.title.take() {
+            e.insert("title", title);
         }
         if !draft.tags.is_empty() {
             e.insert("tags", std::mem::take(&mut draft.tags));
         }
         if !draft.description.is_empty() {
-            e.insert("description", draft.description.as_str());
+            e.insert("description", std::mem::take(&mut draft.description));
         }
         e.insert("method", draft.method);
         e.insert("path", draft.path.as_str());

@@ -422,14 +422,18 @@ impl EndpointBuilder {
     }
 
     /// The endpoint (unchecked until the plugin is built).
-    pub fn build(self) -> Endpoint {
+    pub fn build(mut self) -> Endpoint {
+        // Parameters are added one by one, so the list has room for up to twice as many
+        // (four at least): a plugin keeps its endpoints for its lifetime, and an imported
+        // API has thousands.
+        self.endpoint.params.shrink_to_fit();
         self.endpoint
     }
 }
 
 impl From<EndpointBuilder> for Endpoint {
     fn from(builder: EndpointBuilder) -> Endpoint {
-        builder.endpoint
+        builder.build()
     }
 }
 

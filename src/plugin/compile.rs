@@ -118,7 +118,7 @@ pub(crate) enum BodyPlan {
 }
 
 /// Checks `b` and prepares what every call reuses.
-pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
+pub(crate) fn build(mut b: Declaration) -> Result<Checked, Error> {
     check_tool_like_name(&b.name, "name", "plugin")?;
     let base_url = check_base_url(&b.base_url)?;
     let names = check_static_names(&b.headers, &b.query)?;
@@ -135,15 +135,19 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
     }
     let common = common(&b);
     let prefix = base_url.as_str().trim_end_matches('/').to_string();
-    let mut endpoints = Vec::with_capacity(b.endpoints.len());
+    // Each endpoint moves into its compiled form rather than being copied there: the
+    // declaration and a copy of every endpoint (their descriptions, parameters and enums)
+    // were both alive until the last one was compiled, the top of an import's heap.
+    let declared = std::mem::take(&mut b.endpoints);
+    let mut endpoints = Vec::with_capacity(declared.len());
     // Tool name -> the first endpoint with it: duplicates found in constant time each.
-    let mut tool_names: HashMap<&str, usize> = HashMap::with_capacity(b.endpoints.len());
+    let mut tool_names: HashMap<String, usize> = HashMap::with_capacity(declared.len());
     // Schemas the endpoints share (one OpenAPI component in many tools) are made compact once.
     let mut memo = tool::CompactMemo::default();
     // The sizes of output schemas the endpoints share, by their allocation (the endpoints
     // hold them, so an allocation is never reused while this lives): measured once.
     let mut output_sizes: HashMap<usize, usize> = HashMap::new();
-    for (i, endpoint) in b.endpoints.iter().enumerate() {
+    for (i, endpoint) in declared.into_iter().enumerate() {
         let path = index("endpoints", i);
         if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
             return Err(err(
@@ -156,7 +160,7 @@ pub(crate) fn build(b: Declaration) -> Result<Checked, Error> {
                 ),
             ));
         }
-        tool_names.insert(&endpoint.name, i);
+        tool_names.insert(endpoint.name.clone(), i);
         let compiled = compile(
             &b,
             &names,
@@ -298,13 +302,14 @@ fn compile(
     b: &Declaration,
     names: &PluginNames,
     common: &Common,
-    endpoint: &Endpoint,
+    owned: Endpoint,
     path: &str,
     base_url: &Url,
     prefix: &str,
     memo: &mut tool::CompactMemo,
     output_sizes: &mut HashMap<usize, usize>,
 ) -> Result<Compiled, Error> {
+    let endpoint = &owned;
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
     check_options(&endpoint.options, path)?;
     check_content_type(endpoint, path)?;
@@ -414,7 +419,7 @@ fn compile(
     Ok(Compiled {
         headers,
         headers_with_body,
-        endpoint: with_plain_integers(endpoint),
+        endpoint: with_plain_integers(owned),
         spec,
         path: pieces,
         prefix: prefix.to_string(),
@@ -433,8 +438,7 @@ fn compile(
 
 /// The endpoint with the defaults and enum values of integer parameters as plain integers
 /// (`3.0` is sent as `3`); the checks above accepted only values this cannot fail for.
-fn with_plain_integers(endpoint: &Endpoint) -> Endpoint {
-    let mut endpoint = endpoint.clone();
+fn with_plain_integers(mut endpoint: Endpoint) -> Endpoint {
     for param in &mut endpoint.params {
         if param.ty != ParamType::Integer {
             continue;

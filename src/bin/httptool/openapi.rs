@@ -1,6 +1,7 @@
 //! `httptool import openapi`, and OpenAPI documents where `tools` and `call` take a plugin
 //! file.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use httptool::openapi::{self, Import, ImportOptions, RefResolver};
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
-use crate::{input, print_out, CliError};
+use crate::{input, CliError};
 
 pub const HELP: &str = "\
 usage: httptool import openapi SPEC.json|SPEC.yaml [options]
@@ -86,15 +87,27 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let document = input::read_document(path, max_bytes)?;
     let import = run_import(&document, path, options)?;
     let file = import.plugin().to_json();
-    let text = file.to_pretty();
-    print_out(&text)?;
+    print_pretty(&file)?;
     report(&import);
     // The process ends now, and its memory with it: taking apart the document, the import,
     // the plugin file and its text (millions of small allocations for a large API) would
     // cost a tenth of the command's time for nothing. Nothing here holds a resource other
     // than memory (standard output is flushed above).
-    std::mem::forget((document, import, file, text));
+    std::mem::forget((document, import, file));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The plugin file on standard output, pretty, and a line break: written as it is made,
+/// 16 KiB at a time, rather than made whole first (a large API's file is tens of
+/// megabytes: as one string it was the process's largest allocation, and its growth
+/// copied it several times over).
+fn print_pretty(file: &Json) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    file.write_pretty_io(&mut out)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
 }
 
 /// Warnings, variables and the size summary, on standard error.
