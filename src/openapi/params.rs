@@ -69,7 +69,7 @@ impl ParamOut {
             Some(s) => {
                 s.is_empty()
                     || (s.len() == 1
-                        && s.get("type") == Some(&Json::from(self.ty.as_str()))
+                        && s.get("type").and_then(Json::as_str) == Some(self.ty.as_str())
                         && !self.ty.is_container())
             }
             None => false,

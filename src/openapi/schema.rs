@@ -703,6 +703,10 @@ fn merge(out: &mut Map, branch: Json, united: &mut United) -> bool {
 /// A copy of `value` when it nests no deeper than [`MAX_VALUE_DEPTH`] (checked without
 /// recursion), else `None`.
 pub(crate) fn small_value(value: &Json) -> Option<Json> {
+    // Most values are scalars (every member of an enum): no stack to make for them.
+    if !matches!(value, Json::Array(_) | Json::Object(_)) {
+        return Some(value.clone());
+    }
     let mut stack = vec![(value, 0usize)];
     while let Some((v, depth)) = stack.pop() {
         if depth > MAX_VALUE_DEPTH {

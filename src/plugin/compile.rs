@@ -350,8 +350,9 @@ fn compile(
         ));
     }
     let mut seen = EndpointNames::new();
+    let params_at = at(path, "params");
     for (j, param) in endpoint.params.iter().enumerate() {
-        let field = index(&at(path, "params"), j);
+        let field = index(&params_at, j);
         check_param(b, names, endpoint, param, &mut seen, &field)?;
     }
     // An endpoint's own base URL (OpenAPI operation `servers`) replaces the plugin's.

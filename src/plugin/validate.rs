@@ -375,7 +375,7 @@ pub(crate) fn check_param<'a>(
         ));
     }
     check_wire_name(b, plugin, endpoint, param, seen, path)?;
-    check_type(&param.ty, &at(path, "type"))?;
+    check_type(&param.ty, path)?;
     check_flags(endpoint, param, path)?;
     for (k, value) in param.enum_values.iter().enumerate() {
         if let Err(problem) = fits(value, &param.ty).and_then(|()| args::check_format(param, value))
@@ -402,15 +402,17 @@ fn check_wire_name(
     path: &str,
 ) -> Result<(), Error> {
     let wire = param.wire_name();
-    let field = if param.wire_name.is_some() {
-        at(path, "wire_name")
+    // The field errors are at, made only for an error (this runs for every parameter).
+    let field_name = if param.wire_name.is_some() {
+        "wire_name"
     } else {
-        at(path, "name")
+        "name"
     };
+    let field = || at(path, field_name);
     if wire.is_empty() {
         return Err(err(
             ErrorKind::InvalidName,
-            field,
+            field(),
             "a wire name cannot be empty",
         ));
     }
@@ -423,7 +425,7 @@ fn check_wire_name(
     if !seen.wires.insert((location, key)) {
         return Err(err(
             ErrorKind::DuplicateName,
-            field,
+            field(),
             format!(
                 "wire name {} is used twice in the {}",
                 quote(wire),
@@ -432,12 +434,12 @@ fn check_wire_name(
         ));
     }
     match location {
-        Location::Header => check_header_param(b, plugin, wire, &field),
+        Location::Header => check_header_param(b, plugin, wire, &field()),
         // RFC 6265 section 4.1.1: a cookie-name is a token.
-        Location::Cookie => check_header(wire, None, &field).map_err(|_| {
+        Location::Cookie => check_header(wire, None, &field()).map_err(|_| {
             err(
                 ErrorKind::InvalidName,
-                field.clone(),
+                field(),
                 format!(
                     "{} is not a cookie name: use letters, digits and !#$%&'*+-.^_`|~",
                     quote(wire)
@@ -452,7 +454,7 @@ fn check_wire_name(
             if auth_query || plugin.query.contains(wire) {
                 return Err(err(
                     ErrorKind::DuplicateName,
-                    field,
+                    field(),
                     format!(
                         "query name {} is also sent by the plugin (`query` or `auth`)",
                         quote(wire)
@@ -498,14 +500,16 @@ fn check_header_param(
     Ok(())
 }
 
-/// Type depth and property names, with an explicit stack.
-fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
+/// Type depth and property names, with an explicit stack; errors are at the parameter's
+/// `type` (`param_path` is the parameter's: the field's is made only for an error).
+fn check_type(ty: &ParamType, param_path: &str) -> Result<(), Error> {
+    let path = || at(param_path, "type");
     let mut stack = vec![(ty, 1usize)];
     while let Some((ty, depth)) = stack.pop() {
         if depth > MAX_TYPE_DEPTH {
             return Err(err(
                 ErrorKind::InvalidField,
-                path,
+                path(),
                 format!("types nest deeper than {} levels", MAX_TYPE_DEPTH),
             ));
         }
@@ -517,7 +521,7 @@ fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
                     if tool::validate_name(&property.name).is_err() {
                         return Err(err(
                             ErrorKind::InvalidName,
-                            path,
+                            path(),
                             format!(
                                 "{} is not a valid property name: use 1 to {} of a-z, A-Z, 0-9, '_' and '-'",
                                 quote(&property.name),
@@ -528,7 +532,7 @@ fn check_type(ty: &ParamType, path: &str) -> Result<(), Error> {
                     if !seen.insert(property.name.as_str()) {
                         return Err(err(
                             ErrorKind::DuplicateName,
-                            path,
+                            path(),
                             format!("property {} is declared twice", quote(&property.name)),
                         ));
                     }
@@ -570,7 +574,7 @@ fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Err
     }
     check_style(param, path)?;
     if let Some(schema) = &param.schema {
-        check_schema_depth(schema, &at(path, "schema"))?;
+        check_schema_depth(schema, path)?;
     }
     if param.whole_body {
         check_whole_body(endpoint, param, path)?;
@@ -646,13 +650,15 @@ fn check_style(param: &Param, path: &str) -> Result<(), Error> {
 /// How deep a declared `schema` may nest: calls check values against it recursively.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
-fn check_schema_depth(schema: &Json, path: &str) -> Result<(), Error> {
+/// The parameter's `schema` nests no deeper than [`MAX_SCHEMA_DEPTH`] (`param_path` is
+/// the parameter's: the field's is made only for an error).
+fn check_schema_depth(schema: &Json, param_path: &str) -> Result<(), Error> {
     let mut stack = vec![(schema, 1usize)];
     while let Some((value, depth)) = stack.pop() {
         if depth > MAX_SCHEMA_DEPTH {
             return Err(err(
                 ErrorKind::InvalidField,
-                path,
+                at(param_path, "schema"),
                 format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
             ));
         }

@@ -432,9 +432,18 @@ fn factor(schema: &Json) -> Option<Json> {
     if entries == 0 || total >= nodes[root_id].size {
         return None;
     }
+    // Subschemas with no entry at or inside them are written as they are: a clone of the
+    // source's map, which shares its entries rather than copying them. Parents are larger
+    // than what they hold, so in increasing size each node's children are known first.
+    let mut holds_entry = vec![false; nodes.len()];
+    for &id in order.iter().rev() {
+        holds_entry[id] =
+            names[id].is_some() || nodes[id].children.iter().any(|&child| holds_entry[child]);
+    }
     let mut writer = Writer {
         interned: &interned,
         names: &names,
+        holds_entry: &holds_entry,
         cursor: 0,
         defs: Vec::with_capacity(entries),
         written: vec![false; nodes.len()],
@@ -451,6 +460,8 @@ fn factor(schema: &Json) -> Option<Json> {
 struct Writer<'a> {
     interned: &'a Interned,
     names: &'a [Option<String>],
+    /// By id, whether the subschema or one inside it has a `$defs` entry.
+    holds_entry: &'a [bool],
     cursor: usize,
     defs: Vec<(String, Json)>,
     written: Vec<bool>,
@@ -468,6 +479,10 @@ impl Writer<'_> {
             .unwrap_or(0);
         let name = match self.names.get(id).and_then(Option::as_ref) {
             Some(name) => name,
+            None if self.holds_entry.get(id) == Some(&false) => {
+                self.cursor += self.interned.nodes[id].objects;
+                return Json::Object(map.clone());
+            }
             None => return self.body(map),
         };
         let reference =
@@ -688,6 +703,34 @@ mod tests {
             }})
         );
         assert!(factored.to_string().len() < schema.to_string().len());
+        assert_eq!(inline_refs(&factored), schema);
+    }
+
+    #[test]
+    fn subschemas_without_an_entry_are_shared_with_the_source() {
+        let plain = json!({"type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"}}});
+        let schema = json!({"type": "object", "properties": {
+            "a": long_enum(), "b": long_enum(), "c": plain.clone(),
+            "d": {"type": "array", "items": long_enum()}}});
+        let factored = factor_repeated(&schema);
+        assert_eq!(
+            factored,
+            json!({"type": "object", "properties": {
+                "a": {"$ref": "#/$defs/a"}, "b": {"$ref": "#/$defs/a"}, "c": plain,
+                "d": {"type": "array", "items": {"$ref": "#/$defs/a"}}},
+                "$defs": {"a": long_enum()}})
+        );
+        let object = |value: &Json, pointer: &str| {
+            value
+                .pointer(pointer)
+                .and_then(Json::as_object)
+                .cloned()
+                .unwrap()
+        };
+        // Nothing inside `c` moved: the result holds the source's map, not a copy of it.
+        assert!(object(&factored, "/properties/c").shares_with(&object(&schema, "/properties/c")));
+        // `d` holds a `$ref` now: written anew.
+        assert!(!object(&factored, "/properties/d").shares_with(&object(&schema, "/properties/d")));
         assert_eq!(inline_refs(&factored), schema);
     }
 

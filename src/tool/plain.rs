@@ -360,7 +360,9 @@ fn word_list(text: &str) -> impl Iterator<Item = String> + '_ {
 /// three characters or more.
 fn same_stem(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short == long || (short.chars().count() >= 3 && long.starts_with(short))
+    // The prefix first: characters are counted only for a word that starts the other
+    // (every word of a long description is compared with each word of a summary).
+    long.starts_with(short) && (short.len() == long.len() || short.chars().count() >= 3)
 }
 
 #[cfg(test)]
