@@ -472,3 +472,14 @@ fn write_pretty_io_returns_the_streams_first_error_and_stops() {
     assert_eq!(full.written.len(), 20_000);
     assert!(value.to_pretty().as_bytes().starts_with(&full.written));
 }
+
+#[test]
+fn a_maps_debug_is_its_json() {
+    // An empty map was written as nothing at all: its `{}` stayed in the staging area.
+    assert_eq!(format!("{:?}", Map::new()), "{}");
+    assert_eq!(format!("{:#?}", Map::new()), "{}");
+    let map: Map = (0..3_000).map(|i| (format!("key {i}"), i)).collect();
+    let value = Json::from(map.clone());
+    assert_eq!(format!("{:?}", map), value.to_string());
+    assert_eq!(format!("{:#?}", map), value.to_pretty());
+}

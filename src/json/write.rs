@@ -514,7 +514,11 @@ impl<'s, S: Sink> Writer<'s, S> {
             Root::Value(v) => v,
             Root::Map(m) => match self.open_object::<PRETTY>(m.entries(), &mut stack) {
                 Some(first) => first,
-                None => return,
+                // `{}`, staged: it must reach the sink like any other end.
+                None => {
+                    self.flush();
+                    return;
+                }
             },
         };
         loop {
