@@ -483,3 +483,42 @@ fn a_maps_debug_is_its_json() {
     assert_eq!(format!("{:?}", map), value.to_string());
     assert_eq!(format!("{:#?}", map), value.to_pretty());
 }
+
+/// A byte stream that records the length of each write.
+#[derive(Default)]
+struct Recorder {
+    bytes: Vec<u8>,
+    writes: Vec<usize>,
+}
+
+impl std::io::Write for Recorder {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.writes.push(bytes.len());
+        self.bytes.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn write_pretty_io_hands_over_chunks_of_bounded_size() {
+    // The writer hands its text over in chunks of about 16 KiB: one may run past that by
+    // the string that crossed the mark and a kilobyte of punctuation, never much more.
+    let value = large_value();
+    let mut out = Recorder::default();
+    value.write_pretty_io(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out.bytes).unwrap(), value.to_pretty());
+    assert!(out.writes.len() > 10, "{:?}", out.writes);
+    let longest_string = 300 + 20;
+    for &n in &out.writes {
+        assert!(n <= 16 * 1024 + longest_string + 1024, "{:?}", out.writes);
+    }
+    // A lone string larger than a chunk is one piece of text, written whole.
+    let big = Json::from("y".repeat(100_000));
+    let mut out = Recorder::default();
+    big.write_pretty_io(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out.bytes).unwrap(), big.to_string());
+}
