@@ -484,6 +484,75 @@ fn a_maps_debug_is_its_json() {
     assert_eq!(format!("{:#?}", map), value.to_pretty());
 }
 
+/// Strings around the writer's 64-byte limit for staging, plain or with one character that
+/// needs escaping or is not ASCII, at the start, the middle and the end.
+fn strings_around_the_staging_limit() -> Vec<String> {
+    let mut cases = Vec::new();
+    for len in [0, 1, 7, 8, 9, 62, 63, 64, 65, 66, 200] {
+        let plain: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        cases.push(plain.clone());
+        for special in [
+            "\"", "\\", "\n", "\u{1}", "\u{7f}", "\u{e9}", "\u{2028}", "\u{65e5}",
+        ] {
+            for at in [0, len / 2, len] {
+                let mut s = plain.clone();
+                s.insert_str(at, special);
+                cases.push(s);
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn pretty_strings_are_written_as_compact_ones() {
+    // Pretty output stages short plain values where compact output writes them directly:
+    // both must give the same quoted text, as keys and as values.
+    for s in strings_around_the_staging_limit() {
+        let value = httptool::json!([s.clone(), {s.clone(): s.clone(), "n": 1}]);
+        let quoted = Json::from(s.as_str()).to_string();
+        let expected = format!(
+            "[\n  {q},\n  {{\n    {q}: {q},\n    \"n\": 1\n  }}\n]",
+            q = quoted
+        );
+        assert_eq!(value.to_pretty(), expected, "{:?}", s);
+        let mut out: Vec<u8> = Vec::new();
+        value.write_pretty_io(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{:?}", s);
+    }
+}
+
+#[test]
+fn pretty_indentation_deeper_than_one_run_of_spaces() {
+    // 40 levels: 80 spaces of indentation, more than the writer copies at once.
+    let mut value = Json::from("x");
+    for _ in 0..40 {
+        value = Json::Array(vec![value]);
+    }
+    let mut expected = String::new();
+    for depth in 0..40 {
+        expected.push_str(&" ".repeat(depth * 2));
+        expected.push_str("[\n");
+    }
+    expected.push_str(&" ".repeat(80));
+    expected.push_str("\"x\"\n");
+    for depth in (0..40).rev() {
+        expected.push_str(&" ".repeat(depth * 2));
+        expected.push(']');
+        if depth > 0 {
+            expected.push('\n');
+        }
+    }
+    assert_eq!(value.to_pretty(), expected);
+    assert_eq!(format!("{:#?}", value), expected);
+    assert_eq!(
+        value.to_string(),
+        format!("{}\"x\"{}", "[".repeat(40), "]".repeat(40))
+    );
+}
+
 /// A byte stream that records the length of each write.
 #[derive(Default)]
 struct Recorder {
