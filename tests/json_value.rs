@@ -472,3 +472,122 @@ fn write_pretty_io_returns_the_streams_first_error_and_stops() {
     assert_eq!(full.written.len(), 20_000);
     assert!(value.to_pretty().as_bytes().starts_with(&full.written));
 }
+
+#[test]
+fn a_maps_debug_is_its_json() {
+    // An empty map was written as nothing at all: its `{}` stayed in the staging area.
+    assert_eq!(format!("{:?}", Map::new()), "{}");
+    assert_eq!(format!("{:#?}", Map::new()), "{}");
+    let map: Map = (0..3_000).map(|i| (format!("key {i}"), i)).collect();
+    let value = Json::from(map.clone());
+    assert_eq!(format!("{:?}", map), value.to_string());
+    assert_eq!(format!("{:#?}", map), value.to_pretty());
+}
+
+/// Strings around the writer's 64-byte limit for staging, plain or with one character that
+/// needs escaping or is not ASCII, at the start, the middle and the end.
+fn strings_around_the_staging_limit() -> Vec<String> {
+    let mut cases = Vec::new();
+    for len in [0, 1, 7, 8, 9, 62, 63, 64, 65, 66, 200] {
+        let plain: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        cases.push(plain.clone());
+        for special in [
+            "\"", "\\", "\n", "\u{1}", "\u{7f}", "\u{e9}", "\u{2028}", "\u{65e5}",
+        ] {
+            for at in [0, len / 2, len] {
+                let mut s = plain.clone();
+                s.insert_str(at, special);
+                cases.push(s);
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn pretty_strings_are_written_as_compact_ones() {
+    // Pretty output stages short plain values where compact output writes them directly:
+    // both must give the same quoted text, as keys and as values.
+    for s in strings_around_the_staging_limit() {
+        let value = httptool::json!([s.clone(), {s.clone(): s.clone(), "n": 1}]);
+        let quoted = Json::from(s.as_str()).to_string();
+        let expected = format!(
+            "[\n  {q},\n  {{\n    {q}: {q},\n    \"n\": 1\n  }}\n]",
+            q = quoted
+        );
+        assert_eq!(value.to_pretty(), expected, "{:?}", s);
+        let mut out: Vec<u8> = Vec::new();
+        value.write_pretty_io(&mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{:?}", s);
+    }
+}
+
+#[test]
+fn pretty_indentation_deeper_than_one_run_of_spaces() {
+    // 40 levels: 80 spaces of indentation, more than the writer copies at once.
+    let mut value = Json::from("x");
+    for _ in 0..40 {
+        value = Json::Array(vec![value]);
+    }
+    let mut expected = String::new();
+    for depth in 0..40 {
+        expected.push_str(&" ".repeat(depth * 2));
+        expected.push_str("[\n");
+    }
+    expected.push_str(&" ".repeat(80));
+    expected.push_str("\"x\"\n");
+    for depth in (0..40).rev() {
+        expected.push_str(&" ".repeat(depth * 2));
+        expected.push(']');
+        if depth > 0 {
+            expected.push('\n');
+        }
+    }
+    assert_eq!(value.to_pretty(), expected);
+    assert_eq!(format!("{:#?}", value), expected);
+    assert_eq!(
+        value.to_string(),
+        format!("{}\"x\"{}", "[".repeat(40), "]".repeat(40))
+    );
+}
+
+/// A byte stream that records the length of each write.
+#[derive(Default)]
+struct Recorder {
+    bytes: Vec<u8>,
+    writes: Vec<usize>,
+}
+
+impl std::io::Write for Recorder {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.writes.push(bytes.len());
+        self.bytes.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn write_pretty_io_hands_over_chunks_of_bounded_size() {
+    // The writer hands its text over in chunks of about 16 KiB: one may run past that by
+    // the string that crossed the mark and a kilobyte of punctuation, never much more.
+    let value = large_value();
+    let mut out = Recorder::default();
+    value.write_pretty_io(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out.bytes).unwrap(), value.to_pretty());
+    assert!(out.writes.len() > 10, "{:?}", out.writes);
+    let longest_string = 300 + 20;
+    for &n in &out.writes {
+        assert!(n <= 16 * 1024 + longest_string + 1024, "{:?}", out.writes);
+    }
+    // A lone string larger than a chunk is one piece of text, written whole.
+    let big = Json::from("y".repeat(100_000));
+    let mut out = Recorder::default();
+    big.write_pretty_io(&mut out).unwrap();
+    assert_eq!(String::from_utf8(out.bytes).unwrap(), big.to_string());
+}

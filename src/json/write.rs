@@ -6,51 +6,52 @@ use std::io;
 use super::float_format::{format_f64, push_ascii, BUF_LEN};
 use super::{Json, Map, Number};
 
-/// Where the writer's text goes: a `String`, or a `Formatter` fed in chunks that stay in cache.
-trait Sink {
-    fn buf(&mut self) -> &mut String;
-    /// Called between values and after each flush: a sink may hand over what it has so far.
-    fn checkpoint(&mut self);
-    /// Takes the writer's staged ASCII bytes (a kilobyte at a time, or what there is before
-    /// a string written directly).
-    fn take_staged(&mut self, bytes: &[u8]) {
-        push_ascii(self.buf(), bytes);
-    }
-}
-
-impl Sink for String {
-    fn buf(&mut self) -> &mut String {
-        self
-    }
-
-    fn checkpoint(&mut self) {}
-}
-
-/// Chunks of this size go to the formatter: small enough to stay in the L1/L2 cache, large
-/// enough that the formatter's per-call cost does not show.
+/// Chunks of this size go to a formatter or a byte stream: small enough to stay in the
+/// L1/L2 cache, large enough that the target's per-call cost does not show.
 const CHUNK: usize = 16 * 1024;
 
-/// Where a [`ChunkSink`] hands its chunks: a formatter (`Display`, `{:#?}`) or a byte
-/// stream ([`Json::write_pretty_io`]).
+/// Where a [`Sink`]'s text ends up.
 enum Target<'a, 'b> {
+    /// It stays in the sink's buffer, which is the caller's string (taken and given back).
+    Buffer,
+    /// A formatter (`Display`, `{:#?}`), fed in chunks.
     Formatter(&'a mut fmt::Formatter<'b>),
+    /// A byte stream ([`Json::write_pretty_io`]), fed in chunks.
     Io(&'a mut dyn io::Write),
 }
 
-struct ChunkSink<'a, 'b> {
+/// Where the writer's text goes: one concrete type for every destination, so the writer
+/// is compiled once for each layout rather than once for each destination too (a writer
+/// generic over its sink cost a copy of every function per sink type; issue 17).
+struct Sink<'a, 'b> {
     buf: String,
     target: Target<'a, 'b>,
+    /// The buffer's length at which it goes to the target: [`CHUNK`], or never for
+    /// [`Target::Buffer`] (one comparison at each checkpoint either way).
+    chunk: usize,
     /// Whether the target failed; once it did, nothing more is handed over.
     failed: bool,
     /// The byte stream's error, when it was one that failed.
     io_error: Option<io::Error>,
 }
 
-impl<'a, 'b> ChunkSink<'a, 'b> {
-    fn new(target: Target<'a, 'b>) -> ChunkSink<'a, 'b> {
-        ChunkSink {
-            buf: String::new(),
+impl<'a, 'b> Sink<'a, 'b> {
+    /// A sink with an empty buffer. The chunk grows as the value needs it: most values
+    /// shown are small (a key's scalar, an error's value), and a chunk reserved up front
+    /// would cost each of them 17 KB.
+    fn new(target: Target<'a, 'b>) -> Sink<'a, 'b> {
+        Sink::with_buffer(String::new(), target)
+    }
+
+    fn with_buffer(buf: String, target: Target<'a, 'b>) -> Sink<'a, 'b> {
+        let chunk = match target {
+            Target::Buffer => usize::MAX,
+            _ => CHUNK,
+        };
+        Sink {
+            buf,
             target,
+            chunk,
             failed: false,
             io_error: None,
         }
@@ -61,12 +62,40 @@ impl<'a, 'b> ChunkSink<'a, 'b> {
             return;
         }
         let result = match &mut self.target {
+            Target::Buffer => Ok(()),
             Target::Formatter(f) => f.write_str(text).map_err(|_| None),
             Target::Io(w) => w.write_all(text.as_bytes()).map_err(Some),
         };
         if let Err(e) = result {
             self.failed = true;
             self.io_error = e;
+        }
+    }
+
+    /// Called after each flush of the staged bytes: a full chunk goes to the target. Every
+    /// value but a lone string is followed by staged punctuation, so a chunk never grows
+    /// much past [`CHUNK`] (by one string and one staging area at most).
+    fn checkpoint(&mut self) {
+        if self.buf.len() >= self.chunk {
+            let chunk = std::mem::take(&mut self.buf);
+            self.send(&chunk);
+            // The same allocation serves the next chunk.
+            self.buf = chunk;
+            self.buf.clear();
+        }
+    }
+
+    /// Takes the writer's staged ASCII bytes (a kilobyte at a time, or what there is before
+    /// a string written directly). They go to a formatter or a stream directly when nothing
+    /// waits in the chunk before them (a number-heavy document): one copy fewer.
+    fn take_staged(&mut self, bytes: &[u8]) {
+        if !self.buf.is_empty() || bytes.len() < 256 || matches!(self.target, Target::Buffer) {
+            push_ascii(&mut self.buf, bytes);
+            return;
+        }
+        // ASCII by construction, so this never takes the error branch.
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            self.send(text);
         }
     }
 
@@ -82,75 +111,47 @@ impl<'a, 'b> ChunkSink<'a, 'b> {
     }
 }
 
-impl Sink for ChunkSink<'_, '_> {
-    fn buf(&mut self) -> &mut String {
-        &mut self.buf
-    }
+/// Writes `root` to `target`, pretty or compact.
+fn write_to(root: Root<'_>, target: Target<'_, '_>, pretty: bool) -> Result<(), Option<io::Error>> {
+    let mut sink = Sink::new(target);
+    Writer::new(&mut sink).write(root, pretty);
+    sink.finish()
+}
 
-    fn checkpoint(&mut self) {
-        if self.buf.len() >= CHUNK {
-            let chunk = std::mem::take(&mut self.buf);
-            self.send(&chunk);
-            // The same allocation serves the next chunk.
-            self.buf = chunk;
-            self.buf.clear();
-        }
-    }
-
-    /// Staged bytes go to the target directly when nothing waits in the chunk before them
-    /// (a number-heavy document): one copy fewer.
-    fn take_staged(&mut self, bytes: &[u8]) {
-        if !self.buf.is_empty() || bytes.len() < 256 {
-            push_ascii(&mut self.buf, bytes);
-            return;
-        }
-        // ASCII by construction, so this never takes the error branch.
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            self.send(text);
-        }
-    }
+/// Appends `root` to `out`, pretty or compact.
+fn append(root: Root<'_>, out: &mut String, pretty: bool) {
+    let mut sink = Sink::with_buffer(std::mem::take(out), Target::Buffer);
+    Writer::new(&mut sink).write(root, pretty);
+    *out = sink.buf;
 }
 
 /// Writes `value` as compact JSON to a formatter (`Display`, and `Debug` without `#`).
 pub(crate) fn display(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    // The chunk grows as the value needs it: most values shown are small (a key's scalar,
-    // an error's value), and a chunk reserved up front would cost each of them 17 KB.
-    let mut sink = ChunkSink::new(Target::Formatter(f));
-    Writer::new(&mut sink).write_tree::<false>(Root::Value(value));
-    sink.finish().map_err(|_| fmt::Error)
+    write_to(Root::Value(value), Target::Formatter(f), false).map_err(|_| fmt::Error)
 }
 
 /// Writes `value` as pretty JSON to a formatter (`{:#?}`), in chunks.
 pub(crate) fn display_pretty(value: &Json, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let mut sink = ChunkSink::new(Target::Formatter(f));
-    Writer::new(&mut sink).write_tree::<true>(Root::Value(value));
-    sink.finish().map_err(|_| fmt::Error)
+    write_to(Root::Value(value), Target::Formatter(f), true).map_err(|_| fmt::Error)
 }
 
 /// Writes `value` as pretty JSON to a byte stream, in chunks of about [`CHUNK`] bytes: a
 /// large document is never held whole as text.
 pub(crate) fn write_pretty_io(value: &Json, out: &mut dyn io::Write) -> io::Result<()> {
-    let mut sink = ChunkSink::new(Target::Io(out));
-    Writer::new(&mut sink).write_tree::<true>(Root::Value(value));
     // Only the byte stream fails with an error of its own; `None` cannot happen here.
-    sink.finish()
+    write_to(Root::Value(value), Target::Io(out), true)
         .map_err(|e| e.unwrap_or_else(|| io::Error::new(io::ErrorKind::Other, "write failed")))
 }
 
 /// `Debug` for a map: compact JSON, or pretty JSON with `{:#?}`.
 pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let mut out = String::new();
-    if f.alternate() {
-        Writer::new(&mut out).write_tree::<true>(Root::Map(map));
-    } else {
-        Writer::new(&mut out).write_tree::<false>(Root::Map(map));
-    }
-    f.write_str(&out)
+    let pretty = f.alternate();
+    write_to(Root::Map(map), Target::Formatter(f), pretty).map_err(|_| fmt::Error)
 }
 
 /// Appends `value` as compact JSON.
 pub(crate) fn write_compact(value: &Json, out: &mut String) {
-    Writer::new(out).write_tree::<false>(Root::Value(value));
+    append(Root::Value(value), out, false);
 }
 
 /// The length in bytes of `value` as compact JSON (exactly `value.to_string().len()`),
@@ -221,7 +222,7 @@ fn str_len(s: &str) -> usize {
 
 /// Appends `value` as pretty JSON (two-space indent).
 pub(crate) fn write_pretty(value: &Json, out: &mut String) {
-    Writer::new(out).write_tree::<true>(Root::Value(value));
+    append(Root::Value(value), out, true);
 }
 
 enum Root<'a> {
@@ -291,14 +292,14 @@ const SHORT_STRING: usize = 64;
 /// before a string that is written directly (string values, and other keys). Safe Rust
 /// cannot append bytes to a `String` without a UTF-8 check; this way one check covers a
 /// kilobyte of output instead of each number and key paying a call and a check of its own.
-struct Writer<'s, S: Sink> {
-    sink: &'s mut S,
+struct Writer<'s, 't, 'f> {
+    sink: &'s mut Sink<'t, 'f>,
     stage: [u8; STAGE],
     staged: usize,
 }
 
-impl<'s, S: Sink> Writer<'s, S> {
-    fn new(sink: &'s mut S) -> Writer<'s, S> {
+impl<'s, 't, 'f> Writer<'s, 't, 'f> {
+    fn new(sink: &'s mut Sink<'t, 'f>) -> Writer<'s, 't, 'f> {
         Writer {
             sink,
             stage: [0; STAGE],
@@ -354,18 +355,25 @@ impl<'s, S: Sink> Writer<'s, S> {
     fn key_text(&mut self, s: &str, after: &'static str) {
         if s.len() > SHORT_STRING || !self.stage_plain(s.as_bytes()) {
             self.flush();
-            write_str(self.sink.buf(), s);
+            write_str(&mut self.sink.buf, s);
         }
         self.ascii(after);
     }
 
-    /// Writes a string value straight to the string. Values are often long or not ASCII
-    /// (twitter.json), where staging only adds a pass over their bytes: measured, staging
-    /// short ASCII values too made twitter.json 10% slower to write.
+    /// Writes a string value: straight to the string in compact output, where values are
+    /// often long or not ASCII (twitter.json) and staging only adds a pass over their bytes
+    /// (measured, staging short ASCII values too made twitter.json 10% slower to write).
+    /// Pretty output stages short plain ASCII values as it does keys: there each value has
+    /// a line of indentation staged before it, and moving that on its own before every
+    /// string cost more than the pass (with the indentation copy in `newline`, the 45 MB
+    /// plugin file of the OpenAPI benchmark: 310 M -> 233 M instructions to write).
     #[inline]
-    fn string_value(&mut self, s: &str) {
+    fn string_value<const PRETTY: bool>(&mut self, s: &str) {
+        if PRETTY && s.len() <= SHORT_STRING && self.stage_plain(s.as_bytes()) {
+            return;
+        }
         self.flush();
-        write_str(self.sink.buf(), s);
+        write_str(&mut self.sink.buf, s);
     }
 
     /// Stages `bytes` in quotes if they are plain ASCII (no `"`, `\\`, control character or
@@ -413,7 +421,7 @@ impl<'s, S: Sink> Writer<'s, S> {
             Some(len) => self.staged = at + len,
             None => {
                 self.flush();
-                n.write_to(self.sink.buf());
+                n.write_to(&mut self.sink.buf);
             }
         }
     }
@@ -495,16 +503,25 @@ impl<'s, S: Sink> Writer<'s, S> {
         self.staged
     }
 
-    fn scalar(&mut self, value: &Json) {
+    fn scalar<const PRETTY: bool>(&mut self, value: &Json) {
         match value {
             Json::Null => self.ascii("null"),
             Json::Bool(true) => self.ascii("true"),
             Json::Bool(false) => self.ascii("false"),
             Json::Number(n) => self.number(n),
-            Json::String(s) => self.string_value(s),
+            Json::String(s) => self.string_value::<PRETTY>(s),
             // Containers are opened by the caller; an empty one never reaches here.
             Json::Array(_) => self.ascii("[]"),
             Json::Object(_) => self.ascii("{}"),
+        }
+    }
+
+    /// Writes `root`, pretty or compact.
+    fn write(self, root: Root<'_>, pretty: bool) {
+        if pretty {
+            self.write_tree::<true>(root);
+        } else {
+            self.write_tree::<false>(root);
         }
     }
 
@@ -514,7 +531,11 @@ impl<'s, S: Sink> Writer<'s, S> {
             Root::Value(v) => v,
             Root::Map(m) => match self.open_object::<PRETTY>(m.entries(), &mut stack) {
                 Some(first) => first,
-                None => return,
+                // `{}`, staged: it must reach the sink like any other end.
+                None => {
+                    self.flush();
+                    return;
+                }
             },
         };
         loop {
@@ -522,16 +543,13 @@ impl<'s, S: Sink> Writer<'s, S> {
                 Json::Array(a) => self.open_array::<PRETTY>(a, &mut stack),
                 Json::Object(m) => self.open_object::<PRETTY>(m.entries(), &mut stack),
                 scalar => {
-                    self.scalar(scalar);
+                    self.scalar::<PRETTY>(scalar);
                     None
                 }
             };
             if let Some(child) = first_child {
                 value = child;
                 continue;
-            }
-            if self.staged == 0 {
-                self.sink.checkpoint();
             }
             // The value is complete: move to the next sibling, closing finished containers.
             value = loop {
@@ -638,7 +656,13 @@ impl<'s, S: Sink> Writer<'s, S> {
         let mut n = depth * 2;
         while n > 0 {
             let step = n.min(SPACES.len());
-            self.ascii(SPACES.get(..step).unwrap_or_default());
+            // All of SPACES is copied and `step` bytes of it kept: a copy of a fixed size
+            // is a few stores, one of `step` bytes a call (one per line of output).
+            let at = self.room(SPACES.len());
+            if let Some(dst) = self.stage.get_mut(at..at + SPACES.len()) {
+                dst.copy_from_slice(SPACES.as_bytes());
+                self.staged = at + step;
+            }
             n -= step;
         }
     }
