@@ -54,8 +54,8 @@ mod test_rng;
 // Used by every layer above json; a build of json alone has no message that quotes.
 #[allow(dead_code)]
 mod quote;
-// Used by the layers above http; a build of json, url and http alone sorts nothing with it.
-#[allow(dead_code)]
+// Every caller is in `tool` or a layer that turns it on (plugin, curl, openapi).
+#[cfg(feature = "tool")]
 mod sort;
 
 pub use error::Error;

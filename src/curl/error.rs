@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::json;
 use crate::plugin;
+use crate::quote::pieces;
 use crate::tool;
 
 /// Why a curl command could not be read or converted, or a plugin's request not written as
@@ -431,14 +432,48 @@ impl Error {
     }
 }
 
-impl fmt::Display for Quote {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Quote {
+    /// The quote's name in messages.
+    fn name(self) -> &'static str {
+        match self {
             Quote::Single => "single quote",
             Quote::Double => "double quote",
             Quote::AnsiC => "$'...' string",
-        })
+        }
     }
+}
+
+impl fmt::Display for Quote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Writes `head`, ` at byte OFFSET (argument INDEX)`, then `tail`: where a shell-syntax error
+/// is. The shared shapes keep `Display` from compiling a `write!` per arm (issue 17).
+fn at_byte(
+    f: &mut fmt::Formatter<'_>,
+    head: &[&str],
+    offset: usize,
+    arg_index: usize,
+    tail: &[&str],
+) -> fmt::Result {
+    pieces(f, head)?;
+    write!(f, " at byte {} (argument {})", offset, arg_index)?;
+    pieces(f, tail)
+}
+
+/// Writes `head`, `OPTION at argument INDEX`, then `tail`: which option an error is about.
+fn option_at(
+    f: &mut fmt::Formatter<'_>,
+    head: &str,
+    option: &str,
+    arg_index: usize,
+    tail: &[&str],
+) -> fmt::Result {
+    pieces(f, &[head, option])?;
+    write!(f, " at argument {}", arg_index)?;
+    pieces(f, tail)
 }
 
 impl fmt::Display for Error {
@@ -451,42 +486,52 @@ impl fmt::Display for Error {
                 quote,
                 offset,
                 arg_index,
-            } => write!(
+            } => at_byte(
                 f,
-                "unterminated {} opened at byte {} (argument {}); close it",
-                quote, offset, arg_index
+                &["unterminated ", quote.name(), " opened"],
+                *offset,
+                *arg_index,
+                &["; close it"],
             ),
-            Error::NulByte { offset, arg_index } => write!(
+            Error::NulByte { offset, arg_index } => at_byte(
                 f,
-                "a NUL byte at byte {} (argument {}): a command-line argument cannot hold one",
-                offset, arg_index
+                &["a NUL byte"],
+                *offset,
+                *arg_index,
+                &[": a command-line argument cannot hold one"],
             ),
-            Error::InvalidEscape { offset, arg_index } => write!(
+            Error::InvalidEscape { offset, arg_index } => at_byte(
                 f,
-                "invalid escape at byte {} (argument {}): \\u and \\U must name a unicode \
-                 scalar value",
-                offset, arg_index
+                &["invalid escape"],
+                *offset,
+                *arg_index,
+                &[": \\u and \\U must name a unicode scalar value"],
             ),
             Error::UnsupportedShell {
                 found,
                 hint,
                 offset,
                 arg_index,
-            } => write!(
+            } => at_byte(
                 f,
-                "unsupported shell syntax at byte {} (argument {}): {}; {}",
-                offset, arg_index, found, hint
+                &["unsupported shell syntax"],
+                *offset,
+                *arg_index,
+                &[": ", found, "; ", hint],
             ),
             Error::Variable {
                 name,
                 offset,
                 arg_index,
-            } => write!(
+            } => at_byte(
                 f,
-                "shell expansion ${} at byte {} (argument {}) is not read: only plain $NAME and \
-                 ${{NAME}} variables are; write its value instead, or single-quote it to send it \
-                 as written",
-                name, offset, arg_index
+                &["shell expansion $", name],
+                *offset,
+                *arg_index,
+                &[
+                    " is not read: only plain $NAME and ${NAME} variables are; write its value \
+                   instead, or single-quote it to send it as written",
+                ],
             ),
             Error::VariablePlace {
                 name,
@@ -526,59 +571,64 @@ impl fmt::Display for Error {
                 option,
                 arg_index,
                 suggestion,
-            } => {
-                write!(
+            } => match suggestion {
+                Some(name) => option_at(
                     f,
-                    "unknown curl option {} at argument {}",
-                    option, arg_index
-                )?;
-                match suggestion {
-                    Some(name) => write!(f, "; did you mean --{}?", name),
-                    None => Ok(()),
-                }
-            }
+                    "unknown curl option ",
+                    option,
+                    *arg_index,
+                    &["; did you mean --", name, "?"],
+                ),
+                None => option_at(f, "unknown curl option ", option, *arg_index, &[]),
+            },
             Error::MissingValue { option, arg_index } => {
-                write!(f, "{} at argument {} needs a value", option, arg_index)
+                option_at(f, "", option, *arg_index, &[" needs a value"])
             }
-            Error::UnexpectedValue { option, arg_index } => write!(
+            Error::UnexpectedValue { option, arg_index } => option_at(
                 f,
-                "{} at argument {} takes no value; remove the `=...`",
-                option, arg_index
+                "",
+                option,
+                *arg_index,
+                &[" takes no value; remove the `=...`"],
             ),
-            Error::NotBoolean { option, arg_index } => write!(
+            Error::NotBoolean { option, arg_index } => option_at(
                 f,
-                "{} at argument {} is not a switch and cannot be turned off with --no-",
-                option, arg_index
+                "",
+                option,
+                *arg_index,
+                &[" is not a switch and cannot be turned off with --no-"],
             ),
             Error::InvalidValue {
                 option,
                 arg_index,
                 expected,
-            } => write!(
+            } => option_at(
                 f,
-                "invalid value for {} at argument {}: expected {}",
-                option, arg_index, expected
+                "invalid value for ",
+                option,
+                *arg_index,
+                &[": expected ", expected],
             ),
             Error::Conflict {
                 option,
                 arg_index,
                 previous,
                 previous_index,
-            } => write!(
-                f,
-                "{} at argument {} cannot be combined with {} at argument {}: curl sends one \
-                 kind of request body or method per command",
-                option, arg_index, previous, previous_index
-            ),
+            } => {
+                option_at(f, "", option, *arg_index, &[" cannot be combined with "])?;
+                option_at(
+                    f,
+                    "",
+                    previous,
+                    *previous_index,
+                    &[": curl sends one kind of request body or method per command"],
+                )
+            }
             Error::Unsupported {
                 option,
                 arg_index,
                 reason,
-            } => write!(
-                f,
-                "{} at argument {} is not supported: {}",
-                option, arg_index, reason
-            ),
+            } => option_at(f, "", option, *arg_index, &[" is not supported: ", reason]),
             Error::NoUrl => f.write_str("the command has no URL; add the URL to request"),
             Error::SeveralUrls {
                 first_index,
@@ -599,11 +649,14 @@ impl fmt::Display for Error {
                 "the URL at argument {} cannot be used: {}",
                 arg_index, reason
             ),
-            Error::UnsupportedMethod { method } => write!(
+            Error::UnsupportedMethod { method } => pieces(
                 f,
-                "method `{}` is not supported: a plugin endpoint's method is a token of at \
-                 most 32 characters",
-                method
+                &[
+                    "method `",
+                    method,
+                    "` is not supported: a plugin endpoint's method is a token of at most 32 \
+                     characters",
+                ],
             ),
             Error::UnsupportedBody { arg_index, reason } => write!(
                 f,
@@ -623,37 +676,32 @@ impl fmt::Display for Error {
                 count, max
             ),
             Error::InvalidName { what, reason } => {
-                write!(f, "the {} name given cannot be used: {}", what, reason)
+                pieces(f, &["the ", what, " name given cannot be used: ", reason])
             }
             Error::Plugin(err) => write!(
                 f,
                 "the plugin made from the command does not pass the plugin checks: {}",
                 err
             ),
-            Error::UnknownEndpoint { name, available } => write!(
-                f,
-                "{}",
-                tool::unknown_name_message("tool", name, available.iter().map(String::as_str))
-            ),
+            Error::UnknownEndpoint { name, available } => f.write_str(&tool::unknown_name_message(
+                "tool",
+                name,
+                available.iter().map(String::as_str),
+            )),
             Error::EndpointRequired { available } => write!(
                 f,
                 "the plugin has {} tools; name the one to export: {}",
                 available.len(),
                 available.join(", ")
             ),
-            Error::Call { kind, message } => {
-                write!(
-                    f,
-                    "the call cannot be built ({}): {}",
-                    kind.as_str(),
-                    message
-                )
-            }
-            Error::Request { reason } => write!(f, "the request would not be sent: {}", reason),
-            Error::Unrepresentable { what } => write!(
+            Error::Call { kind, message } => pieces(
                 f,
-                "the request cannot be written as a curl command: {}",
-                what
+                &["the call cannot be built (", kind.as_str(), "): ", message],
+            ),
+            Error::Request { reason } => pieces(f, &["the request would not be sent: ", reason]),
+            Error::Unrepresentable { what } => pieces(
+                f,
+                &["the request cannot be written as a curl command: ", what],
             ),
         }
     }

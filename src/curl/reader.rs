@@ -1021,11 +1021,11 @@ fn parse_seconds(text: &str) -> Option<Duration> {
         whole.parse::<u64>().ok()?
     };
     // Nanoseconds: the first nine digits, the rest dropped.
-    let nanos = fraction
-        .bytes()
-        .chain(std::iter::repeat(b'0'))
-        .take(9)
-        .fold(0u32, |nanos, digit| nanos * 10 + u32::from(digit - b'0'));
+    let mut digits = fraction.bytes();
+    let mut nanos = 0u32;
+    for _ in 0..9 {
+        nanos = nanos * 10 + u32::from(digits.next().unwrap_or(b'0') - b'0');
+    }
     Some(Duration::new(secs, nanos))
 }
 

@@ -44,15 +44,15 @@ pub(crate) fn curl_escape(out: &mut Vec<u8>, bytes: &[u8]) {
 /// `name=value&...` decoded as a form (`+` is a space), empty pieces skipped, bytes that
 /// are not UTF-8 replaced.
 pub(crate) fn decode_pairs(bytes: &[u8]) -> Vec<(String, String)> {
-    let text = String::from_utf8_lossy(bytes);
-    text.split('&')
-        .filter(|piece| !piece.is_empty())
-        .map(|piece| {
+    let decoded = |s: &str| String::from_utf8_lossy(&url::form_decode(s)).into_owned();
+    let mut pairs = Vec::new();
+    for piece in String::from_utf8_lossy(bytes).split('&') {
+        if !piece.is_empty() {
             let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
-            let decoded = |s: &str| String::from_utf8_lossy(&url::form_decode(s)).into_owned();
-            (decoded(name), decoded(value))
-        })
-        .collect()
+            pairs.push((decoded(name), decoded(value)));
+        }
+    }
+    pairs
 }
 
 /// Whether `name=value&...` decodes to text: UTF-8, and UTF-8 once percent-decoded (else
@@ -80,16 +80,15 @@ pub(crate) struct SentHeader {
 /// order: `-H` headers, then what `-A`, `-e`, `-b` and data would add when no `-H` gives
 /// (or removes) them. `-u` and `--oauth2-bearer` are left to the caller.
 pub(crate) fn effective_headers(cmd: &CurlCommand) -> Vec<SentHeader> {
-    let mut headers: Vec<SentHeader> = cmd
-        .headers()
-        .iter()
-        .map(|h| SentHeader {
-            name: h.name().to_string(),
-            value: h.value().to_string(),
-            arg_index: h.arg_index(),
+    let mut headers = Vec::with_capacity(cmd.headers().len() + 4);
+    for header in cmd.headers() {
+        headers.push(SentHeader {
+            name: header.name().to_string(),
+            value: header.value().to_string(),
+            arg_index: header.arg_index(),
             implied: false,
-        })
-        .collect();
+        });
+    }
     let given = |name: &str| {
         cmd.header(name).is_some()
             || cmd

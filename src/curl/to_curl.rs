@@ -245,10 +245,14 @@ fn command(
         self::words(plugin, endpoint, arguments, options, family)?
     };
     // Stand-ins are replaced before quoting: `<` and `>` must end up quoted.
-    let groups: Vec<Vec<Vec<u8>>> = words
-        .iter()
-        .map(|group| group.iter().map(|word| placeholders.fill(word)).collect())
-        .collect();
+    let mut groups: Groups = Vec::with_capacity(words.len());
+    for group in &words {
+        let mut filled = Vec::with_capacity(group.len());
+        for word in group {
+            filled.push(placeholders.fill(word));
+        }
+        groups.push(filled);
+    }
     Ok(join(&groups, options.multiline))
 }
 
@@ -542,21 +546,20 @@ fn form_quoted(name: &str) -> String {
 
 /// The groups quoted and joined: one line, or a line a group.
 fn join(groups: &[Vec<Vec<u8>>], multiline: bool) -> String {
-    let lines: Vec<String> = groups
-        .iter()
-        .map(|group| {
-            group
-                .iter()
-                .map(|word| quote(word))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
-    if multiline {
-        lines.join(" \\\n  ")
-    } else {
-        lines.join(" ")
+    let between_groups = if multiline { " \\\n  " } else { " " };
+    let mut command = String::new();
+    for (index, group) in groups.iter().enumerate() {
+        if index > 0 {
+            command.push_str(between_groups);
+        }
+        for (position, word) in group.iter().enumerate() {
+            if position > 0 {
+                command.push(' ');
+            }
+            command.push_str(&quote(word));
+        }
     }
+    command
 }
 
 /// A file resolver for exports: each handle becomes an empty part named after the handle,

@@ -7,6 +7,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use super::address::AddressClass;
+use crate::quote::pieces;
 use crate::url;
 
 /// A configurable limit, named after its setter.
@@ -402,16 +403,6 @@ impl Error {
             None => Ok(()),
         }
     }
-}
-
-/// Writes `parts` one after the other. The messages are built from pieces rather than a
-/// `write!` each: one small loop instead of an argument list per arm keeps `Display` from
-/// being the largest function the http layer compiles (issue 17).
-fn pieces(f: &mut fmt::Formatter<'_>, parts: &[&str]) -> fmt::Result {
-    for part in parts {
-        f.write_str(part)?;
-    }
-    Ok(())
 }
 
 /// What follows the words of a kind in its message: the URL (` (url)`), then the source

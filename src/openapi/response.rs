@@ -423,15 +423,4 @@ mod tests {
             }
         }
     }
-
-    #[test]
-    fn json_media_types() {
-        use crate::http::media::is_json;
-        assert!(is_json("application/json"));
-        assert!(is_json("Application/JSON; charset=utf-8"));
-        assert!(is_json("application/problem+json"));
-        assert!(!is_json("+json"));
-        assert!(!is_json("text/plain"));
-        assert!(!is_json("application/jsonl"));
-    }
 }

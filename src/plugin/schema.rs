@@ -8,20 +8,21 @@ use crate::json::{Json, Map};
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
 /// with the parameters the model may set, in declaration order.
 pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
-    let visible = || endpoint.params.iter().filter(|p| !p.is_hidden());
+    let mut properties = Vec::with_capacity(endpoint.params.len());
+    let mut required = Vec::new();
+    for param in endpoint.params.iter().filter(|p| !p.is_hidden()) {
+        properties.push((param.name.clone(), param_schema(param)));
+        // A parameter with a default is never missing, so the model need not send it.
+        if param.is_required() && param.default.is_none() {
+            required.push(Json::from(param.name.as_str()));
+        }
+    }
     // Collected, not inserted one by one (each insert scans the keys): linear in the number
     // of parameters.
-    let mut properties: Map = visible()
-        .map(|param| (param.name.clone(), param_schema(param)))
-        .collect();
+    let mut properties: Map = properties.into_iter().collect();
     if endpoint.fields_argument {
         properties.insert(super::shape::FIELDS_ARGUMENT, super::shape::fields_schema());
     }
-    // A parameter with a default is never missing, so the model need not send it.
-    let required: Vec<Json> = visible()
-        .filter(|param| param.is_required() && param.default.is_none())
-        .map(|param| Json::from(param.name.as_str()))
-        .collect();
     let mut schema = Map::with_capacity(4);
     schema.insert("type", "object");
     schema.insert("properties", properties);
@@ -74,21 +75,16 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
             map.insert("items", type_schema(items, ""));
         }
         ParamType::Object(properties) if !properties.is_empty() => {
-            let props: Map = properties
-                .iter()
-                .map(|property| {
-                    (
-                        property.name().to_string(),
-                        type_schema(property.ty(), property.description()),
-                    )
-                })
-                .collect();
-            let required: Vec<Json> = properties
-                .iter()
-                .filter(|property| property.is_required())
-                .map(|property| Json::from(property.name()))
-                .collect();
-            map.insert("properties", props);
+            let mut props = Vec::with_capacity(properties.len());
+            let mut required = Vec::new();
+            for property in properties {
+                let schema = type_schema(property.ty(), property.description());
+                props.push((property.name().to_string(), schema));
+                if property.is_required() {
+                    required.push(Json::from(property.name()));
+                }
+            }
+            map.insert("properties", props.into_iter().collect::<Map>());
             if !required.is_empty() {
                 map.insert("required", required);
             }

@@ -769,11 +769,13 @@ fn group(pairs: Vec<(String, String)>) -> Vec<(String, Vec<String>)> {
 /// The type and sample of text values: one value typed as [`infer::text_value`] says; a
 /// repeated name an array of the type all its values share (else strings).
 fn typed_values(values: &[String]) -> (ParamType, Json) {
-    let typed: Vec<Json> = values.iter().map(|v| infer::text_value(v)).collect();
-    let types: Vec<ParamType> = typed
-        .iter()
-        .map(|v| infer::scalar_type(v).unwrap_or(ParamType::String))
-        .collect();
+    let mut typed = Vec::with_capacity(values.len());
+    let mut types = Vec::with_capacity(values.len());
+    for value in values {
+        let value = infer::text_value(value);
+        types.push(infer::scalar_type(&value).unwrap_or(ParamType::String));
+        typed.push(value);
+    }
     let first = types.first().cloned().unwrap_or(ParamType::String);
     if let [one] = typed.as_slice() {
         return (first, one.clone());
@@ -784,7 +786,10 @@ fn typed_values(values: &[String]) -> (ParamType, Json) {
     } else if types.iter().all(numeric) {
         ParamType::Number
     } else {
-        let strings = values.iter().map(|v| Json::from(v.as_str())).collect();
+        let mut strings = Vec::with_capacity(values.len());
+        for value in values {
+            strings.push(Json::from(value.as_str()));
+        }
         return (ParamType::array(ParamType::String), Json::Array(strings));
     };
     (ParamType::array(item), Json::Array(typed))

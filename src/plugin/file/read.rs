@@ -318,13 +318,13 @@ fn fields<'a>(value: &'a Json, path: &str, accepted: &[&[&str]]) -> Result<&'a M
     let map = value
         .as_object()
         .ok_or_else(|| type_error(path, "an object", value))?;
-    let all = || accepted.iter().flat_map(|list| list.iter().copied());
     for key in map.keys() {
-        if !all().any(|a| a == key) {
+        if !accepted.iter().any(|list| list.contains(&key.as_str())) {
+            let all = accepted.concat();
             return Err(Error::new(
                 ErrorKind::UnknownField,
                 at(path, key),
-                unknown_name_message("field", key, all()),
+                unknown_name_message("field", key, all.iter().copied()),
             ));
         }
     }

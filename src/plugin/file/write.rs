@@ -25,20 +25,10 @@ impl HttpPlugin {
         };
         root.insert("base_url", base_url);
         if !d.headers.is_empty() {
-            let headers: Map = d
-                .headers
-                .iter()
-                .map(|(n, v)| (n.clone(), config_json(v)))
-                .collect();
-            root.insert("headers", headers);
+            root.insert("headers", config_map(&d.headers));
         }
         if !d.query.is_empty() {
-            let query: Map = d
-                .query
-                .iter()
-                .map(|(n, v)| (n.clone(), config_json(v)))
-                .collect();
-            root.insert("query", query);
+            root.insert("query", config_map(&d.query));
         }
         if let Some(auth) = &d.auth {
             root.insert("auth", auth_json(auth));
@@ -48,6 +38,16 @@ impl HttpPlugin {
         root.insert("endpoints", endpoints);
         Json::Object(root)
     }
+}
+
+/// Static headers or query pairs as the file writes them, in their order.
+fn config_map(pairs: &[(String, ConfigValue)]) -> Map {
+    let mut entries = Vec::with_capacity(pairs.len());
+    for (name, value) in pairs {
+        entries.push((name.clone(), config_json(value)));
+    }
+    // Collected, not inserted one by one (each insert scans the keys).
+    entries.into_iter().collect()
 }
 
 fn config_json(value: &ConfigValue) -> Json {
@@ -257,21 +257,19 @@ pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
         ParamType::Object(properties) if !properties.is_empty() => {
             // Collected, not inserted one by one (each insert scans the keys): linear in
             // the number of properties.
-            let props: Map = properties
-                .iter()
-                .map(|property| {
-                    let mut inner = Map::new();
-                    write_type(&mut inner, property.ty());
-                    if !property.description().is_empty() {
-                        inner.insert("description", property.description());
-                    }
-                    if property.is_required() {
-                        inner.insert("required", true);
-                    }
-                    (property.name().to_string(), inner)
-                })
-                .collect();
-            map.insert("properties", props);
+            let mut props = Vec::with_capacity(properties.len());
+            for property in properties {
+                let mut inner = Map::new();
+                write_type(&mut inner, property.ty());
+                if !property.description().is_empty() {
+                    inner.insert("description", property.description());
+                }
+                if property.is_required() {
+                    inner.insert("required", true);
+                }
+                props.push((property.name().to_string(), Json::Object(inner)));
+            }
+            map.insert("properties", props.into_iter().collect::<Map>());
         }
         _ => {}
     }

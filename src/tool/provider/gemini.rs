@@ -303,22 +303,31 @@ fn convert_enum(values: &Json, kind: Option<&str>, node: &mut Converted) {
         Some(values) => values,
         None => return,
     };
-    if values.iter().any(Json::is_null) {
-        node.nullable = true;
+    let mut listed = Vec::with_capacity(values.len());
+    for value in values {
+        if value.is_null() {
+            node.nullable = true;
+        } else {
+            listed.push(value.clone());
+        }
     }
-    let values: Vec<&Json> = values.iter().filter(|v| !v.is_null()).collect();
-    if values.is_empty() {
+    if listed.is_empty() {
         return;
     }
-    if values.iter().all(|v| v.is_string()) && matches!(kind, None | Some("STRING")) {
+    if listed.iter().all(Json::is_string) && matches!(kind, None | Some("STRING")) {
         node.out.insert("type", "STRING");
         node.out.insert("format", "enum");
-        let strings: Vec<Json> = values.into_iter().cloned().collect();
-        node.out.insert("enum", strings);
+        node.out.insert("enum", listed);
     } else {
-        let listed: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-        node.notes
-            .push(format!("Allowed values: {}.", listed.join(", ")));
+        let mut note = String::from("Allowed values: ");
+        for (index, value) in listed.iter().enumerate() {
+            if index > 0 {
+                note.push_str(", ");
+            }
+            note.push_str(&value.to_string());
+        }
+        note.push('.');
+        node.notes.push(note);
     }
 }
 
@@ -327,13 +336,13 @@ fn convert_properties(properties: &Json, depth: usize) -> Json {
         Some(properties) => properties,
         None => return Json::Object(Map::new()),
     };
-    // Collected, not inserted one by one: linear however many properties.
-    Json::Object(
-        properties
-            .iter()
-            .map(|(name, property)| (name.as_str(), convert(property, depth + 2)))
-            .collect(),
-    )
+    // The names are a map's keys, so unique: the converted entries make a map as they are,
+    // in linear time however many properties.
+    let mut converted = Vec::with_capacity(properties.len());
+    for (name, property) in properties {
+        converted.push((name.clone(), convert(property, depth + 2)));
+    }
+    Json::Object(Map::from_unique_entries(converted))
 }
 
 /// `required`, keeping only names that are in the converted `properties` (Gemini refuses

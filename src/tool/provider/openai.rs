@@ -324,15 +324,15 @@ fn strict_keyword(
             let defs = value
                 .as_object()
                 .ok_or_else(|| strict_error(pointer, format!("'{}' must be an object", key)))?;
-            // Collected, not inserted one by one: linear however many definitions.
-            let converted = defs
-                .iter()
-                .map(|(name, def)| {
-                    let at = pointer_join(&here(), name);
-                    Ok((name.as_str(), strict_node(def, &at, depth + 2)?))
-                })
-                .collect::<Result<Map, Error>>()?;
-            out.insert(key, Json::Object(converted));
+            // The names are a map's keys, so unique: the converted entries make a map as
+            // they are, in linear time however many definitions.
+            let defs_pointer = here();
+            let mut converted = Vec::with_capacity(defs.len());
+            for (name, def) in defs {
+                let at = pointer_join(&defs_pointer, name);
+                converted.push((name.clone(), strict_node(def, &at, depth + 2)?));
+            }
+            out.insert(key, Json::Object(Map::from_unique_entries(converted)));
         }
         // `properties`, `required` and `additionalProperties` are rewritten by
         // `close_object`; `default` becomes a note in the description. Everything else only
@@ -393,20 +393,22 @@ fn close_object(schema: &Map, out: &mut Map, pointer: &str, depth: usize) -> Res
         .unwrap_or_else(SmallSet::new);
     let properties_pointer = pointer_join(pointer, "properties");
     let mut names = Vec::with_capacity(properties.len());
-    // Collected, not inserted one by one: linear however many properties.
-    let converted = properties
-        .iter()
-        .map(|(name, property)| {
-            let at = pointer_join(&properties_pointer, name);
-            let mut property = strict_node(property, &at, depth + 2)?;
-            if !required.contains(name.as_str()) {
-                property = make_nullable(property);
-            }
-            names.push(Json::from(name.as_str()));
-            Ok((name.as_str(), property))
-        })
-        .collect::<Result<Map, Error>>()?;
-    out.insert("properties", Json::Object(converted));
+    // The names are a map's keys, so unique: the converted entries make a map as they are,
+    // in linear time however many properties.
+    let mut converted = Vec::with_capacity(properties.len());
+    for (name, property) in properties {
+        let at = pointer_join(&properties_pointer, name);
+        let mut property = strict_node(property, &at, depth + 2)?;
+        if !required.contains(name.as_str()) {
+            property = make_nullable(property);
+        }
+        names.push(Json::from(name.as_str()));
+        converted.push((name.clone(), property));
+    }
+    out.insert(
+        "properties",
+        Json::Object(Map::from_unique_entries(converted)),
+    );
     out.insert("required", Json::Array(names));
     out.insert("additionalProperties", false);
     Ok(())
