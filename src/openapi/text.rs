@@ -30,9 +30,8 @@ pub(crate) fn join_summary(summary: &str, details: &str) -> String {
     if details.is_empty() {
         return summary.to_string();
     }
-    let first_sentence = details
-        .find(". ")
-        .map_or(details, |end| details.get(..end + 1).unwrap_or(details));
+    let first_sentence = crate::tool::plain::first_sentence_end(details)
+        .map_or(details, |end| details.get(..end).unwrap_or(details));
     if details.starts_with(summary)
         || crate::tool::plain::says_nothing_new(summary, &[first_sentence])
     {

@@ -80,7 +80,8 @@ const TYPED: [(&str, &str); 20] = [
 /// `<li>` and the like a space and `<b>`, `<code>`, `<a ...>` and the like nothing; code spans
 /// between backticks stay as they are), a paragraph break ends a sentence (a full stop is
 /// added when the text before it has none), runs of white space become one space, and text
-/// past the limit is cut after the last sentence (`.`, `!` or `?` before a space) that fits;
+/// past the limit is cut after the last sentence (`.`, `!` or `?` before a space, but not
+/// the full stop of an abbreviation such as `e.g.`) that fits;
 /// when even the first sentence does not fit, after the last whole word, ending with `…`.
 /// Text within the limit is returned with its markup taken out and white space collapsed only.
 ///
@@ -94,6 +95,11 @@ const TYPED: [(&str, &str); 20] = [
 /// assert_eq!(trim_description(text, 60), "Lists the issues of a repository.");
 /// assert_eq!(trim_description("One very long sentence without an end", 20), "One very long…");
 /// assert_eq!(trim_description("Short.", 200), "Short.");
+/// // An abbreviation's full stop ends no sentence.
+/// assert_eq!(
+///     trim_description("Use a key (e.g. file_abc) from the file's address.", 30),
+///     "Use a key (e.g. file_abc)…"
+/// );
 /// assert_eq!(
 ///     trim_description("Get album\n\nAn [ISO 3166-1](https://iso.org/) **code**.<br/>More.", 200),
 ///     "Get album. An ISO 3166-1 code. More."
@@ -118,7 +124,7 @@ pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
             if i <= room {
                 word = Some(i);
             }
-            if i > 0 && matches!(bytes[i - 1], b'.' | b'!' | b'?') && i <= max_bytes {
+            if i <= max_bytes && super::plain::ends_sentence(&collapsed, i) {
                 sentence = Some(i);
             }
         }

@@ -227,8 +227,47 @@ pub(crate) fn without_restated(text: &str, values: &[(&str, String)]) -> Option<
     }
 }
 
+/// Abbreviations whose full stop ends no sentence, in lower case: "(e.g. a file key)" goes on.
+/// Only those that cannot end one are listed (`etc.` often does).
+const ABBREVIATIONS: [&str; 7] = ["e.g.", "i.e.", "eg.", "ie.", "vs.", "cf.", "viz."];
+
+/// Whether the space at byte `space` of `text` ends a sentence: it follows a `.`, `!` or `?`,
+/// and the word before it is not one of [`ABBREVIATIONS`] (an opening bracket or quote before
+/// the word aside). The one rule for a sentence's end: trimming a description, a tool's
+/// summary, and the checks for sentences that only repeat what is said already use it.
+pub(crate) fn ends_sentence(text: &str, space: usize) -> bool {
+    let bytes = text.as_bytes();
+    if bytes.get(space) != Some(&b' ') || space == 0 {
+        return false;
+    }
+    match bytes[space - 1] {
+        b'!' | b'?' => true,
+        b'.' => {
+            let start = bytes[..space]
+                .iter()
+                .rposition(|&b| b == b' ')
+                .map_or(0, |at| at + 1);
+            let word = bytes[start..space]
+                .iter()
+                .position(|b| !matches!(b, b'(' | b'[' | b'"' | b'\''))
+                .map_or(&bytes[start..space], |at| &bytes[start + at..space]);
+            !ABBREVIATIONS
+                .iter()
+                .any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
+        }
+        _ => false,
+    }
+}
+
+/// The end of the first sentence of `text` (white space collapsed): the byte after its
+/// `.`, `!` or `?` (see [`ends_sentence`]), or `None` when the whole text is one sentence.
+pub(crate) fn first_sentence_end(text: &str) -> Option<usize> {
+    (0..text.len()).find(|&at| ends_sentence(text, at))
+}
+
 /// The sentences of a text whose white space is collapsed: each up to a `.`, `!` or `?`
-/// followed by a space (the same boundary the trimming cuts at), the last to the end.
+/// followed by a space (the same boundary the trimming cuts at, [`ends_sentence`]), the last
+/// to the end.
 fn sentences(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut start = 0;
@@ -237,7 +276,7 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
         while i < bytes.len() {
             let at = i;
             i += 1;
-            if bytes[at] == b' ' && at > 0 && matches!(bytes[at - 1], b'.' | b'!' | b'?') {
+            if ends_sentence(text, at) {
                 let sentence = text.get(start..at);
                 start = at + 1;
                 return sentence;
@@ -465,5 +504,28 @@ mod tests {
         assert!(says_nothing_new("late", &[&filler, "late"]), "per text");
         let long = vec!["word"; MAX_WORDS + 1].join(" ");
         assert!(!says_nothing_new(&long, &["word"]), "too many words");
+    }
+
+    #[test]
+    fn sentence_ends_skip_abbreviations() {
+        let text = "Pick one (e.g. a team). Then i.e. more, vs. less! Cf. the end? E.g. done.";
+        let ends: Vec<usize> = (0..text.len())
+            .filter(|&at| ends_sentence(text, at))
+            .collect();
+        let words: Vec<&str> = ends.iter().map(|&at| &text[..at]).collect();
+        assert_eq!(
+            words,
+            [
+                "Pick one (e.g. a team).",
+                "Pick one (e.g. a team). Then i.e. more, vs. less!",
+                "Pick one (e.g. a team). Then i.e. more, vs. less! Cf. the end?",
+            ]
+        );
+        assert_eq!(first_sentence_end("E.g. this. That."), Some(10));
+        assert_eq!(first_sentence_end("One sentence."), None);
+        assert_eq!(first_sentence_end(""), None);
+        assert!(!ends_sentence(". x", 0));
+        let collected: Vec<&str> = sentences("See e.g. below. Default: 3.").collect();
+        assert_eq!(collected, ["See e.g. below.", "Default: 3."]);
     }
 }

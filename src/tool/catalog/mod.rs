@@ -287,8 +287,8 @@ fn summary(spec: &ToolSpec) -> String {
     }
     let text = spec.description().trim();
     let line = text.lines().next().unwrap_or("");
-    let sentence = match line.find(". ") {
-        Some(end) => line.get(..=end).unwrap_or(line),
+    let sentence = match super::plain::first_sentence_end(line) {
+        Some(end) => line.get(..end).unwrap_or(line),
         None => line,
     };
     cap_chars(sentence.trim(), MAX_SUMMARY_CHARS)
