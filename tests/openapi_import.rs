@@ -840,8 +840,7 @@ fn a_large_response_schema_is_dropped_with_a_warning() {
     );
     let w = warnings(&i);
     assert!(
-        w.iter().any(|w| w.starts_with("/paths/~1x/get/responses/200/content/application~1json/schema: no output schema: the response schema is ")
-            && w.ends_with(" bytes, over the limit of 16384")),
+        w.iter().any(|w| w == "/paths/~1x/get/responses/200/content/application~1json/schema: no output schema: the response schema is over the limit of 16384 bytes"),
         "{:?}",
         w
     );

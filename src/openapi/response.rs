@@ -114,22 +114,16 @@ pub(crate) fn output_schema<'a>(
         .and_then(|reference| refs.resolve(reference, doc, &at).ok())
         .map(|target| target.key());
     if let Some(memo) = memo_key.as_ref().and_then(|k| conv.output_memo.get(k)) {
-        let (result, memo_nodes) = match &memo.result {
-            Ok(loose) => (Ok(loose.clone()), memo.nodes),
-            Err(size) => (Err(*size), memo.nodes),
-        };
+        let (result, memo_nodes) = (memo.result.clone(), memo.nodes);
         if let Err(e) = conv.count(memo_nodes, &at) {
             conv.tool_nodes = nodes;
             no_output(conv, &at, e.message());
             return None;
         }
-        return match result {
-            Ok(loose) => Some(loose),
-            Err(size) => {
-                too_large(conv, &at, size);
-                None
-            }
-        };
+        if result.is_none() {
+            too_large(conv, &at);
+        }
+        return result;
     }
     conv.output = true;
     let converted = conv.convert(&schema, doc, &at);
@@ -143,29 +137,32 @@ pub(crate) fn output_schema<'a>(
         }
     };
     let written = conv.tool_nodes - nodes;
-    // Measured before it is loosened: most large responses are over the limit, and making
-    // the loose copy only to measure and drop it cost as much as the conversion.
-    let size = loose_len(&converted, true, &mut String::new());
-    let result = if size > MAX_IMPORTED_OUTPUT_SCHEMA_BYTES {
-        too_large(conv, &at, size);
-        Err(size)
+    // Measured before it is loosened, and only as far as the limit: most large responses
+    // are over it, and making the loose copy only to measure and drop it cost as much as
+    // the conversion.
+    let fits = loose_len(
+        &converted,
+        true,
+        MAX_IMPORTED_OUTPUT_SCHEMA_BYTES,
+        &mut String::new(),
+    )
+    .is_some();
+    let result = if fits {
+        Some(loosen(converted, true))
     } else {
-        Ok(loosen(converted, true))
+        too_large(conv, &at);
+        None
     };
-    match memo_key {
-        Some(key) => {
-            let out = result.as_ref().ok().cloned();
-            conv.output_memo.insert(
-                key,
-                OutputMemo {
-                    result,
-                    nodes: written,
-                },
-            );
-            out
-        }
-        None => result.ok(),
+    if let Some(key) = memo_key {
+        conv.output_memo.insert(
+            key,
+            OutputMemo {
+                result: result.clone(),
+                nodes: written,
+            },
+        );
     }
+    result
 }
 
 fn no_output(conv: &mut Converter<'_, '_>, at: &str, why: &str) {
@@ -173,12 +170,14 @@ fn no_output(conv: &mut Converter<'_, '_>, at: &str, why: &str) {
         .push(Warning::new(at, format!("no output schema: {}", why)));
 }
 
-fn too_large(conv: &mut Converter<'_, '_>, at: &str, size: usize) {
+/// The warning for a response schema over the limit. It gives no size: the schema is
+/// measured only until it is over.
+fn too_large(conv: &mut Converter<'_, '_>, at: &str) {
     conv.warnings.push(Warning::new(
         at,
         format!(
-            "no output schema: the response schema is {} bytes, over the limit of {}",
-            size, MAX_IMPORTED_OUTPUT_SCHEMA_BYTES
+            "no output schema: the response schema is over the limit of {} bytes",
+            MAX_IMPORTED_OUTPUT_SCHEMA_BYTES
         ),
     ));
 }
@@ -265,11 +264,13 @@ fn object_root(map: &Map) -> bool {
 }
 
 /// The bytes of `loosen(schema, at_root)` as compact JSON, counted without making it (the
-/// same walk, keyword for keyword). `scratch` holds a property name as it is written.
-fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
+/// same walk, keyword for keyword); `None` as soon as they are known to be over `limit`, so
+/// a schema far over it is not measured to its end. `scratch` holds a property name as it
+/// is written.
+fn loose_len(schema: &Json, at_root: bool, limit: usize, scratch: &mut String) -> Option<usize> {
     let map = match schema.as_object() {
         Some(map) => map,
-        None => return "{}".len(),
+        None => return Some("{}".len()).filter(|&len| len <= limit),
     };
     // Each member's key, colon and value; braces and commas are added at the end.
     let mut members = 0usize;
@@ -278,9 +279,15 @@ fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
         members += 1;
         len += "\"type\":\"object\"".len();
     }
-    // `oneOf` and `anyOf` both become `anyOf`: the later replaces the earlier.
+    // `oneOf` and `anyOf` both become `anyOf`: the later replaces the earlier, so with
+    // both present the first one's bytes are not certain to count, and it is measured whole.
     let mut any_of: Option<usize> = None;
+    let both = map.contains_key("oneOf") && map.contains_key("anyOf");
     for (key, value) in map.iter() {
+        // The bytes this schema is certain to have so far (an `anyOf` may still be
+        // replaced), and what a member's value may take before the schema is over `limit`.
+        let certain = len - any_of.unwrap_or(0) + "{}".len() + members;
+        let room = limit.checked_sub(certain + key.len() + "\"\":".len());
         let value_len = match key.as_str() {
             "properties" => {
                 let mut inner = "{}".len();
@@ -289,21 +296,29 @@ fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
                     for (name, schema) in props.iter() {
                         scratch.clear();
                         crate::json::write_str(scratch, name);
-                        inner += scratch.len() + 1 + loose_len(schema, false, scratch);
+                        inner += scratch.len() + 1;
+                        let left = room?.checked_sub(inner)?;
+                        inner += loose_len(schema, false, left, scratch)?;
                     }
                 }
                 inner
             }
-            "items" => loose_len(value, false, scratch),
-            "additionalProperties" if value.is_object() => loose_len(value, false, scratch),
+            "items" => loose_len(value, false, room?, scratch)?,
+            "additionalProperties" if value.is_object() => loose_len(value, false, room?, scratch)?,
             "oneOf" | "anyOf" | "allOf" => {
                 let branches = match value.as_array() {
                     Some(list) => list,
                     None => continue,
                 };
+                let room = if both && key != "allOf" {
+                    usize::MAX
+                } else {
+                    room?
+                };
                 let mut inner = "[]".len() + branches.len().saturating_sub(1);
                 for branch in branches {
-                    inner += loose_len(branch, false, scratch);
+                    let left = room.checked_sub(inner)?;
+                    inner += loose_len(branch, false, left, scratch)?;
                 }
                 if key != "allOf" {
                     if let Some(earlier) = any_of.replace(inner) {
@@ -329,7 +344,7 @@ fn loose_len(schema: &Json, at_root: bool, scratch: &mut String) -> usize {
         members += 1;
         len += key.len() + "\"\":".len() + value_len;
     }
-    len + "{}".len() + members.saturating_sub(1)
+    Some(len + "{}".len() + members.saturating_sub(1)).filter(|&len| len <= limit)
 }
 
 /// A converted schema without its assertions (see the module docs). The converter's output
@@ -407,19 +422,35 @@ mod tests {
                 "anyOf": [{"title": "a"}], "allOf": [{"properties": 3}], "x-other": 1}),
             crate::json!({"type": "array", "items": {"type": "object", "properties": {}},
                 "anyOf": "not a list", "contentMediaType": "text/csv"}),
+            // A long `anyOf` replaced by a short `oneOf`, and limits met deep inside.
+            crate::json!({"description": "top", "anyOf": [{"description": "a long text in the branch that is replaced"},
+                {"title": "t"}], "oneOf": [{}], "properties": {"a": {"properties": {"b": {
+                "description": "deep", "items": {"format": "uuid"}}}}, "c": {"title": "c"}},
+                "allOf": [{"items": {"description": "yy"}}, {"additionalProperties": {"title": "z"}}]}),
             crate::json!(false),
             crate::json!({}),
         ];
         for schema in schemas {
             for at_root in [true, false] {
                 let loose = loosen(schema.clone(), at_root);
+                let len = loose.to_string().len();
                 assert_eq!(
-                    loose_len(&schema, at_root, &mut String::new()),
-                    loose.to_string().len(),
+                    loose_len(&schema, at_root, usize::MAX, &mut String::new()),
+                    Some(len),
                     "{} -> {}",
                     schema,
                     loose
                 );
+                // Under a limit: the length when it fits, else `None`, at every limit.
+                for limit in 0..len + 3 {
+                    assert_eq!(
+                        loose_len(&schema, at_root, limit, &mut String::new()),
+                        Some(len).filter(|&len| len <= limit),
+                        "{} under {}",
+                        schema,
+                        limit
+                    );
+                }
             }
         }
     }

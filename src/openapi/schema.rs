@@ -106,8 +106,8 @@ pub(crate) struct Converter<'a, 'r> {
 
 /// What one response schema became as an output schema, for the next operation with it.
 pub(crate) struct OutputMemo {
-    /// The output schema, or its size in bytes when it was over the limit.
-    pub result: Result<Json, usize>,
+    /// The output schema, or `None` when it was over the limit.
+    pub result: Option<Json>,
     /// Schema nodes the conversion wrote (counted again against each tool's budget).
     pub nodes: usize,
 }

@@ -153,13 +153,19 @@ pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
 /// The text with every run of white space as one space, and none at either end.
 fn collapse_space(text: &str) -> Cow<'_, str> {
     let trimmed = text.trim();
-    let clean = !trimmed
-        .as_bytes()
-        .windows(2)
-        .any(|w| w[0].is_ascii_whitespace() && w[1].is_ascii_whitespace())
-        && !trimmed
-            .bytes()
-            .any(|b| b != b' ' && b.is_ascii_whitespace());
+    // One pass: clean when every ASCII white space is a lone `' '` (most descriptions).
+    let mut after_space = false;
+    let clean = trimmed.bytes().all(|b| {
+        if b > b' ' {
+            after_space = false;
+            true
+        } else if b == b' ' {
+            !std::mem::replace(&mut after_space, true)
+        } else {
+            after_space = false;
+            !b.is_ascii_whitespace()
+        }
+    });
     if clean {
         return Cow::Borrowed(trimmed);
     }
@@ -565,6 +571,32 @@ mod tests {
         trim_zero: "abc def", 0 => "";
         trim_empty: "", 5 => "";
         trim_no_sentence_inside_dotted_names: "See io.k8s.api for this field and more", 20 => "See io.k8s.api…";
+    }
+
+    #[test]
+    fn collapse_space_borrows_only_text_with_lone_spaces() {
+        // Every string of up to four of these bytes, against joining the words.
+        let parts = ["a", " ", "\t", "\n", "\u{b}", "é", "\u{a0}"];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| parts.iter().map(move |p| format!("{}{}", t, p)))
+                .collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            let trimmed = text.trim();
+            let words: Vec<&str> = trimmed.split_ascii_whitespace().collect();
+            let got = collapse_space(text);
+            assert_eq!(got, words.join(" "), "{:?}", text);
+            assert_eq!(
+                matches!(got, Cow::Borrowed(_)),
+                got == trimmed,
+                "{:?}",
+                text
+            );
+        }
     }
 
     #[test]
