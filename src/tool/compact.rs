@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value};
+use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value, Factors};
 use super::error::Error;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
@@ -230,6 +230,9 @@ pub(crate) struct Memo {
     /// By the allocation of a compact schema that tools share (an output schema met in
     /// several operations), that schema (held, as above) and its repeats factored out.
     factored: HashMap<usize, (Json, Json)>,
+    /// The subschemas of the compact schemas factored so far: the same component's compact
+    /// schema is in many tools, and is keyed once.
+    factors: Factors,
 }
 
 impl Memo {
@@ -242,12 +245,12 @@ impl Memo {
             .and_then(Map::shared_id)
         {
             Some(id) => id,
-            None => return factor_repeated_owned(compact),
+            None => return factor_repeated_owned(compact, &mut self.factors),
         };
         if let Some((_, factored)) = self.factored.get(&id) {
             return factored.clone();
         }
-        let factored = factor_repeated_owned(compact.clone());
+        let factored = factor_repeated_owned(compact.clone(), &mut self.factors);
         self.factored.insert(id, (compact, factored.clone()));
         factored
     }
@@ -480,13 +483,8 @@ pub(crate) fn compact_spec_with(
     memo: &mut Memo,
 ) -> Result<ToolSpec, Error> {
     let description = trim_description(spec.description(), max_description_bytes);
-    let parameters = factor_repeated_owned(compact_node(
-        spec.parameters(),
-        None,
-        0,
-        max_description_bytes,
-        memo,
-    ));
+    let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
+    let parameters = factor_repeated_owned(parameters, &mut memo.factors);
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
         .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {

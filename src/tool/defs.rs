@@ -25,8 +25,9 @@ const MAX_NAME_BYTES: usize = 40;
 /// are.
 const MAX_INLINE_GROWTH: usize = 64;
 
-/// One distinct subschema: its compact size, the distinct subschemas directly inside it
-/// (once per occurrence), how many schema objects its subtree holds, and a name hint.
+/// One distinct subschema of one schema: its compact size, the distinct subschemas directly
+/// inside it (once per occurrence), how many schema objects its subtree holds, and a name
+/// hint.
 struct Node {
     size: usize,
     children: Vec<usize>,
@@ -34,19 +35,124 @@ struct Node {
     hint: String,
 }
 
-/// The distinct subschemas of one schema, each occurrence's id in pre-order.
+/// Distinct subschemas met in the schemas of one plugin's tools, kept across them: the
+/// schema of a component that many tools hold (clones of one map) is keyed once, and met
+/// again its subtree is only followed, not written and hashed again.
+#[derive(Default)]
+pub(crate) struct Factors {
+    /// By key (see [`Interned::intern`]), the id of a subschema.
+    ids: HashMap<String, usize>,
+    /// By id, the subschema's shape.
+    shapes: Vec<Shape>,
+    /// By the allocation of a map that clones share, the map (held, so that the allocation
+    /// stays its own) and its id.
+    shared: HashMap<usize, (Map, usize)>,
+    /// By id, the schema ([`Factors::schemas`]) that met it last and its node there.
+    local: Vec<(usize, usize)>,
+    /// Schemas interned so far.
+    schemas: usize,
+}
+
+/// What a distinct subschema is, whichever schema holds it: its compact size, how many
+/// schema objects its subtree holds, its levels of nesting, and the subschemas directly
+/// inside it (once per occurrence).
+struct Shape {
+    size: usize,
+    objects: usize,
+    height: usize,
+    children: Vec<usize>,
+}
+
+impl Factors {
+    /// The id of the subschema with `key`, holding `children`, of `size` bytes; a new one
+    /// when no subschema had that key.
+    fn id(&mut self, key: &str, children: &[usize], size: usize) -> usize {
+        // Nearly every subschema keyed is new, so its key is hashed once, by `entry`,
+        // rather than looked up first.
+        let next = self.shapes.len();
+        match self.ids.entry(key.to_string()) {
+            Entry::Occupied(found) => return *found.get(),
+            Entry::Vacant(slot) => slot.insert(next),
+        };
+        let shapes = &self.shapes;
+        let objects = 1 + children.iter().map(|&id| shapes[id].objects).sum::<usize>();
+        let height = 1 + children
+            .iter()
+            .map(|&id| shapes[id].height)
+            .max()
+            .unwrap_or(0);
+        self.shapes.push(Shape {
+            size,
+            objects,
+            height,
+            children: children.to_vec(),
+        });
+        next
+    }
+}
+
+/// Writes the key of `schema` (see [`Interned::intern`]), `children` the ids of the
+/// subschemas inside in the order met; the bytes of their `#id`s.
+fn write_key(schema: &Map, children: &[usize], key: &mut String) -> usize {
+    let mut ids = children.iter().copied();
+    let mut markers = 0;
+    let mut child = |key: &mut String, value: &Json| match value {
+        Json::Object(_) => markers += push_marker(key, ids.next().unwrap_or_default()),
+        other => write_value(key, other),
+    };
+    key.push('{');
+    for (i, (name, value)) in schema.iter().enumerate() {
+        if i > 0 {
+            key.push(',');
+        }
+        json::write_str(key, name);
+        key.push(':');
+        match value {
+            Json::Object(members) if is_schema_map(name) => {
+                key.push('{');
+                for (j, (member, schema)) in members.iter().enumerate() {
+                    if j > 0 {
+                        key.push(',');
+                    }
+                    json::write_str(key, member);
+                    key.push(':');
+                    child(key, schema);
+                }
+                key.push('}');
+            }
+            Json::Array(items) if is_schema_list(name) || name == "items" => {
+                key.push('[');
+                for (j, schema) in items.iter().enumerate() {
+                    if j > 0 {
+                        key.push(',');
+                    }
+                    child(key, schema);
+                }
+                key.push(']');
+            }
+            _ if is_schema_value(name) => child(key, value),
+            other => write_value(key, other),
+        }
+    }
+    key.push('}');
+    markers
+}
+
+/// The distinct subschemas of one schema, each occurrence's node in pre-order.
 #[derive(Default)]
 struct Interned {
     nodes: Vec<Node>,
-    ids: HashMap<String, usize>,
     preorder: Vec<usize>,
-    /// The keys being written, one after another, innermost last: a subschema's key is
-    /// written after its parent's unfinished one, looked up, and taken off again, so only a
-    /// new subschema's key is allocated.
-    keys: String,
-    /// The ids of the subschemas inside the ones being interned, innermost last (the same
-    /// way, so only a new subschema's list is allocated).
+    /// The key being looked up (a buffer reused).
+    key: String,
+    /// The ids of the subschemas inside the ones being interned, innermost last: a
+    /// subschema's are added after its parent's unfinished list, and taken off again, so
+    /// only a new subschema's list is allocated.
     children: Vec<usize>,
+    /// [`Factors::local`], taken for the walk.
+    local: Vec<(usize, usize)>,
+    /// [`Factors::schemas`] at this schema.
+    schema: usize,
 }
 /// Keywords whose value is a map of names to schemas.
 pub(super) fn is_schema_map(key: &str) -> bool {
@@ -84,122 +190,168 @@ fn str_len(text: &str) -> usize {
 }
 
 impl Interned {
-    /// The id of `schema` (an object), interning it and every subschema inside; `None`
-    /// when the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`,
-    /// `$anchor`, ...): moving its subschemas could break what they point to, so such a
-    /// schema is left as it is.
+    /// The id of `schema` (an object) in `factors`, interning it and every subschema inside
+    /// (each occurrence's node in `preorder`, each distinct one's in `nodes`); `None` when
+    /// the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`, `$anchor`,
+    /// ...): moving its subschemas could break what they point to, so such a schema is left
+    /// as it is.
     ///
     /// A subschema's key is its compact JSON with each subschema inside written as `#id`:
     /// two subschemas have the same key exactly when they are the same JSON, and each key
-    /// holds only its own members, so all the keys together are as long as the schema.
+    /// holds only its own members, so all the keys together are as long as the schema. A
+    /// map shared with a clone and interned before (for this tool or an earlier one) is not
+    /// keyed again: its subtree is followed through `factors`.
     ///
     /// Its name hint is `child_hint(hint.0, hint.1)`, made only when it is needed: for a
     /// new subschema, or one with subschemas inside (most are leaves met before).
-    fn intern(&mut self, schema: &Map, hint: (&str, &str), depth: usize) -> Option<usize> {
+    fn intern(
+        &mut self,
+        factors: &mut Factors,
+        schema: &Map,
+        hint: (&str, &str),
+        depth: usize,
+    ) -> Option<usize> {
         if depth > DEFAULT_MAX_DEPTH {
             return None;
         }
+        let shared = schema.shared_id().filter(|_| schema.is_shared());
+        if let Some(&(_, id)) = shared.and_then(|key| factors.shared.get(&key)) {
+            // Its levels as they were counted when it was keyed.
+            if depth + factors.shapes[id].height - 1 > DEFAULT_MAX_DEPTH {
+                return None;
+            }
+            self.follow(&factors.shapes, schema, id, hint);
+            return Some(id);
+        }
         let at = self.preorder.len();
         self.preorder.push(0);
-        let start = self.keys.len();
         let first_child = self.children.len();
         let mut own_hint: Option<String> = None;
-        self.keys.push('{');
-        // The bytes of the subschemas inside, and of the `#id`s that stand for them in the key.
-        let (mut inside, mut markers) = (0, 0);
-        for (i, (name, value)) in schema.iter().enumerate() {
+        for (name, value) in schema.iter() {
             if name.starts_with('$') {
                 return None;
             }
-            if i > 0 {
-                self.keys.push(',');
-            }
-            json::write_str(&mut self.keys, name);
-            self.keys.push(':');
-            let mut child = |this: &mut Interned, value: &Json, hint: (&str, &str)| {
-                match value {
-                    Json::Object(map) => {
-                        let id = this.intern(map, hint, depth + 1)?;
-                        inside += this.nodes[id].size;
-                        markers += push_marker(&mut this.keys, id);
-                        this.children.push(id);
-                    }
-                    other => write_value(&mut this.keys, other),
-                }
-                Some(())
-            };
             match value {
                 Json::Object(members) if is_schema_map(name) => {
-                    self.keys.push('{');
-                    for (j, (member, schema)) in members.iter().enumerate() {
-                        if j > 0 {
-                            self.keys.push(',');
+                    for (member, inner) in members {
+                        if let Json::Object(map) = inner {
+                            let id = self.intern(factors, map, (member, ""), depth + 1)?;
+                            self.children.push(id);
                         }
-                        json::write_str(&mut self.keys, member);
-                        self.keys.push(':');
-                        child(self, schema, (member, ""))?;
                     }
-                    self.keys.push('}');
                 }
                 Json::Array(items) if is_schema_list(name) || name == "items" => {
-                    self.keys.push('[');
                     let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
                     let own = own.clone();
-                    for (j, schema) in items.iter().enumerate() {
-                        if j > 0 {
-                            self.keys.push(',');
+                    for (j, inner) in items.iter().enumerate() {
+                        if let Json::Object(map) = inner {
+                            let hint = (own.as_str(), j.to_string());
+                            let id = self.intern(factors, map, (hint.0, &hint.1), depth + 1)?;
+                            self.children.push(id);
                         }
-                        child(self, schema, (&own, &j.to_string()))?;
-                    }
-                    self.keys.push(']');
-                }
-                _ if is_schema_value(name) => {
-                    let suffix = if name == "items" {
-                        "item"
-                    } else {
-                        name.as_str()
-                    };
-                    if value.is_object() {
-                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                        let own = own.clone();
-                        child(self, value, (&own, suffix))?;
-                    } else {
-                        write_value(&mut self.keys, value);
                     }
                 }
-                other => write_value(&mut self.keys, other),
+                Json::Object(map) if is_schema_value(name) => {
+                    let suffix = if name == "items" { "item" } else { name };
+                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
+                    let own = own.clone();
+                    let id = self.intern(factors, map, (&own, suffix), depth + 1)?;
+                    self.children.push(id);
+                }
+                _ => {}
             }
         }
-        self.keys.push('}');
-        let key = self.keys.get(start..).unwrap_or_default();
-        let size = key.len() - markers + inside;
-        // Nearly every subschema of a tool is new to it, so its key is hashed once, by
-        // `entry`, rather than looked up first.
-        let next = self.nodes.len();
-        let id = match self.ids.entry(key.to_string()) {
-            Entry::Occupied(found) => *found.get(),
-            Entry::Vacant(slot) => {
-                let id = next;
-                slot.insert(id);
-                let children = self.children.get(first_child..).unwrap_or_default();
-                let objects = 1 + children
-                    .iter()
-                    .map(|&id| self.nodes[id].objects)
-                    .sum::<usize>();
-                let hint = own_hint.unwrap_or_else(|| child_hint(hint.0, hint.1));
-                self.nodes.push(Node {
-                    size,
-                    children: children.to_vec(),
-                    objects,
-                    hint,
-                });
-                id
-            }
-        };
-        self.keys.truncate(start);
+        let children = self.children.get(first_child..).unwrap_or_default();
+        self.key.clear();
+        let markers = write_key(schema, children, &mut self.key);
+        let inside: usize = children.iter().map(|&id| factors.shapes[id].size).sum();
+        let size = self.key.len() - markers + inside;
+        let id = factors.id(&self.key, children, size);
         self.children.truncate(first_child);
-        self.preorder[at] = id;
+        self.preorder[at] = self.node(&factors.shapes, id, own_hint, hint);
+        if let Some(key) = shared {
+            factors.shared.insert(key, (schema.clone(), id));
+        }
         Some(id)
+    }
+
+    /// Interns again `schema`, whose id is `id` (met before): its nodes in pre-order, and
+    /// those new to this schema with the hints they get here. The subschemas inside are
+    /// met in the order [`Interned::intern`] met them, each with the next id of the shape's.
+    fn follow(&mut self, shapes: &[Shape], schema: &Map, id: usize, hint: (&str, &str)) {
+        let at = self.preorder.len();
+        self.preorder.push(0);
+        let mut own_hint: Option<String> = None;
+        // The same JSON as when it was keyed: each subschema inside has the next id.
+        let mut ids = shapes[id].children.iter().copied();
+        for (name, value) in schema {
+            match value {
+                Json::Object(members) if is_schema_map(name) => {
+                    for (member, inner) in members {
+                        if let Json::Object(map) = inner {
+                            if let Some(child) = ids.next() {
+                                self.follow(shapes, map, child, (member, ""));
+                            }
+                        }
+                    }
+                }
+                Json::Array(items) if is_schema_list(name) || name == "items" => {
+                    for (j, inner) in items.iter().enumerate() {
+                        let map = match inner {
+                            Json::Object(map) => map,
+                            _ => continue,
+                        };
+                        let child = match ids.next() {
+                            Some(child) => child,
+                            None => continue,
+                        };
+                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
+                        let own = own.clone();
+                        self.follow(shapes, map, child, (&own, &j.to_string()));
+                    }
+                }
+                Json::Object(map) if is_schema_value(name) => {
+                    if let Some(child) = ids.next() {
+                        let suffix = if name == "items" { "item" } else { name };
+                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
+                        let own = own.clone();
+                        self.follow(shapes, map, child, (&own, suffix));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.preorder[at] = self.node(shapes, id, own_hint, hint);
+    }
+
+    /// This schema's node for the subschema with id `id`, once every subschema inside it
+    /// has one: made at its first occurrence, so nodes are numbered as they are completed.
+    fn node(
+        &mut self,
+        shapes: &[Shape],
+        id: usize,
+        own_hint: Option<String>,
+        hint: (&str, &str),
+    ) -> usize {
+        if self.local.len() < shapes.len() {
+            self.local.resize(shapes.len(), (usize::MAX, 0));
+        }
+        let (schema, node) = self.local[id];
+        if schema == self.schema {
+            return node;
+        }
+        let shape = &shapes[id];
+        let local = &self.local;
+        let children = shape.children.iter().map(|&child| local[child].1).collect();
+        let node = self.nodes.len();
+        self.nodes.push(Node {
+            size: shape.size,
+            children,
+            objects: shape.objects,
+            hint: own_hint.unwrap_or_else(|| child_hint(hint.0, hint.1)),
+        });
+        self.local[id] = (self.schema, node);
+        node
     }
 }
 
@@ -365,19 +517,31 @@ fn reference_len(name: &str) -> usize {
 ///     "$defs": {"billing": address}}));
 /// ```
 pub fn factor_repeated(schema: &Json) -> Json {
-    factor(schema).unwrap_or_else(|| schema.clone())
+    factor(schema, &mut Factors::default()).unwrap_or_else(|| schema.clone())
 }
 
-/// [`factor_repeated`] on a schema it may keep: no copy when nothing repeats.
-pub(crate) fn factor_repeated_owned(schema: Json) -> Json {
-    factor(&schema).unwrap_or(schema)
+/// [`factor_repeated`] on a schema it may keep (no copy when nothing repeats), with the
+/// subschemas met in earlier schemas of one plugin.
+pub(crate) fn factor_repeated_owned(schema: Json, factors: &mut Factors) -> Json {
+    factor(&schema, factors).unwrap_or(schema)
 }
 
 /// The schema with its repeats written once, or `None` when it stays as it is.
-fn factor(schema: &Json) -> Option<Json> {
+fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
     let root = schema.as_object()?;
-    let mut interned = Interned::default();
-    let root_id = interned.intern(root, ("", ""), 1)?;
+    let mut interned = Interned {
+        local: std::mem::take(&mut factors.local),
+        schema: factors.schemas,
+        ..Interned::default()
+    };
+    factors.schemas += 1;
+    let root_id = interned.intern(factors, root, ("", ""), 1);
+    factors.local = std::mem::take(&mut interned.local);
+    let root_id = interned
+        .preorder
+        .first()
+        .copied()
+        .filter(|_| root_id.is_some())?;
     let nodes = &interned.nodes;
     // Every parent is larger than what it holds: in decreasing size, a subschema's uses
     // are known before it is reached (a parent written once under `$defs` uses its
@@ -662,11 +826,14 @@ mod tests {
             "items": [{}, {"enum": [1.5, "é", null]}]}, "c": {"anyOf": [{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}]}},
             "required": ["c"], "additionalProperties": false});
         let mut interned = Interned::default();
+        let mut factors = Factors::default();
         let id = interned
-            .intern(schema.as_object().unwrap(), ("", ""), 1)
+            .intern(&mut factors, schema.as_object().unwrap(), ("", ""), 1)
             .unwrap();
-        assert_eq!(interned.nodes[id].size, schema.to_string().len());
-        assert_eq!(interned.nodes[id].objects, interned.preorder.len());
+        let root = interned.preorder[0];
+        assert_eq!(interned.nodes[root].size, schema.to_string().len());
+        assert_eq!(interned.nodes[root].objects, interned.preorder.len());
+        assert_eq!(factors.shapes[id].size, schema.to_string().len());
     }
 
     #[test]
@@ -732,6 +899,29 @@ mod tests {
         // `d` holds a `$ref` now: written anew.
         assert!(!object(&factored, "/properties/d").shares_with(&object(&schema, "/properties/d")));
         assert_eq!(inline_refs(&factored), schema);
+    }
+
+    #[test]
+    fn subschemas_kept_across_schemas_give_what_each_schema_alone_gives() {
+        // Clones share one map, as a component's compact schema does across tools.
+        let item = json!({"type": "object", "properties": {"code": long_enum(), "n": {"type": "integer"}}});
+        let a = json!({"type": "object", "properties": {"x": item.clone(), "y": item.clone()}});
+        let b = json!({"type": "object", "properties": {
+            "p": {"type": "array", "items": item.clone()}, "q": item.clone(),
+            "r": long_enum(), "s": {"anyOf": [item.clone(), long_enum()]}}});
+        // The same map at the depth bound, its members past it: left alone, as it is by
+        // itself (its root is at level 128, the root of `deep` at 1).
+        let mut deep = json!({"type": "object", "properties": {"a": item.clone(), "b": item}});
+        for _ in 0..DEFAULT_MAX_DEPTH - 2 {
+            deep = json!({"type": "object", "properties": {"d": deep}});
+        }
+        let mut factors = Factors::default();
+        for schema in [&a, &b, &deep, &a, &b] {
+            let alone = factor(schema, &mut Factors::default());
+            assert_eq!(factor(schema, &mut factors), alone, "{}", schema);
+        }
+        assert!(factor(&b, &mut Factors::default()).is_some());
+        assert!(factor(&deep, &mut Factors::default()).is_none());
     }
 
     #[test]
