@@ -10,7 +10,7 @@ use super::address::in_network;
 use super::credentials::basic_auth;
 use super::error::{Error, ErrorKind};
 use crate::quote::MASK;
-use crate::url::{percent_decode, Host, Scheme, Url};
+use crate::url::{find_scheme_separator, percent_decode, Host, Scheme, Url};
 
 /// The port curl assumes for a proxy given without one.
 const DEFAULT_PROXY_PORT: u16 = 1080;
@@ -43,7 +43,7 @@ impl Proxy {
     /// ```
     pub fn new(url: &str) -> Result<Proxy, Error> {
         let url = url.trim();
-        let (scheme, rest) = match url.find("://") {
+        let (scheme, rest) = match find_scheme_separator(url) {
             Some(i) => (&url[..i], &url[i + 3..]),
             None => ("http", url),
         };
@@ -106,12 +106,14 @@ fn invalid(detail: &str) -> Error {
     Error::new(ErrorKind::InvalidProxy).with_detail(detail)
 }
 
-/// Whether `host[:port]` names a port (an IPv6 address has colons of its own).
+/// Whether `host[:port]` names a port (an IPv6 address has colons of its own). Bytes, not
+/// `str::contains`, whose `char` pattern compiles the substring searcher (issue 17).
 fn has_port(hostport: &str) -> bool {
-    match hostport.rfind(']') {
-        Some(close) => hostport[close..].contains(':'),
-        None => hostport.contains(':'),
-    }
+    let after_address = match hostport.rfind(']') {
+        Some(close) => hostport.get(close..).unwrap_or_default(),
+        None => hostport,
+    };
+    after_address.as_bytes().contains(&b':')
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,7 +272,9 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
             .trim_end_matches(']')
             .parse()
             .ok()?;
-        return Some(NoProxyRule::Net(ip, len.parse().ok()?));
+        // As `str::parse` reads a `u8`: one optional `+`, then digits.
+        let len = crate::decimal::parse(len.strip_prefix('+').unwrap_or(len))?;
+        return Some(NoProxyRule::Net(ip, u8::try_from(len).ok()?));
     }
     let bare = entry.trim_start_matches('[');
     if let Some(close) = bare.find(']') {
@@ -280,8 +284,12 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
         let len = if ip.is_ipv4() { 32 } else { 128 };
         return Some(NoProxyRule::Net(ip, len));
     }
-    let host = entry.split(':').next().unwrap_or(entry);
-    let host = host.trim_start_matches("*.").trim_start_matches('.');
+    let mut host = entry.split(':').next().unwrap_or(entry);
+    // `trim_start_matches("*.")` without the substring searcher it compiles (issue 17).
+    while let Some(rest) = host.strip_prefix("*.") {
+        host = rest;
+    }
+    let host = host.trim_start_matches('.');
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     if let Ok(ip) = host.parse::<IpAddr>() {
         return Some(NoProxyRule::Net(ip, 32));
@@ -391,5 +399,28 @@ mod tests {
         assert!(through("http://example.com/"));
         let all = ProxyConfig::all(Proxy::new("p:1").unwrap()).no_proxy("*");
         assert!(all.for_url(&url("http://example.com/")).is_none());
+    }
+
+    #[test]
+    fn no_proxy_network_lengths_and_wildcards() {
+        let net = |len: u8| Some(NoProxyRule::Net("10.0.0.0".parse().unwrap(), len));
+        assert_eq!(no_proxy_rule("10.0.0.0/8"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/+8"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/008"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/255"), net(255));
+        for refused in [
+            "10.0.0.0/256",
+            "10.0.0.0/",
+            "10.0.0.0/+",
+            "10.0.0.0/++8",
+            "10.0.0.0/-8",
+            "10.0.0.0/ 8",
+        ] {
+            assert_eq!(no_proxy_rule(refused), None, "{refused}");
+        }
+        let domain = Some(NoProxyRule::Domain("corp".to_string()));
+        assert_eq!(no_proxy_rule("*.*.corp"), domain);
+        assert_eq!(no_proxy_rule("*..corp."), domain);
+        assert_eq!(no_proxy_rule("*.*."), None);
     }
 }

@@ -68,7 +68,7 @@ pub fn reads_as_dot_segment(value: &str) -> bool {
     if has_dots(value.as_bytes()) {
         return true;
     }
-    if !value.contains('%') {
+    if !value.as_bytes().contains(&b'%') {
         return false;
     }
     let mut current = value.as_bytes().to_vec();
