@@ -228,8 +228,10 @@ fn record_redirect(
             Error::limit(Limit::Redirects, max_redirects as usize, seen).with_url(&from.url)
         );
     }
-    if visited.iter().any(|(m, u)| *m == next.0 && u == next.1) {
-        return Err(Error::new(ErrorKind::RedirectLoop).with_url(next.1));
+    for (method, url) in visited.iter() {
+        if *method == next.0 && url == next.1 {
+            return Err(Error::new(ErrorKind::RedirectLoop).with_url(next.1));
+        }
     }
     Ok(())
 }

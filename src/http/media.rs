@@ -29,12 +29,18 @@ pub fn essence(media_type: &str) -> &str {
 /// assert_eq!(media::parameter("text/plain", "charset"), None);
 /// ```
 pub fn parameter<'a>(media_type: &'a str, name: &str) -> Option<&'a str> {
-    media_type.split(';').skip(1).find_map(|param| {
-        let (key, value) = param.split_once('=')?;
-        key.trim()
-            .eq_ignore_ascii_case(name)
-            .then(|| unquote(value.trim()))
-    })
+    let mut params = media_type.split(';');
+    params.next();
+    // A loop, not a closure given to `find_map`, which compiled its own copy of the iterator
+    // code (issue 17).
+    for param in params {
+        if let Some((key, value)) = param.split_once('=') {
+            if key.trim().eq_ignore_ascii_case(name) {
+                return Some(unquote(value.trim()));
+            }
+        }
+    }
+    None
 }
 
 /// `text` without one pair of surrounding double quotes, when it has them.

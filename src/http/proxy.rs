@@ -6,7 +6,7 @@
 use std::fmt;
 use std::net::IpAddr;
 
-use super::address::in_network;
+use super::address::{in_domain, in_network};
 use super::credentials::basic_auth;
 use super::error::{Error, ErrorKind};
 use crate::quote::MASK;
@@ -177,7 +177,10 @@ impl ProxyConfig {
     /// dot is ignored), addresses and CIDR networks (`10.0.0.0/8`). Ports are ignored.
     #[must_use]
     pub fn no_proxy(mut self, list: &str) -> ProxyConfig {
-        for entry in list.split([',', ' ', '\t']).filter(|e| !e.is_empty()) {
+        for entry in list.split([',', ' ', '\t']) {
+            if entry.is_empty() {
+                continue;
+            }
             if entry == "*" {
                 self.no_proxy_all = true;
             } else if let Some(rule) = no_proxy_rule(entry) {
@@ -221,17 +224,20 @@ impl ProxyConfig {
     where
         F: Fn(&str) -> Option<String>,
     {
-        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
-        let all = get("all_proxy").or_else(|| get("ALL_PROXY"));
-        let http = get("http_proxy").or_else(|| all.clone());
-        let https = get("https_proxy").or_else(|| get("HTTPS_PROXY")).or(all);
-        let no_proxy = get("no_proxy")
-            .or_else(|| get("NO_PROXY"))
-            .unwrap_or_default();
-        let parse = |v: Option<String>| v.map(|v| Proxy::new(&v)).transpose();
+        ProxyConfig::from_lookup(&var)
+    }
+
+    /// [`from_vars`](ProxyConfig::from_vars) through a trait object: one compiled copy
+    /// whatever the caller's lookup, and plain calls where each closure given to `or_else`
+    /// compiled its own (issue 17).
+    fn from_lookup(var: &dyn Fn(&str) -> Option<String>) -> Result<ProxyConfig, Error> {
+        let all = first_set(var, &["all_proxy", "ALL_PROXY"]);
+        let http = first_set(var, &["http_proxy"]).or(all.clone());
+        let https = first_set(var, &["https_proxy", "HTTPS_PROXY"]).or(all);
+        let no_proxy = first_set(var, &["no_proxy", "NO_PROXY"]).unwrap_or_default();
         Ok(ProxyConfig::none()
-            .http(parse(http)?)
-            .https(parse(https)?)
+            .http(proxy_from(http)?)
+            .https(proxy_from(https)?)
             .no_proxy(&no_proxy))
     }
 
@@ -248,20 +254,44 @@ impl ProxyConfig {
     }
 
     fn bypasses(&self, host: Host<'_>) -> bool {
-        self.no_proxy_all
-            || self.no_proxy.iter().any(|rule| match (rule, host) {
-                (NoProxyRule::Domain(name), Host::Domain(d)) => {
-                    let d = d.trim_end_matches('.');
-                    d == name
-                        || (d.len() > name.len()
-                            && d.ends_with(name.as_str())
-                            && d.as_bytes().get(d.len() - name.len() - 1) == Some(&b'.'))
-                }
+        if self.no_proxy_all {
+            return true;
+        }
+        // A loop, not a closure given to `any`, which compiled its own copy of the iterator
+        // code (issue 17).
+        for rule in &self.no_proxy {
+            let bypassed = match (rule, host) {
+                (NoProxyRule::Domain(name), Host::Domain(d)) => in_domain(d, name),
                 (NoProxyRule::Net(net, len), host) => {
                     host.ip().map_or(false, |ip| in_network(ip, *net, *len))
                 }
                 _ => false,
-            })
+            };
+            if bypassed {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The value of the first of the variables `names` that is set and not blank.
+fn first_set(var: &dyn Fn(&str) -> Option<String>, names: &[&str]) -> Option<String> {
+    for name in names {
+        if let Some(value) = var(name) {
+            if !value.trim().is_empty() {
+                return Some(value);
+            }
+        }
+    }
+    None
+}
+
+/// The proxy a variable's value names, if it is set.
+fn proxy_from(value: Option<String>) -> Result<Option<Proxy>, Error> {
+    match value {
+        Some(url) => Proxy::new(&url).map(Some),
+        None => Ok(None),
     }
 }
 
