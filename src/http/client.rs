@@ -475,9 +475,16 @@ fn check_policy(settings: &Settings<'_>, url: &Url, proxied: bool) -> Result<(),
 
 /// `Connection: close` on the request: the connection is not kept.
 fn wants_close(headers: &Headers) -> bool {
-    headers
-        .get_all("connection")
-        .any(|v| v.split(',').any(|o| o.trim().eq_ignore_ascii_case("close")))
+    // Loops, not closures given to `any`: each compiled its own copy of the iterator code
+    // (issue 17).
+    for value in headers.get_all("connection") {
+        for option in value.split(',') {
+            if option.trim().eq_ignore_ascii_case("close") {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// How long to wait before retrying a 429 or 503, when the retry policy says to and the wait

@@ -303,7 +303,7 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
             .parse()
             .ok()?;
         // As `str::parse` reads a `u8`: one optional `+`, then digits.
-        let len = crate::decimal::parse(len.strip_prefix('+').unwrap_or(len))?;
+        let len = crate::decimal::parse(len.strip_prefix('+').unwrap_or(len).as_bytes())?;
         return Some(NoProxyRule::Net(ip, u8::try_from(len).ok()?));
     }
     let bare = entry.trim_start_matches('[');

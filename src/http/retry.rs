@@ -125,11 +125,9 @@ impl RetryPolicy {
 /// no wait.
 pub(crate) fn parse_retry_after(value: &str, now: u64) -> Option<Duration> {
     let value = value.trim();
-    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-        // Absurdly long delays saturate; max_wait refuses them anyway.
-        return Some(Duration::from_secs(
-            crate::decimal::parse(value).unwrap_or(u64::MAX),
-        ));
+    // Absurdly long delays saturate; max_wait refuses them anyway.
+    if let Some(seconds) = crate::decimal::parse_saturating(value.as_bytes()) {
+        return Some(Duration::from_secs(seconds));
     }
     let at = parse_http_date(value, now)?;
     Some(Duration::from_secs(at.saturating_sub(now)))
@@ -163,7 +161,7 @@ fn number(s: &str, min: usize, max: usize) -> Option<u32> {
     if s.len() < min || s.len() > max {
         return None;
     }
-    u32::try_from(crate::decimal::parse(s)?).ok()
+    u32::try_from(crate::decimal::parse(s.as_bytes())?).ok()
 }
 
 /// `hh:mm:ss`, as seconds into the day.

@@ -304,12 +304,7 @@ impl Head {
 
 /// Digits only. A value beyond `u64` saturates: it is over any body limit anyway.
 fn parse_length(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(digits.iter().fold(0u64, |n, &d| {
-        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-    }))
+    crate::decimal::parse_saturating(digits)
 }
 
 /// The reason phrase; the usual ones without an allocation.
