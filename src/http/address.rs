@@ -280,7 +280,14 @@ impl AddressPolicy {
             return true;
         }
         let host = url.host();
-        self.hosts.iter().any(|rule| rule_matches(rule, host))
+        // Loops here and in `check_ip`, not closures given to `any`: each compiled its own
+        // copy of the iterator code (issue 17).
+        for rule in &self.hosts {
+            if rule_matches(rule, host) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Checks one address.
@@ -293,34 +300,36 @@ impl AddressPolicy {
             return Ok(());
         }
         let ip = canonical(ip);
-        match AddressClass::of(ip) {
-            Some(_)
-                if self
-                    .exempt
-                    .iter()
-                    .any(|&(net, len)| in_network(ip, net, len)) =>
-            {
-                Ok(())
+        let class = match AddressClass::of(ip) {
+            Some(class) => class,
+            None => return Ok(()),
+        };
+        for &(net, len) in &self.exempt {
+            if in_network(ip, net, len) {
+                return Ok(());
             }
-            Some(class) => Err(class),
-            None => Ok(()),
         }
+        Err(class)
     }
 }
 
 fn rule_matches(rule: &HostRule, host: Host<'_>) -> bool {
     match (rule, host) {
         (HostRule::Name(name), Host::Domain(d)) => d.trim_end_matches('.') == name,
-        (HostRule::Domain(domain), Host::Domain(d)) => {
-            let d = d.trim_end_matches('.');
-            d == domain
-                || (d.len() > domain.len()
-                    && d.ends_with(domain.as_str())
-                    && d.as_bytes().get(d.len() - domain.len() - 1) == Some(&b'.'))
-        }
+        (HostRule::Domain(domain), Host::Domain(d)) => in_domain(d, domain),
         (HostRule::Ip(ip), host) => host.ip().map(canonical) == Some(canonical(*ip)),
         _ => false,
     }
+}
+
+/// Whether the host name `name` (a trailing dot ignored) is `domain` or a name under it: the
+/// one rule for a domain in an allowlist and in `no_proxy`.
+pub(crate) fn in_domain(name: &str, domain: &str) -> bool {
+    let name = name.trim_end_matches('.');
+    name == domain
+        || (name.len() > domain.len()
+            && name.ends_with(domain)
+            && name.as_bytes().get(name.len() - domain.len() - 1) == Some(&b'.'))
 }
 
 /// An IPv4-mapped IPv6 address is the IPv4 address, for exemptions and allowlists.

@@ -228,8 +228,10 @@ fn record_redirect(
             Error::limit(Limit::Redirects, max_redirects as usize, seen).with_url(&from.url)
         );
     }
-    if visited.iter().any(|(m, u)| *m == next.0 && u == next.1) {
-        return Err(Error::new(ErrorKind::RedirectLoop).with_url(next.1));
+    for (method, url) in visited.iter() {
+        if *method == next.0 && url == next.1 {
+            return Err(Error::new(ErrorKind::RedirectLoop).with_url(next.1));
+        }
     }
     Ok(())
 }
@@ -473,9 +475,16 @@ fn check_policy(settings: &Settings<'_>, url: &Url, proxied: bool) -> Result<(),
 
 /// `Connection: close` on the request: the connection is not kept.
 fn wants_close(headers: &Headers) -> bool {
-    headers
-        .get_all("connection")
-        .any(|v| v.split(',').any(|o| o.trim().eq_ignore_ascii_case("close")))
+    // Loops, not closures given to `any`: each compiled its own copy of the iterator code
+    // (issue 17).
+    for value in headers.get_all("connection") {
+        for option in value.split(',') {
+            if option.trim().eq_ignore_ascii_case("close") {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// How long to wait before retrying a 429 or 503, when the retry policy says to and the wait

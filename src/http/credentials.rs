@@ -183,19 +183,31 @@ const DESCRIPTORS: &[&str] = &[
 /// ```
 pub fn is_credential_name(name: &str) -> bool {
     let tokens = tokens(name);
-    let has = |words: &[&str]| tokens.iter().any(|t| words.contains(&t.as_str()));
-    let last_credential = tokens.iter().rposition(|t| {
+    // Loops, not closures given to any, rposition and skip: each compiled its own copy of the
+    // iterator code (issue 17).
+    let mut last_credential = None;
+    for (i, t) in tokens.iter().enumerate() {
         let t = t.as_str();
-        let neutral = (t == "key" && has(KEY_QUALIFIERS)) || (t == "token" && has(PAGE_QUALIFIERS));
-        !neutral && (CREDENTIAL_TOKENS.contains(&t) || GLUED_TOKENS.contains(&t))
-    });
+        let neutral = (t == "key" && any_of(&tokens, KEY_QUALIFIERS))
+            || (t == "token" && any_of(&tokens, PAGE_QUALIFIERS));
+        if !neutral && (CREDENTIAL_TOKENS.contains(&t) || GLUED_TOKENS.contains(&t)) {
+            last_credential = Some(i);
+        }
+    }
     match last_credential {
-        Some(i) => !tokens
-            .iter()
-            .skip(i + 1)
-            .any(|t| DESCRIPTORS.contains(&t.as_str())),
+        Some(i) => !any_of(tokens.get(i + 1..).unwrap_or_default(), DESCRIPTORS),
         None => false,
     }
+}
+
+/// Whether one of `tokens` is one of `words`.
+fn any_of(tokens: &[String], words: &[&str]) -> bool {
+    for t in tokens {
+        if words.contains(&t.as_str()) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The lower-case tokens of a name: split on anything but letters and digits, before an

@@ -325,7 +325,7 @@ impl Error {
     /// not its path, for a reader who must not see the path.
     pub(crate) fn with_origin_only(mut self) -> Error {
         if let Some(url) = &mut self.inner.url {
-            let authority = url.find("://").map_or(0, |i| i + 3);
+            let authority = url::find_scheme_separator(url).map_or(0, |i| i + 3);
             if let Some(slash) = url[authority..].find('/') {
                 url.truncate(authority + slash + 1);
             }

@@ -147,10 +147,14 @@ impl Headers {
 
     /// The first value for `name`, ignoring ASCII case.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|e| self.name_of(e).eq_ignore_ascii_case(name))
-            .map(|e| self.value_of(e))
+        // Loops here, in `is_sensitive`, `retain` and `eq` rather than closure-driven
+        // searches: each compiled its own copy of the iterator code (issue 17).
+        for e in &self.entries {
+            if self.name_of(e).eq_ignore_ascii_case(name) {
+                return Some(self.value_of(e));
+            }
+        }
+        None
     }
 
     /// Every value for `name`, in order.
@@ -188,11 +192,15 @@ impl Headers {
     /// Whether values of `name` are shown as `***`: marked so, or named like a credential
     /// ([`is_credential_name`]).
     pub fn is_sensitive(&self, name: &str) -> bool {
-        always_sensitive(name)
-            || self
-                .entries
-                .iter()
-                .any(|e| e.sensitive && self.name_of(e).eq_ignore_ascii_case(name))
+        if always_sensitive(name) {
+            return true;
+        }
+        for e in &self.entries {
+            if e.sensitive && self.name_of(e).eq_ignore_ascii_case(name) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Adds a field after the others, keeping any with the same name.
@@ -268,9 +276,10 @@ impl Headers {
     fn retain_dyn(&mut self, keep: &mut dyn FnMut(&str, bool) -> bool) -> usize {
         let before = self.entries.len();
         let mut kept = Headers::with_capacity(self.text.len(), before);
-        for (name, value, sensitive) in self.iter_marked_raw() {
-            if keep(name, sensitive) {
-                kept.push(name, value, sensitive);
+        for e in &self.entries {
+            let name = self.name_of(e);
+            if keep(name, e.sensitive) {
+                kept.push(name, self.value_of(e), e.sensitive);
             }
         }
         let removed = before - kept.entries.len();
@@ -278,12 +287,6 @@ impl Headers {
             *self = kept;
         }
         removed
-    }
-
-    fn iter_marked_raw(&self) -> impl Iterator<Item = (&str, &str, bool)> + '_ {
-        self.entries
-            .iter()
-            .map(move |e| (self.name_of(e), self.value_of(e), e.sensitive))
     }
 
     fn check(&self, name: &str, value: &str) -> Result<(), Error> {
@@ -325,7 +328,19 @@ impl fmt::Debug for Headers {
 impl PartialEq for Headers {
     /// Same fields in the same order (names compared as written); sensitivity is ignored.
     fn eq(&self, other: &Headers) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        if self.len() != other.len() {
+            return false;
+        }
+        let mut others = other.entries.iter();
+        for e in &self.entries {
+            let same = others.next().map_or(false, |o| {
+                self.name_of(e) == other.name_of(o) && self.value_of(e) == other.value_of(o)
+            });
+            if !same {
+                return false;
+            }
+        }
+        true
     }
 }
 

@@ -29,12 +29,18 @@ pub fn essence(media_type: &str) -> &str {
 /// assert_eq!(media::parameter("text/plain", "charset"), None);
 /// ```
 pub fn parameter<'a>(media_type: &'a str, name: &str) -> Option<&'a str> {
-    media_type.split(';').skip(1).find_map(|param| {
-        let (key, value) = param.split_once('=')?;
-        key.trim()
-            .eq_ignore_ascii_case(name)
-            .then(|| unquote(value.trim()))
-    })
+    let mut params = media_type.split(';');
+    params.next();
+    // A loop, not a closure given to `find_map`, which compiled its own copy of the iterator
+    // code (issue 17).
+    for param in params {
+        if let Some((key, value)) = param.split_once('=') {
+            if key.trim().eq_ignore_ascii_case(name) {
+                return Some(unquote(value.trim()));
+            }
+        }
+    }
+    None
 }
 
 /// `text` without one pair of surrounding double quotes, when it has them.
@@ -123,10 +129,28 @@ pub fn file_name(content_disposition: &str) -> Option<String> {
             return Some(String::from_utf8_lossy(&decoded).into_owned());
         }
         if name.eq_ignore_ascii_case("filename") {
-            plain = Some(value.trim_matches('"').replace("\\\"", "\""));
+            plain = Some(unescape_quotes(value.trim_matches('"')));
         }
     }
     plain
+}
+
+/// `text` with each `\"` read as `"` (a quoted string's escaped quote), as
+/// `text.replace("\\\"", "\"")` would, without compiling the standard library's substring
+/// replacement for it (issue 17).
+fn unescape_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(rest.get(..at).unwrap_or_default());
+        let escaped_quote = rest.as_bytes().get(at + 1) == Some(&b'"');
+        out.push(if escaped_quote { '"' } else { '\\' });
+        rest = rest
+            .get(at + 1 + usize::from(escaped_quote)..)
+            .unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -215,5 +239,29 @@ mod tests {
         for (header, want) in cases {
             assert_eq!(file_name(header).as_deref(), want, "{}", header);
         }
+    }
+
+    #[test]
+    fn escaped_quotes_read_as_replace_reads_them() {
+        for text in [
+            "",
+            "\\",
+            "\\\\",
+            "\"",
+            "\\\"",
+            "\\\\\"",
+            "a\\\"b\\\"c",
+            "\\\\\"\"",
+            "é\\\"ü\\",
+            "trail\\",
+        ] {
+            assert_eq!(
+                unescape_quotes(text),
+                text.replace("\\\"", "\""),
+                "{:?}",
+                text
+            );
+        }
+        assert_eq!(unescape_quotes("a\\\"b\\c"), "a\"b\\c");
     }
 }

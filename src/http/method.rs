@@ -139,8 +139,12 @@ impl FromStr for Method {
             Method::Delete,
             Method::Options,
         ];
-        if let Some(known) = ALL.iter().find(|m| m.as_str().eq_ignore_ascii_case(s)) {
-            return Ok(*known);
+        // A loop, not a closure given to `find`, which compiled its own copy of the
+        // iterator code (issue 17).
+        for known in ALL.iter() {
+            if known.as_str().eq_ignore_ascii_case(s) {
+                return Ok(*known);
+            }
         }
         // RFC 9110 section 9.1: `method = token`.
         if s.len() > MAX_METHOD_LEN || !is_token(s) {

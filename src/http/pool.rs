@@ -51,9 +51,15 @@ impl Pool {
         loop {
             let found = {
                 let mut idle = self.lock();
-                let pos = idle
-                    .iter()
-                    .rposition(|e| e.conn.origin.is(scheme, host, port))?;
+                // Loops rather than closure-driven searches here and in `put`: each compiled
+                // its own copy of the iterator code (issue 17).
+                let mut pos = idle.len();
+                loop {
+                    pos = pos.checked_sub(1)?;
+                    if idle.get(pos)?.conn.origin.is(scheme, host, port) {
+                        break;
+                    }
+                }
                 idle.remove(pos)
             };
             let mut found = found;
@@ -84,9 +90,16 @@ impl Pool {
                     i += 1;
                 }
             }
-            let same = |e: &Idle| e.conn.origin == conn.origin;
-            if idle.iter().filter(|e| same(e)).count() >= self.max_per_origin {
-                if let Some(oldest) = idle.iter().position(same) {
+            let mut oldest_same = None;
+            let mut same = 0;
+            for (i, e) in idle.iter().enumerate() {
+                if e.conn.origin == conn.origin {
+                    oldest_same = oldest_same.or(Some(i));
+                    same += 1;
+                }
+            }
+            if same >= self.max_per_origin {
+                if let Some(oldest) = oldest_same {
                     evicted.push(idle.remove(oldest));
                 }
             }

@@ -6,11 +6,11 @@
 use std::fmt;
 use std::net::IpAddr;
 
-use super::address::in_network;
+use super::address::{in_domain, in_network};
 use super::credentials::basic_auth;
 use super::error::{Error, ErrorKind};
 use crate::quote::MASK;
-use crate::url::{percent_decode, Host, Scheme, Url};
+use crate::url::{find_scheme_separator, percent_decode, Host, Scheme, Url};
 
 /// The port curl assumes for a proxy given without one.
 const DEFAULT_PROXY_PORT: u16 = 1080;
@@ -43,7 +43,7 @@ impl Proxy {
     /// ```
     pub fn new(url: &str) -> Result<Proxy, Error> {
         let url = url.trim();
-        let (scheme, rest) = match url.find("://") {
+        let (scheme, rest) = match find_scheme_separator(url) {
             Some(i) => (&url[..i], &url[i + 3..]),
             None => ("http", url),
         };
@@ -106,12 +106,14 @@ fn invalid(detail: &str) -> Error {
     Error::new(ErrorKind::InvalidProxy).with_detail(detail)
 }
 
-/// Whether `host[:port]` names a port (an IPv6 address has colons of its own).
+/// Whether `host[:port]` names a port (an IPv6 address has colons of its own). Bytes, not
+/// `str::contains`, whose `char` pattern compiles the substring searcher (issue 17).
 fn has_port(hostport: &str) -> bool {
-    match hostport.rfind(']') {
-        Some(close) => hostport[close..].contains(':'),
-        None => hostport.contains(':'),
-    }
+    let after_address = match hostport.rfind(']') {
+        Some(close) => hostport.get(close..).unwrap_or_default(),
+        None => hostport,
+    };
+    after_address.as_bytes().contains(&b':')
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,7 +177,10 @@ impl ProxyConfig {
     /// dot is ignored), addresses and CIDR networks (`10.0.0.0/8`). Ports are ignored.
     #[must_use]
     pub fn no_proxy(mut self, list: &str) -> ProxyConfig {
-        for entry in list.split([',', ' ', '\t']).filter(|e| !e.is_empty()) {
+        for entry in list.split([',', ' ', '\t']) {
+            if entry.is_empty() {
+                continue;
+            }
             if entry == "*" {
                 self.no_proxy_all = true;
             } else if let Some(rule) = no_proxy_rule(entry) {
@@ -219,17 +224,20 @@ impl ProxyConfig {
     where
         F: Fn(&str) -> Option<String>,
     {
-        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
-        let all = get("all_proxy").or_else(|| get("ALL_PROXY"));
-        let http = get("http_proxy").or_else(|| all.clone());
-        let https = get("https_proxy").or_else(|| get("HTTPS_PROXY")).or(all);
-        let no_proxy = get("no_proxy")
-            .or_else(|| get("NO_PROXY"))
-            .unwrap_or_default();
-        let parse = |v: Option<String>| v.map(|v| Proxy::new(&v)).transpose();
+        ProxyConfig::from_lookup(&var)
+    }
+
+    /// [`from_vars`](ProxyConfig::from_vars) through a trait object: one compiled copy
+    /// whatever the caller's lookup, and plain calls where each closure given to `or_else`
+    /// compiled its own (issue 17).
+    fn from_lookup(var: &dyn Fn(&str) -> Option<String>) -> Result<ProxyConfig, Error> {
+        let all = first_set(var, &["all_proxy", "ALL_PROXY"]);
+        let http = first_set(var, &["http_proxy"]).or(all.clone());
+        let https = first_set(var, &["https_proxy", "HTTPS_PROXY"]).or(all);
+        let no_proxy = first_set(var, &["no_proxy", "NO_PROXY"]).unwrap_or_default();
         Ok(ProxyConfig::none()
-            .http(parse(http)?)
-            .https(parse(https)?)
+            .http(proxy_from(http)?)
+            .https(proxy_from(https)?)
             .no_proxy(&no_proxy))
     }
 
@@ -246,20 +254,44 @@ impl ProxyConfig {
     }
 
     fn bypasses(&self, host: Host<'_>) -> bool {
-        self.no_proxy_all
-            || self.no_proxy.iter().any(|rule| match (rule, host) {
-                (NoProxyRule::Domain(name), Host::Domain(d)) => {
-                    let d = d.trim_end_matches('.');
-                    d == name
-                        || (d.len() > name.len()
-                            && d.ends_with(name.as_str())
-                            && d.as_bytes().get(d.len() - name.len() - 1) == Some(&b'.'))
-                }
+        if self.no_proxy_all {
+            return true;
+        }
+        // A loop, not a closure given to `any`, which compiled its own copy of the iterator
+        // code (issue 17).
+        for rule in &self.no_proxy {
+            let bypassed = match (rule, host) {
+                (NoProxyRule::Domain(name), Host::Domain(d)) => in_domain(d, name),
                 (NoProxyRule::Net(net, len), host) => {
                     host.ip().map_or(false, |ip| in_network(ip, *net, *len))
                 }
                 _ => false,
-            })
+            };
+            if bypassed {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The value of the first of the variables `names` that is set and not blank.
+fn first_set(var: &dyn Fn(&str) -> Option<String>, names: &[&str]) -> Option<String> {
+    for name in names {
+        if let Some(value) = var(name) {
+            if !value.trim().is_empty() {
+                return Some(value);
+            }
+        }
+    }
+    None
+}
+
+/// The proxy a variable's value names, if it is set.
+fn proxy_from(value: Option<String>) -> Result<Option<Proxy>, Error> {
+    match value {
+        Some(url) => Proxy::new(&url).map(Some),
+        None => Ok(None),
     }
 }
 
@@ -270,7 +302,9 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
             .trim_end_matches(']')
             .parse()
             .ok()?;
-        return Some(NoProxyRule::Net(ip, len.parse().ok()?));
+        // As `str::parse` reads a `u8`: one optional `+`, then digits.
+        let len = crate::decimal::parse(len.strip_prefix('+').unwrap_or(len).as_bytes())?;
+        return Some(NoProxyRule::Net(ip, u8::try_from(len).ok()?));
     }
     let bare = entry.trim_start_matches('[');
     if let Some(close) = bare.find(']') {
@@ -280,8 +314,12 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
         let len = if ip.is_ipv4() { 32 } else { 128 };
         return Some(NoProxyRule::Net(ip, len));
     }
-    let host = entry.split(':').next().unwrap_or(entry);
-    let host = host.trim_start_matches("*.").trim_start_matches('.');
+    let mut host = entry.split(':').next().unwrap_or(entry);
+    // `trim_start_matches("*.")` without the substring searcher it compiles (issue 17).
+    while let Some(rest) = host.strip_prefix("*.") {
+        host = rest;
+    }
+    let host = host.trim_start_matches('.');
     let host = host.trim_end_matches('.').to_ascii_lowercase();
     if let Ok(ip) = host.parse::<IpAddr>() {
         return Some(NoProxyRule::Net(ip, 32));
@@ -391,5 +429,28 @@ mod tests {
         assert!(through("http://example.com/"));
         let all = ProxyConfig::all(Proxy::new("p:1").unwrap()).no_proxy("*");
         assert!(all.for_url(&url("http://example.com/")).is_none());
+    }
+
+    #[test]
+    fn no_proxy_network_lengths_and_wildcards() {
+        let net = |len: u8| Some(NoProxyRule::Net("10.0.0.0".parse().unwrap(), len));
+        assert_eq!(no_proxy_rule("10.0.0.0/8"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/+8"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/008"), net(8));
+        assert_eq!(no_proxy_rule("10.0.0.0/255"), net(255));
+        for refused in [
+            "10.0.0.0/256",
+            "10.0.0.0/",
+            "10.0.0.0/+",
+            "10.0.0.0/++8",
+            "10.0.0.0/-8",
+            "10.0.0.0/ 8",
+        ] {
+            assert_eq!(no_proxy_rule(refused), None, "{refused}");
+        }
+        let domain = Some(NoProxyRule::Domain("corp".to_string()));
+        assert_eq!(no_proxy_rule("*.*.corp"), domain);
+        assert_eq!(no_proxy_rule("*..corp."), domain);
+        assert_eq!(no_proxy_rule("*.*."), None);
     }
 }

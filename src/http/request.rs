@@ -253,9 +253,14 @@ impl Request {
     /// `Display`, `Debug` and masked renderings, and it is dropped when a redirect leaves the
     /// origin.
     pub fn mark_query_secret(&mut self, name: &str) {
-        if !self.secret_query.iter().any(|n| n == name) {
-            self.secret_query.push(name.to_string());
+        // A loop, not a closure given to `any`, which compiled its own copy of the iterator
+        // code (issue 17).
+        for marked in &self.secret_query {
+            if marked == name {
+                return;
+            }
         }
+        self.secret_query.push(name.to_string());
     }
 
     /// Marks a query parameter secret (see [`mark_query_secret`](Request::mark_query_secret)).

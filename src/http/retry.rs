@@ -125,35 +125,51 @@ impl RetryPolicy {
 /// no wait.
 pub(crate) fn parse_retry_after(value: &str, now: u64) -> Option<Duration> {
     let value = value.trim();
-    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
-        // Absurdly long delays saturate; max_wait refuses them anyway.
-        return Some(Duration::from_secs(value.parse().unwrap_or(u64::MAX)));
+    // Absurdly long delays saturate; max_wait refuses them anyway.
+    if let Some(seconds) = crate::decimal::parse_saturating(value.as_bytes()) {
+        return Some(Duration::from_secs(seconds));
     }
     let at = parse_http_date(value, now)?;
     Some(Duration::from_secs(at.saturating_sub(now)))
 }
 
 fn month(name: &str) -> Option<u32> {
-    const MONTHS: [&str; 12] = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    const MONTHS: [(&str, u32); 12] = [
+        ("jan", 1),
+        ("feb", 2),
+        ("mar", 3),
+        ("apr", 4),
+        ("may", 5),
+        ("jun", 6),
+        ("jul", 7),
+        ("aug", 8),
+        ("sep", 9),
+        ("oct", 10),
+        ("nov", 11),
+        ("dec", 12),
     ];
-    let i = MONTHS.iter().position(|m| m.eq_ignore_ascii_case(name))?;
-    u32::try_from(i + 1).ok()
+    for &(month, number) in MONTHS.iter() {
+        if month.eq_ignore_ascii_case(name) {
+            return Some(number);
+        }
+    }
+    None
 }
 
-fn number(s: &str, digits: std::ops::RangeInclusive<usize>) -> Option<u32> {
-    if !digits.contains(&s.len()) || !s.bytes().all(|b| b.is_ascii_digit()) {
+/// A date field of `min` to `max` digits (the digits are all it may hold).
+fn number(s: &str, min: usize, max: usize) -> Option<u32> {
+    if s.len() < min || s.len() > max {
         return None;
     }
-    s.parse().ok()
+    u32::try_from(crate::decimal::parse(s.as_bytes())?).ok()
 }
 
 /// `hh:mm:ss`, as seconds into the day.
 fn time_of_day(s: &str) -> Option<u64> {
     let mut parts = s.split(':');
-    let h = number(parts.next()?, 2..=2)?;
-    let m = number(parts.next()?, 2..=2)?;
-    let sec = number(parts.next()?, 2..=2)?;
+    let h = number(parts.next()?, 2, 2)?;
+    let m = number(parts.next()?, 2, 2)?;
+    let sec = number(parts.next()?, 2, 2)?;
     if parts.next().is_some() || h > 23 || m > 59 || sec > 60 {
         return None;
     }
@@ -185,37 +201,50 @@ fn to_unix(year: u32, mon: u32, day: u32, secs: u64) -> Option<u64> {
 pub(crate) fn parse_http_date(s: &str, now: u64) -> Option<u64> {
     match s.split_once(',') {
         Some((_, rest)) => {
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            match fields[..] {
+            let (fields, n) = date_fields(rest)?;
+            match *fields.get(..n)? {
                 [d, mon, y, t, "GMT"] => to_unix(
-                    number(y, 4..=4)?,
+                    number(y, 4, 4)?,
                     month(mon)?,
-                    number(d, 2..=2)?,
+                    number(d, 2, 2)?,
                     time_of_day(t)?,
                 ),
                 [date, t, "GMT"] => {
                     let mut parts = date.split('-');
-                    let d = number(parts.next()?, 2..=2)?;
+                    let d = number(parts.next()?, 2, 2)?;
                     let mon = month(parts.next()?)?;
-                    let yy = number(parts.next()?, 2..=2)?;
+                    let yy = number(parts.next()?, 2, 2)?;
                     to_unix(full_year(yy, now), mon, d, time_of_day(t)?)
                 }
                 _ => None,
             }
         }
         None => {
-            let fields: Vec<&str> = s.split_whitespace().collect();
-            match fields[..] {
+            let (fields, n) = date_fields(s)?;
+            match *fields.get(..n)? {
                 [_, mon, d, t, y] => to_unix(
-                    number(y, 4..=4)?,
+                    number(y, 4, 4)?,
                     month(mon)?,
-                    number(d, 1..=2)?,
+                    number(d, 1, 2)?,
                     time_of_day(t)?,
                 ),
                 _ => None,
             }
         }
     }
+}
+
+/// The whitespace-separated fields of a date and their count, or `None` for more than five
+/// (no date form has more). A fixed array, not a `Vec`: collecting compiles the standard
+/// library's generic collection code for a handful of words (issue 17).
+fn date_fields(s: &str) -> Option<([&str; 5], usize)> {
+    let mut fields = [""; 5];
+    let mut n = 0;
+    for field in s.split_whitespace() {
+        *fields.get_mut(n)? = field;
+        n += 1;
+    }
+    Some((fields, n))
 }
 
 /// The year of a Unix time (the "civil from days" algorithm).

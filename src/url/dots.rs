@@ -68,7 +68,7 @@ pub fn reads_as_dot_segment(value: &str) -> bool {
     if has_dots(value.as_bytes()) {
         return true;
     }
-    if !value.contains('%') {
+    if !value.as_bytes().contains(&b'%') {
         return false;
     }
     let mut current = value.as_bytes().to_vec();
@@ -109,32 +109,55 @@ pub(crate) fn segment_problem(value: &str) -> Option<SegmentProblem> {
     }
 }
 
+// The functions below loop rather than pass closures to `any`, `split`, `position` or
+// `trim_matches`: each closure compiled its own copy of the iterator code (issue 17).
+
 fn has_dots(bytes: &[u8]) -> bool {
     let folded;
-    let bytes = if bytes.iter().any(|&b| b >= 0xc0) {
+    let bytes = if has_byte_from(bytes, 0xc0) {
         folded = fold_overlong_ascii(bytes);
         &folded[..]
     } else {
         bytes
     };
-    bytes
-        .split(|&b| b == b'/' || b == b'\\')
-        .any(is_dot_segment)
+    let mut segment_start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'/' || b == b'\\' {
+            if is_dot_segment(bytes.get(segment_start..i).unwrap_or_default()) {
+                return true;
+            }
+            segment_start = i + 1;
+        }
+    }
+    is_dot_segment(bytes.get(segment_start..).unwrap_or_default())
+}
+
+/// Whether a byte of `bytes` is `min` or above.
+fn has_byte_from(bytes: &[u8], min: u8) -> bool {
+    for &b in bytes {
+        if b >= min {
+            return true;
+        }
+    }
+    false
 }
 
 /// `.` or `..`, read up to a `;` or a NUL, trimmed, with the NFKC full-stop forms mapped.
 fn is_dot_segment(segment: &[u8]) -> bool {
-    let end = segment
-        .iter()
-        .position(|&b| b == b';' || b == 0)
-        .unwrap_or(segment.len());
-    let segment = &segment[..end];
+    let mut end = segment.len();
+    for (i, &b) in segment.iter().enumerate() {
+        if b == b';' || b == 0 {
+            end = i;
+            break;
+        }
+    }
+    let segment = segment.get(..end).unwrap_or_default();
     if segment.is_ascii() {
         let trimmed = trim_ascii(segment);
         return matches!(trimmed, b"." | b"..");
     }
     let text = String::from_utf8_lossy(segment);
-    let trimmed = text.trim_matches(is_trimmed);
+    let trimmed = trim_unicode(&text);
     let mut dots = 0usize;
     for c in trimmed.chars() {
         dots += match nfkc_full_stops(c) {
@@ -150,16 +173,39 @@ fn is_dot_segment(segment: &[u8]) -> bool {
 
 /// ASCII whitespace and control characters off both ends.
 fn trim_ascii(bytes: &[u8]) -> &[u8] {
-    let trimmed = |b: &u8| b.is_ascii_whitespace() || b.is_ascii_control();
-    let start = bytes
-        .iter()
-        .position(|b| !trimmed(b))
-        .unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|b| !trimmed(b))
-        .map_or(start, |i| i + 1);
-    &bytes[start..end]
+    let trimmed = |b: u8| b.is_ascii_whitespace() || b.is_ascii_control();
+    let mut rest = bytes;
+    while let Some((&first, after)) = rest.split_first() {
+        if !trimmed(first) {
+            break;
+        }
+        rest = after;
+    }
+    while let Some((&last, before)) = rest.split_last() {
+        if !trimmed(last) {
+            break;
+        }
+        rest = before;
+    }
+    rest
+}
+
+/// [`is_trimmed`] characters off both ends.
+fn trim_unicode(text: &str) -> &str {
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if !is_trimmed(c) {
+            break;
+        }
+        rest = rest.get(c.len_utf8()..).unwrap_or_default();
+    }
+    while let Some(c) = rest.chars().next_back() {
+        if !is_trimmed(c) {
+            break;
+        }
+        rest = rest.get(..rest.len() - c.len_utf8()).unwrap_or_default();
+    }
+    rest
 }
 
 /// What servers that trim segments take off: whitespace, controls, zero-width characters.
@@ -186,7 +232,7 @@ fn nfkc_full_stops(c: char) -> Option<usize> {
 /// `bytes` with every overlong UTF-8 form of an ASCII character (2, 3 or 4 bytes, which RFC
 /// 3629 section 10 forbids and lenient decoders still accept) replaced by that character.
 fn fold_overlong_ascii(bytes: &[u8]) -> Vec<u8> {
-    let continuation = |b: &u8| (0x80..=0xbf).contains(b);
+    let continuation = |b: &u8| matches!(b, 0x80..=0xbf);
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
@@ -224,7 +270,12 @@ fn is_dot_dot(segment: &str) -> bool {
 }
 
 pub(crate) fn has_dot_segment(path: &str) -> bool {
-    path.split('/').any(|s| is_dot(s) || is_dot_dot(s))
+    for segment in path.split('/') {
+        if is_dot(segment) || is_dot_dot(segment) {
+            return true;
+        }
+    }
+    false
 }
 
 /// RFC 3986 section 5.2.4, on a path that starts with `/`: `.` segments go, `..` removes the

@@ -87,7 +87,11 @@ pub(crate) fn push_host(out: &mut String, raw: &str, repr: HostRepr) {
     // Writing to a String cannot fail.
     let _ = match repr {
         HostRepr::Domain => {
-            out.extend(raw.chars().map(|c| c.to_ascii_lowercase()));
+            // A loop, not a mapped iterator, which compiled its own copy of the iterator
+            // code (issue 17).
+            for c in raw.chars() {
+                out.push(c.to_ascii_lowercase());
+            }
             Ok(())
         }
         HostRepr::Ipv4(a) => write!(out, "{a}"),
@@ -132,7 +136,7 @@ fn check_domain(host: &str) -> Result<(), (ErrorKind, usize)> {
 fn ends_in_number(host: &str) -> bool {
     let name = host.strip_suffix('.').unwrap_or(host);
     let last = name.rsplit('.').next().unwrap_or(name);
-    if !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()) {
+    if crate::decimal::is_digits(last.as_bytes()) {
         return true;
     }
     parse_ipv4_number(last).is_some()

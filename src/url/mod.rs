@@ -62,6 +62,7 @@ pub use self::encode::{
 };
 pub use self::error::{Error, ErrorKind};
 pub use self::host::Host;
+pub(crate) use self::parse::find_scheme_separator;
 pub use self::query::QueryPairs;
 
 use self::host::HostRepr;

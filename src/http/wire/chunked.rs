@@ -16,21 +16,27 @@ use super::super::headers::all_value_bytes;
 /// any body limit anyway. `line` is without its line ending.
 pub(crate) fn parse_chunk_size(line: &[u8]) -> Result<u64, Error> {
     let bad = || Error::malformed(Malformed::ChunkSize);
-    let digits = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-    if digits == 0 {
-        return Err(bad());
-    }
-    let size = line[..digits].iter().fold(0u64, |n, &d| {
+    // A loop, not take_while and fold: their closures compiled the iterator code twice
+    // (issue 17).
+    let mut size = 0u64;
+    let mut digits = 0;
+    for &d in line {
         let v = match d {
             b'0'..=b'9' => d - b'0',
             b'a'..=b'f' => d - b'a' + 10,
-            _ => d - b'A' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => break,
         };
-        n.checked_mul(16)
+        size = size
+            .checked_mul(16)
             .and_then(|n| n.checked_add(u64::from(v)))
-            .unwrap_or(u64::MAX)
-    });
-    let mut rest = &line[digits..];
+            .unwrap_or(u64::MAX);
+        digits += 1;
+    }
+    if digits == 0 {
+        return Err(bad());
+    }
+    let mut rest = line.get(digits..).unwrap_or_default();
     while let [b' ' | b'\t', tail @ ..] = rest {
         rest = tail;
     }

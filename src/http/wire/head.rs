@@ -197,11 +197,34 @@ fn trim_ows(mut v: &[u8]) -> &[u8] {
 }
 
 /// The elements of a comma-separated list (RFC 9110 section 5.6.1), empty ones skipped.
-fn list(value: &[u8]) -> impl Iterator<Item = &[u8]> {
-    value
-        .split(|&b| b == b',')
-        .map(trim_ows)
-        .filter(|e| !e.is_empty())
+fn list(value: &[u8]) -> List<'_> {
+    List { rest: Some(value) }
+}
+
+/// [`list`]'s iterator: one plain `next`, where a split-map-filter chain compiled the
+/// iterator code for each of its closures (issue 17).
+struct List<'a> {
+    /// What follows the last comma read; `None` after the last element.
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> Iterator for List<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        loop {
+            let rest = self.rest?;
+            let (element, after) = match super::find_byte(rest, b',') {
+                Some(comma) => (rest.get(..comma)?, rest.get(comma + 1..)),
+                None => (rest, None),
+            };
+            self.rest = after;
+            let element = trim_ows(element);
+            if !element.is_empty() {
+                return Some(element);
+            }
+        }
+    }
 }
 
 impl Head {
@@ -281,12 +304,7 @@ impl Head {
 
 /// Digits only. A value beyond `u64` saturates: it is over any body limit anyway.
 fn parse_length(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(digits.iter().fold(0u64, |n, &d| {
-        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-    }))
+    crate::decimal::parse_saturating(digits)
 }
 
 /// The reason phrase; the usual ones without an allocation.
