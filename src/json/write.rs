@@ -4,6 +4,9 @@ use std::fmt;
 use std::io;
 
 use super::float_format::{format_f64, push_ascii, BUF_LEN};
+use super::scan::{
+    bytes_equal, first_flagged, not_plain_ascii, skip_plain_ascii, string_ends, word, word_at,
+};
 use super::{Json, Map, Number};
 
 /// Chunks of this size go to a formatter or a byte stream: small enough to stay in the
@@ -380,25 +383,16 @@ impl<'s, 't, 'f> Writer<'s, 't, 'f> {
     /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass;
     /// whether they were. `bytes` are at most `SHORT_STRING` long.
     fn stage_plain(&mut self, bytes: &[u8]) -> bool {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
         let start = self.room(bytes.len() + 2);
         let mut at = stage_byte(&mut self.stage, start, b'"');
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let x = u64::from_le_bytes(word);
-            let special = (x & HIGHS)
-                | has_zero(x ^ (ONES * u64::from(b'"')))
-                | has_zero(x ^ (ONES * u64::from(b'\\')))
-                | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
-            if special != 0 {
+            let x = word(chunk);
+            if not_plain_ascii(x) != 0 {
                 return false;
             }
             if let Some(dst) = self.stage.get_mut(at..at + 8) {
-                dst.copy_from_slice(&word);
+                dst.copy_from_slice(&x.to_le_bytes());
             }
             at += 8;
         }
@@ -753,24 +747,13 @@ const LOOK: [bool; 256] = {
 };
 
 /// The index of the first byte at or after `i` that needs a look (or `bytes.len()`).
-/// Eight bytes at a time while none does (SWAR: bit tricks on a u64).
-fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte is zero in x iff the high bit of (x - 1) & !x is set there (exact as an "any").
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let special = has_zero(x ^ (ONES * u64::from(b'"')))
-            | has_zero(x ^ (ONES * u64::from(b'\\')))
-            | has_zero(x ^ (ONES * 0xE2))
-            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
-        if special != 0 {
-            // The lowest flagged byte is the first one needing a look (spurious flags only
-            // appear above a true one).
-            return i + (special.trailing_zeros() / 8) as usize;
+/// Plain ASCII sixteen bytes at a time; from the first word that is not, the exact test.
+fn skip_plain(bytes: &[u8], i: usize) -> usize {
+    let mut i = skip_plain_ascii(bytes, i);
+    while let Some(x) = word_at(bytes, i) {
+        let look = string_ends(x) | bytes_equal(x, 0xE2);
+        if look != 0 {
+            return first_flagged(i, look);
         }
         i += 8;
     }
