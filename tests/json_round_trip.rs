@@ -257,14 +257,15 @@ fn escaped_char_by_char(s: &str) -> String {
 }
 
 #[test]
-fn long_plain_ascii_runs_are_written_exactly_around_any_character() {
+fn plain_ascii_runs_are_written_exactly_around_any_character() {
     // The writer skips plain ASCII sixteen bytes at a time and everything else eight at a
-    // time: put each kind of character at every offset of long runs, alone and in pairs.
+    // time, and pretty output stages short plain strings a word at a time: put each kind of
+    // character at every offset of runs of every such length, alone and in pairs.
     let specials = [
         "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "\u{2029}", "\u{2026}",
         "日", "😀",
     ];
-    for len in [15, 16, 17, 31, 32, 33, 47, 100] {
+    for len in [0, 1, 6, 7, 8, 15, 16, 17, 31, 32, 33, 47, 63, 100] {
         let plain: String = (0..len)
             .map(|i| char::from(b'a' + (i % 26) as u8))
             .collect();

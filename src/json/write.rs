@@ -380,31 +380,50 @@ impl<'s, 't, 'f> Writer<'s, 't, 'f> {
     }
 
     /// Stages `bytes` in quotes if they are plain ASCII (no `"`, `\\`, control character or
-    /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass;
-    /// whether they were. `bytes` are at most `SHORT_STRING` long.
+    /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass, the
+    /// last few bytes as one word padded with spaces; whether they were. `bytes` are at most
+    /// `SHORT_STRING` long.
     fn stage_plain(&mut self, bytes: &[u8]) -> bool {
-        let start = self.room(bytes.len() + 2);
-        let mut at = stage_byte(&mut self.stage, start, b'"');
+        // Room for the quotes and a whole word from the last bytes on (spaces past the end
+        // are staged and then left behind, or overwritten by the closing quote).
+        let start = self.room(bytes.len() + 2 + 8);
+        let mut at = start + 1;
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
             let x = word(chunk);
             if not_plain_ascii(x) != 0 {
                 return false;
             }
-            if let Some(dst) = self.stage.get_mut(at..at + 8) {
-                dst.copy_from_slice(&x.to_le_bytes());
-            }
+            self.stage_word(at, x);
             at += 8;
         }
-        for &b in chunks.remainder() {
-            if !b.is_ascii() || LOOK[usize::from(b)] {
+        let tail = chunks.remainder();
+        if !tail.is_empty() {
+            // One word rather than a test and a store per byte (a key averages a few bytes
+            // past its last whole word); spaces are plain.
+            let mut padded = [b' '; 8];
+            for (dst, &b) in padded.iter_mut().zip(tail) {
+                *dst = b;
+            }
+            let x = u64::from_le_bytes(padded);
+            if not_plain_ascii(x) != 0 {
                 return false;
             }
-            at = stage_byte(&mut self.stage, at, b);
+            self.stage_word(at, x);
+            at += tail.len();
         }
         // Committed only now: a string that was not plain left nothing staged.
+        stage_byte(&mut self.stage, start, b'"');
         self.staged = stage_byte(&mut self.stage, at, b'"');
         true
+    }
+
+    /// Stores the eight bytes of `x` at `at` (the caller made room).
+    #[inline]
+    fn stage_word(&mut self, at: usize, x: u64) {
+        if let Some(dst) = self.stage.get_mut(at..at + 8) {
+            dst.copy_from_slice(&x.to_le_bytes());
+        }
     }
 
     /// Numbers are formatted into the staging area; numbers kept as text (beyond the ranges
