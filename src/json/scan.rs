@@ -1,10 +1,15 @@
-//! Word-at-a-time scans of string content, shared by the parser and the writer: eight bytes
-//! are tested with a few operations on a `u64` (SWAR), which safe Rust compiles well.
+//! Word-at-a-time tests of string content for the writer: eight bytes are tested with a few
+//! operations on a `u64` (SWAR), which safe Rust compiles well.
 //!
 //! The writer's scan first runs a cheap test that stops at any byte other than plain
 //! printable ASCII, two words a step (which the compiler turns into SSE2 on x86-64), then
 //! finishes with the exact test of its stop set. Most string content (descriptions, names,
 //! URLs) is plain ASCII and only ever sees the cheap test.
+//!
+//! The parser keeps its own scan (`parse::skip_unescaped`, the exact test a word at a
+//! time): built from these functions, with or without the cheap test first, it compiled to
+//! code 0.4 to 2% slower on the OpenAPI benchmark's document (callgrind), whose strings are
+//! mostly short keys.
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
