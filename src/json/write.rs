@@ -767,8 +767,12 @@ const LOOK: [bool; 256] = {
 
 /// The index of the first byte at or after `i` that needs a look (or `bytes.len()`).
 /// Plain ASCII sixteen bytes at a time; from the first word that is not, the exact test.
-fn skip_plain(bytes: &[u8], i: usize) -> usize {
-    let mut i = skip_plain_ascii(bytes, i);
+fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
+    // Short strings (most keys and names) go straight to the exact test: the two-word
+    // steps would not pay for their setup.
+    if bytes.len() >= i + 32 {
+        i = skip_plain_ascii(bytes, i);
+    }
     while let Some(x) = word_at(bytes, i) {
         let look = string_ends(x) | bytes_equal(x, 0xE2);
         if look != 0 {
