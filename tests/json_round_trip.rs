@@ -233,3 +233,57 @@ fn random_doubles_round_trip_bit_for_bit() {
         assert_eq!(back.to_bits(), f.to_bits(), "{text}");
     }
 }
+
+/// `write_str` as RFC 8259 and the crate's docs define it, a character at a time.
+fn escaped_char_by_char(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if c < ' ' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[test]
+fn plain_ascii_runs_are_written_exactly_around_any_character() {
+    // The writer skips plain ASCII sixteen bytes at a time and everything else eight at a
+    // time, and pretty output stages short plain strings a word at a time: put each kind of
+    // character at every offset of runs of every such length, alone and in pairs.
+    let specials = [
+        "\"", "\\", "\n", "\u{0}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "\u{2029}", "\u{2026}",
+        "日", "😀",
+    ];
+    for len in [0, 1, 6, 7, 8, 15, 16, 17, 31, 32, 33, 47, 63, 100] {
+        let plain: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        for special in specials {
+            for at in 0..=len {
+                let mut s = plain.clone();
+                s.insert_str(at, special);
+                for second in [special, "\"", "é"] {
+                    let mut s = s.clone();
+                    s.push_str(&plain[..at.min(9)]);
+                    s.push_str(second);
+                    let mut out = String::new();
+                    json::write_str(&mut out, &s);
+                    assert_eq!(out, escaped_char_by_char(&s), "{:?}", s);
+                    assert_eq!(Json::from(s.as_str()).to_pretty(), out);
+                    assert_eq!(json::parse(&out).unwrap(), Json::from(s.as_str()));
+                }
+            }
+        }
+    }
+}

@@ -125,6 +125,7 @@ mod number;
 mod parse;
 mod pointer;
 mod pow5;
+mod scan;
 mod value;
 mod write;
 

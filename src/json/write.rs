@@ -4,6 +4,9 @@ use std::fmt;
 use std::io;
 
 use super::float_format::{format_f64, push_ascii, BUF_LEN};
+use super::scan::{
+    bytes_equal, first_flagged, not_plain_ascii, skip_plain_ascii, string_ends, word, word_at,
+};
 use super::{Json, Map, Number};
 
 /// Chunks of this size go to a formatter or a byte stream: small enough to stay in the
@@ -377,40 +380,50 @@ impl<'s, 't, 'f> Writer<'s, 't, 'f> {
     }
 
     /// Stages `bytes` in quotes if they are plain ASCII (no `"`, `\\`, control character or
-    /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass;
-    /// whether they were. `bytes` are at most `SHORT_STRING` long.
+    /// byte above 0x7F), checking and copying eight bytes at a time (SWAR) in one pass, the
+    /// last few bytes as one word padded with spaces; whether they were. `bytes` are at most
+    /// `SHORT_STRING` long.
     fn stage_plain(&mut self, bytes: &[u8]) -> bool {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-        let start = self.room(bytes.len() + 2);
-        let mut at = stage_byte(&mut self.stage, start, b'"');
+        // Room for the quotes and a whole word from the last bytes on (spaces past the end
+        // are staged and then left behind, or overwritten by the closing quote).
+        let start = self.room(bytes.len() + 2 + 8);
+        let mut at = start + 1;
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let x = u64::from_le_bytes(word);
-            let special = (x & HIGHS)
-                | has_zero(x ^ (ONES * u64::from(b'"')))
-                | has_zero(x ^ (ONES * u64::from(b'\\')))
-                | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
-            if special != 0 {
+            let x = word(chunk);
+            if not_plain_ascii(x) != 0 {
                 return false;
             }
-            if let Some(dst) = self.stage.get_mut(at..at + 8) {
-                dst.copy_from_slice(&word);
-            }
+            self.stage_word(at, x);
             at += 8;
         }
-        for &b in chunks.remainder() {
-            if !b.is_ascii() || LOOK[usize::from(b)] {
+        let tail = chunks.remainder();
+        if !tail.is_empty() {
+            // One word rather than a test and a store per byte (a key averages a few bytes
+            // past its last whole word); spaces are plain.
+            let mut padded = [b' '; 8];
+            for (dst, &b) in padded.iter_mut().zip(tail) {
+                *dst = b;
+            }
+            let x = u64::from_le_bytes(padded);
+            if not_plain_ascii(x) != 0 {
                 return false;
             }
-            at = stage_byte(&mut self.stage, at, b);
+            self.stage_word(at, x);
+            at += tail.len();
         }
         // Committed only now: a string that was not plain left nothing staged.
+        stage_byte(&mut self.stage, start, b'"');
         self.staged = stage_byte(&mut self.stage, at, b'"');
         true
+    }
+
+    /// Stores the eight bytes of `x` at `at` (the caller made room).
+    #[inline]
+    fn stage_word(&mut self, at: usize, x: u64) {
+        if let Some(dst) = self.stage.get_mut(at..at + 8) {
+            dst.copy_from_slice(&x.to_le_bytes());
+        }
     }
 
     /// Numbers are formatted into the staging area; numbers kept as text (beyond the ranges
@@ -753,24 +766,17 @@ const LOOK: [bool; 256] = {
 };
 
 /// The index of the first byte at or after `i` that needs a look (or `bytes.len()`).
-/// Eight bytes at a time while none does (SWAR: bit tricks on a u64).
+/// Plain ASCII sixteen bytes at a time; from the first word that is not, the exact test.
 fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte is zero in x iff the high bit of (x - 1) & !x is set there (exact as an "any").
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let special = has_zero(x ^ (ONES * u64::from(b'"')))
-            | has_zero(x ^ (ONES * u64::from(b'\\')))
-            | has_zero(x ^ (ONES * 0xE2))
-            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
-        if special != 0 {
-            // The lowest flagged byte is the first one needing a look (spurious flags only
-            // appear above a true one).
-            return i + (special.trailing_zeros() / 8) as usize;
+    // Short strings (most keys and names) go straight to the exact test: the two-word
+    // steps would not pay for their setup.
+    if bytes.len() >= i + 32 {
+        i = skip_plain_ascii(bytes, i);
+    }
+    while let Some(x) = word_at(bytes, i) {
+        let look = string_ends(x) | bytes_equal(x, 0xE2);
+        if look != 0 {
+            return first_flagged(i, look);
         }
         i += 8;
     }
