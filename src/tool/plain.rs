@@ -235,6 +235,7 @@ const ABBREVIATIONS: [&str; 7] = ["e.g.", "i.e.", "eg.", "ie.", "vs.", "cf.", "v
 /// and the word before it is not one of [`ABBREVIATIONS`] (an opening bracket or quote before
 /// the word aside). The one rule for a sentence's end: trimming a description, a tool's
 /// summary, and the checks for sentences that only repeat what is said already use it.
+#[inline]
 pub(crate) fn ends_sentence(text: &str, space: usize) -> bool {
     let bytes = text.as_bytes();
     if bytes.get(space) != Some(&b' ') || space == 0 {
@@ -242,21 +243,34 @@ pub(crate) fn ends_sentence(text: &str, space: usize) -> bool {
     }
     match bytes[space - 1] {
         b'!' | b'?' => true,
-        b'.' => {
-            let start = bytes[..space]
-                .iter()
-                .rposition(|&b| b == b' ')
-                .map_or(0, |at| at + 1);
-            let word = bytes[start..space]
-                .iter()
-                .position(|b| !matches!(b, b'(' | b'[' | b'"' | b'\''))
-                .map_or(&bytes[start..space], |at| &bytes[start + at..space]);
-            !ABBREVIATIONS
-                .iter()
-                .any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
-        }
+        b'.' => !after_abbreviation(bytes, space),
         _ => false,
     }
+}
+
+/// Whether the word before the full stop at `space - 1` is one of [`ABBREVIATIONS`]. Out of
+/// line: every byte of a text is asked [`ends_sentence`], few reach this.
+#[inline(never)]
+fn after_abbreviation(bytes: &[u8], space: usize) -> bool {
+    // A word longer than this, brackets included, is no abbreviation: the look back is short.
+    const LONGEST: usize = 8;
+    let from = space.saturating_sub(LONGEST + 1);
+    let start = match bytes[from..space].iter().rposition(|&b| b == b' ') {
+        Some(at) => from + at + 1,
+        None if from == 0 => 0,
+        None => return false,
+    };
+    let word = &bytes[start..space];
+    let word = match word
+        .iter()
+        .position(|b| !matches!(b, b'(' | b'[' | b'"' | b'\''))
+    {
+        Some(at) => &word[at..],
+        None => word,
+    };
+    ABBREVIATIONS
+        .iter()
+        .any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
 }
 
 /// The end of the first sentence of `text` (white space collapsed): the byte after its
@@ -525,6 +539,9 @@ mod tests {
         assert_eq!(first_sentence_end("One sentence."), None);
         assert_eq!(first_sentence_end(""), None);
         assert!(!ends_sentence(". x", 0));
+        assert!(!ends_sentence("e.g. x", 4));
+        assert!(ends_sentence("averyverylongwordhere. Next", 22));
+        assert!(ends_sentence("a (((((e.g. x", 11));
         let collected: Vec<&str> = sentences("See e.g. below. Default: 3.").collect();
         assert_eq!(collected, ["See e.g. below.", "Default: 3."]);
     }
