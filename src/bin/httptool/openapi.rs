@@ -1,6 +1,7 @@
 //! `httptool import openapi`, and OpenAPI documents where `tools` and `call` take a plugin
 //! file.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -110,13 +111,17 @@ fn print_pretty(file: &Json) -> Result<(), CliError> {
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
 }
 
-/// Warnings, variables and the size summary, on standard error.
+/// Warnings, variables and the size summary, on standard error: gathered first and written
+/// at once (standard error is unbuffered, and a large API has thousands of warnings: line by
+/// line they were five system calls each). A standard error that cannot be written to is
+/// not worth failing for: the plugin file is already out.
 fn report(import: &Import) {
+    let mut text = String::new();
     for warning in import.warnings() {
-        eprintln!("warning: {}", warning);
+        let _ = writeln!(text, "warning: {}", warning);
     }
     for variable in import.variables() {
-        eprintln!("environment variable {}", variable);
+        let _ = writeln!(text, "environment variable {}", variable);
     }
     let tools = import.tools();
     let total: usize = tools.iter().map(|t| t.schema_bytes).sum();
@@ -131,13 +136,15 @@ fn report(import: &Import) {
         .take(5)
         .map(|t| format!("{} {}", t.name, t.schema_bytes))
         .collect();
-    eprintln!(
+    let _ = writeln!(
+        text,
         "{} tools from {} operations; {} bytes of tool schemas; largest: {}",
         tools.len(),
         import.operations_in_document(),
         total,
         top.join(", ")
     );
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
 fn run_import(document: &Json, path: &str, options: ImportOptions) -> Result<Import, CliError> {
