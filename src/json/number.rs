@@ -253,11 +253,15 @@ fn parse_exponent(text: &str) -> Result<i128, bool> {
     if digits.len() > 38 {
         return Err(negative);
     }
-    let magnitude = if digits.is_empty() {
-        0
-    } else {
-        digits.parse::<i128>().map_err(|_| negative)?
-    };
+    // At most 38 digits: under `i128::MAX` (about 1.7e38), so no step can overflow. A loop
+    // rather than `str::parse`, which compiles the standard integer parser for `i128`.
+    let mut magnitude: i128 = 0;
+    for digit in digits.bytes() {
+        if !digit.is_ascii_digit() {
+            return Err(negative);
+        }
+        magnitude = magnitude * 10 + i128::from(digit - b'0');
+    }
     Ok(if negative { -magnitude } else { magnitude })
 }
 

@@ -710,7 +710,7 @@ fn integer(negative: bool, w: u64, digits: usize, text: &str) -> Number {
     let exact = match digits {
         0..=19 => Some(w),
         // 20 digits may still fit u64.
-        20 => text.trim_start_matches('-').parse::<u64>().ok(),
+        20 => crate::decimal::parse(text.trim_start_matches('-').as_bytes()),
         _ => None,
     };
     exact

@@ -62,7 +62,8 @@ fn tokens(pointer: &str) -> Option<impl Iterator<Item = Option<Cow<'_, str>>>> {
 }
 
 fn decode(token: &str) -> Option<Cow<'_, str>> {
-    if !token.contains('~') {
+    // A byte search: `str::contains` would compile the substring searcher into every build.
+    if !token.as_bytes().contains(&b'~') {
         return Some(Cow::Borrowed(token));
     }
     let mut out = String::with_capacity(token.len());
@@ -90,7 +91,7 @@ fn array_index(token: &str) -> Option<usize> {
         _ => false,
     };
     if valid {
-        token.parse().ok()
+        crate::decimal::parse(bytes).and_then(|n| usize::try_from(n).ok())
     } else {
         None
     }
