@@ -378,6 +378,58 @@ fn schemas_as_the_model_reads_them() {
     );
 }
 
+#[test]
+fn every_keyword_copied_is_kept_and_every_one_not_passed_on_is_a_warning() {
+    let d = doc(
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "s": {"x-note": 1, "contentEncoding": "base64", "contentMediaType": "text/plain", "title": "S", "const": "QQ==", "default": "QQ==",
+                  "maxLength": 8, "minLength": 4, "pattern": "^[A-Z=]+$", "format": "byte", "type": "string", "not": {"type": "integer"}, "if": {}},
+            "n": {"multipleOf": 0.5, "exclusiveMaximum": true, "maximum": 9, "minimum": 1, "type": "number", "enum": [1, 2], "nullable": true},
+            "a": {"uniqueItems": true, "maxItems": 3, "minItems": 1, "items": {"type": "integer"}, "type": "array", "prefixItems": [{}]},
+            "o": {"maxProperties": 2, "minProperties": 1, "type": "object", "patternProperties": {}, "dependentSchemas": {},
+                  "additionalProperties": {"type": "string"}}}}}}}}}}"##,
+        "{}",
+    );
+    let import = import(&d);
+    same(
+        import.plugin().to_json()["endpoints"][0]["params"].clone(),
+        r#"[
+        {"name": "s", "in": "body", "type": "string", "schema": {"type": "string", "format": "byte", "pattern": "^[A-Z=]+$",
+            "minLength": 4, "maxLength": 8, "const": "QQ==", "title": "S", "contentMediaType": "text/plain",
+            "contentEncoding": "base64", "default": "QQ=="}},
+        {"name": "n", "in": "body", "type": "number", "schema": {"type": ["number", "null"], "minimum": 1,
+            "multipleOf": 0.5, "enum": [1, 2, null], "exclusiveMaximum": 9}},
+        {"name": "a", "in": "body", "type": "array", "items": {"type": "integer"}, "schema": {"type": "array", "minItems": 1,
+            "maxItems": 3, "uniqueItems": true, "items": {"type": "integer"}}},
+        {"name": "o", "in": "body", "type": "object", "schema": {"type": "object", "minProperties": 1,
+            "maxProperties": 2, "additionalProperties": {"type": "string"}}}]"#,
+    );
+    let base = "/paths/~1x/post/requestBody/content/application~1json/schema/properties";
+    let not_passed_on: Vec<String> = warnings(&import)
+        .into_iter()
+        .filter(|w| w.contains("is not passed on"))
+        .collect();
+    assert_eq!(
+        not_passed_on,
+        [
+            format!("{}/s/not: 'not' is not passed on to the model", base),
+            format!("{}/s/if: 'if' is not passed on to the model", base),
+            format!(
+                "{}/a/prefixItems: 'prefixItems' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/o/patternProperties: 'patternProperties' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/o/dependentSchemas: 'dependentSchemas' is not passed on to the model",
+                base
+            ),
+        ]
+    );
+}
+
 // ---------------------------------------------------------------- security
 
 #[test]

@@ -40,6 +40,91 @@ const COPIED: [&str; 17] = [
     "default",
 ];
 
+/// Keywords the model is not given, each a warning where it is met.
+const NOT_PASSED_ON: [&str; 5] = [
+    "not",
+    "prefixItems",
+    "if",
+    "patternProperties",
+    "dependentSchemas",
+];
+
+/// The members of a schema object that [`Converter::keywords`] reads, found in one pass
+/// over it: looking up each of its forty keywords in turn scanned every member forty times,
+/// the largest cost of a conversion. The first member of a name wins, as with
+/// [`Map::get`].
+#[derive(Default)]
+struct Members<'s> {
+    ty: Option<&'s Json>,
+    nullable: Option<&'s Json>,
+    description: Option<&'s Json>,
+    /// By position in [`COPIED`].
+    copied: [Option<&'s Json>; COPIED.len()],
+    enumeration: Option<&'s Json>,
+    exclusive_minimum: Option<&'s Json>,
+    exclusive_maximum: Option<&'s Json>,
+    example: Option<&'s Json>,
+    examples: Option<&'s Json>,
+    items: Option<&'s Json>,
+    properties: Option<&'s Json>,
+    required: Option<&'s Json>,
+    additional_properties: Option<&'s Json>,
+    one_of: Option<&'s Json>,
+    any_of: Option<&'s Json>,
+    /// By position in [`NOT_PASSED_ON`].
+    not_passed_on: [bool; NOT_PASSED_ON.len()],
+}
+
+impl<'s> Members<'s> {
+    fn of(map: &'s Map) -> Members<'s> {
+        let mut members = Members::default();
+        for (key, value) in map.iter() {
+            let slot = match members.slot(key) {
+                Some(slot) => slot,
+                None => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
+        }
+        members
+    }
+
+    /// The slot of keyword `key`, `None` for a member not read. A keyword not passed on is
+    /// marked here. Chosen by length first: one jump, then at most a few comparisons.
+    fn slot(&mut self, key: &str) -> Option<&mut Option<&'s Json>> {
+        let copied = |word: &str| COPIED.iter().position(|k| *k == word);
+        let slot = match (key.len(), key) {
+            (4, "type") => &mut self.ty,
+            (4, "enum") => &mut self.enumeration,
+            (5, "items") => &mut self.items,
+            (5, "oneOf") => &mut self.one_of,
+            (5, "anyOf") => &mut self.any_of,
+            (7, "example") => &mut self.example,
+            (8, "nullable") => &mut self.nullable,
+            (8, "examples") => &mut self.examples,
+            (8, "required") => &mut self.required,
+            (10, "properties") => &mut self.properties,
+            (11, "description") => &mut self.description,
+            (16, "exclusiveMinimum") => &mut self.exclusive_minimum,
+            (16, "exclusiveMaximum") => &mut self.exclusive_maximum,
+            (20, "additionalProperties") => &mut self.additional_properties,
+            (2 | 3 | 11 | 16 | 17, word) => {
+                if let Some(i) = NOT_PASSED_ON.iter().position(|k| *k == word) {
+                    if let Some(flag) = self.not_passed_on.get_mut(i) {
+                        *flag = true;
+                    }
+                    return None;
+                }
+                self.copied.get_mut(copied(word)?)?
+            }
+            (5..=16, word) => self.copied.get_mut(copied(word)?)?,
+            _ => return None,
+        };
+        Some(slot)
+    }
+}
+
 /// Values (defaults, examples, enums) deeper than this are left out: they are copied, and a
 /// copy must not recurse without bound. Small enough that a value in the deepest schema kept
 /// still fits the plugin's bound (see [`MAX_IMPORT_SCHEMA_DEPTH`]).
@@ -407,11 +492,12 @@ impl<'a, 'r> Converter<'a, 'r> {
         height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
+        let members = Members::of(map);
         let mut child_height = 0;
         // type, with OpenAPI 3.0's `nullable` as a type list (JSON Schema has no `nullable`).
-        let nullable = self.version != Version::V3_1
-            && map.get("nullable").and_then(Json::as_bool) == Some(true);
-        match map.get("type") {
+        let nullable =
+            self.version != Version::V3_1 && members.nullable.and_then(Json::as_bool) == Some(true);
+        match members.ty {
             Some(Json::String(word)) if word == "file" => {
                 // Swagger 2.0 `type: file` (formData): the bytes of an upload.
                 out.insert("type", "string");
@@ -425,20 +511,21 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
             _ => {}
         }
-        if let Some(description) = map.get("description").and_then(Json::as_str) {
+        if let Some(description) = members.description.and_then(Json::as_str) {
             if !description.trim().is_empty() && !out.contains_key("description") {
                 out.insert("description", text::cap(description, self.max_description));
             }
         }
-        for key in COPIED {
-            if out.contains_key(key) {
-                continue;
-            }
-            if let Some(value) = map.get(key).and_then(small_value) {
-                out.insert(key, value);
+        for (key, value) in COPIED.iter().zip(members.copied) {
+            let value = match value {
+                Some(value) if !out.contains_key(key) => value,
+                _ => continue,
+            };
+            if let Some(value) = small_value(value) {
+                out.insert(*key, value);
             }
         }
-        if let Some(Json::Array(values)) = map.get("enum") {
+        if let Some(Json::Array(values)) = members.enumeration {
             let mut values: Vec<Json> = values.iter().filter_map(small_value).collect();
             if nullable && !values.contains(&Json::Null) {
                 values.push(Json::Null);
@@ -447,11 +534,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         // Swagger 2.0 and OpenAPI 3.0 write exclusive bounds as booleans beside
         // `minimum`/`maximum`; JSON Schema 2020-12 (section 6.2.3) as the bound itself.
-        for (flag, bound) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
+        for (flag, bound, value) in [
+            ("exclusiveMinimum", "minimum", members.exclusive_minimum),
+            ("exclusiveMaximum", "maximum", members.exclusive_maximum),
         ] {
-            match map.get(flag) {
+            match value {
                 Some(Json::Bool(true)) => {
                     if let Some(limit) = out.remove(bound) {
                         out.insert(flag, limit);
@@ -463,10 +550,10 @@ impl<'a, 'r> Converter<'a, 'r> {
                 _ => {}
             }
         }
-        let example = match map.get("example") {
+        let example = match members.example {
             Some(example) => Some(example),
-            None => map
-                .get("examples")
+            None => members
+                .examples
                 .and_then(Json::as_array)
                 .and_then(|e| e.first()),
         };
@@ -475,20 +562,29 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert("examples", vec![example]);
             }
         }
-        if let Some(items) = map.get("items") {
+        if let Some(items) = members.items {
             let mut h = 0;
             let converted = self.node(items, doc, &child(pointer, "items"), depth + 1, &mut h)?;
             child_height = child_height.max(h);
             out.insert("items", converted);
         }
-        if let Some(properties) = map.get("properties").and_then(Json::as_object) {
-            self.properties(map, properties, doc, pointer, depth, &mut child_height, out)?;
-        } else if let Some(required) = map.get("required").and_then(Json::as_array) {
+        if let Some(properties) = members.properties.and_then(Json::as_object) {
+            let required = members.required;
+            self.properties(
+                properties,
+                required,
+                doc,
+                pointer,
+                depth,
+                &mut child_height,
+                out,
+            )?;
+        } else if let Some(required) = members.required.and_then(Json::as_array) {
             if !out.contains_key("required") {
                 out.insert("required", required.clone());
             }
         }
-        match map.get("additionalProperties") {
+        match members.additional_properties {
             Some(Json::Bool(b)) => {
                 out.insert("additionalProperties", *b);
             }
@@ -501,8 +597,8 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
             _ => {}
         }
-        for key in ["oneOf", "anyOf"] {
-            if let Some(branches) = map.get(key).and_then(Json::as_array) {
+        for (key, branches) in [("oneOf", members.one_of), ("anyOf", members.any_of)] {
+            if let Some(branches) = branches.and_then(Json::as_array) {
                 let at = child(pointer, key);
                 let mut converted = Vec::with_capacity(branches.len());
                 for (i, branch) in branches.iter().enumerate() {
@@ -519,14 +615,8 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert(key, converted);
             }
         }
-        for key in [
-            "not",
-            "prefixItems",
-            "if",
-            "patternProperties",
-            "dependentSchemas",
-        ] {
-            if map.contains_key(key) {
+        for (key, present) in NOT_PASSED_ON.iter().zip(members.not_passed_on) {
+            if present {
                 self.warn(
                     doc,
                     &child(pointer, key),
@@ -541,8 +631,8 @@ impl<'a, 'r> Converter<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
     fn properties(
         &mut self,
-        map: &Map,
         properties: &Map,
+        required_here: Option<&Json>,
         doc: usize,
         pointer: &str,
         depth: usize,
@@ -579,12 +669,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .filter_map(Json::as_str)
             .map(str::to_string)
             .collect();
-        for name in map
-            .get("required")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for name in required_here.and_then(Json::as_array).into_iter().flatten() {
             if let Some(name) = name.as_str() {
                 if !left_out.contains(name) && listed.insert(name.to_string()) {
                     required.push(Json::from(name));
