@@ -430,6 +430,44 @@ fn every_keyword_copied_is_kept_and_every_one_not_passed_on_is_a_warning() {
     );
 }
 
+#[test]
+fn refs_into_a_large_components_object_find_their_target_or_say_it_is_missing() {
+    // Forty schemas: the components object is looked up through an index of its members.
+    let mut schemas: Vec<String> = (0..40)
+        .map(|i| format!(r#""S{}": {{"type": "integer", "maximum": {}}}"#, i, i))
+        .collect();
+    schemas.push(r#""a/b": {"type": "string", "format": "slashed"}"#.to_string());
+    schemas.push(r#""c~d": {"type": "boolean", "description": "tilde"}"#.to_string());
+    let components = format!(r#"{{"schemas": {{{}}}}}"#, schemas.join(", "));
+    let body = |refs: &[&str]| {
+        let properties: Vec<String> = refs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!(r##""p{}": {{"$ref": "#/components/schemas/{}"}}"##, i, r))
+            .collect();
+        format!(
+            r#"{{"/x": {{"post": {{"operationId": "x", "requestBody": {{"content": {{"application/json": {{"schema": {{"type": "object", "properties": {{{}}}}}}}}}}}}}}}}}"#,
+            properties.join(", ")
+        )
+    };
+    let e = endpoint(&body(&["S39", "S0", "a~1b", "c~0d", "S7"]), &components);
+    same(
+        e["params"].clone(),
+        r#"[
+        {"name": "p0", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 39}},
+        {"name": "p1", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 0}},
+        {"name": "p2", "in": "body", "type": "string", "schema": {"type": "string", "format": "slashed"}},
+        {"name": "p3", "in": "body", "type": "boolean", "description": "tilde"},
+        {"name": "p4", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 7}}]"#,
+    );
+    let err = openapi::import(&doc(&body(&["S1", "S40"]), &components)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnresolvedRef);
+    assert_eq!(
+        err.to_string(),
+        "/paths/~1x/post/requestBody/content/application~1json/schema/properties/p1/$ref: $ref '#/components/schemas/S40' points to nothing in the document"
+    );
+}
+
 // ---------------------------------------------------------------- security
 
 #[test]

@@ -79,7 +79,15 @@ pub(crate) struct Refs<'a> {
     external: RefCell<Vec<(String, Rc<Json>)>>,
     /// Pointers already looked up in the root document.
     cache: RefCell<HashMap<String, Option<&'a Json>>>,
+    /// The members of large objects of the root document (`/components/schemas`), by the
+    /// pointer of the object: found by name, not by a scan of thousands of members once
+    /// for each component referred to.
+    members: RefCell<HashMap<String, HashMap<&'a str, &'a Json>>>,
 }
+
+/// Objects with at least this many members are indexed (see [`Refs::root_pointer`]); a
+/// smaller one is scanned.
+const INDEXED_MEMBERS: usize = 32;
 
 impl<'a> Refs<'a> {
     pub(crate) fn new(root: &'a Json, resolver: Option<&'a dyn RefResolver>) -> Refs<'a> {
@@ -88,6 +96,7 @@ impl<'a> Refs<'a> {
             resolver,
             external: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
+            members: RefCell::new(HashMap::new()),
         }
     }
 
@@ -120,9 +129,33 @@ impl<'a> Refs<'a> {
         if let Some(found) = self.cache.borrow().get(pointer) {
             return *found;
         }
-        let found = self.root.pointer(pointer);
+        let found = self.look_up(pointer);
         self.cache.borrow_mut().insert(pointer.to_string(), found);
         found
+    }
+
+    /// `pointer` in the root document, a member of a large object through its index.
+    fn look_up(&self, pointer: &str) -> Option<&'a Json> {
+        let root: &'a Json = self.root;
+        let (parent, token) = match pointer.rsplit_once('/') {
+            // A token with `~` is escaped (RFC 6901 section 4): left to `Json::pointer`.
+            Some((parent, token)) if !parent.is_empty() && !token.contains('~') => (parent, token),
+            _ => return root.pointer(pointer),
+        };
+        let map = match root.pointer(parent) {
+            Some(Json::Object(map)) if map.len() >= INDEXED_MEMBERS => map,
+            _ => return root.pointer(pointer),
+        };
+        let mut indexes = self.members.borrow_mut();
+        let index = indexes.entry(parent.to_string()).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(map.len());
+            for (name, value) in map.iter() {
+                // The first member of a name, as `Map::get` finds it.
+                index.entry(name.as_str()).or_insert(value);
+            }
+            index
+        });
+        index.get(token).copied()
     }
 
     /// Resolves `reference`, written in document `from`; `at` is where, for errors.
