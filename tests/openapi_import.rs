@@ -468,6 +468,33 @@ fn refs_into_a_large_components_object_find_their_target_or_say_it_is_missing() 
     );
 }
 
+#[test]
+fn a_warning_deep_in_a_schema_points_there_with_names_escaped() {
+    let d = doc(
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "a/b~c": {"oneOf": [{"type": "string"}, {"allOf": [{"type": "object"}, {"not": {}}]}]},
+            "d": {"type": "array", "items": {"additionalProperties": {"if": {}}}},
+            "e": {"$ref": "#/components/schemas/E"}}}}}}}}}"##,
+        r#"{"schemas": {"E": {"type": "object", "properties": {"f": {"prefixItems": []}}}}}"#,
+    );
+    let base = "/paths/~1x/post/requestBody/content/application~1json/schema/properties";
+    assert_eq!(
+        warnings(&import(&d)),
+        [
+            format!(
+                "{}/a~1b~0c/oneOf/1/allOf/1/not: 'not' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/d/items/additionalProperties/if: 'if' is not passed on to the model",
+                base
+            ),
+            "/components/schemas/E/properties/f/prefixItems: 'prefixItems' is not passed on to the model"
+                .to_string(),
+        ]
+    );
+}
+
 // ---------------------------------------------------------------- security
 
 #[test]

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::error::{Error, ErrorKind};
+use super::error::{At, Error, ErrorKind};
 use crate::json::Json;
 use crate::url;
 
@@ -165,6 +165,16 @@ impl<'a> Refs<'a> {
         from: usize,
         at: &str,
     ) -> Result<Target<'a>, Error> {
+        self.resolve_at(reference, from, &At::Pointer(at))
+    }
+
+    /// [`resolve`](Refs::resolve), the pointer of where written only for an error.
+    pub(crate) fn resolve_at(
+        &self,
+        reference: &str,
+        from: usize,
+        at: &At<'_>,
+    ) -> Result<Target<'a>, Error> {
         let (location, fragment) = match reference.find('#') {
             Some(i) => (&reference[..i], &reference[i + 1..]),
             None => (reference, ""),
@@ -178,7 +188,7 @@ impl<'a> Refs<'a> {
         let missing = || {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to nothing in the document",
                     short(reference)
@@ -188,7 +198,7 @@ impl<'a> Refs<'a> {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' is not a json pointer (anchors are not supported)",
                     short(reference)
@@ -216,12 +226,18 @@ impl<'a> Refs<'a> {
         })
     }
 
-    fn load(&self, location: &str, from: usize, at: &str, reference: &str) -> Result<usize, Error> {
+    fn load(
+        &self,
+        location: &str,
+        from: usize,
+        at: &At<'_>,
+        reference: &str,
+    ) -> Result<usize, Error> {
         let lower = location.to_ascii_lowercase();
         if lower.contains("://") || lower.starts_with("//") {
             return Err(Error::new(
                 ErrorKind::RemoteRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to a url; urls are never fetched (save the document and give a resolver)",
                     short(reference)
@@ -240,7 +256,7 @@ impl<'a> Refs<'a> {
         let resolver = self.resolver.ok_or_else(|| {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to another document, and no resolver for external references was installed",
                     short(reference)
@@ -250,7 +266,7 @@ impl<'a> Refs<'a> {
         let json = resolver.resolve(&joined).map_err(|why| {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!("$ref '{}' could not be read: {}", short(reference), why),
             )
         })?;

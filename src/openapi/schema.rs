@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::error::{child, Error, ErrorKind, Warning};
+use super::error::{At, Error, ErrorKind, Warning};
 use super::refs::Refs;
 use super::text;
 use super::Version;
@@ -218,10 +218,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
     }
 
-    fn warn(&mut self, doc: usize, pointer: &str, message: impl Into<String>) {
+    fn warn(&mut self, doc: usize, at: &At<'_>, message: impl Into<String>) {
         let location = self.refs.location(doc);
+        let pointer = at.pointer();
         let at = if location.is_empty() {
-            pointer.to_string()
+            pointer
         } else {
             format!("{}#{}", location, pointer)
         };
@@ -229,12 +230,17 @@ impl<'a, 'r> Converter<'a, 'r> {
     }
 
     pub(crate) fn count(&mut self, nodes: usize, pointer: &str) -> Result<(), Error> {
+        self.count_at(nodes, &At::Pointer(pointer))
+    }
+
+    /// [`count`](Converter::count), the pointer written only for an error.
+    fn count_at(&mut self, nodes: usize, at: &At<'_>) -> Result<(), Error> {
         self.tool_nodes += nodes;
         self.total_nodes += nodes;
         if self.tool_nodes > self.max_tool_nodes {
             return Err(Error::new(
                 ErrorKind::TooLarge,
-                pointer,
+                at.pointer(),
                 format!(
                     "the schemas of this operation expand to more than {} nodes once their $refs are inlined",
                     self.max_tool_nodes
@@ -244,7 +250,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         if self.total_nodes > self.max_total_nodes {
             return Err(Error::new(
                 ErrorKind::TooLarge,
-                pointer,
+                at.pointer(),
                 format!(
                     "the document's schemas expand to more than {} nodes once their $refs are inlined",
                     self.max_total_nodes
@@ -263,7 +269,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         pointer: &str,
     ) -> Result<Json, Error> {
         let mut height = 0;
-        self.node(schema, doc, pointer, 0, &mut height)
+        self.node(schema, doc, &At::Pointer(pointer), 0, &mut height)
     }
 
     /// Whether the property is left out of the schema being converted: `readOnly` in a
@@ -305,7 +311,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         &mut self,
         schema: &Json,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
     ) -> Result<Json, Error> {
@@ -321,20 +327,16 @@ impl<'a, 'r> Converter<'a, 'r> {
                 })
             }
             _ => {
-                self.warn(
-                    doc,
-                    pointer,
-                    "a schema that is not an object: read as any value",
-                );
+                self.warn(doc, at, "a schema that is not an object: read as any value");
                 return Ok(Json::Object(Map::new()));
             }
         };
-        self.count(1, pointer)?;
+        self.count_at(1, at)?;
         if depth >= self.max_depth {
             self.cuts += 1;
             self.warn(
                 doc,
-                pointer,
+                at,
                 format!(
                     "schema nested deeper than {} levels: cut there",
                     self.max_depth
@@ -346,13 +348,13 @@ impl<'a, 'r> Converter<'a, 'r> {
             )));
         }
         if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
-            return self.reference(map, reference, doc, pointer, depth, height);
+            return self.reference(map, reference, doc, at, depth, height);
         }
         let mut out = Map::new();
         if let Some(all) = map.get("allOf").and_then(Json::as_array) {
-            self.all_of(all, doc, pointer, depth, height, &mut out)?;
+            self.all_of(all, doc, at, depth, height, &mut out)?;
         }
-        self.keywords(map, doc, pointer, depth, height, &mut out)?;
+        self.keywords(map, doc, at, depth, height, &mut out)?;
         Ok(Json::Object(out))
     }
 
@@ -361,11 +363,13 @@ impl<'a, 'r> Converter<'a, 'r> {
         map: &Map,
         reference: &str,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
     ) -> Result<Json, Error> {
-        let target = self.refs.resolve(reference, doc, &child(pointer, "$ref"))?;
+        let target = self
+            .refs
+            .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
         // A schema converted for a response differs from the same one for a request when
         // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
         let key = if self.output {
@@ -394,7 +398,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                     cached.directional,
                 );
                 self.directional += usize::from(directional);
-                self.count(nodes, pointer)?;
+                self.count_at(nodes, at)?;
                 *height = h;
                 schema
             }
@@ -405,7 +409,8 @@ impl<'a, 'r> Converter<'a, 'r> {
                 };
                 let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
                 self.stack.push(key.clone());
-                let result = self.node(value, target.doc, &target.pointer, depth, height);
+                let target_at = At::Pointer(&target.pointer);
+                let result = self.node(value, target.doc, &target_at, depth, height);
                 self.stack.pop();
                 let schema = result?;
                 if self.cuts == cuts {
@@ -457,16 +462,16 @@ impl<'a, 'r> Converter<'a, 'r> {
         &mut self,
         branches: &[Json],
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
-        let at = child(pointer, "allOf");
+        let all_at = At::Member(at, "allOf");
         let mut converted = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
             let mut h = 0;
-            converted.push(self.node(branch, doc, &child(&at, &i.to_string()), depth, &mut h)?);
+            converted.push(self.node(branch, doc, &At::Element(&all_at, i), depth, &mut h)?);
             *height = (*height).max(h);
         }
         let mut rest = Vec::new();
@@ -487,7 +492,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         &mut self,
         map: &Map,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
         out: &mut Map,
@@ -564,21 +569,13 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         if let Some(items) = members.items {
             let mut h = 0;
-            let converted = self.node(items, doc, &child(pointer, "items"), depth + 1, &mut h)?;
+            let converted = self.node(items, doc, &At::Member(at, "items"), depth + 1, &mut h)?;
             child_height = child_height.max(h);
             out.insert("items", converted);
         }
         if let Some(properties) = members.properties.and_then(Json::as_object) {
             let required = members.required;
-            self.properties(
-                properties,
-                required,
-                doc,
-                pointer,
-                depth,
-                &mut child_height,
-                out,
-            )?;
+            self.properties(properties, required, doc, at, depth, &mut child_height, out)?;
         } else if let Some(required) = members.required.and_then(Json::as_array) {
             if !out.contains_key("required") {
                 out.insert("required", required.clone());
@@ -590,8 +587,8 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
             Some(extra @ Json::Object(_)) => {
                 let mut h = 0;
-                let at = child(pointer, "additionalProperties");
-                let converted = self.node(extra, doc, &at, depth + 1, &mut h)?;
+                let extra_at = At::Member(at, "additionalProperties");
+                let converted = self.node(extra, doc, &extra_at, depth + 1, &mut h)?;
                 child_height = child_height.max(h);
                 out.insert("additionalProperties", converted);
             }
@@ -599,12 +596,12 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         for (key, branches) in [("oneOf", members.one_of), ("anyOf", members.any_of)] {
             if let Some(branches) = branches.and_then(Json::as_array) {
-                let at = child(pointer, key);
+                let branches_at = At::Member(at, key);
                 let mut converted = Vec::with_capacity(branches.len());
                 for (i, branch) in branches.iter().enumerate() {
                     let mut h = 0;
-                    let bat = child(&at, &i.to_string());
-                    converted.push(self.node(branch, doc, &bat, depth + 1, &mut h)?);
+                    let branch_at = At::Element(&branches_at, i);
+                    converted.push(self.node(branch, doc, &branch_at, depth + 1, &mut h)?);
                     child_height = child_height.max(h);
                 }
                 if nullable {
@@ -619,7 +616,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             if present {
                 self.warn(
                     doc,
-                    &child(pointer, key),
+                    &At::Member(at, key),
                     format!("'{}' is not passed on to the model", key),
                 );
             }
@@ -634,12 +631,12 @@ impl<'a, 'r> Converter<'a, 'r> {
         properties: &Map,
         required_here: Option<&Json>,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         child_height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
-        let at = child(pointer, "properties");
+        let properties_at = At::Member(at, "properties");
         let mut converted = Vec::with_capacity(properties.len());
         // Sets, not lists: an object may declare 100,000 properties and require them all.
         let mut left_out: HashSet<&str> = HashSet::new();
@@ -649,7 +646,8 @@ impl<'a, 'r> Converter<'a, 'r> {
                 continue;
             }
             let mut h = 0;
-            let schema = self.node(property, doc, &child(&at, name), depth + 1, &mut h)?;
+            let property_at = At::Member(&properties_at, name);
+            let schema = self.node(property, doc, &property_at, depth + 1, &mut h)?;
             *child_height = (*child_height).max(h);
             converted.push((name.clone(), schema));
         }
