@@ -90,6 +90,31 @@ impl<'s> Members<'s> {
         members
     }
 
+    /// At most how many keys [`Converter::keywords`] writes from these members (exactly
+    /// as many unless a value is left out, such as an empty description).
+    fn output_len(&self) -> usize {
+        let exclusive_bound = |bound: Option<&Json>| matches!(bound, Some(Json::Number(_)));
+        let present = [
+            self.ty,
+            self.description,
+            self.enumeration,
+            self.example.or(self.examples),
+            self.items,
+            self.properties,
+            self.required,
+            self.additional_properties,
+            self.one_of,
+            self.any_of,
+        ];
+        present
+            .iter()
+            .chain(&self.copied)
+            .filter(|m| m.is_some())
+            .count()
+            + usize::from(exclusive_bound(self.exclusive_minimum))
+            + usize::from(exclusive_bound(self.exclusive_maximum))
+    }
+
     /// The slot of keyword `key`, `None` for a member not read. A keyword not passed on is
     /// marked here. Chosen by length first: one jump, then at most a few comparisons.
     fn slot(&mut self, key: &str) -> Option<&mut Option<&'s Json>> {
@@ -350,11 +375,18 @@ impl<'a, 'r> Converter<'a, 'r> {
         if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
             return self.reference(map, reference, doc, at, depth, height);
         }
-        let mut out = Map::new();
-        if let Some(all) = map.get("allOf").and_then(Json::as_array) {
-            self.all_of(all, doc, at, depth, height, &mut out)?;
-        }
-        self.keywords(map, doc, at, depth, height, &mut out)?;
+        let members = Members::of(map);
+        let mut out = match map.get("allOf").and_then(Json::as_array) {
+            Some(all) => {
+                let mut out = Map::new();
+                self.all_of(all, doc, at, depth, height, &mut out)?;
+                out
+            }
+            // Room for every key at once: grown a key at a time, a schema's map was
+            // reallocated for each of its first four keys.
+            None => Map::with_capacity(members.output_len()),
+        };
+        self.keywords(&members, doc, at, depth, height, &mut out)?;
         Ok(Json::Object(out))
     }
 
@@ -490,14 +522,13 @@ impl<'a, 'r> Converter<'a, 'r> {
 
     fn keywords(
         &mut self,
-        map: &Map,
+        members: &Members<'_>,
         doc: usize,
         at: &At<'_>,
         depth: usize,
         height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
-        let members = Members::of(map);
         let mut child_height = 0;
         // type, with OpenAPI 3.0's `nullable` as a type list (JSON Schema has no `nullable`).
         let nullable =
@@ -521,7 +552,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert("description", text::cap(description, self.max_description));
             }
         }
-        for (key, value) in COPIED.iter().zip(members.copied) {
+        for (key, &value) in COPIED.iter().zip(&members.copied) {
             let value = match value {
                 Some(value) if !out.contains_key(key) => value,
                 _ => continue,
@@ -612,7 +643,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert(key, converted);
             }
         }
-        for (key, present) in NOT_PASSED_ON.iter().zip(members.not_passed_on) {
+        for (key, &present) in NOT_PASSED_ON.iter().zip(&members.not_passed_on) {
             if present {
                 self.warn(
                     doc,
