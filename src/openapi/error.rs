@@ -130,6 +130,11 @@ pub(crate) fn child(parent: &str, token: &str) -> String {
 /// `/token` at the end of `out`, the token escaped as [`child`] does.
 fn push_token(out: &mut String, token: &str) {
     out.push('/');
+    // Most names need no escape: copied whole, not a character at a time.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
