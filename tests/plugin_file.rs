@@ -325,6 +325,24 @@ fn builders_make_the_same_plugin_as_the_file() {
 }
 
 #[test]
+fn error_paths_write_indices_of_several_digits() {
+    let mut builder = HttpPlugin::builder("t", "https://a.example");
+    for i in 0..12 {
+        builder = builder.endpoint(Endpoint::get(format!("e{}", i), format!("/e{}", i)));
+    }
+    let mut last = Endpoint::post("last", "/last");
+    for i in 0..10 {
+        last = last.param(Param::body(format!("p{}", i)));
+    }
+    let err = builder
+        .endpoint(last.param(Param::builder("bad name")))
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidName);
+    assert_eq!(err.path(), "endpoints[12].params[10].name");
+}
+
+#[test]
 fn builder_errors_point_at_the_field() {
     let err = HttpPlugin::builder("t", "https://a.example")
         .endpoint(Endpoint::get("ok", "/x"))

@@ -23,15 +23,27 @@ pub const MAX_TYPE_DEPTH: usize = 16;
 /// `parent.field`.
 pub(crate) fn at(parent: &str, field: &str) -> String {
     if parent.is_empty() {
-        field.to_string()
-    } else {
-        format!("{}.{}", parent, field)
+        return field.to_string();
     }
+    // Built by hand, not with `format!`: a plugin's checks make one of these for each
+    // endpoint and parameter, and the formatting machinery cost several times the copying.
+    let mut out = String::with_capacity(parent.len() + 1 + field.len());
+    out.push_str(parent);
+    out.push('.');
+    out.push_str(field);
+    out
 }
 
 /// `parent[index]`.
 pub(crate) fn index(parent: &str, i: usize) -> String {
-    format!("{}[{}]", parent, i)
+    use std::fmt::Write;
+    // As `at`: only the number goes through the formatter.
+    let mut out = String::with_capacity(parent.len() + 8);
+    out.push_str(parent);
+    out.push('[');
+    let _ = write!(out, "{}", i);
+    out.push(']');
+    out
 }
 
 pub(crate) fn err(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Error {
