@@ -68,7 +68,24 @@ impl<'a> Target<'a> {
 
     /// A key for "this schema is being expanded" (cycle detection) and caches.
     pub(crate) fn key(&self) -> String {
-        format!("{}#{}", self.doc, self.pointer)
+        self.key_after("")
+    }
+
+    /// [`key`](Target::key) after `prefix`; written by hand, not with `format!`: one is made
+    /// for every `$ref` met.
+    pub(crate) fn key_after(&self, prefix: &str) -> String {
+        use std::fmt::Write;
+        let mut key = String::with_capacity(prefix.len() + 4 + self.pointer.len());
+        key.push_str(prefix);
+        // Nearly every target is in the root document: its index needs no formatter.
+        if self.doc == 0 {
+            key.push('0');
+        } else {
+            let _ = write!(key, "{}", self.doc);
+        }
+        key.push('#');
+        key.push_str(&self.pointer);
+        key
     }
 }
 

@@ -184,6 +184,10 @@ struct Cached {
     directional: bool,
 }
 
+/// The start of a cache key for a schema converted for a response (see
+/// [`Converter::output`]).
+const OUTPUT_KEY: &str = "out ";
+
 /// What converting the schemas of one import needs and keeps.
 pub(crate) struct Converter<'a, 'r> {
     pub refs: &'r Refs<'a>,
@@ -404,18 +408,10 @@ impl<'a, 'r> Converter<'a, 'r> {
             .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
         // A schema converted for a response differs from the same one for a request when
         // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
-        let key = if self.output {
-            format!("out {}", target.key())
-        } else {
-            target.key()
-        };
-        let name = reference
-            .rsplit('/')
-            .next()
-            .unwrap_or(reference)
-            .to_string();
+        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" });
         if self.stack.contains(&key) {
             self.cuts += 1;
+            let name = reference.rsplit('/').next().unwrap_or(reference);
             return Ok(note(format!(
                 "(recursive: another {}; not described again)",
                 name
@@ -454,9 +450,9 @@ impl<'a, 'r> Converter<'a, 'r> {
                         height,
                         directional,
                     };
-                    let other_key = match key.strip_prefix("out ") {
+                    let other_key = match key.strip_prefix(OUTPUT_KEY) {
                         Some(request) if self.output => request.to_string(),
-                        _ => format!("out {}", key),
+                        _ => [OUTPUT_KEY, key.as_str()].concat(),
                     };
                     if !directional && !self.cache.contains_key(&other_key) {
                         self.cache.insert(other_key, cached(&schema));
