@@ -343,6 +343,37 @@ fn error_paths_write_indices_of_several_digits() {
 }
 
 #[test]
+fn a_parameter_schema_may_nest_64_levels_and_not_65() {
+    // `levels` nested objects (the root is level 1), the innermost holding `innermost`.
+    let schema = |levels: usize, innermost: &str| {
+        let mut text = innermost.to_string();
+        for _ in 1..levels {
+            text = format!(r#"{{"a": {}}}"#, text);
+        }
+        format!(r#"{{"b": {}}}"#, text)
+    };
+    let file = |schema: String| {
+        format!(
+            r#"{{"name": "t", "base_url": "https://a.example", "endpoints": [{{"name": "x", "method": "POST", "path": "/x",
+                "params": [{{"name": "p", "in": "body", "type": "any", "schema": {}}}]}}]}}"#,
+            schema
+        )
+    };
+    // A number at level 64, an empty object at level 64: kept.
+    load(&file(schema(63, "1")));
+    load(&file(schema(63, "{}")));
+    // A number at level 65, an empty object at level 65: refused.
+    for text in [file(schema(64, "1")), file(schema(64, "{}"))] {
+        let err = HttpPlugin::from_json_with(&text, lookup).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidField);
+        assert_eq!(
+            err.to_string(),
+            "endpoints[0].params[0].schema: the schema nests deeper than 64 levels"
+        );
+    }
+}
+
+#[test]
 fn builder_errors_point_at_the_field() {
     let err = HttpPlugin::builder("t", "https://a.example")
         .endpoint(Endpoint::get("ok", "/x"))

@@ -665,19 +665,30 @@ pub const MAX_SCHEMA_DEPTH: usize = 64;
 /// The parameter's `schema` nests no deeper than [`MAX_SCHEMA_DEPTH`] (`param_path` is
 /// the parameter's: the field's is made only for an error).
 fn check_schema_depth(schema: &Json, param_path: &str) -> Result<(), Error> {
+    let too_deep = || {
+        Err(err(
+            ErrorKind::InvalidField,
+            at(param_path, "schema"),
+            format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
+        ))
+    };
+    // Any value deeper than the limit is refused, a string as much as an object. Only arrays
+    // and objects go on the stack: most values are strings and numbers, and pushing each
+    // one to pop it again was most of the walk.
     let mut stack = vec![(schema, 1usize)];
     while let Some((value, depth)) = stack.pop() {
-        if depth > MAX_SCHEMA_DEPTH {
-            return Err(err(
-                ErrorKind::InvalidField,
-                at(param_path, "schema"),
-                format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
-            ));
-        }
-        match value {
-            Json::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
-            Json::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
-            _ => {}
+        let children: &mut dyn Iterator<Item = &Json> = match value {
+            Json::Array(items) => &mut items.iter(),
+            Json::Object(map) => &mut map.values(),
+            _ => continue,
+        };
+        for child in children {
+            if depth >= MAX_SCHEMA_DEPTH {
+                return too_deep();
+            }
+            if matches!(child, Json::Array(_) | Json::Object(_)) {
+                stack.push((child, depth + 1));
+            }
         }
     }
     Ok(())
