@@ -374,6 +374,41 @@ fn a_parameter_schema_may_nest_64_levels_and_not_65() {
 }
 
 #[test]
+fn a_schema_shared_by_two_parameters_is_checked_for_depth_where_it_sits_deeper() {
+    // 64 nested objects: exactly the limit at the root of a parameter's schema.
+    let mut text = String::from("{}");
+    for _ in 1..64 {
+        text = format!(r#"{{"a": {}}}"#, text);
+    }
+    let shared = json::parse(&text).unwrap();
+    let nested = || {
+        let mut map = json::Map::new();
+        // A clone shares the object: the same allocation in both parameters.
+        map.insert("x", shared.clone());
+        json::Json::Object(map)
+    };
+    let plugin = |first: json::Json, second: json::Json| {
+        HttpPlugin::builder("t", "https://a.example")
+            .endpoint(Endpoint::post("one", "/one").param(Param::body("p").schema(first)))
+            .endpoint(Endpoint::post("two", "/two").param(Param::body("q").schema(second)))
+            .build()
+    };
+    // Shallow first, then one level deeper: the second is over the limit all the same.
+    let err = plugin(shared.clone(), nested()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[1].params[0].schema: the schema nests deeper than 64 levels"
+    );
+    let err = plugin(nested(), shared.clone()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[0].params[0].schema: the schema nests deeper than 64 levels"
+    );
+    // At the limit in both: kept.
+    assert!(plugin(shared.clone(), shared.clone()).is_ok());
+}
+
+#[test]
 fn builder_errors_point_at_the_field() {
     let err = HttpPlugin::builder("t", "https://a.example")
         .endpoint(Endpoint::get("ok", "/x"))
