@@ -342,16 +342,19 @@ fn error_paths_write_indices_of_several_digits() {
     assert_eq!(err.path(), "endpoints[12].params[10].name");
 }
 
+/// `{"a": {"a": ... innermost}}`: `levels` objects around `innermost` (the outermost is
+/// level 1).
+fn nested_objects(levels: usize, innermost: &str) -> String {
+    let mut text = innermost.to_string();
+    for _ in 0..levels {
+        text = format!(r#"{{"a": {}}}"#, text);
+    }
+    text
+}
+
 #[test]
 fn a_parameter_schema_may_nest_64_levels_and_not_65() {
-    // `levels` nested objects (the root is level 1), the innermost holding `innermost`.
-    let schema = |levels: usize, innermost: &str| {
-        let mut text = innermost.to_string();
-        for _ in 1..levels {
-            text = format!(r#"{{"a": {}}}"#, text);
-        }
-        format!(r#"{{"b": {}}}"#, text)
-    };
+    let schema = nested_objects;
     let file = |schema: String| {
         format!(
             r#"{{"name": "t", "base_url": "https://a.example", "endpoints": [{{"name": "x", "method": "POST", "path": "/x",
@@ -376,11 +379,7 @@ fn a_parameter_schema_may_nest_64_levels_and_not_65() {
 #[test]
 fn a_schema_shared_by_two_parameters_is_checked_for_depth_where_it_sits_deeper() {
     // 64 nested objects: exactly the limit at the root of a parameter's schema.
-    let mut text = String::from("{}");
-    for _ in 1..64 {
-        text = format!(r#"{{"a": {}}}"#, text);
-    }
-    let shared = json::parse(&text).unwrap();
+    let shared = json::parse(&nested_objects(63, "{}")).unwrap();
     let nested = || {
         let mut map = json::Map::new();
         // A clone shares the object: the same allocation in both parameters.
