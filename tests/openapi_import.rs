@@ -378,6 +378,123 @@ fn schemas_as_the_model_reads_them() {
     );
 }
 
+#[test]
+fn every_keyword_copied_is_kept_and_every_one_not_passed_on_is_a_warning() {
+    let d = doc(
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "s": {"x-note": 1, "contentEncoding": "base64", "contentMediaType": "text/plain", "title": "S", "const": "QQ==", "default": "QQ==",
+                  "maxLength": 8, "minLength": 4, "pattern": "^[A-Z=]+$", "format": "byte", "type": "string", "not": {"type": "integer"}, "if": {}},
+            "n": {"multipleOf": 0.5, "exclusiveMaximum": true, "maximum": 9, "minimum": 1, "type": "number", "enum": [1, 2], "nullable": true},
+            "a": {"uniqueItems": true, "maxItems": 3, "minItems": 1, "items": {"type": "integer"}, "type": "array", "prefixItems": [{}]},
+            "o": {"maxProperties": 2, "minProperties": 1, "type": "object", "patternProperties": {}, "dependentSchemas": {},
+                  "additionalProperties": {"type": "string"}}}}}}}}}}"##,
+        "{}",
+    );
+    let import = import(&d);
+    same(
+        import.plugin().to_json()["endpoints"][0]["params"].clone(),
+        r#"[
+        {"name": "s", "in": "body", "type": "string", "schema": {"type": "string", "format": "byte", "pattern": "^[A-Z=]+$",
+            "minLength": 4, "maxLength": 8, "const": "QQ==", "title": "S", "contentMediaType": "text/plain",
+            "contentEncoding": "base64", "default": "QQ=="}},
+        {"name": "n", "in": "body", "type": "number", "schema": {"type": ["number", "null"], "minimum": 1,
+            "multipleOf": 0.5, "enum": [1, 2, null], "exclusiveMaximum": 9}},
+        {"name": "a", "in": "body", "type": "array", "items": {"type": "integer"}, "schema": {"type": "array", "minItems": 1,
+            "maxItems": 3, "uniqueItems": true, "items": {"type": "integer"}}},
+        {"name": "o", "in": "body", "type": "object", "schema": {"type": "object", "minProperties": 1,
+            "maxProperties": 2, "additionalProperties": {"type": "string"}}}]"#,
+    );
+    let base = "/paths/~1x/post/requestBody/content/application~1json/schema/properties";
+    let not_passed_on: Vec<String> = warnings(&import)
+        .into_iter()
+        .filter(|w| w.contains("is not passed on"))
+        .collect();
+    assert_eq!(
+        not_passed_on,
+        [
+            format!("{}/s/not: 'not' is not passed on to the model", base),
+            format!("{}/s/if: 'if' is not passed on to the model", base),
+            format!(
+                "{}/a/prefixItems: 'prefixItems' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/o/patternProperties: 'patternProperties' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/o/dependentSchemas: 'dependentSchemas' is not passed on to the model",
+                base
+            ),
+        ]
+    );
+}
+
+#[test]
+fn refs_into_a_large_components_object_find_their_target_or_say_it_is_missing() {
+    // Forty schemas: the components object is looked up through an index of its members.
+    let mut schemas: Vec<String> = (0..40)
+        .map(|i| format!(r#""S{}": {{"type": "integer", "maximum": {}}}"#, i, i))
+        .collect();
+    schemas.push(r#""a/b": {"type": "string", "format": "slashed"}"#.to_string());
+    schemas.push(r#""c~d": {"type": "boolean", "description": "tilde"}"#.to_string());
+    let components = format!(r#"{{"schemas": {{{}}}}}"#, schemas.join(", "));
+    let body = |refs: &[&str]| {
+        let properties: Vec<String> = refs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| format!(r##""p{}": {{"$ref": "#/components/schemas/{}"}}"##, i, r))
+            .collect();
+        format!(
+            r#"{{"/x": {{"post": {{"operationId": "x", "requestBody": {{"content": {{"application/json": {{"schema": {{"type": "object", "properties": {{{}}}}}}}}}}}}}}}}}"#,
+            properties.join(", ")
+        )
+    };
+    let e = endpoint(&body(&["S39", "S0", "a~1b", "c~0d", "S7"]), &components);
+    same(
+        e["params"].clone(),
+        r#"[
+        {"name": "p0", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 39}},
+        {"name": "p1", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 0}},
+        {"name": "p2", "in": "body", "type": "string", "schema": {"type": "string", "format": "slashed"}},
+        {"name": "p3", "in": "body", "type": "boolean", "description": "tilde"},
+        {"name": "p4", "in": "body", "type": "integer", "schema": {"type": "integer", "maximum": 7}}]"#,
+    );
+    let err = openapi::import(&doc(&body(&["S1", "S40"]), &components)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnresolvedRef);
+    assert_eq!(
+        err.to_string(),
+        "/paths/~1x/post/requestBody/content/application~1json/schema/properties/p1/$ref: $ref '#/components/schemas/S40' points to nothing in the document"
+    );
+}
+
+#[test]
+fn a_warning_deep_in_a_schema_points_there_with_names_escaped() {
+    let d = doc(
+        r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
+            "a/b~c": {"oneOf": [{"type": "string"}, {"allOf": [{"type": "object"}, {"not": {}}]}]},
+            "d": {"type": "array", "items": {"additionalProperties": {"if": {}}}},
+            "e": {"$ref": "#/components/schemas/E"}}}}}}}}}"##,
+        r#"{"schemas": {"E": {"type": "object", "properties": {"f": {"prefixItems": []}}}}}"#,
+    );
+    let base = "/paths/~1x/post/requestBody/content/application~1json/schema/properties";
+    assert_eq!(
+        warnings(&import(&d)),
+        [
+            format!(
+                "{}/a~1b~0c/oneOf/1/allOf/1/not: 'not' is not passed on to the model",
+                base
+            ),
+            format!(
+                "{}/d/items/additionalProperties/if: 'if' is not passed on to the model",
+                base
+            ),
+            "/components/schemas/E/properties/f/prefixItems: 'prefixItems' is not passed on to the model"
+                .to_string(),
+        ]
+    );
+}
+
 // ---------------------------------------------------------------- security
 
 #[test]

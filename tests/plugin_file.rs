@@ -325,6 +325,89 @@ fn builders_make_the_same_plugin_as_the_file() {
 }
 
 #[test]
+fn error_paths_write_indices_of_several_digits() {
+    let mut builder = HttpPlugin::builder("t", "https://a.example");
+    for i in 0..12 {
+        builder = builder.endpoint(Endpoint::get(format!("e{}", i), format!("/e{}", i)));
+    }
+    let mut last = Endpoint::post("last", "/last");
+    for i in 0..10 {
+        last = last.param(Param::body(format!("p{}", i)));
+    }
+    let err = builder
+        .endpoint(last.param(Param::builder("bad name")))
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidName);
+    assert_eq!(err.path(), "endpoints[12].params[10].name");
+}
+
+/// `{"a": {"a": ... innermost}}`: `levels` objects around `innermost` (the outermost is
+/// level 1).
+fn nested_objects(levels: usize, innermost: &str) -> String {
+    let mut text = innermost.to_string();
+    for _ in 0..levels {
+        text = format!(r#"{{"a": {}}}"#, text);
+    }
+    text
+}
+
+#[test]
+fn a_parameter_schema_may_nest_64_levels_and_not_65() {
+    let schema = nested_objects;
+    let file = |schema: String| {
+        format!(
+            r#"{{"name": "t", "base_url": "https://a.example", "endpoints": [{{"name": "x", "method": "POST", "path": "/x",
+                "params": [{{"name": "p", "in": "body", "type": "any", "schema": {}}}]}}]}}"#,
+            schema
+        )
+    };
+    // A number at level 64, an empty object at level 64: kept.
+    load(&file(schema(63, "1")));
+    load(&file(schema(63, "{}")));
+    // A number at level 65, an empty object at level 65: refused.
+    for text in [file(schema(64, "1")), file(schema(64, "{}"))] {
+        let err = HttpPlugin::from_json_with(&text, lookup).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidField);
+        assert_eq!(
+            err.to_string(),
+            "endpoints[0].params[0].schema: the schema nests deeper than 64 levels"
+        );
+    }
+}
+
+#[test]
+fn a_schema_shared_by_two_parameters_is_checked_for_depth_where_it_sits_deeper() {
+    // 64 nested objects: exactly the limit at the root of a parameter's schema.
+    let shared = json::parse(&nested_objects(63, "{}")).unwrap();
+    let nested = || {
+        let mut map = json::Map::new();
+        // A clone shares the object: the same allocation in both parameters.
+        map.insert("x", shared.clone());
+        json::Json::Object(map)
+    };
+    let plugin = |first: json::Json, second: json::Json| {
+        HttpPlugin::builder("t", "https://a.example")
+            .endpoint(Endpoint::post("one", "/one").param(Param::body("p").schema(first)))
+            .endpoint(Endpoint::post("two", "/two").param(Param::body("q").schema(second)))
+            .build()
+    };
+    // Shallow first, then one level deeper: the second is over the limit all the same.
+    let err = plugin(shared.clone(), nested()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[1].params[0].schema: the schema nests deeper than 64 levels"
+    );
+    let err = plugin(nested(), shared.clone()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "endpoints[0].params[0].schema: the schema nests deeper than 64 levels"
+    );
+    // At the limit in both: kept.
+    assert!(plugin(shared.clone(), shared.clone()).is_ok());
+}
+
+#[test]
 fn builder_errors_point_at_the_field() {
     let err = HttpPlugin::builder("t", "https://a.example")
         .endpoint(Endpoint::get("ok", "/x"))

@@ -123,7 +123,18 @@ impl fmt::Display for Warning {
 pub(crate) fn child(parent: &str, token: &str) -> String {
     let mut out = String::with_capacity(parent.len() + token.len() + 1);
     out.push_str(parent);
+    push_token(&mut out, token);
+    out
+}
+
+/// `/token` at the end of `out`, the token escaped as [`child`] does.
+fn push_token(out: &mut String, token: &str) {
     out.push('/');
+    // Most names need no escape: copied whole, not a character at a time.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -131,5 +142,45 @@ pub(crate) fn child(parent: &str, token: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
+}
+
+/// Where a value is in its document, written out as a JSON Pointer only when a warning or
+/// an error needs it: the schema converter meets every node of every schema, and writing
+/// each one's pointer cost an allocation and a copy of the whole path, for the few that
+/// are ever read.
+#[derive(Clone, Copy)]
+pub(crate) enum At<'p> {
+    /// A pointer already written.
+    Pointer(&'p str),
+    /// Member `name` (unescaped) of the value at the parent.
+    Member(&'p At<'p>, &'p str),
+    /// Element `index` of the array at the parent.
+    Element(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    /// The JSON Pointer, each member name escaped as [`child`] does.
+    pub(crate) fn pointer(&self) -> String {
+        // Innermost first, from a loop: the chain is as long as the schema is deep.
+        let mut steps: Vec<&At<'_>> = Vec::new();
+        let mut at = self;
+        let base = loop {
+            match at {
+                At::Pointer(pointer) => break *pointer,
+                At::Member(parent, _) | At::Element(parent, _) => {
+                    steps.push(at);
+                    at = parent;
+                }
+            }
+        };
+        let mut out = base.to_string();
+        for step in steps.iter().rev() {
+            match step {
+                At::Member(_, name) => push_token(&mut out, name),
+                At::Element(_, index) => push_token(&mut out, &index.to_string()),
+                At::Pointer(_) => {}
+            }
+        }
+        out
+    }
 }

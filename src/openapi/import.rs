@@ -827,7 +827,23 @@ fn build(
         // Name, title and description move into the file (the figures and warnings after
         // this read the pointer, method and path): copied, they were the import's largest
         // strings twice over at its peak.
-        let mut e = Map::new();
+        let has_body = draft
+            .params
+            .iter()
+            .any(|p| matches!(p.location, "body" | "form"));
+        let delete_body = draft.method == "DELETE" && has_body;
+        // Room for every key at once, as for the parameters (`ParamOut::take_json`).
+        let optional = [
+            draft.title.is_some(),
+            !draft.tags.is_empty(),
+            !draft.description.is_empty(),
+            draft.base_url.is_some(),
+            draft.body.encoding.is_some(),
+            draft.body.content_type.is_some(),
+            delete_body,
+            draft.output_schema.is_some(),
+        ];
+        let mut e = Map::with_capacity(4 + optional.iter().filter(|k| **k).count());
         e.insert("name", std::mem::take(&mut draft.name));
         if let Some(title) = draft.title.take() {
             e.insert("title", title);
@@ -849,11 +865,7 @@ fn build(
         if let Some(ct) = &draft.body.content_type {
             e.insert("content_type", ct.as_str());
         }
-        let has_body = draft
-            .params
-            .iter()
-            .any(|p| matches!(p.location, "body" | "form"));
-        if draft.method == "DELETE" && has_body {
+        if delete_body {
             e.insert("allow_delete_body", true);
         }
         e.insert("params", list);

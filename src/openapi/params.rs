@@ -41,15 +41,44 @@ impl ParamOut {
 
     /// The plugin file's parameter object; the schema is moved into it.
     pub(crate) fn take_json(&mut self) -> Json {
-        let mut map = Map::new();
+        let mut schema = self.schema.take();
+        let description = schema.as_object_mut().and_then(|s| s.remove("description"));
+        // A schema that says no more than the type is left out: the file stays short.
+        let plain = match schema.as_object() {
+            Some(s) => {
+                s.is_empty()
+                    || (s.len() == 1
+                        && s.get("type").and_then(Json::as_str) == Some(self.ty.as_str())
+                        && !self.ty.is_container())
+            }
+            None => false,
+        };
+        let with_schema = !plain && !self.file;
+        // Room for every key at once (grown a key at a time, the map was reallocated for
+        // each of its first four): `write_type` writes `type`, and `items` for an array or
+        // `properties` for an object that declares some.
+        let type_keys = match &self.ty {
+            ParamType::Array(_) => 2,
+            ParamType::Object(properties) if !properties.is_empty() => 2,
+            _ => 1,
+        };
+        let keys = [
+            self.wire != self.name,
+            description.is_some(),
+            self.required,
+            self.whole_body,
+            self.file,
+            self.style != ArrayStyle::Repeat,
+            with_schema,
+        ];
+        let mut map = Map::with_capacity(2 + type_keys + keys.iter().filter(|k| **k).count());
         map.insert("name", self.name.as_str());
         if self.wire != self.name {
             map.insert("wire_name", self.wire.as_str());
         }
         map.insert("in", self.location);
         crate::plugin::write_type(&mut map, &self.ty);
-        let mut schema = self.schema.take();
-        if let Some(description) = schema.as_object_mut().and_then(|s| s.remove("description")) {
+        if let Some(description) = description {
             map.insert("description", description);
         }
         if self.required {
@@ -64,17 +93,7 @@ impl ParamOut {
         if self.style != ArrayStyle::Repeat {
             map.insert("array_style", self.style.as_str());
         }
-        // A schema that says no more than the type is left out: the file stays short.
-        let plain = match schema.as_object() {
-            Some(s) => {
-                s.is_empty()
-                    || (s.len() == 1
-                        && s.get("type").and_then(Json::as_str) == Some(self.ty.as_str())
-                        && !self.ty.is_container())
-            }
-            None => false,
-        };
-        if !plain && !self.file {
+        if with_schema {
             map.insert("schema", schema);
         }
         Json::Object(map)

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::error::{Error, ErrorKind};
+use super::error::{At, Error, ErrorKind};
 use crate::json::Json;
 use crate::url;
 
@@ -68,7 +68,24 @@ impl<'a> Target<'a> {
 
     /// A key for "this schema is being expanded" (cycle detection) and caches.
     pub(crate) fn key(&self) -> String {
-        format!("{}#{}", self.doc, self.pointer)
+        self.key_after("")
+    }
+
+    /// [`key`](Target::key) after `prefix`; written by hand, not with `format!`: one is made
+    /// for every `$ref` met.
+    pub(crate) fn key_after(&self, prefix: &str) -> String {
+        use std::fmt::Write;
+        let mut key = String::with_capacity(prefix.len() + 4 + self.pointer.len());
+        key.push_str(prefix);
+        // Nearly every target is in the root document: its index needs no formatter.
+        if self.doc == 0 {
+            key.push('0');
+        } else {
+            let _ = write!(key, "{}", self.doc);
+        }
+        key.push('#');
+        key.push_str(&self.pointer);
+        key
     }
 }
 
@@ -79,7 +96,15 @@ pub(crate) struct Refs<'a> {
     external: RefCell<Vec<(String, Rc<Json>)>>,
     /// Pointers already looked up in the root document.
     cache: RefCell<HashMap<String, Option<&'a Json>>>,
+    /// The members of large objects of the root document (`/components/schemas`), by the
+    /// pointer of the object: found by name, not by a scan of thousands of members once
+    /// for each component referred to.
+    members: RefCell<HashMap<String, HashMap<&'a str, &'a Json>>>,
 }
+
+/// Objects with at least this many members are indexed (see [`Refs::root_pointer`]); a
+/// smaller one is scanned.
+const INDEXED_MEMBERS: usize = 32;
 
 impl<'a> Refs<'a> {
     pub(crate) fn new(root: &'a Json, resolver: Option<&'a dyn RefResolver>) -> Refs<'a> {
@@ -88,6 +113,7 @@ impl<'a> Refs<'a> {
             resolver,
             external: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
+            members: RefCell::new(HashMap::new()),
         }
     }
 
@@ -120,9 +146,33 @@ impl<'a> Refs<'a> {
         if let Some(found) = self.cache.borrow().get(pointer) {
             return *found;
         }
-        let found = self.root.pointer(pointer);
+        let found = self.look_up(pointer);
         self.cache.borrow_mut().insert(pointer.to_string(), found);
         found
+    }
+
+    /// `pointer` in the root document, a member of a large object through its index.
+    fn look_up(&self, pointer: &str) -> Option<&'a Json> {
+        let root: &'a Json = self.root;
+        let (parent, token) = match pointer.rsplit_once('/') {
+            // A token with `~` is escaped (RFC 6901 section 4): left to `Json::pointer`.
+            Some((parent, token)) if !parent.is_empty() && !token.contains('~') => (parent, token),
+            _ => return root.pointer(pointer),
+        };
+        let map = match root.pointer(parent) {
+            Some(Json::Object(map)) if map.len() >= INDEXED_MEMBERS => map,
+            _ => return root.pointer(pointer),
+        };
+        let mut indexes = self.members.borrow_mut();
+        let index = indexes.entry(parent.to_string()).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(map.len());
+            for (name, value) in map.iter() {
+                // The first member of a name, as `Map::get` finds it.
+                index.entry(name.as_str()).or_insert(value);
+            }
+            index
+        });
+        index.get(token).copied()
     }
 
     /// Resolves `reference`, written in document `from`; `at` is where, for errors.
@@ -131,6 +181,16 @@ impl<'a> Refs<'a> {
         reference: &str,
         from: usize,
         at: &str,
+    ) -> Result<Target<'a>, Error> {
+        self.resolve_at(reference, from, &At::Pointer(at))
+    }
+
+    /// [`resolve`](Refs::resolve), the pointer of where written only for an error.
+    pub(crate) fn resolve_at(
+        &self,
+        reference: &str,
+        from: usize,
+        at: &At<'_>,
     ) -> Result<Target<'a>, Error> {
         let (location, fragment) = match reference.find('#') {
             Some(i) => (&reference[..i], &reference[i + 1..]),
@@ -145,7 +205,7 @@ impl<'a> Refs<'a> {
         let missing = || {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to nothing in the document",
                     short(reference)
@@ -155,7 +215,7 @@ impl<'a> Refs<'a> {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' is not a json pointer (anchors are not supported)",
                     short(reference)
@@ -183,12 +243,18 @@ impl<'a> Refs<'a> {
         })
     }
 
-    fn load(&self, location: &str, from: usize, at: &str, reference: &str) -> Result<usize, Error> {
+    fn load(
+        &self,
+        location: &str,
+        from: usize,
+        at: &At<'_>,
+        reference: &str,
+    ) -> Result<usize, Error> {
         let lower = location.to_ascii_lowercase();
         if lower.contains("://") || lower.starts_with("//") {
             return Err(Error::new(
                 ErrorKind::RemoteRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to a url; urls are never fetched (save the document and give a resolver)",
                     short(reference)
@@ -207,7 +273,7 @@ impl<'a> Refs<'a> {
         let resolver = self.resolver.ok_or_else(|| {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!(
                     "$ref '{}' points to another document, and no resolver for external references was installed",
                     short(reference)
@@ -217,7 +283,7 @@ impl<'a> Refs<'a> {
         let json = resolver.resolve(&joined).map_err(|why| {
             Error::new(
                 ErrorKind::UnresolvedRef,
-                at,
+                at.pointer(),
                 format!("$ref '{}' could not be read: {}", short(reference), why),
             )
         })?;

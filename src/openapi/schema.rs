@@ -11,7 +11,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::error::{child, Error, ErrorKind, Warning};
+use super::error::{At, Error, ErrorKind, Warning};
 use super::refs::Refs;
 use super::text;
 use super::Version;
@@ -39,6 +39,116 @@ const COPIED: [&str; 17] = [
     "contentEncoding",
     "default",
 ];
+
+/// Keywords the model is not given, each a warning where it is met.
+const NOT_PASSED_ON: [&str; 5] = [
+    "not",
+    "prefixItems",
+    "if",
+    "patternProperties",
+    "dependentSchemas",
+];
+
+/// The members of a schema object that [`Converter::keywords`] reads, found in one pass
+/// over it: looking up each of its forty keywords in turn scanned every member forty times,
+/// the largest cost of a conversion. The first member of a name wins, as with
+/// [`Map::get`].
+#[derive(Default)]
+struct Members<'s> {
+    ty: Option<&'s Json>,
+    nullable: Option<&'s Json>,
+    description: Option<&'s Json>,
+    /// By position in [`COPIED`].
+    copied: [Option<&'s Json>; COPIED.len()],
+    enumeration: Option<&'s Json>,
+    exclusive_minimum: Option<&'s Json>,
+    exclusive_maximum: Option<&'s Json>,
+    example: Option<&'s Json>,
+    examples: Option<&'s Json>,
+    items: Option<&'s Json>,
+    properties: Option<&'s Json>,
+    required: Option<&'s Json>,
+    additional_properties: Option<&'s Json>,
+    one_of: Option<&'s Json>,
+    any_of: Option<&'s Json>,
+    /// By position in [`NOT_PASSED_ON`].
+    not_passed_on: [bool; NOT_PASSED_ON.len()],
+}
+
+impl<'s> Members<'s> {
+    fn of(map: &'s Map) -> Members<'s> {
+        let mut members = Members::default();
+        for (key, value) in map.iter() {
+            let slot = match members.slot(key) {
+                Some(slot) => slot,
+                None => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
+        }
+        members
+    }
+
+    /// At most how many keys [`Converter::keywords`] writes from these members (exactly
+    /// as many unless a value is left out, such as an empty description).
+    fn output_len(&self) -> usize {
+        let exclusive_bound = |bound: Option<&Json>| matches!(bound, Some(Json::Number(_)));
+        let present = [
+            self.ty,
+            self.description,
+            self.enumeration,
+            self.example.or(self.examples),
+            self.items,
+            self.properties,
+            self.required,
+            self.additional_properties,
+            self.one_of,
+            self.any_of,
+        ];
+        present
+            .iter()
+            .chain(&self.copied)
+            .filter(|m| m.is_some())
+            .count()
+            + usize::from(exclusive_bound(self.exclusive_minimum))
+            + usize::from(exclusive_bound(self.exclusive_maximum))
+    }
+
+    /// The slot of keyword `key`, `None` for a member not read. A keyword not passed on is
+    /// marked here. Chosen by length first: one jump, then at most a few comparisons.
+    fn slot(&mut self, key: &str) -> Option<&mut Option<&'s Json>> {
+        let copied = |word: &str| COPIED.iter().position(|k| *k == word);
+        let slot = match (key.len(), key) {
+            (4, "type") => &mut self.ty,
+            (4, "enum") => &mut self.enumeration,
+            (5, "items") => &mut self.items,
+            (5, "oneOf") => &mut self.one_of,
+            (5, "anyOf") => &mut self.any_of,
+            (7, "example") => &mut self.example,
+            (8, "nullable") => &mut self.nullable,
+            (8, "examples") => &mut self.examples,
+            (8, "required") => &mut self.required,
+            (10, "properties") => &mut self.properties,
+            (11, "description") => &mut self.description,
+            (16, "exclusiveMinimum") => &mut self.exclusive_minimum,
+            (16, "exclusiveMaximum") => &mut self.exclusive_maximum,
+            (20, "additionalProperties") => &mut self.additional_properties,
+            (2 | 3 | 11 | 16 | 17, word) => {
+                if let Some(i) = NOT_PASSED_ON.iter().position(|k| *k == word) {
+                    if let Some(flag) = self.not_passed_on.get_mut(i) {
+                        *flag = true;
+                    }
+                    return None;
+                }
+                self.copied.get_mut(copied(word)?)?
+            }
+            (5..=16, word) => self.copied.get_mut(copied(word)?)?,
+            _ => return None,
+        };
+        Some(slot)
+    }
+}
 
 /// Values (defaults, examples, enums) deeper than this are left out: they are copied, and a
 /// copy must not recurse without bound. Small enough that a value in the deepest schema kept
@@ -73,6 +183,10 @@ struct Cached {
     /// schema differ between requests and responses.
     directional: bool,
 }
+
+/// The start of a cache key for a schema converted for a response (see
+/// [`Converter::output`]).
+const OUTPUT_KEY: &str = "out ";
 
 /// What converting the schemas of one import needs and keeps.
 pub(crate) struct Converter<'a, 'r> {
@@ -133,10 +247,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
     }
 
-    fn warn(&mut self, doc: usize, pointer: &str, message: impl Into<String>) {
+    fn warn(&mut self, doc: usize, at: &At<'_>, message: impl Into<String>) {
         let location = self.refs.location(doc);
+        let pointer = at.pointer();
         let at = if location.is_empty() {
-            pointer.to_string()
+            pointer
         } else {
             format!("{}#{}", location, pointer)
         };
@@ -144,12 +259,17 @@ impl<'a, 'r> Converter<'a, 'r> {
     }
 
     pub(crate) fn count(&mut self, nodes: usize, pointer: &str) -> Result<(), Error> {
+        self.count_at(nodes, &At::Pointer(pointer))
+    }
+
+    /// [`count`](Converter::count), the pointer written only for an error.
+    fn count_at(&mut self, nodes: usize, at: &At<'_>) -> Result<(), Error> {
         self.tool_nodes += nodes;
         self.total_nodes += nodes;
         if self.tool_nodes > self.max_tool_nodes {
             return Err(Error::new(
                 ErrorKind::TooLarge,
-                pointer,
+                at.pointer(),
                 format!(
                     "the schemas of this operation expand to more than {} nodes once their $refs are inlined",
                     self.max_tool_nodes
@@ -159,7 +279,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         if self.total_nodes > self.max_total_nodes {
             return Err(Error::new(
                 ErrorKind::TooLarge,
-                pointer,
+                at.pointer(),
                 format!(
                     "the document's schemas expand to more than {} nodes once their $refs are inlined",
                     self.max_total_nodes
@@ -178,7 +298,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         pointer: &str,
     ) -> Result<Json, Error> {
         let mut height = 0;
-        self.node(schema, doc, pointer, 0, &mut height)
+        self.node(schema, doc, &At::Pointer(pointer), 0, &mut height)
     }
 
     /// Whether the property is left out of the schema being converted: `readOnly` in a
@@ -220,7 +340,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         &mut self,
         schema: &Json,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
     ) -> Result<Json, Error> {
@@ -236,20 +356,16 @@ impl<'a, 'r> Converter<'a, 'r> {
                 })
             }
             _ => {
-                self.warn(
-                    doc,
-                    pointer,
-                    "a schema that is not an object: read as any value",
-                );
+                self.warn(doc, at, "a schema that is not an object: read as any value");
                 return Ok(Json::Object(Map::new()));
             }
         };
-        self.count(1, pointer)?;
+        self.count_at(1, at)?;
         if depth >= self.max_depth {
             self.cuts += 1;
             self.warn(
                 doc,
-                pointer,
+                at,
                 format!(
                     "schema nested deeper than {} levels: cut there",
                     self.max_depth
@@ -261,13 +377,20 @@ impl<'a, 'r> Converter<'a, 'r> {
             )));
         }
         if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
-            return self.reference(map, reference, doc, pointer, depth, height);
+            return self.reference(map, reference, doc, at, depth, height);
         }
-        let mut out = Map::new();
-        if let Some(all) = map.get("allOf").and_then(Json::as_array) {
-            self.all_of(all, doc, pointer, depth, height, &mut out)?;
-        }
-        self.keywords(map, doc, pointer, depth, height, &mut out)?;
+        let members = Members::of(map);
+        let mut out = match map.get("allOf").and_then(Json::as_array) {
+            Some(all) => {
+                let mut out = Map::new();
+                self.all_of(all, doc, at, depth, height, &mut out)?;
+                out
+            }
+            // Room for every key at once: grown a key at a time, a schema's map was
+            // reallocated for each of its first four keys.
+            None => Map::with_capacity(members.output_len()),
+        };
+        self.keywords(&members, doc, at, depth, height, &mut out)?;
         Ok(Json::Object(out))
     }
 
@@ -276,25 +399,19 @@ impl<'a, 'r> Converter<'a, 'r> {
         map: &Map,
         reference: &str,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
     ) -> Result<Json, Error> {
-        let target = self.refs.resolve(reference, doc, &child(pointer, "$ref"))?;
+        let target = self
+            .refs
+            .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
         // A schema converted for a response differs from the same one for a request when
         // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
-        let key = if self.output {
-            format!("out {}", target.key())
-        } else {
-            target.key()
-        };
-        let name = reference
-            .rsplit('/')
-            .next()
-            .unwrap_or(reference)
-            .to_string();
+        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" });
         if self.stack.contains(&key) {
             self.cuts += 1;
+            let name = reference.rsplit('/').next().unwrap_or(reference);
             return Ok(note(format!(
                 "(recursive: another {}; not described again)",
                 name
@@ -309,7 +426,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                     cached.directional,
                 );
                 self.directional += usize::from(directional);
-                self.count(nodes, pointer)?;
+                self.count_at(nodes, at)?;
                 *height = h;
                 schema
             }
@@ -320,7 +437,8 @@ impl<'a, 'r> Converter<'a, 'r> {
                 };
                 let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
                 self.stack.push(key.clone());
-                let result = self.node(value, target.doc, &target.pointer, depth, height);
+                let target_at = At::Pointer(&target.pointer);
+                let result = self.node(value, target.doc, &target_at, depth, height);
                 self.stack.pop();
                 let schema = result?;
                 if self.cuts == cuts {
@@ -332,9 +450,9 @@ impl<'a, 'r> Converter<'a, 'r> {
                         height,
                         directional,
                     };
-                    let other_key = match key.strip_prefix("out ") {
+                    let other_key = match key.strip_prefix(OUTPUT_KEY) {
                         Some(request) if self.output => request.to_string(),
-                        _ => format!("out {}", key),
+                        _ => [OUTPUT_KEY, key.as_str()].concat(),
                     };
                     if !directional && !self.cache.contains_key(&other_key) {
                         self.cache.insert(other_key, cached(&schema));
@@ -372,16 +490,16 @@ impl<'a, 'r> Converter<'a, 'r> {
         &mut self,
         branches: &[Json],
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
-        let at = child(pointer, "allOf");
+        let all_at = At::Member(at, "allOf");
         let mut converted = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
             let mut h = 0;
-            converted.push(self.node(branch, doc, &child(&at, &i.to_string()), depth, &mut h)?);
+            converted.push(self.node(branch, doc, &At::Element(&all_at, i), depth, &mut h)?);
             *height = (*height).max(h);
         }
         let mut rest = Vec::new();
@@ -400,18 +518,18 @@ impl<'a, 'r> Converter<'a, 'r> {
 
     fn keywords(
         &mut self,
-        map: &Map,
+        members: &Members<'_>,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
         let mut child_height = 0;
         // type, with OpenAPI 3.0's `nullable` as a type list (JSON Schema has no `nullable`).
-        let nullable = self.version != Version::V3_1
-            && map.get("nullable").and_then(Json::as_bool) == Some(true);
-        match map.get("type") {
+        let nullable =
+            self.version != Version::V3_1 && members.nullable.and_then(Json::as_bool) == Some(true);
+        match members.ty {
             Some(Json::String(word)) if word == "file" => {
                 // Swagger 2.0 `type: file` (formData): the bytes of an upload.
                 out.insert("type", "string");
@@ -425,20 +543,21 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
             _ => {}
         }
-        if let Some(description) = map.get("description").and_then(Json::as_str) {
+        if let Some(description) = members.description.and_then(Json::as_str) {
             if !description.trim().is_empty() && !out.contains_key("description") {
                 out.insert("description", text::cap(description, self.max_description));
             }
         }
-        for key in COPIED {
-            if out.contains_key(key) {
-                continue;
-            }
-            if let Some(value) = map.get(key).and_then(small_value) {
-                out.insert(key, value);
+        for (key, &value) in COPIED.iter().zip(&members.copied) {
+            let value = match value {
+                Some(value) if !out.contains_key(key) => value,
+                _ => continue,
+            };
+            if let Some(value) = small_value(value) {
+                out.insert(*key, value);
             }
         }
-        if let Some(Json::Array(values)) = map.get("enum") {
+        if let Some(Json::Array(values)) = members.enumeration {
             let mut values: Vec<Json> = values.iter().filter_map(small_value).collect();
             if nullable && !values.contains(&Json::Null) {
                 values.push(Json::Null);
@@ -447,11 +566,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         // Swagger 2.0 and OpenAPI 3.0 write exclusive bounds as booleans beside
         // `minimum`/`maximum`; JSON Schema 2020-12 (section 6.2.3) as the bound itself.
-        for (flag, bound) in [
-            ("exclusiveMinimum", "minimum"),
-            ("exclusiveMaximum", "maximum"),
+        for (flag, bound, value) in [
+            ("exclusiveMinimum", "minimum", members.exclusive_minimum),
+            ("exclusiveMaximum", "maximum", members.exclusive_maximum),
         ] {
-            match map.get(flag) {
+            match value {
                 Some(Json::Bool(true)) => {
                     if let Some(limit) = out.remove(bound) {
                         out.insert(flag, limit);
@@ -463,10 +582,10 @@ impl<'a, 'r> Converter<'a, 'r> {
                 _ => {}
             }
         }
-        let example = match map.get("example") {
+        let example = match members.example {
             Some(example) => Some(example),
-            None => map
-                .get("examples")
+            None => members
+                .examples
                 .and_then(Json::as_array)
                 .and_then(|e| e.first()),
         };
@@ -475,40 +594,41 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert("examples", vec![example]);
             }
         }
-        if let Some(items) = map.get("items") {
+        if let Some(items) = members.items {
             let mut h = 0;
-            let converted = self.node(items, doc, &child(pointer, "items"), depth + 1, &mut h)?;
+            let converted = self.node(items, doc, &At::Member(at, "items"), depth + 1, &mut h)?;
             child_height = child_height.max(h);
             out.insert("items", converted);
         }
-        if let Some(properties) = map.get("properties").and_then(Json::as_object) {
-            self.properties(map, properties, doc, pointer, depth, &mut child_height, out)?;
-        } else if let Some(required) = map.get("required").and_then(Json::as_array) {
+        if let Some(properties) = members.properties.and_then(Json::as_object) {
+            let required = members.required;
+            self.properties(properties, required, doc, at, depth, &mut child_height, out)?;
+        } else if let Some(required) = members.required.and_then(Json::as_array) {
             if !out.contains_key("required") {
                 out.insert("required", required.clone());
             }
         }
-        match map.get("additionalProperties") {
+        match members.additional_properties {
             Some(Json::Bool(b)) => {
                 out.insert("additionalProperties", *b);
             }
             Some(extra @ Json::Object(_)) => {
                 let mut h = 0;
-                let at = child(pointer, "additionalProperties");
-                let converted = self.node(extra, doc, &at, depth + 1, &mut h)?;
+                let extra_at = At::Member(at, "additionalProperties");
+                let converted = self.node(extra, doc, &extra_at, depth + 1, &mut h)?;
                 child_height = child_height.max(h);
                 out.insert("additionalProperties", converted);
             }
             _ => {}
         }
-        for key in ["oneOf", "anyOf"] {
-            if let Some(branches) = map.get(key).and_then(Json::as_array) {
-                let at = child(pointer, key);
+        for (key, branches) in [("oneOf", members.one_of), ("anyOf", members.any_of)] {
+            if let Some(branches) = branches.and_then(Json::as_array) {
+                let branches_at = At::Member(at, key);
                 let mut converted = Vec::with_capacity(branches.len());
                 for (i, branch) in branches.iter().enumerate() {
                     let mut h = 0;
-                    let bat = child(&at, &i.to_string());
-                    converted.push(self.node(branch, doc, &bat, depth + 1, &mut h)?);
+                    let branch_at = At::Element(&branches_at, i);
+                    converted.push(self.node(branch, doc, &branch_at, depth + 1, &mut h)?);
                     child_height = child_height.max(h);
                 }
                 if nullable {
@@ -519,17 +639,11 @@ impl<'a, 'r> Converter<'a, 'r> {
                 out.insert(key, converted);
             }
         }
-        for key in [
-            "not",
-            "prefixItems",
-            "if",
-            "patternProperties",
-            "dependentSchemas",
-        ] {
-            if map.contains_key(key) {
+        for (key, &present) in NOT_PASSED_ON.iter().zip(&members.not_passed_on) {
+            if present {
                 self.warn(
                     doc,
-                    &child(pointer, key),
+                    &At::Member(at, key),
                     format!("'{}' is not passed on to the model", key),
                 );
             }
@@ -541,15 +655,15 @@ impl<'a, 'r> Converter<'a, 'r> {
     #[allow(clippy::too_many_arguments)]
     fn properties(
         &mut self,
-        map: &Map,
         properties: &Map,
+        required_here: Option<&Json>,
         doc: usize,
-        pointer: &str,
+        at: &At<'_>,
         depth: usize,
         child_height: &mut usize,
         out: &mut Map,
     ) -> Result<(), Error> {
-        let at = child(pointer, "properties");
+        let properties_at = At::Member(at, "properties");
         let mut converted = Vec::with_capacity(properties.len());
         // Sets, not lists: an object may declare 100,000 properties and require them all.
         let mut left_out: HashSet<&str> = HashSet::new();
@@ -559,7 +673,8 @@ impl<'a, 'r> Converter<'a, 'r> {
                 continue;
             }
             let mut h = 0;
-            let schema = self.node(property, doc, &child(&at, name), depth + 1, &mut h)?;
+            let property_at = At::Member(&properties_at, name);
+            let schema = self.node(property, doc, &property_at, depth + 1, &mut h)?;
             *child_height = (*child_height).max(h);
             converted.push((name.clone(), schema));
         }
@@ -579,12 +694,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .filter_map(Json::as_str)
             .map(str::to_string)
             .collect();
-        for name in map
-            .get("required")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for name in required_here.and_then(Json::as_array).into_iter().flatten() {
             if let Some(name) = name.as_str() {
                 if !left_out.contains(name) && listed.insert(name.to_string()) {
                     required.push(Json::from(name));

@@ -19,7 +19,8 @@ use super::schema;
 use super::shape;
 use super::validate::{
     at, check_auth, check_base_url, check_body_flags, check_content_type, check_options,
-    check_param, check_static_names, check_tool_like_name, err, index, EndpointNames, PluginNames,
+    check_param, check_static_names, check_tool_like_name, err, index, CheckedSchemas,
+    EndpointNames, PluginNames,
 };
 use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
 use crate::json::{Json, Map};
@@ -147,6 +148,8 @@ pub(crate) fn build(mut b: Declaration) -> Result<Checked, Error> {
     // The sizes of output schemas the endpoints share, by their allocation (the endpoints
     // hold them, so an allocation is never reused while this lives): measured once.
     let mut output_sizes: HashMap<usize, usize> = HashMap::new();
+    // Parameter schemas the endpoints share, checked for depth once.
+    let mut schemas = CheckedSchemas::default();
     for (i, endpoint) in declared.into_iter().enumerate() {
         let path = index("endpoints", i);
         if let Some(&first) = tool_names.get(endpoint.name.as_str()) {
@@ -171,6 +174,7 @@ pub(crate) fn build(mut b: Declaration) -> Result<Checked, Error> {
             &prefix,
             &mut memo,
             &mut output_sizes,
+            &mut schemas,
         )?;
         endpoints.push(Arc::new(compiled));
     }
@@ -308,6 +312,7 @@ fn compile(
     prefix: &str,
     memo: &mut tool::CompactMemo,
     output_sizes: &mut HashMap<usize, usize>,
+    schemas: &mut CheckedSchemas,
 ) -> Result<Compiled, Error> {
     let endpoint = &owned;
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
@@ -353,7 +358,7 @@ fn compile(
     let params_at = at(path, "params");
     for (j, param) in endpoint.params.iter().enumerate() {
         let field = index(&params_at, j);
-        check_param(b, names, endpoint, param, &mut seen, &field)?;
+        check_param(b, names, endpoint, param, &mut seen, schemas, &field)?;
     }
     // An endpoint's own base URL (OpenAPI operation `servers`) replaces the plugin's.
     let own_base;

@@ -2,6 +2,8 @@
 //! `from_json`), on the plain [`Declaration`]: each failure an error naming the field. Pure: no I/O, no clock, no
 //! environment.
 
+use std::collections::HashMap;
+
 use super::args;
 use super::declaration::{effective_location, Declaration};
 use super::error::{quote, short_value as short, Error, ErrorKind};
@@ -23,15 +25,27 @@ pub const MAX_TYPE_DEPTH: usize = 16;
 /// `parent.field`.
 pub(crate) fn at(parent: &str, field: &str) -> String {
     if parent.is_empty() {
-        field.to_string()
-    } else {
-        format!("{}.{}", parent, field)
+        return field.to_string();
     }
+    // Built by hand, not with `format!`: a plugin's checks make one of these for each
+    // endpoint and parameter, and the formatting machinery cost several times the copying.
+    let mut out = String::with_capacity(parent.len() + 1 + field.len());
+    out.push_str(parent);
+    out.push('.');
+    out.push_str(field);
+    out
 }
 
 /// `parent[index]`.
 pub(crate) fn index(parent: &str, i: usize) -> String {
-    format!("{}[{}]", parent, i)
+    use std::fmt::Write;
+    // As `at`: only the number goes through the formatter.
+    let mut out = String::with_capacity(parent.len() + 8);
+    out.push_str(parent);
+    out.push('[');
+    let _ = write!(out, "{}", i);
+    out.push(']');
+    out
 }
 
 pub(crate) fn err(kind: ErrorKind, path: impl Into<String>, message: impl Into<String>) -> Error {
@@ -354,6 +368,7 @@ pub(crate) fn check_param<'a>(
     endpoint: &Endpoint,
     param: &'a Param,
     seen: &mut EndpointNames<'a>,
+    schemas: &mut CheckedSchemas,
     path: &str,
 ) -> Result<(), Error> {
     if tool::validate_name(&param.name).is_err() {
@@ -376,7 +391,7 @@ pub(crate) fn check_param<'a>(
     }
     check_wire_name(b, plugin, endpoint, param, seen, path)?;
     check_type(&param.ty, path)?;
-    check_flags(endpoint, param, path)?;
+    check_flags(endpoint, param, schemas, path)?;
     for (k, value) in param.enum_values.iter().enumerate() {
         if let Err(problem) = fits(value, &param.ty).and_then(|()| args::check_format(param, value))
         {
@@ -549,7 +564,12 @@ fn conflict(path: &str, field: &str, message: &str) -> Result<(), Error> {
     Err(err(ErrorKind::Conflict, at(path, field), message))
 }
 
-fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Error> {
+fn check_flags(
+    endpoint: &Endpoint,
+    param: &Param,
+    schemas: &mut CheckedSchemas,
+    path: &str,
+) -> Result<(), Error> {
     if param.secret
         && !matches!(
             param.location,
@@ -574,7 +594,7 @@ fn check_flags(endpoint: &Endpoint, param: &Param, path: &str) -> Result<(), Err
     }
     check_style(param, path)?;
     if let Some(schema) = &param.schema {
-        check_schema_depth(schema, path)?;
+        check_schema_depth(schema, schemas, path)?;
     }
     if param.whole_body {
         check_whole_body(endpoint, param, path)?;
@@ -650,22 +670,72 @@ fn check_style(param: &Param, path: &str) -> Result<(), Error> {
 /// How deep a declared `schema` may nest: calls check values against it recursively.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
+/// The objects of parameter schemas that two or more values share, with the deepest level
+/// each was found within [`MAX_SCHEMA_DEPTH`] at, by their allocation: an imported plugin
+/// has one component's schema in the parameters of many endpoints, and it is walked again
+/// only where it sits deeper. The keys are addresses, only meaningful while the schemas
+/// live: one is made for each plugin's checks (its endpoints keep the schemas until then).
+#[derive(Default)]
+pub(crate) struct CheckedSchemas {
+    levels: HashMap<usize, usize>,
+}
+
+impl CheckedSchemas {
+    /// Whether `value` at `level` needs walking: not a shared object already walked as deep
+    /// (a check that fails fails the plugin, so one that was started has passed or will).
+    fn walk(&mut self, value: &Json, level: usize) -> bool {
+        let id = match value {
+            Json::Object(map) if map.is_shared() => map.shared_id(),
+            _ => None,
+        };
+        let id = match id {
+            Some(id) => id,
+            None => return true,
+        };
+        match self.levels.get(&id) {
+            Some(&walked) if walked >= level => false,
+            _ => {
+                self.levels.insert(id, level);
+                true
+            }
+        }
+    }
+}
+
 /// The parameter's `schema` nests no deeper than [`MAX_SCHEMA_DEPTH`] (`param_path` is
 /// the parameter's: the field's is made only for an error).
-fn check_schema_depth(schema: &Json, param_path: &str) -> Result<(), Error> {
+fn check_schema_depth(
+    schema: &Json,
+    schemas: &mut CheckedSchemas,
+    param_path: &str,
+) -> Result<(), Error> {
+    let too_deep = || {
+        Err(err(
+            ErrorKind::InvalidField,
+            at(param_path, "schema"),
+            format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
+        ))
+    };
+    // Any value deeper than the limit is refused, a string as much as an object. Only arrays
+    // and objects go on the stack: most values are strings and numbers, and pushing each
+    // one to pop it again was most of the walk.
+    if !schemas.walk(schema, 1) {
+        return Ok(());
+    }
     let mut stack = vec![(schema, 1usize)];
     while let Some((value, depth)) = stack.pop() {
-        if depth > MAX_SCHEMA_DEPTH {
-            return Err(err(
-                ErrorKind::InvalidField,
-                at(param_path, "schema"),
-                format!("the schema nests deeper than {} levels", MAX_SCHEMA_DEPTH),
-            ));
-        }
-        match value {
-            Json::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
-            Json::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
-            _ => {}
+        let children: &mut dyn Iterator<Item = &Json> = match value {
+            Json::Array(items) => &mut items.iter(),
+            Json::Object(map) => &mut map.values(),
+            _ => continue,
+        };
+        for child in children {
+            if depth >= MAX_SCHEMA_DEPTH {
+                return too_deep();
+            }
+            if matches!(child, Json::Array(_) | Json::Object(_)) && schemas.walk(child, depth + 1) {
+                stack.push((child, depth + 1));
+            }
         }
     }
     Ok(())
