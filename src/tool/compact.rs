@@ -106,31 +106,61 @@ const TYPED: [(&str, &str); 20] = [
 /// );
 /// ```
 pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
-    let collapsed = match super::plain::plain(text) {
-        Cow::Borrowed(text) => collapse_space(text),
-        Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+    // Only the first `max_bytes + 1` bytes of the clean text decide where it is cut (see
+    // `cut`): a prefix of it that long is made, not the whole text (an operation's
+    // description runs to kilobytes, and most are cut). The prefix is made a little longer,
+    // as collapsing white space shortens it; when even that falls short, the whole is made.
+    let enough = max_bytes
+        .saturating_add(max_bytes / 4)
+        .saturating_add(PREFIX_SLACK);
+    let (plain, whole) = super::plain::plain_prefix(text, enough);
+    if !whole {
+        // A prefix of the clean text: white space collapsed in a prefix of the plain text is
+        // a prefix of it collapsed in the whole, as the prefix ends with another character.
+        let collapsed = collapse_space(&plain);
+        if collapsed.len() > max_bytes {
+            return Cow::Owned(cut(&collapsed, max_bytes));
+        }
+    }
+    let collapsed = match plain {
+        Cow::Borrowed(text) if whole => collapse_space(text),
+        Cow::Owned(text) if whole => Cow::Owned(collapse_space(&text).into_owned()),
+        _ => match super::plain::plain(text) {
+            Cow::Borrowed(text) => collapse_space(text),
+            Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+        },
     };
     if collapsed.len() <= max_bytes {
         return collapsed;
     }
-    let bytes = collapsed.as_bytes();
-    // The last sentence end that fits: a `.`, `!` or `?` followed by a space.
+    Cow::Owned(cut(&collapsed, max_bytes))
+}
+
+/// How many bytes past `max_bytes` (and a quarter of it) [`trim_description`] makes of a
+/// description's clean text before it collapses its white space: runs of it are rare
+/// in what a prefix that long holds.
+const PREFIX_SLACK: usize = 32;
+
+/// `collapsed` (markup out, white space collapsed, longer than `max_bytes`) cut after the
+/// last sentence that fits, else after the last word with `…`. Reads its first
+/// `max_bytes + 1` bytes only.
+fn cut(collapsed: &str, max_bytes: usize) -> String {
     const ELLIPSIS: &str = "…";
     let room = max_bytes.saturating_sub(ELLIPSIS.len());
-    let mut sentence = None;
+    let bytes = collapsed.as_bytes();
+    let head = &bytes[..bytes.len().min(max_bytes + 1)];
+    // The spaces that fit, from the last back: the first that ends a sentence (follows a
+    // `.`, `!` or `?`) is where the text is cut; failing one, the last with room for `…`.
     let mut word = None;
-    for (i, &b) in bytes.iter().enumerate().take(max_bytes + 1) {
-        if b == b' ' {
-            if i <= room {
-                word = Some(i);
-            }
-            if i <= max_bytes && super::plain::ends_sentence(&collapsed, i) {
-                sentence = Some(i);
-            }
+    let mut before = head.len();
+    while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
+        if super::plain::ends_sentence(collapsed, space) {
+            return collapsed[..space].to_string();
         }
-    }
-    if let Some(end) = sentence {
-        return Cow::Owned(collapsed[..end].to_string());
+        if word.is_none() && space <= room {
+            word = Some(space);
+        }
+        before = space;
     }
     let end = match word {
         Some(w) => w,
@@ -147,7 +177,7 @@ pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
     if max_bytes >= ELLIPSIS.len() {
         out.push_str(ELLIPSIS);
     }
-    Cow::Owned(out)
+    out
 }
 
 /// The text with every run of white space as one space, and none at either end.
@@ -603,6 +633,177 @@ mod tests {
         for max in 0..200 {
             assert!(trim_description(&text, max).len() <= max, "max {}", max);
         }
+    }
+
+    /// `trim_description` as its docs say it, from the whole text made clean: the
+    /// reference for the one that makes only the prefix it needs.
+    fn trim_whole(text: &str, max: usize) -> String {
+        let clean = collapse_space(&super::super::plain::plain(text)).into_owned();
+        if clean.len() <= max {
+            return clean;
+        }
+        let spaces = (0..=max).filter(|&i| clean.as_bytes()[i] == b' ');
+        let ends = spaces
+            .clone()
+            .filter(|&i| super::super::plain::ends_sentence(&clean, i));
+        if let Some(end) = ends.max() {
+            return clean[..end].to_string();
+        }
+        let room = max.saturating_sub('…'.len_utf8());
+        let end = match spaces.filter(|&i| i <= room).max() {
+            Some(end) => end,
+            None => (0..=room)
+                .rev()
+                .find(|&i| clean.is_char_boundary(i))
+                .unwrap_or(0),
+        };
+        let mut out = clean[..end].trim_end().to_string();
+        if max >= '…'.len_utf8() {
+            out.push('…');
+        }
+        out
+    }
+
+    /// The limits the trimming is checked at: the tool, parameter and member limits, the
+    /// smallest, and some between.
+    const LIMITS: [usize; 14] = [0, 1, 2, 3, 4, 5, 9, 20, 40, 60, 90, 120, 160, 400];
+
+    /// Checks `trim_description(text, max)` against [`trim_whole`] at every limit; how many
+    /// of them made only a prefix of the text.
+    fn check_trim_against_whole(text: &str) -> usize {
+        let mut prefixes = 0;
+        for max in LIMITS {
+            let enough = max + max / 4 + PREFIX_SLACK;
+            if !super::super::plain::plain_prefix(text, enough).1 {
+                prefixes += 1;
+            }
+            assert_eq!(
+                trim_description(text, max),
+                trim_whole(text, max),
+                "{:?} at {}",
+                text,
+                max
+            );
+        }
+        prefixes
+    }
+
+    #[test]
+    fn trim_reads_a_prefix_and_cuts_as_the_whole_text_would_on_generated_texts() {
+        // Markup, every kind of white space (runs of it shorten the prefix past the slack),
+        // sentence ends, abbreviations and characters of several bytes, in any order.
+        let pieces = [
+            "word",
+            "Wörd",
+            "é",
+            "日本",
+            "x",
+            " ",
+            "  ",
+            "   \t  ",
+            "\t",
+            "\n",
+            "\n\n",
+            "\n \n",
+            "\r\n",
+            "\u{a0}",
+            "\u{3000}",
+            "\u{b}",
+            "\u{c}",
+            ".",
+            ". ",
+            "! ",
+            "? ",
+            "e.g. ",
+            "(i.e. ",
+            "[",
+            "]",
+            "(",
+            ")",
+            "[a link](https://x.org/y)",
+            "![img](a.png)",
+            "**",
+            "**bold**",
+            "*",
+            "!",
+            "`",
+            "`co de`",
+            "<br>",
+            "<br/>",
+            "</p>",
+            "<b>",
+            "<a href=\"x\">",
+            "<owner>",
+            "<",
+            "                                        ",
+        ];
+        let mut rng = crate::test_rng::Rng::new(11);
+        let (mut prefixes, mut texts) = (0, 0);
+        for _ in 0..4000 {
+            let len = rng.below(120);
+            let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+            prefixes += check_trim_against_whole(&text);
+            texts += 1;
+        }
+        // Most texts are longer than the prefix a small limit needs.
+        assert!(
+            prefixes > texts * LIMITS.len() / 4,
+            "{} of {}",
+            prefixes,
+            texts
+        );
+    }
+
+    #[test]
+    fn trim_reads_a_prefix_and_cuts_as_the_whole_text_would_on_real_descriptions() {
+        fn texts<'a>(value: &'a Json, out: &mut Vec<&'a str>) {
+            match value {
+                Json::Object(map) => {
+                    for (key, value) in map {
+                        match (key.as_str(), value) {
+                            ("description" | "summary" | "title", Json::String(text)) => {
+                                out.push(text)
+                            }
+                            _ => texts(value, out),
+                        }
+                    }
+                }
+                Json::Array(items) => items.iter().for_each(|item| texts(item, out)),
+                _ => {}
+            }
+        }
+        let folder =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi");
+        let mut documents = Vec::new();
+        for name in [
+            "kubernetes-v1.36.swagger.json",
+            "box-platform.openapi.json",
+            "discord-api.openapi.json",
+        ] {
+            let text = std::fs::read_to_string(folder.join(name)).unwrap();
+            documents.push(json::parse(&text).unwrap());
+        }
+        #[cfg(feature = "yaml")]
+        for name in [
+            "spotify-web-api.fixed.openapi.yaml",
+            "figma-rest-api.openapi.yaml",
+            "pinterest-v5.openapi.yaml",
+        ] {
+            let text = std::fs::read_to_string(folder.join(name)).unwrap();
+            documents.push(crate::yaml::parse(&text).unwrap());
+        }
+        let mut found = Vec::new();
+        for document in &documents {
+            texts(document, &mut found);
+        }
+        found.sort_unstable();
+        found.dedup();
+        let prefixes: usize = found
+            .iter()
+            .map(|text| check_trim_against_whole(text))
+            .sum();
+        assert!(found.len() > 10_000, "{} descriptions", found.len());
+        assert!(prefixes > 10_000, "{} made as a prefix", prefixes);
     }
 
     #[test]
