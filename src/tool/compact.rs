@@ -334,6 +334,19 @@ fn compact_node(
     }
 }
 
+/// What compaction does with one entry of a schema.
+enum Edit {
+    /// Kept as it is.
+    Keep,
+    /// Left out.
+    Drop,
+    /// Replaced by this value.
+    Put(Json),
+}
+
+/// The schema made compact. An entry kept as it is is not copied until another changes,
+/// and a schema none of whose entries changes is the source's map itself, shared (see
+/// [`Map`]): nothing is allocated for it, and `defs` finds it again by its allocation.
 fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &mut Memo) -> Json {
     let single_type = map.get("type").and_then(Json::as_str);
     let limit = description_limit(depth, max);
@@ -349,101 +362,197 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
                 None => trim_description(d, limit),
             }
         });
-    let mut out = Map::with_capacity(map.len());
-    for (key, value) in map {
-        let key = key.as_str();
-        if DROPPED.contains(&key) || key.starts_with("x-") {
-            continue;
-        }
-        if let Some(ty) = single_type {
-            let foreign = TYPED
-                .iter()
-                .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
-            if foreign {
+    // The entries made so far, from the first that changed (those before it copied).
+    let mut out: Option<Vec<(String, Json)>> = None;
+    for (i, (key, value)) in map.iter().enumerate() {
+        let edit = compact_entry(
+            key,
+            value,
+            single_type,
+            description.as_deref(),
+            name,
+            depth,
+            max,
+            memo,
+        );
+        let entries = match (edit, &mut out) {
+            (Edit::Keep, None) => continue,
+            (Edit::Keep, Some(entries)) => {
+                entries.push((key.clone(), value.clone()));
                 continue;
             }
-        }
-        match key {
-            "description" => {
-                if let Some(text) = &description {
-                    if !text.is_empty() {
-                        out.insert(key, text.as_ref());
-                    }
-                }
-                if value.as_str().is_none() {
-                    out.insert(key, value.clone());
-                }
+            (edit, entries) => {
+                let entries = entries.get_or_insert_with(|| copy_entries(map, i));
+                (edit, entries)
             }
-            "title" => {
-                let repeats = value.as_str().map_or(false, |title| {
-                    title.trim().is_empty()
-                        || name.map_or(false, |n| same_words(n, title))
-                        || description
-                            .as_deref()
-                            .map_or(false, |d| same_words(d, title))
-                        || description.as_deref().map_or(false, |d| {
-                            super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
-                        })
-                });
-                if !repeats {
-                    out.insert(key, value.clone());
-                }
-            }
-            "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
-            }
-            "required" if value.as_array().map_or(false, Vec::is_empty) => {}
-            // What an absent `additionalProperties` means already (JSON Schema 2020-12,
-            // Core, section 10.3.2.3: omitting it is the same as an empty schema).
-            "additionalProperties"
-                if value == &Json::Bool(true) || value.as_object().map_or(false, Map::is_empty) => {
-            }
-            "items" if value.as_object().map_or(false, Map::is_empty) => {}
-            // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
-            // alone, but their members are compacted like any other subschema).
-            _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
-                Json::Object(members) => {
-                    let members: Map = members
-                        .iter()
-                        .map(|(k, v)| (k.clone(), compact_node(v, Some(k), depth + 1, max, memo)))
-                        .collect();
-                    out.insert(key, members);
-                }
-                other => {
-                    out.insert(key, other.clone());
-                }
-            },
-            // Lists of schemas.
-            _ if is_schema_list(key) => {
-                let list = match value {
-                    Json::Array(items) => Json::Array(
-                        items
-                            .iter()
-                            .map(|v| compact_node(v, name, depth, max, memo))
-                            .collect(),
-                    ),
-                    other => other.clone(),
-                };
-                out.insert(key, list);
-            }
-            // One schema (or, for `items` in old drafts, a list of them).
-            _ if is_schema_value(key) => {
-                let one = match value {
-                    Json::Array(items) => Json::Array(
-                        items
-                            .iter()
-                            .map(|v| compact_node(v, None, depth, max, memo))
-                            .collect(),
-                    ),
-                    other => compact_node(other, None, depth, max, memo),
-                };
-                out.insert(key, one);
-            }
-            _ => {
-                out.insert(key, value.clone());
-            }
+        };
+        if let (Edit::Put(made), entries) = entries {
+            entries.push((key.clone(), made));
         }
     }
-    Json::Object(out)
+    match out {
+        None => Json::Object(map.clone()),
+        // Keys are the source's, each once.
+        Some(entries) => Json::Object(Map::from_unique_entries(entries)),
+    }
+}
+
+/// The first `n` entries of `map`, copied, with room for all of them.
+fn copy_entries(map: &Map, n: usize) -> Vec<(String, Json)> {
+    let mut entries = Vec::with_capacity(map.len());
+    entries.extend(map.iter().take(n).map(|(k, v)| (k.clone(), v.clone())));
+    entries
+}
+
+/// What [`compact_map`] does with the entry `key: value` of a schema whose single type is
+/// `single_type` and whose description, trimmed, is `description`.
+#[allow(clippy::too_many_arguments)]
+fn compact_entry(
+    key: &str,
+    value: &Json,
+    single_type: Option<&str>,
+    description: Option<&str>,
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Edit {
+    if DROPPED.contains(&key) || key.starts_with("x-") {
+        return Edit::Drop;
+    }
+    if let Some(ty) = single_type {
+        let foreign = TYPED
+            .iter()
+            .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
+        if foreign {
+            return Edit::Drop;
+        }
+    }
+    match key {
+        "description" => match (description, value.as_str()) {
+            (Some(""), _) => Edit::Drop,
+            (Some(text), Some(was)) if text == was => Edit::Keep,
+            (Some(text), _) => Edit::Put(Json::from(text)),
+            // Not a string: kept as it is.
+            (None, None) => Edit::Keep,
+            // A description past the depth that keeps one.
+            (None, Some(_)) => Edit::Drop,
+        },
+        "title" => {
+            let repeats = value.as_str().map_or(false, |title| {
+                title.trim().is_empty()
+                    || name.map_or(false, |n| same_words(n, title))
+                    || description.map_or(false, |d| same_words(d, title))
+                    || description.map_or(false, |d| {
+                        super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
+                    })
+            });
+            if repeats {
+                Edit::Drop
+            } else {
+                Edit::Keep
+            }
+        }
+        "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
+            Edit::Drop
+        }
+        "required" if value.as_array().map_or(false, Vec::is_empty) => Edit::Drop,
+        // What an absent `additionalProperties` means already (JSON Schema 2020-12,
+        // Core, section 10.3.2.3: omitting it is the same as an empty schema).
+        "additionalProperties"
+            if value == &Json::Bool(true) || value.as_object().map_or(false, Map::is_empty) =>
+        {
+            Edit::Drop
+        }
+        "items" if value.as_object().map_or(false, Map::is_empty) => Edit::Drop,
+        // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
+        // alone, but their members are compacted like any other subschema).
+        _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
+            Json::Object(members) => compact_members(members, depth, max, memo),
+            _ => Edit::Keep,
+        },
+        // Lists of schemas.
+        _ if is_schema_list(key) => match value {
+            Json::Array(items) => compact_items(items, name, depth, max, memo),
+            _ => Edit::Keep,
+        },
+        // One schema (or, for `items` in old drafts, a list of them).
+        _ if is_schema_value(key) => match value {
+            Json::Array(items) => compact_items(items, None, depth, max, memo),
+            other => {
+                let made = compact_node(other, None, depth, max, memo);
+                if same(other, &made) {
+                    Edit::Keep
+                } else {
+                    Edit::Put(made)
+                }
+            }
+        },
+        _ => Edit::Keep,
+    }
+}
+
+/// Whether `made`, what [`compact_node`] made of `source`, is `source` itself: the same
+/// map, shared, or a value that is not a schema (copied as it is).
+fn same(source: &Json, made: &Json) -> bool {
+    match (source, made) {
+        (Json::Object(source), Json::Object(made)) => {
+            made.shares_with(source) || (source.is_empty() && made.is_empty())
+        }
+        (Json::Object(_), _) => false,
+        _ => true,
+    }
+}
+
+/// The members of a map of names to schemas (`properties`), each made compact one level
+/// deeper; kept as they are when none changes.
+fn compact_members(members: &Map, depth: usize, max: usize, memo: &mut Memo) -> Edit {
+    let mut out: Option<Vec<(String, Json)>> = None;
+    for (i, (key, value)) in members.iter().enumerate() {
+        let made = compact_node(value, Some(key), depth + 1, max, memo);
+        match &mut out {
+            None if same(value, &made) => {}
+            None => {
+                let mut entries = copy_entries(members, i);
+                entries.push((key.clone(), made));
+                out = Some(entries);
+            }
+            Some(entries) => entries.push((key.clone(), made)),
+        }
+    }
+    match out {
+        None => Edit::Keep,
+        // Keys are the source's, each once.
+        Some(entries) => Edit::Put(Json::Object(Map::from_unique_entries(entries))),
+    }
+}
+
+/// A list of schemas (`anyOf`), each made compact; kept as it is when none changes.
+fn compact_items(
+    items: &[Json],
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Edit {
+    let mut out: Option<Vec<Json>> = None;
+    for (i, item) in items.iter().enumerate() {
+        let made = compact_node(item, name, depth, max, memo);
+        match &mut out {
+            None if same(item, &made) => {}
+            None => {
+                let mut list = Vec::with_capacity(items.len());
+                list.extend(items.iter().take(i).cloned());
+                list.push(made);
+                out = Some(list);
+            }
+            Some(list) => list.push(made),
+        }
+    }
+    match out {
+        None => Edit::Keep,
+        Some(list) => Edit::Put(Json::Array(list)),
+    }
 }
 
 /// The schema's `default`, `minimum` and `maximum` as text (a string as it is), for leaving
@@ -850,6 +959,48 @@ mod tests {
         let full = json!({"type": "object", "default": {"title": "x", "example": 1},
                           "enum": [{"x-a": 1}], "const": {"description": "   "}});
         assert_eq!(compact_schema(&full, 200), full);
+    }
+
+    #[test]
+    fn compact_shares_what_it_leaves_unchanged() {
+        let lean = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+                          "required": ["n"]});
+        let full = json!({"type": "object", "properties": {
+            "lean": lean.clone(),
+            "noisy": {"type": "string", "example": "x"},
+            "list": {"type": "array", "items": lean.clone()},
+            "either": {"anyOf": [lean.clone(), {"type": "null"}]}
+        }});
+        let compact = compact_schema(&full, 200);
+        assert_eq!(
+            compact,
+            json!({"type": "object", "properties": {
+                "lean": lean.clone(), "noisy": {"type": "string"},
+                "list": {"type": "array", "items": lean.clone()}, "either": {"anyOf": [lean.clone(), {"type": "null"}]}
+            }})
+        );
+        let object = |value: &Json, pointer: &str| {
+            value
+                .pointer(pointer)
+                .and_then(Json::as_object)
+                .cloned()
+                .unwrap()
+        };
+        // Nothing in these changed: the result holds the source's maps, not copies.
+        for pointer in ["/properties/lean", "/properties/list", "/properties/either"] {
+            assert!(
+                object(&compact, pointer).shares_with(&object(&full, pointer)),
+                "{}",
+                pointer
+            );
+        }
+        // The example left out: written anew, and so is what holds it.
+        assert!(
+            !object(&compact, "/properties/noisy").shares_with(&object(&full, "/properties/noisy"))
+        );
+        assert!(!object(&compact, "/properties").shares_with(&object(&full, "/properties")));
+        let unchanged = compact_schema(&lean, 200);
+        assert!(object(&unchanged, "").shares_with(&object(&lean, "")));
     }
 
     #[test]
