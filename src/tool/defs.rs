@@ -660,7 +660,14 @@ impl Writer<'_> {
         // their subschemas are first met in, outer before inner.
         let slot = self.defs.len();
         self.defs.push((name.clone(), Json::Null));
-        let body = self.body(map);
+        let node = &self.interned.nodes[id];
+        let body = if node.children.iter().any(|&child| self.holds_entry[child]) {
+            self.body(map)
+        } else {
+            // Nothing inside it is a `$ref`: the source's map, shared.
+            self.cursor += node.objects;
+            Json::Object(map.clone())
+        };
         if let Some(entry) = self.defs.get_mut(slot) {
             entry.1 = body;
         }
@@ -670,24 +677,27 @@ impl Writer<'_> {
     /// The subschema at the cursor with its own members written by [`Writer::schema`].
     fn body(&mut self, map: &Map) -> Json {
         self.cursor += 1;
-        let mut out = Map::with_capacity(map.len() + 1);
+        // Keys are the source's, each once; room for the root's `$defs`.
+        let mut out = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let written = match value {
-                Json::Object(members) if is_schema_map(key) => Json::Object(
-                    members
-                        .iter()
-                        .map(|(name, schema)| (name.clone(), self.value(schema)))
-                        .collect(),
-                ),
+                Json::Object(members) if is_schema_map(key) => {
+                    Json::Object(Map::from_unique_entries(
+                        members
+                            .iter()
+                            .map(|(name, schema)| (name.clone(), self.value(schema)))
+                            .collect(),
+                    ))
+                }
                 Json::Array(items) if is_schema_list(key) || key == "items" => {
                     Json::Array(items.iter().map(|schema| self.value(schema)).collect())
                 }
                 _ if is_schema_value(key) => self.value(value),
                 other => other.clone(),
             };
-            out.insert(key.as_str(), written);
+            out.push((key.clone(), written));
         }
-        Json::Object(out)
+        Json::Object(Map::from_unique_entries(out))
     }
 
     fn value(&mut self, value: &Json) -> Json {
@@ -898,6 +908,8 @@ mod tests {
         assert!(object(&factored, "/properties/c").shares_with(&object(&schema, "/properties/c")));
         // `d` holds a `$ref` now: written anew.
         assert!(!object(&factored, "/properties/d").shares_with(&object(&schema, "/properties/d")));
+        // An entry with no `$ref` inside is the map it was met as first.
+        assert!(object(&factored, "/$defs/a").shares_with(&object(&schema, "/properties/a")));
         assert_eq!(inline_refs(&factored), schema);
     }
 
