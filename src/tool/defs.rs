@@ -26,13 +26,37 @@ const MAX_NAME_BYTES: usize = 40;
 const MAX_INLINE_GROWTH: usize = 64;
 
 /// One distinct subschema of one schema: its compact size, the distinct subschemas directly
-/// inside it (once per occurrence), how many schema objects its subtree holds, and a name
-/// hint.
+/// inside it (once per occurrence), how many schema objects its subtree holds, and its name
+/// hint (an index in [`Interned::hints`]).
 struct Node {
     size: usize,
     children: Vec<usize>,
     objects: usize,
-    hint: String,
+    hint: usize,
+}
+
+/// A subschema's name hint as [`child_hint`] would make it from its parts, made into text
+/// only for the few subschemas that get a `$defs` entry (see [`Interned::hint_text`]).
+#[derive(Clone, Copy)]
+struct Hint<'a> {
+    base: HintBase<'a>,
+    suffix: HintSuffix<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum HintBase<'a> {
+    /// A property's name (or nothing, for the root).
+    Name(&'a str),
+    /// The hint of the subschema it is inside, by its index.
+    Inside(usize),
+}
+
+#[derive(Clone, Copy)]
+enum HintSuffix<'a> {
+    /// A keyword's suffix (`item`, `not`), or none.
+    Text(&'a str),
+    /// The position in a list of schemas.
+    Position(usize),
 }
 
 /// Distinct subschemas met in the schemas of one plugin's tools, kept across them: the
@@ -140,9 +164,11 @@ fn write_key(schema: &Map, children: &[usize], key: &mut String) -> usize {
 
 /// The distinct subschemas of one schema, each occurrence's node in pre-order.
 #[derive(Default)]
-struct Interned {
+struct Interned<'a> {
     nodes: Vec<Node>,
     preorder: Vec<usize>,
+    /// The name hint of each occurrence, in pre-order, for [`Node::hint`].
+    hints: Vec<Hint<'a>>,
     /// The key being looked up (a buffer reused).
     key: String,
     /// The ids of the subschemas inside the ones being interned, innermost last: a
@@ -189,7 +215,7 @@ fn str_len(text: &str) -> usize {
     out.len()
 }
 
-impl Interned {
+impl<'a> Interned<'a> {
     /// The id of `schema` (an object) in `factors`, interning it and every subschema inside
     /// (each occurrence's node in `preorder`, each distinct one's in `nodes`); `None` when
     /// the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`, `$anchor`,
@@ -202,13 +228,13 @@ impl Interned {
     /// map shared with a clone and interned before (for this tool or an earlier one) is not
     /// keyed again: its subtree is followed through `factors`.
     ///
-    /// Its name hint is `child_hint(hint.0, hint.1)`, made only when it is needed: for a
-    /// new subschema, or one with subschemas inside (most are leaves met before).
+    /// Its name hint is `hint`, an index in [`Interned::hints`]; those of the subschemas
+    /// inside extend it.
     fn intern(
         &mut self,
         factors: &mut Factors,
-        schema: &Map,
-        hint: (&str, &str),
+        schema: &'a Map,
+        hint: Hint<'a>,
         depth: usize,
     ) -> Option<usize> {
         if depth > DEFAULT_MAX_DEPTH {
@@ -225,8 +251,9 @@ impl Interned {
         }
         let at = self.preorder.len();
         self.preorder.push(0);
+        let own = self.hints.len();
+        self.hints.push(hint);
         let first_child = self.children.len();
-        let mut own_hint: Option<String> = None;
         for (name, value) in schema.iter() {
             if name.starts_with('$') {
                 return None;
@@ -235,27 +262,23 @@ impl Interned {
                 Json::Object(members) if is_schema_map(name) => {
                     for (member, inner) in members {
                         if let Json::Object(map) = inner {
-                            let id = self.intern(factors, map, (member, ""), depth + 1)?;
+                            let id = self.intern(factors, map, member_hint(member), depth + 1)?;
                             self.children.push(id);
                         }
                     }
                 }
                 Json::Array(items) if is_schema_list(name) || name == "items" => {
-                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                    let own = own.clone();
                     for (j, inner) in items.iter().enumerate() {
                         if let Json::Object(map) = inner {
-                            let hint = (own.as_str(), j.to_string());
-                            let id = self.intern(factors, map, (hint.0, &hint.1), depth + 1)?;
+                            let hint = inner_hint(own, HintSuffix::Position(j));
+                            let id = self.intern(factors, map, hint, depth + 1)?;
                             self.children.push(id);
                         }
                     }
                 }
                 Json::Object(map) if is_schema_value(name) => {
-                    let suffix = if name == "items" { "item" } else { name };
-                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                    let own = own.clone();
-                    let id = self.intern(factors, map, (&own, suffix), depth + 1)?;
+                    let hint = inner_hint(own, value_suffix(name));
+                    let id = self.intern(factors, map, hint, depth + 1)?;
                     self.children.push(id);
                 }
                 _ => {}
@@ -268,7 +291,7 @@ impl Interned {
         let size = self.key.len() - markers + inside;
         let id = factors.id(&self.key, children, size);
         self.children.truncate(first_child);
-        self.preorder[at] = self.node(&factors.shapes, id, own_hint, hint);
+        self.preorder[at] = self.node(&factors.shapes, id, own);
         if let Some(key) = shared {
             factors.shared.insert(key, (schema.clone(), id));
         }
@@ -278,10 +301,11 @@ impl Interned {
     /// Interns again `schema`, whose id is `id` (met before): its nodes in pre-order, and
     /// those new to this schema with the hints they get here. The subschemas inside are
     /// met in the order [`Interned::intern`] met them, each with the next id of the shape's.
-    fn follow(&mut self, shapes: &[Shape], schema: &Map, id: usize, hint: (&str, &str)) {
+    fn follow(&mut self, shapes: &[Shape], schema: &'a Map, id: usize, hint: Hint<'a>) {
         let at = self.preorder.len();
         self.preorder.push(0);
-        let mut own_hint: Option<String> = None;
+        let own = self.hints.len();
+        self.hints.push(hint);
         // The same JSON as when it was keyed: each subschema inside has the next id.
         let mut ids = shapes[id].children.iter().copied();
         for (name, value) in schema {
@@ -290,7 +314,7 @@ impl Interned {
                     for (member, inner) in members {
                         if let Json::Object(map) = inner {
                             if let Some(child) = ids.next() {
-                                self.follow(shapes, map, child, (member, ""));
+                                self.follow(shapes, map, child, member_hint(member));
                             }
                         }
                     }
@@ -305,34 +329,25 @@ impl Interned {
                             Some(child) => child,
                             None => continue,
                         };
-                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                        let own = own.clone();
-                        self.follow(shapes, map, child, (&own, &j.to_string()));
+                        let hint = inner_hint(own, HintSuffix::Position(j));
+                        self.follow(shapes, map, child, hint);
                     }
                 }
                 Json::Object(map) if is_schema_value(name) => {
                     if let Some(child) = ids.next() {
-                        let suffix = if name == "items" { "item" } else { name };
-                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                        let own = own.clone();
-                        self.follow(shapes, map, child, (&own, suffix));
+                        let hint = inner_hint(own, value_suffix(name));
+                        self.follow(shapes, map, child, hint);
                     }
                 }
                 _ => {}
             }
         }
-        self.preorder[at] = self.node(shapes, id, own_hint, hint);
+        self.preorder[at] = self.node(shapes, id, own);
     }
 
     /// This schema's node for the subschema with id `id`, once every subschema inside it
     /// has one: made at its first occurrence, so nodes are numbered as they are completed.
-    fn node(
-        &mut self,
-        shapes: &[Shape],
-        id: usize,
-        own_hint: Option<String>,
-        hint: (&str, &str),
-    ) -> usize {
+    fn node(&mut self, shapes: &[Shape], id: usize, hint: usize) -> usize {
         if self.local.len() < shapes.len() {
             self.local.resize(shapes.len(), (usize::MAX, 0));
         }
@@ -348,11 +363,49 @@ impl Interned {
             size: shape.size,
             children,
             objects: shape.objects,
-            hint: own_hint.unwrap_or_else(|| child_hint(hint.0, hint.1)),
+            hint,
         });
         self.local[id] = (self.schema, node);
         node
     }
+
+    /// The text of the hint at `at` in [`Interned::hints`]: its base's (made the same way
+    /// for a subschema's parent) with its suffix.
+    fn hint_text(&self, at: usize) -> String {
+        let hint = match self.hints.get(at) {
+            Some(hint) => *hint,
+            None => return String::new(),
+        };
+        let base = match hint.base {
+            HintBase::Name(name) => std::borrow::Cow::Borrowed(name),
+            HintBase::Inside(outer) => std::borrow::Cow::Owned(self.hint_text(outer)),
+        };
+        match hint.suffix {
+            HintSuffix::Text(suffix) => child_hint(&base, suffix),
+            HintSuffix::Position(j) => child_hint(&base, &j.to_string()),
+        }
+    }
+}
+
+/// The hint of a property's schema: its name.
+fn member_hint(name: &str) -> Hint<'_> {
+    Hint {
+        base: HintBase::Name(name),
+        suffix: HintSuffix::Text(""),
+    }
+}
+
+/// The hint of a subschema inside the one whose hint is at `outer`.
+fn inner_hint(outer: usize, suffix: HintSuffix<'_>) -> Hint<'_> {
+    Hint {
+        base: HintBase::Inside(outer),
+        suffix,
+    }
+}
+
+/// The hint suffix of the schema under the keyword `name`: `item` for `items`.
+fn value_suffix(name: &str) -> HintSuffix<'_> {
+    HintSuffix::Text(if name == "items" { "item" } else { name })
 }
 
 /// Appends `#id` to a key; its length.
@@ -535,7 +588,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         ..Interned::default()
     };
     factors.schemas += 1;
-    let root_id = interned.intern(factors, root, ("", ""), 1);
+    let root_id = interned.intern(factors, root, member_hint(""), 1);
     factors.local = std::mem::take(&mut interned.local);
     let root_id = interned
         .preorder
@@ -556,7 +609,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         let node = &nodes[id];
         let mut body_uses = uses[id];
         if id != root_id && uses[id] >= 2 && node.size >= MIN_DEF_BYTES {
-            let proposal = namer.propose(&node.hint);
+            let proposal = namer.propose(&interned.hint_text(node.hint));
             // Its uses as `$ref`s and its entry, `"NAME":{...},`, against its copies.
             let cost =
                 uses[id] * reference_len(&proposal.name) + str_len(&proposal.name) + 2 + node.size;
@@ -622,7 +675,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
 
 /// Writes a schema again, following the pre-order ids of [`Interned`].
 struct Writer<'a> {
-    interned: &'a Interned,
+    interned: &'a Interned<'a>,
     names: &'a [Option<String>],
     /// By id, whether the subschema or one inside it has a `$defs` entry.
     holds_entry: &'a [bool],
@@ -838,7 +891,12 @@ mod tests {
         let mut interned = Interned::default();
         let mut factors = Factors::default();
         let id = interned
-            .intern(&mut factors, schema.as_object().unwrap(), ("", ""), 1)
+            .intern(
+                &mut factors,
+                schema.as_object().unwrap(),
+                member_hint(""),
+                1,
+            )
             .unwrap();
         let root = interned.preorder[0];
         assert_eq!(interned.nodes[root].size, schema.to_string().len());
@@ -934,6 +992,21 @@ mod tests {
         }
         assert!(factor(&b, &mut Factors::default()).is_some());
         assert!(factor(&deep, &mut Factors::default()).is_none());
+    }
+
+    #[test]
+    fn names_say_where_a_subschema_is_first_met() {
+        let other = json!({"type": "string", "enum": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]});
+        let schema = json!({"type": "object", "properties": {
+            "pets": {"type": "array", "items": {"anyOf": [{"type": "integer"}, long_enum()]}},
+            "q": {"not": other.clone()},
+            "r": {"type": "object", "properties": {"s": long_enum(), "t": other}}
+        }});
+        let factored = factor_repeated(&schema);
+        let defs = factored["$defs"].as_object().unwrap();
+        let names: Vec<&str> = defs.keys().map(String::as_str).collect();
+        assert_eq!(names, ["pets_item_1", "q_not"]);
+        assert_eq!(inline_refs(&factored), schema);
     }
 
     #[test]
