@@ -6,7 +6,6 @@
 //! shipping field, the same 250-value country enum in ten filters, the same item schema in
 //! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
@@ -91,13 +90,14 @@ impl Factors {
     /// The id of the subschema with `key`, holding `children`, of `size` bytes; a new one
     /// when no subschema had that key.
     fn id(&mut self, key: &str, children: &[usize], size: usize) -> usize {
-        // Nearly every subschema keyed is new, so its key is hashed once, by `entry`,
-        // rather than looked up first.
+        // Most subschemas keyed were met before (the same component in many tools, made
+        // compact anew for each: four in five on the bench document, nineteen in twenty on
+        // Kubernetes'), so the key is looked up before it is copied to be kept.
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
         let next = self.shapes.len();
-        match self.ids.entry(key.to_string()) {
-            Entry::Occupied(found) => return *found.get(),
-            Entry::Vacant(slot) => slot.insert(next),
-        };
+        self.ids.insert(key.to_string(), next);
         let shapes = &self.shapes;
         let objects = 1 + children.iter().map(|&id| shapes[id].objects).sum::<usize>();
         let height = 1 + children
