@@ -65,7 +65,7 @@ pub(crate) fn plain_prefix(text: &str, enough: usize) -> (Cow<'_, str>, bool) {
         .get(..scan)
         .unwrap_or(bytes)
         .iter()
-        .position(|&b| matches!(b, b'[' | b'!' | b'*' | b'<' | b'\n'));
+        .position(|&b| MARKUP_STARTS[usize::from(b)]);
     let start = match clean {
         Some(start) => start,
         None if scan == bytes.len() => return (Cow::Borrowed(text), true),
@@ -90,6 +90,18 @@ pub(crate) fn plain_prefix(text: &str, enough: usize) -> (Cow<'_, str>, bool) {
     }
     (Cow::Owned(out), whole)
 }
+
+/// The bytes where markup can start (`[`, `!`, `*`, `<` and a line break), by value: one
+/// load a byte where [`plain_prefix`] looks for the first.
+const MARKUP_STARTS: [bool; 256] = {
+    let mut starts = [false; 256];
+    starts[b'[' as usize] = true;
+    starts[b'!' as usize] = true;
+    starts[b'*' as usize] = true;
+    starts[b'<' as usize] = true;
+    starts[b'\n' as usize] = true;
+    starts
+};
 
 /// [`plain`]'s loop over `text` from byte `from` (a character boundary, where code spans
 /// opened before it leave `in_code`), appending to `out` until the text ends (`true`) or
