@@ -37,43 +37,37 @@ fn description_limit(depth: usize, max: usize) -> usize {
     }
 }
 
-/// Keywords that never reach a model in a compact schema: documentation for people and
-/// tools (examples, links, XML naming, OpenAPI's discriminator, comments).
-const DROPPED: [&str; 7] = [
-    "example",
-    "examples",
-    "externalDocs",
-    "xml",
-    "discriminator",
-    "$comment",
-    "$schema",
-];
+/// Whether `key` is a keyword that never reaches a model in a compact schema: documentation
+/// for people and tools (examples, links, XML naming, OpenAPI's discriminator, comments).
+/// A `match`, as every key of every schema is asked.
+fn dropped(key: &str) -> bool {
+    matches!(
+        key,
+        "example" | "examples" | "externalDocs" | "xml" | "discriminator" | "$comment" | "$schema"
+    )
+}
 
-/// Keywords that only apply to one type, and that type: on a schema whose `type` is another
-/// single type they constrain nothing (JSON Schema 2020-12, "Validation", section 6: each
-/// applies to instances of its type only).
-const TYPED: [(&str, &str); 20] = [
-    ("items", "array"),
-    ("prefixItems", "array"),
-    ("uniqueItems", "array"),
-    ("minItems", "array"),
-    ("maxItems", "array"),
-    ("contains", "array"),
-    ("properties", "object"),
-    ("patternProperties", "object"),
-    ("additionalProperties", "object"),
-    ("required", "object"),
-    ("minProperties", "object"),
-    ("maxProperties", "object"),
-    ("minLength", "string"),
-    ("maxLength", "string"),
-    ("pattern", "string"),
-    ("minimum", "number"),
-    ("maximum", "number"),
-    ("exclusiveMinimum", "number"),
-    ("exclusiveMaximum", "number"),
-    ("multipleOf", "number"),
-];
+/// The type that the keyword `key` only applies to, if it is one of those: on a schema whose
+/// `type` is another single type it constrains nothing (JSON Schema 2020-12, "Validation",
+/// section 6: each applies to instances of its type only).
+fn typed(key: &str) -> Option<&'static str> {
+    match key {
+        "items" | "prefixItems" | "uniqueItems" | "minItems" | "maxItems" | "contains" => {
+            Some("array")
+        }
+        "properties"
+        | "patternProperties"
+        | "additionalProperties"
+        | "required"
+        | "minProperties"
+        | "maxProperties" => Some("object"),
+        "minLength" | "maxLength" | "pattern" => Some("string"),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            Some("number")
+        }
+        _ => None,
+    }
+}
 
 /// Cuts a description to at most `max_bytes`: markup for documentation pages is taken out (a
 /// Markdown link becomes its text, `**strong**` plain words, the HTML tags `<br>`, `<p>`,
@@ -418,14 +412,11 @@ fn compact_entry(
     max: usize,
     memo: &mut Memo,
 ) -> Edit {
-    if DROPPED.contains(&key) || key.starts_with("x-") {
+    if dropped(key) || key.starts_with("x-") {
         return Edit::Drop;
     }
-    if let Some(ty) = single_type {
-        let foreign = TYPED
-            .iter()
-            .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
-        if foreign {
+    if let (Some(ty), Some(of)) = (single_type, typed(key)) {
+        if !(of == ty || (of == "number" && ty == "integer")) {
             return Edit::Drop;
         }
     }
