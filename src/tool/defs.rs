@@ -208,11 +208,10 @@ pub(super) fn is_schema_value(key: &str) -> bool {
     )
 }
 
-/// The compact JSON length of a string.
-fn str_len(text: &str) -> usize {
-    let mut out = String::with_capacity(text.len() + 2);
-    json::write_str(&mut out, text);
-    out.len()
+/// The compact JSON length of a `$defs` name: its bytes and two quotes, as [`Namer`] makes
+/// names of ASCII letters, digits, `_`, `-` and `.`, which JSON writes as they are.
+fn name_len(name: &str) -> usize {
+    name.len() + 2
 }
 
 impl<'a> Interned<'a> {
@@ -537,7 +536,7 @@ impl Namer {
 
 /// The compact length of `{"$ref":"#/$defs/NAME"}`.
 fn reference_len(name: &str) -> usize {
-    str_len(&format!("#/$defs/{}", name)) + "{\"$ref\":}".len()
+    "#/$defs/".len() + name_len(name) + "{\"$ref\":}".len()
 }
 
 /// The schema with each subschema that repeats within it, and is at least
@@ -612,7 +611,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
             let proposal = namer.propose(&interned.hint_text(node.hint));
             // Its uses as `$ref`s and its entry, `"NAME":{...},`, against its copies.
             let cost =
-                uses[id] * reference_len(&proposal.name) + str_len(&proposal.name) + 2 + node.size;
+                uses[id] * reference_len(&proposal.name) + name_len(&proposal.name) + 2 + node.size;
             if uses[id] * node.size > cost {
                 names[id] = Some(namer.take(proposal));
                 body_uses = 1;
@@ -642,7 +641,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
     let mut entries = 0;
     for (id, name) in names.iter().enumerate() {
         if let Some(name) = name {
-            total += str_len(name) + 1 + written[id] + usize::from(entries > 0);
+            total += name_len(name) + 1 + written[id] + usize::from(entries > 0);
             entries += 1;
         }
     }
@@ -1007,6 +1006,36 @@ mod tests {
         let names: Vec<&str> = defs.keys().map(String::as_str).collect();
         assert_eq!(names, ["pets_item_1", "q_not"]);
         assert_eq!(inline_refs(&factored), schema);
+    }
+
+    #[test]
+    fn name_lengths_are_compact_json_lengths() {
+        let mut namer = Namer::default();
+        let long = "ä".repeat(30);
+        for hint in [
+            "address",
+            "é x/y~z\"\\\u{1}",
+            "",
+            "__",
+            &long,
+            "address",
+            "address",
+        ] {
+            let name = namer.take(namer.propose(hint));
+            assert_eq!(
+                name_len(&name),
+                Json::from(name.as_str()).to_string().len(),
+                "{:?}",
+                name
+            );
+            let reference = json!({"$ref": format!("#/$defs/{}", name)});
+            assert_eq!(
+                reference_len(&name),
+                reference.to_string().len(),
+                "{:?}",
+                name
+            );
+        }
     }
 
     #[test]
