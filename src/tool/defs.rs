@@ -662,7 +662,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         holds_entry: &holds_entry,
         cursor: 0,
         defs: Vec::with_capacity(entries),
-        written: vec![false; nodes.len()],
+        references: vec![None; nodes.len()],
     };
     let mut out = writer.body(root);
     let defs: Map = writer.defs.into_iter().collect();
@@ -680,7 +680,9 @@ struct Writer<'a> {
     holds_entry: &'a [bool],
     cursor: usize,
     defs: Vec<(String, Json)>,
-    written: Vec<bool>,
+    /// By id, the `$ref` to its entry once the entry is written: the same map for each
+    /// use (a clone shares it).
+    references: Vec<Option<Json>>,
 }
 
 impl Writer<'_> {
@@ -701,13 +703,15 @@ impl Writer<'_> {
             }
             None => return self.body(map),
         };
+        if let Some(Some(reference)) = self.references.get(id) {
+            self.cursor += self.interned.nodes[id].objects;
+            return reference.clone();
+        }
         let reference =
             crate::tool::provider::object([("$ref", Json::from(format!("#/$defs/{}", name)))]);
-        if self.written[id] {
-            self.cursor += self.interned.nodes[id].objects;
-            return reference;
+        if let Some(slot) = self.references.get_mut(id) {
+            *slot = Some(reference.clone());
         }
-        self.written[id] = true;
         // The entry's place is taken before its body is written, so entries keep the order
         // their subschemas are first met in, outer before inner.
         let slot = self.defs.len();
@@ -965,6 +969,8 @@ mod tests {
         assert!(object(&factored, "/properties/c").shares_with(&object(&schema, "/properties/c")));
         // `d` holds a `$ref` now: written anew.
         assert!(!object(&factored, "/properties/d").shares_with(&object(&schema, "/properties/d")));
+        // The uses of one entry are one `$ref` map, shared.
+        assert!(object(&factored, "/properties/a").shares_with(&object(&factored, "/properties/b")));
         // An entry with no `$ref` inside is the map it was met as first.
         assert!(object(&factored, "/$defs/a").shares_with(&object(&schema, "/properties/a")));
         assert_eq!(inline_refs(&factored), schema);
