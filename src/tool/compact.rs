@@ -144,18 +144,30 @@ fn cut(collapsed: &str, max_bytes: usize) -> String {
     let room = max_bytes.saturating_sub(ELLIPSIS.len());
     let bytes = collapsed.as_bytes();
     let head = &bytes[..bytes.len().min(max_bytes + 1)];
-    // The spaces that fit, from the last back: the first that ends a sentence (follows a
-    // `.`, `!` or `?`) is where the text is cut; failing one, the last with room for `…`.
+    // Many descriptions have no `.`, `!` or `?` before the limit (one long sentence), and
+    // then no sentence ends there (see `ends_sentence`): a fold without a branch, which the
+    // compiler makes several bytes a step, tells, and the cut is after the last word.
+    let marked = head.iter().fold(false, |any, &b| {
+        any | (b == b'.') | (b == b'!') | (b == b'?')
+    });
     let mut word = None;
-    let mut before = head.len();
-    while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
-        if super::plain::ends_sentence(collapsed, space) {
-            return collapsed[..space].to_string();
+    if marked {
+        // The spaces that fit, from the last back: the first that ends a sentence is where
+        // the text is cut; failing one, the last with room for `…`.
+        let mut before = head.len();
+        while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
+            if super::plain::ends_sentence(collapsed, space) {
+                return collapsed[..space].to_string();
+            }
+            if word.is_none() && space <= room {
+                word = Some(space);
+            }
+            before = space;
         }
-        if word.is_none() && space <= room {
-            word = Some(space);
-        }
-        before = space;
+    } else {
+        word = head[..head.len().min(room + 1)]
+            .iter()
+            .rposition(|&b| b == b' ');
     }
     let end = match word {
         Some(w) => w,
