@@ -146,25 +146,24 @@ fn cut(collapsed: &str, max_bytes: usize) -> String {
     let head = &bytes[..bytes.len().min(max_bytes + 1)];
     // Many descriptions have no `.`, `!` or `?` before the limit (one long sentence), and
     // then no sentence ends there (see `ends_sentence`): a fold without a branch, which the
-    // compiler makes several bytes a step, tells, and the cut is after the last word.
+    // compiler makes several bytes a step, tells, and the walk below is skipped.
     let marked = head.iter().fold(false, |any, &b| {
         any | (b == b'.') | (b == b'!') | (b == b'?')
     });
+    // The spaces that fit, from the last back: the first that ends a sentence is where the
+    // text is cut; failing one, the last with room for `…`.
     let mut word = None;
-    if marked {
-        // The spaces that fit, from the last back: the first that ends a sentence is where
-        // the text is cut; failing one, the last with room for `…`.
-        let mut before = head.len();
-        while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
-            if super::plain::ends_sentence(collapsed, space) {
-                return collapsed[..space].to_string();
-            }
-            if word.is_none() && space <= room {
-                word = Some(space);
-            }
-            before = space;
+    let mut before = if marked { head.len() } else { 0 };
+    while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
+        if super::plain::ends_sentence(collapsed, space) {
+            return collapsed[..space].to_string();
         }
-    } else {
+        if word.is_none() && space <= room {
+            word = Some(space);
+        }
+        before = space;
+    }
+    if !marked {
         word = head[..head.len().min(room + 1)]
             .iter()
             .rposition(|&b| b == b' ');
