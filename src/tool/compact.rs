@@ -37,43 +37,37 @@ fn description_limit(depth: usize, max: usize) -> usize {
     }
 }
 
-/// Keywords that never reach a model in a compact schema: documentation for people and
-/// tools (examples, links, XML naming, OpenAPI's discriminator, comments).
-const DROPPED: [&str; 7] = [
-    "example",
-    "examples",
-    "externalDocs",
-    "xml",
-    "discriminator",
-    "$comment",
-    "$schema",
-];
+/// Whether `key` is a keyword that never reaches a model in a compact schema: documentation
+/// for people and tools (examples, links, XML naming, OpenAPI's discriminator, comments).
+/// A `match`, as every key of every schema is asked.
+fn dropped(key: &str) -> bool {
+    matches!(
+        key,
+        "example" | "examples" | "externalDocs" | "xml" | "discriminator" | "$comment" | "$schema"
+    )
+}
 
-/// Keywords that only apply to one type, and that type: on a schema whose `type` is another
-/// single type they constrain nothing (JSON Schema 2020-12, "Validation", section 6: each
-/// applies to instances of its type only).
-const TYPED: [(&str, &str); 20] = [
-    ("items", "array"),
-    ("prefixItems", "array"),
-    ("uniqueItems", "array"),
-    ("minItems", "array"),
-    ("maxItems", "array"),
-    ("contains", "array"),
-    ("properties", "object"),
-    ("patternProperties", "object"),
-    ("additionalProperties", "object"),
-    ("required", "object"),
-    ("minProperties", "object"),
-    ("maxProperties", "object"),
-    ("minLength", "string"),
-    ("maxLength", "string"),
-    ("pattern", "string"),
-    ("minimum", "number"),
-    ("maximum", "number"),
-    ("exclusiveMinimum", "number"),
-    ("exclusiveMaximum", "number"),
-    ("multipleOf", "number"),
-];
+/// The type that the keyword `key` only applies to, if it is one of those: on a schema whose
+/// `type` is another single type it constrains nothing (JSON Schema 2020-12, "Validation",
+/// section 6: each applies to instances of its type only).
+fn typed(key: &str) -> Option<&'static str> {
+    match key {
+        "items" | "prefixItems" | "uniqueItems" | "minItems" | "maxItems" | "contains" => {
+            Some("array")
+        }
+        "properties"
+        | "patternProperties"
+        | "additionalProperties"
+        | "required"
+        | "minProperties"
+        | "maxProperties" => Some("object"),
+        "minLength" | "maxLength" | "pattern" => Some("string"),
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+            Some("number")
+        }
+        _ => None,
+    }
+}
 
 /// Cuts a description to at most `max_bytes`: markup for documentation pages is taken out (a
 /// Markdown link becomes its text, `**strong**` plain words, the HTML tags `<br>`, `<p>`,
@@ -106,31 +100,73 @@ const TYPED: [(&str, &str); 20] = [
 /// );
 /// ```
 pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
-    let collapsed = match super::plain::plain(text) {
-        Cow::Borrowed(text) => collapse_space(text),
-        Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+    // Only the first `max_bytes + 1` bytes of the clean text decide where it is cut (see
+    // `cut`): a prefix of it that long is made, not the whole text (an operation's
+    // description runs to kilobytes, and most are cut). The prefix is made a little longer,
+    // as collapsing white space shortens it; when even that falls short, the whole is made.
+    let (plain, whole) = super::plain::plain_prefix(text, prefix_bytes(max_bytes));
+    if !whole {
+        // A prefix of the clean text: white space collapsed in a prefix of the plain text is
+        // a prefix of it collapsed in the whole, as the prefix ends with another character.
+        let collapsed = collapse_space(&plain);
+        if collapsed.len() > max_bytes {
+            return Cow::Owned(cut(&collapsed, max_bytes));
+        }
+    }
+    let collapsed = match plain {
+        Cow::Borrowed(text) if whole => collapse_space(text),
+        Cow::Owned(text) if whole => Cow::Owned(collapse_space(&text).into_owned()),
+        _ => match super::plain::plain(text) {
+            Cow::Borrowed(text) => collapse_space(text),
+            Cow::Owned(text) => Cow::Owned(collapse_space(&text).into_owned()),
+        },
     };
     if collapsed.len() <= max_bytes {
         return collapsed;
     }
-    let bytes = collapsed.as_bytes();
-    // The last sentence end that fits: a `.`, `!` or `?` followed by a space.
+    Cow::Owned(cut(&collapsed, max_bytes))
+}
+
+/// How much of a description's plain text [`trim_description`] makes for a cut at
+/// `max_bytes`: an eighth and 16 bytes more than the cut reads, for the white space that
+/// collapsing takes out. Runs of it are rare in a prefix that long: on the six documents of
+/// `../shared/data/openapi/` and the bench document, none of the 24,000 descriptions made as
+/// a prefix fell short (with 8 bytes more and no eighth, five did).
+fn prefix_bytes(max_bytes: usize) -> usize {
+    max_bytes.saturating_add(max_bytes / 8).saturating_add(16)
+}
+
+/// `collapsed` (markup out, white space collapsed, longer than `max_bytes`) cut after the
+/// last sentence that fits, else after the last word with `…`. Reads its first
+/// `max_bytes + 1` bytes only.
+fn cut(collapsed: &str, max_bytes: usize) -> String {
     const ELLIPSIS: &str = "…";
     let room = max_bytes.saturating_sub(ELLIPSIS.len());
-    let mut sentence = None;
+    let bytes = collapsed.as_bytes();
+    let head = &bytes[..bytes.len().min(max_bytes + 1)];
+    // Many descriptions have no `.`, `!` or `?` before the limit (one long sentence), and
+    // then no sentence ends there (see `ends_sentence`): a fold without a branch, which the
+    // compiler makes several bytes a step, tells, and the walk below is skipped.
+    let marked = head.iter().fold(false, |any, &b| {
+        any | (b == b'.') | (b == b'!') | (b == b'?')
+    });
+    // The spaces that fit, from the last back: the first that ends a sentence is where the
+    // text is cut; failing one, the last with room for `…`.
     let mut word = None;
-    for (i, &b) in bytes.iter().enumerate().take(max_bytes + 1) {
-        if b == b' ' {
-            if i <= room {
-                word = Some(i);
-            }
-            if i <= max_bytes && super::plain::ends_sentence(&collapsed, i) {
-                sentence = Some(i);
-            }
+    let mut before = if marked { head.len() } else { 0 };
+    while let Some(space) = head[..before].iter().rposition(|&b| b == b' ') {
+        if super::plain::ends_sentence(collapsed, space) {
+            return collapsed[..space].to_string();
         }
+        if word.is_none() && space <= room {
+            word = Some(space);
+        }
+        before = space;
     }
-    if let Some(end) = sentence {
-        return Cow::Owned(collapsed[..end].to_string());
+    if !marked {
+        word = head[..head.len().min(room + 1)]
+            .iter()
+            .rposition(|&b| b == b' ');
     }
     let end = match word {
         Some(w) => w,
@@ -147,25 +183,25 @@ pub fn trim_description(text: &str, max_bytes: usize) -> Cow<'_, str> {
     if max_bytes >= ELLIPSIS.len() {
         out.push_str(ELLIPSIS);
     }
-    Cow::Owned(out)
+    out
 }
 
 /// The text with every run of white space as one space, and none at either end.
 fn collapse_space(text: &str) -> Cow<'_, str> {
     let trimmed = text.trim();
-    // One pass: clean when every ASCII white space is a lone `' '` (most descriptions).
-    let mut after_space = false;
-    let clean = trimmed.bytes().all(|b| {
-        if b > b' ' {
-            after_space = false;
-            true
-        } else if b == b' ' {
-            !std::mem::replace(&mut after_space, true)
-        } else {
-            after_space = false;
-            !b.is_ascii_whitespace()
-        }
+    // Clean when every ASCII white space is a lone `' '` (most descriptions): no tab, line
+    // break, form feed or carriage return, and no two spaces in a row. Folds without a
+    // branch, which the compiler makes several bytes a step.
+    let bytes = trimmed.as_bytes();
+    let breaks = bytes.iter().fold(false, |any, &b| {
+        any | (b == b'\t') | (b == b'\n') | (b == b'\x0C') | (b == b'\r')
     });
+    let pairs = bytes.get(1..).unwrap_or_default();
+    let doubled = bytes
+        .iter()
+        .zip(pairs)
+        .fold(false, |any, (&a, &b)| any | ((a == b' ') & (b == b' ')));
+    let clean = !breaks && !doubled;
     if clean {
         return Cow::Borrowed(trimmed);
     }
@@ -304,6 +340,19 @@ fn compact_node(
     }
 }
 
+/// What compaction does with one entry of a schema.
+enum Edit {
+    /// Kept as it is.
+    Keep,
+    /// Left out.
+    Drop,
+    /// Replaced by this value.
+    Put(Json),
+}
+
+/// The schema made compact. An entry kept as it is is not copied until another changes,
+/// and a schema none of whose entries changes is the source's map itself, shared (see
+/// [`Map`]): nothing is allocated for it, and `defs` finds it again by its allocation.
 fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &mut Memo) -> Json {
     let single_type = map.get("type").and_then(Json::as_str);
     let limit = description_limit(depth, max);
@@ -319,101 +368,194 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
                 None => trim_description(d, limit),
             }
         });
-    let mut out = Map::with_capacity(map.len());
-    for (key, value) in map {
-        let key = key.as_str();
-        if DROPPED.contains(&key) || key.starts_with("x-") {
-            continue;
-        }
-        if let Some(ty) = single_type {
-            let foreign = TYPED
-                .iter()
-                .any(|&(k, of)| k == key && !(of == ty || (of == "number" && ty == "integer")));
-            if foreign {
+    // The entries made so far, from the first that changed (those before it copied).
+    let mut out: Option<Vec<(String, Json)>> = None;
+    for (i, (key, value)) in map.iter().enumerate() {
+        let edit = compact_entry(
+            key,
+            value,
+            single_type,
+            description.as_deref(),
+            name,
+            depth,
+            max,
+            memo,
+        );
+        let entries = match (edit, &mut out) {
+            (Edit::Keep, None) => continue,
+            (Edit::Keep, Some(entries)) => {
+                entries.push((key.clone(), value.clone()));
                 continue;
             }
-        }
-        match key {
-            "description" => {
-                if let Some(text) = &description {
-                    if !text.is_empty() {
-                        out.insert(key, text.as_ref());
-                    }
-                }
-                if value.as_str().is_none() {
-                    out.insert(key, value.clone());
-                }
+            (edit, entries) => {
+                let entries = entries.get_or_insert_with(|| copy_entries(map, i));
+                (edit, entries)
             }
-            "title" => {
-                let repeats = value.as_str().map_or(false, |title| {
-                    title.trim().is_empty()
-                        || name.map_or(false, |n| same_words(n, title))
-                        || description
-                            .as_deref()
-                            .map_or(false, |d| same_words(d, title))
-                        || description.as_deref().map_or(false, |d| {
-                            super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
-                        })
-                });
-                if !repeats {
-                    out.insert(key, value.clone());
-                }
-            }
-            "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
-            }
-            "required" if value.as_array().map_or(false, Vec::is_empty) => {}
-            // What an absent `additionalProperties` means already (JSON Schema 2020-12,
-            // Core, section 10.3.2.3: omitting it is the same as an empty schema).
-            "additionalProperties"
-                if value == &Json::Bool(true) || value.as_object().map_or(false, Map::is_empty) => {
-            }
-            "items" if value.as_object().map_or(false, Map::is_empty) => {}
-            // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
-            // alone, but their members are compacted like any other subschema).
-            _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
-                Json::Object(members) => {
-                    let members: Map = members
-                        .iter()
-                        .map(|(k, v)| (k.clone(), compact_node(v, Some(k), depth + 1, max, memo)))
-                        .collect();
-                    out.insert(key, members);
-                }
-                other => {
-                    out.insert(key, other.clone());
-                }
-            },
-            // Lists of schemas.
-            _ if is_schema_list(key) => {
-                let list = match value {
-                    Json::Array(items) => Json::Array(
-                        items
-                            .iter()
-                            .map(|v| compact_node(v, name, depth, max, memo))
-                            .collect(),
-                    ),
-                    other => other.clone(),
-                };
-                out.insert(key, list);
-            }
-            // One schema (or, for `items` in old drafts, a list of them).
-            _ if is_schema_value(key) => {
-                let one = match value {
-                    Json::Array(items) => Json::Array(
-                        items
-                            .iter()
-                            .map(|v| compact_node(v, None, depth, max, memo))
-                            .collect(),
-                    ),
-                    other => compact_node(other, None, depth, max, memo),
-                };
-                out.insert(key, one);
-            }
-            _ => {
-                out.insert(key, value.clone());
-            }
+        };
+        if let (Edit::Put(made), entries) = entries {
+            entries.push((key.clone(), made));
         }
     }
-    Json::Object(out)
+    match out {
+        None => Json::Object(map.clone()),
+        // Keys are the source's, each once.
+        Some(entries) => Json::Object(Map::from_unique_entries(entries)),
+    }
+}
+
+/// The first `n` entries of `map`, copied, with room for all of them.
+fn copy_entries(map: &Map, n: usize) -> Vec<(String, Json)> {
+    let mut entries = Vec::with_capacity(map.len());
+    entries.extend(map.iter().take(n).map(|(k, v)| (k.clone(), v.clone())));
+    entries
+}
+
+/// What [`compact_map`] does with the entry `key: value` of a schema whose single type is
+/// `single_type` and whose description, trimmed, is `description`.
+#[allow(clippy::too_many_arguments)]
+fn compact_entry(
+    key: &str,
+    value: &Json,
+    single_type: Option<&str>,
+    description: Option<&str>,
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Edit {
+    if dropped(key) || key.starts_with("x-") {
+        return Edit::Drop;
+    }
+    if let (Some(ty), Some(of)) = (single_type, typed(key)) {
+        if !(of == ty || (of == "number" && ty == "integer")) {
+            return Edit::Drop;
+        }
+    }
+    match key {
+        "description" => match (description, value.as_str()) {
+            (Some(""), _) => Edit::Drop,
+            (Some(text), Some(was)) if text == was => Edit::Keep,
+            (Some(text), _) => Edit::Put(Json::from(text)),
+            // Not a string: kept as it is.
+            (None, None) => Edit::Keep,
+            // A description past the depth that keeps one.
+            (None, Some(_)) => Edit::Drop,
+        },
+        "title" => {
+            let repeats = value.as_str().map_or(false, |title| {
+                title.trim().is_empty()
+                    || name.map_or(false, |n| same_words(n, title))
+                    || description.map_or(false, |d| same_words(d, title))
+                    || description.map_or(false, |d| {
+                        super::plain::says_nothing_new(title, &[name.unwrap_or(""), d])
+                    })
+            });
+            if repeats {
+                Edit::Drop
+            } else {
+                Edit::Keep
+            }
+        }
+        "deprecated" | "readOnly" | "writeOnly" | "nullable" if value == &Json::Bool(false) => {
+            Edit::Drop
+        }
+        "required" if value.as_array().map_or(false, Vec::is_empty) => Edit::Drop,
+        // What an absent `additionalProperties` means already (JSON Schema 2020-12,
+        // Core, section 10.3.2.3: omitting it is the same as an empty schema).
+        "additionalProperties"
+            if value == &Json::Bool(true) || value.as_object().map_or(false, Map::is_empty) =>
+        {
+            Edit::Drop
+        }
+        "items" if value.as_object().map_or(false, Map::is_empty) => Edit::Drop,
+        // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
+        // alone, but their members are compacted like any other subschema).
+        _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
+            Json::Object(members) => compact_members(members, depth, max, memo),
+            _ => Edit::Keep,
+        },
+        // Lists of schemas.
+        _ if is_schema_list(key) => match value {
+            Json::Array(items) => compact_items(items, name, depth, max, memo),
+            _ => Edit::Keep,
+        },
+        // One schema (or, for `items` in old drafts, a list of them).
+        _ if is_schema_value(key) => match value {
+            Json::Array(items) => compact_items(items, None, depth, max, memo),
+            other => {
+                let made = compact_node(other, None, depth, max, memo);
+                if same(other, &made) {
+                    Edit::Keep
+                } else {
+                    Edit::Put(made)
+                }
+            }
+        },
+        _ => Edit::Keep,
+    }
+}
+
+/// Whether `made`, what [`compact_node`] made of `source`, is `source` itself: the same
+/// map, shared, or a value that is not a schema (copied as it is).
+fn same(source: &Json, made: &Json) -> bool {
+    match (source, made) {
+        (Json::Object(source), Json::Object(made)) => {
+            made.shares_with(source) || (source.is_empty() && made.is_empty())
+        }
+        (Json::Object(_), _) => false,
+        _ => true,
+    }
+}
+
+/// The members of a map of names to schemas (`properties`), each made compact one level
+/// deeper; kept as they are when none changes.
+fn compact_members(members: &Map, depth: usize, max: usize, memo: &mut Memo) -> Edit {
+    let mut out: Option<Vec<(String, Json)>> = None;
+    for (i, (key, value)) in members.iter().enumerate() {
+        let made = compact_node(value, Some(key), depth + 1, max, memo);
+        match &mut out {
+            None if same(value, &made) => {}
+            None => {
+                let mut entries = copy_entries(members, i);
+                entries.push((key.clone(), made));
+                out = Some(entries);
+            }
+            Some(entries) => entries.push((key.clone(), made)),
+        }
+    }
+    match out {
+        None => Edit::Keep,
+        // Keys are the source's, each once.
+        Some(entries) => Edit::Put(Json::Object(Map::from_unique_entries(entries))),
+    }
+}
+
+/// A list of schemas (`anyOf`), each made compact; kept as it is when none changes.
+fn compact_items(
+    items: &[Json],
+    name: Option<&str>,
+    depth: usize,
+    max: usize,
+    memo: &mut Memo,
+) -> Edit {
+    let mut out: Option<Vec<Json>> = None;
+    for (i, item) in items.iter().enumerate() {
+        let made = compact_node(item, name, depth, max, memo);
+        match &mut out {
+            None if same(item, &made) => {}
+            None => {
+                let mut list = Vec::with_capacity(items.len());
+                list.extend(items.iter().take(i).cloned());
+                list.push(made);
+                out = Some(list);
+            }
+            Some(list) => list.push(made),
+        }
+    }
+    match out {
+        None => Edit::Keep,
+        Some(list) => Edit::Put(Json::Array(list)),
+    }
 }
 
 /// The schema's `default`, `minimum` and `maximum` as text (a string as it is), for leaving
@@ -605,6 +747,176 @@ mod tests {
         }
     }
 
+    /// `trim_description` as its docs say it, from the whole text made clean: the
+    /// reference for the one that makes only the prefix it needs.
+    fn trim_whole(text: &str, max: usize) -> String {
+        let clean = collapse_space(&super::super::plain::plain(text)).into_owned();
+        if clean.len() <= max {
+            return clean;
+        }
+        let spaces = (0..=max).filter(|&i| clean.as_bytes()[i] == b' ');
+        let ends = spaces
+            .clone()
+            .filter(|&i| super::super::plain::ends_sentence(&clean, i));
+        if let Some(end) = ends.max() {
+            return clean[..end].to_string();
+        }
+        let room = max.saturating_sub('…'.len_utf8());
+        let end = match spaces.filter(|&i| i <= room).max() {
+            Some(end) => end,
+            None => (0..=room)
+                .rev()
+                .find(|&i| clean.is_char_boundary(i))
+                .unwrap_or(0),
+        };
+        let mut out = clean[..end].trim_end().to_string();
+        if max >= '…'.len_utf8() {
+            out.push('…');
+        }
+        out
+    }
+
+    /// The limits the trimming is checked at: the tool, parameter and member limits, the
+    /// smallest, and some between.
+    const LIMITS: [usize; 14] = [0, 1, 2, 3, 4, 5, 9, 20, 40, 60, 90, 120, 160, 400];
+
+    /// Checks `trim_description(text, max)` against [`trim_whole`] at every limit; how many
+    /// of them made only a prefix of the text.
+    fn check_trim_against_whole(text: &str) -> usize {
+        let mut prefixes = 0;
+        for max in LIMITS {
+            if !super::super::plain::plain_prefix(text, prefix_bytes(max)).1 {
+                prefixes += 1;
+            }
+            assert_eq!(
+                trim_description(text, max),
+                trim_whole(text, max),
+                "{:?} at {}",
+                text,
+                max
+            );
+        }
+        prefixes
+    }
+
+    #[test]
+    fn trim_reads_a_prefix_and_cuts_as_the_whole_text_would_on_generated_texts() {
+        // Markup, every kind of white space (runs of it shorten the prefix past the slack),
+        // sentence ends, abbreviations and characters of several bytes, in any order.
+        let pieces = [
+            "word",
+            "Wörd",
+            "é",
+            "日本",
+            "x",
+            " ",
+            "  ",
+            "   \t  ",
+            "\t",
+            "\n",
+            "\n\n",
+            "\n \n",
+            "\r\n",
+            "\u{a0}",
+            "\u{3000}",
+            "\u{b}",
+            "\u{c}",
+            ".",
+            ". ",
+            "! ",
+            "? ",
+            "e.g. ",
+            "(i.e. ",
+            "[",
+            "]",
+            "(",
+            ")",
+            "[a link](https://x.org/y)",
+            "![img](a.png)",
+            "**",
+            "**bold**",
+            "*",
+            "!",
+            "`",
+            "`co de`",
+            "<br>",
+            "<br/>",
+            "</p>",
+            "<b>",
+            "<a href=\"x\">",
+            "<owner>",
+            "<",
+            "                                        ",
+        ];
+        let mut rng = crate::test_rng::Rng::new(11);
+        let (mut prefixes, mut texts) = (0, 0);
+        for _ in 0..4000 {
+            let len = rng.below(120);
+            let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+            prefixes += check_trim_against_whole(&text);
+            texts += 1;
+        }
+        // Most texts are longer than the prefix a small limit needs.
+        assert!(
+            prefixes > texts * LIMITS.len() / 4,
+            "{} of {}",
+            prefixes,
+            texts
+        );
+    }
+
+    #[test]
+    fn trim_reads_a_prefix_and_cuts_as_the_whole_text_would_on_real_descriptions() {
+        fn texts<'a>(value: &'a Json, out: &mut Vec<&'a str>) {
+            match value {
+                Json::Object(map) => {
+                    for (key, value) in map {
+                        match (key.as_str(), value) {
+                            ("description" | "summary" | "title", Json::String(text)) => {
+                                out.push(text)
+                            }
+                            _ => texts(value, out),
+                        }
+                    }
+                }
+                Json::Array(items) => items.iter().for_each(|item| texts(item, out)),
+                _ => {}
+            }
+        }
+        let folder =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi");
+        let mut documents = Vec::new();
+        for name in [
+            "kubernetes-v1.36.swagger.json",
+            "box-platform.openapi.json",
+            "discord-api.openapi.json",
+        ] {
+            let text = std::fs::read_to_string(folder.join(name)).unwrap();
+            documents.push(json::parse(&text).unwrap());
+        }
+        #[cfg(feature = "yaml")]
+        for name in [
+            "spotify-web-api.fixed.openapi.yaml",
+            "figma-rest-api.openapi.yaml",
+            "pinterest-v5.openapi.yaml",
+        ] {
+            let text = std::fs::read_to_string(folder.join(name)).unwrap();
+            documents.push(crate::yaml::parse(&text).unwrap());
+        }
+        let mut found = Vec::new();
+        for document in &documents {
+            texts(document, &mut found);
+        }
+        found.sort_unstable();
+        found.dedup();
+        let prefixes: usize = found
+            .iter()
+            .map(|text| check_trim_against_whole(text))
+            .sum();
+        assert!(found.len() > 10_000, "{} descriptions", found.len());
+        assert!(prefixes > 10_000, "{} made as a prefix", prefixes);
+    }
+
     #[test]
     fn compact_keeps_types_enums_required_and_every_property() {
         let full = json!({"type": "object", "properties": {
@@ -649,6 +961,40 @@ mod tests {
         let full = json!({"type": "object", "default": {"title": "x", "example": 1},
                           "enum": [{"x-a": 1}], "const": {"description": "   "}});
         assert_eq!(compact_schema(&full, 200), full);
+    }
+
+    #[test]
+    fn compact_shares_what_it_leaves_unchanged() {
+        let lean = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+                          "required": ["n"]});
+        let full = json!({"type": "object", "properties": {
+            "lean": lean.clone(),
+            "noisy": {"type": "string", "example": "x"},
+            "list": {"type": "array", "items": lean.clone()},
+            "either": {"anyOf": [lean.clone(), {"type": "null"}]}
+        }});
+        let compact = compact_schema(&full, 200);
+        assert_eq!(
+            compact,
+            json!({"type": "object", "properties": {
+                "lean": lean.clone(), "noisy": {"type": "string"},
+                "list": {"type": "array", "items": lean.clone()}, "either": {"anyOf": [lean.clone(), {"type": "null"}]}
+            }})
+        );
+        // Whether the objects at `pointer` are one map.
+        let shared =
+            |a: &Json, b: &Json, pointer: &str| match (a.pointer(pointer), b.pointer(pointer)) {
+                (Some(Json::Object(a)), Some(Json::Object(b))) => a.shares_with(b),
+                _ => false,
+            };
+        // Nothing in these changed: the result holds the source's maps, not copies.
+        for pointer in ["/properties/lean", "/properties/list", "/properties/either"] {
+            assert!(shared(&compact, &full, pointer), "{}", pointer);
+        }
+        // The example left out: written anew, and so is what holds it.
+        assert!(!shared(&compact, &full, "/properties/noisy"));
+        assert!(!shared(&compact, &full, "/properties"));
+        assert!(shared(&compact_schema(&lean, 200), &lean, ""));
     }
 
     #[test]

@@ -6,7 +6,6 @@
 //! shipping field, the same 250-value country enum in ten filters, the same item schema in
 //! every branch of a `oneOf`. Written once, the schema says the same thing in far fewer bytes.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use crate::json::{self, Json, Map, DEFAULT_MAX_DEPTH};
@@ -26,13 +25,37 @@ const MAX_NAME_BYTES: usize = 40;
 const MAX_INLINE_GROWTH: usize = 64;
 
 /// One distinct subschema of one schema: its compact size, the distinct subschemas directly
-/// inside it (once per occurrence), how many schema objects its subtree holds, and a name
-/// hint.
+/// inside it (once per occurrence), how many schema objects its subtree holds, and its name
+/// hint (an index in [`Interned::hints`]).
 struct Node {
     size: usize,
     children: Vec<usize>,
     objects: usize,
-    hint: String,
+    hint: usize,
+}
+
+/// A subschema's name hint as [`child_hint`] would make it from its parts, made into text
+/// only for the few subschemas that get a `$defs` entry (see [`Interned::hint_text`]).
+#[derive(Clone, Copy)]
+struct Hint<'a> {
+    base: HintBase<'a>,
+    suffix: HintSuffix<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum HintBase<'a> {
+    /// A property's name (or nothing, for the root).
+    Name(&'a str),
+    /// The hint of the subschema it is inside, by its index.
+    Inside(usize),
+}
+
+#[derive(Clone, Copy)]
+enum HintSuffix<'a> {
+    /// A keyword's suffix (`item`, `not`), or none.
+    Text(&'a str),
+    /// The position in a list of schemas.
+    Position(usize),
 }
 
 /// Distinct subschemas met in the schemas of one plugin's tools, kept across them: the
@@ -67,13 +90,14 @@ impl Factors {
     /// The id of the subschema with `key`, holding `children`, of `size` bytes; a new one
     /// when no subschema had that key.
     fn id(&mut self, key: &str, children: &[usize], size: usize) -> usize {
-        // Nearly every subschema keyed is new, so its key is hashed once, by `entry`,
-        // rather than looked up first.
+        // Most subschemas keyed were met before (the same component in many tools, made
+        // compact anew for each: four in five on the bench document, nineteen in twenty on
+        // Kubernetes'), so the key is looked up before it is copied to be kept.
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
         let next = self.shapes.len();
-        match self.ids.entry(key.to_string()) {
-            Entry::Occupied(found) => return *found.get(),
-            Entry::Vacant(slot) => slot.insert(next),
-        };
+        self.ids.insert(key.to_string(), next);
         let shapes = &self.shapes;
         let objects = 1 + children.iter().map(|&id| shapes[id].objects).sum::<usize>();
         let height = 1 + children
@@ -140,9 +164,11 @@ fn write_key(schema: &Map, children: &[usize], key: &mut String) -> usize {
 
 /// The distinct subschemas of one schema, each occurrence's node in pre-order.
 #[derive(Default)]
-struct Interned {
+struct Interned<'a> {
     nodes: Vec<Node>,
     preorder: Vec<usize>,
+    /// The name hint of each occurrence, in pre-order, for [`Node::hint`].
+    hints: Vec<Hint<'a>>,
     /// The key being looked up (a buffer reused).
     key: String,
     /// The ids of the subschemas inside the ones being interned, innermost last: a
@@ -182,14 +208,13 @@ pub(super) fn is_schema_value(key: &str) -> bool {
     )
 }
 
-/// The compact JSON length of a string.
-fn str_len(text: &str) -> usize {
-    let mut out = String::with_capacity(text.len() + 2);
-    json::write_str(&mut out, text);
-    out.len()
+/// The compact JSON length of a `$defs` name: its bytes and two quotes, as [`Namer`] makes
+/// names of ASCII letters, digits, `_`, `-` and `.`, which JSON writes as they are.
+fn name_len(name: &str) -> usize {
+    name.len() + 2
 }
 
-impl Interned {
+impl<'a> Interned<'a> {
     /// The id of `schema` (an object) in `factors`, interning it and every subschema inside
     /// (each occurrence's node in `preorder`, each distinct one's in `nodes`); `None` when
     /// the schema holds a keyword starting with `$` (a `$ref`, `$defs`, `$id`, `$anchor`,
@@ -202,13 +227,13 @@ impl Interned {
     /// map shared with a clone and interned before (for this tool or an earlier one) is not
     /// keyed again: its subtree is followed through `factors`.
     ///
-    /// Its name hint is `child_hint(hint.0, hint.1)`, made only when it is needed: for a
-    /// new subschema, or one with subschemas inside (most are leaves met before).
+    /// Its name hint is `hint`, an index in [`Interned::hints`]; those of the subschemas
+    /// inside extend it.
     fn intern(
         &mut self,
         factors: &mut Factors,
-        schema: &Map,
-        hint: (&str, &str),
+        schema: &'a Map,
+        hint: Hint<'a>,
         depth: usize,
     ) -> Option<usize> {
         if depth > DEFAULT_MAX_DEPTH {
@@ -225,8 +250,9 @@ impl Interned {
         }
         let at = self.preorder.len();
         self.preorder.push(0);
+        let own = self.hints.len();
+        self.hints.push(hint);
         let first_child = self.children.len();
-        let mut own_hint: Option<String> = None;
         for (name, value) in schema.iter() {
             if name.starts_with('$') {
                 return None;
@@ -235,27 +261,23 @@ impl Interned {
                 Json::Object(members) if is_schema_map(name) => {
                     for (member, inner) in members {
                         if let Json::Object(map) = inner {
-                            let id = self.intern(factors, map, (member, ""), depth + 1)?;
+                            let id = self.intern(factors, map, member_hint(member), depth + 1)?;
                             self.children.push(id);
                         }
                     }
                 }
                 Json::Array(items) if is_schema_list(name) || name == "items" => {
-                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                    let own = own.clone();
                     for (j, inner) in items.iter().enumerate() {
                         if let Json::Object(map) = inner {
-                            let hint = (own.as_str(), j.to_string());
-                            let id = self.intern(factors, map, (hint.0, &hint.1), depth + 1)?;
+                            let hint = inner_hint(own, HintSuffix::Position(j));
+                            let id = self.intern(factors, map, hint, depth + 1)?;
                             self.children.push(id);
                         }
                     }
                 }
                 Json::Object(map) if is_schema_value(name) => {
-                    let suffix = if name == "items" { "item" } else { name };
-                    let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                    let own = own.clone();
-                    let id = self.intern(factors, map, (&own, suffix), depth + 1)?;
+                    let hint = inner_hint(own, value_suffix(name));
+                    let id = self.intern(factors, map, hint, depth + 1)?;
                     self.children.push(id);
                 }
                 _ => {}
@@ -268,7 +290,7 @@ impl Interned {
         let size = self.key.len() - markers + inside;
         let id = factors.id(&self.key, children, size);
         self.children.truncate(first_child);
-        self.preorder[at] = self.node(&factors.shapes, id, own_hint, hint);
+        self.preorder[at] = self.node(&factors.shapes, id, own);
         if let Some(key) = shared {
             factors.shared.insert(key, (schema.clone(), id));
         }
@@ -278,10 +300,11 @@ impl Interned {
     /// Interns again `schema`, whose id is `id` (met before): its nodes in pre-order, and
     /// those new to this schema with the hints they get here. The subschemas inside are
     /// met in the order [`Interned::intern`] met them, each with the next id of the shape's.
-    fn follow(&mut self, shapes: &[Shape], schema: &Map, id: usize, hint: (&str, &str)) {
+    fn follow(&mut self, shapes: &[Shape], schema: &'a Map, id: usize, hint: Hint<'a>) {
         let at = self.preorder.len();
         self.preorder.push(0);
-        let mut own_hint: Option<String> = None;
+        let own = self.hints.len();
+        self.hints.push(hint);
         // The same JSON as when it was keyed: each subschema inside has the next id.
         let mut ids = shapes[id].children.iter().copied();
         for (name, value) in schema {
@@ -290,7 +313,7 @@ impl Interned {
                     for (member, inner) in members {
                         if let Json::Object(map) = inner {
                             if let Some(child) = ids.next() {
-                                self.follow(shapes, map, child, (member, ""));
+                                self.follow(shapes, map, child, member_hint(member));
                             }
                         }
                     }
@@ -305,34 +328,25 @@ impl Interned {
                             Some(child) => child,
                             None => continue,
                         };
-                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                        let own = own.clone();
-                        self.follow(shapes, map, child, (&own, &j.to_string()));
+                        let hint = inner_hint(own, HintSuffix::Position(j));
+                        self.follow(shapes, map, child, hint);
                     }
                 }
                 Json::Object(map) if is_schema_value(name) => {
                     if let Some(child) = ids.next() {
-                        let suffix = if name == "items" { "item" } else { name };
-                        let own = own_hint.get_or_insert_with(|| child_hint(hint.0, hint.1));
-                        let own = own.clone();
-                        self.follow(shapes, map, child, (&own, suffix));
+                        let hint = inner_hint(own, value_suffix(name));
+                        self.follow(shapes, map, child, hint);
                     }
                 }
                 _ => {}
             }
         }
-        self.preorder[at] = self.node(shapes, id, own_hint, hint);
+        self.preorder[at] = self.node(shapes, id, own);
     }
 
     /// This schema's node for the subschema with id `id`, once every subschema inside it
     /// has one: made at its first occurrence, so nodes are numbered as they are completed.
-    fn node(
-        &mut self,
-        shapes: &[Shape],
-        id: usize,
-        own_hint: Option<String>,
-        hint: (&str, &str),
-    ) -> usize {
+    fn node(&mut self, shapes: &[Shape], id: usize, hint: usize) -> usize {
         if self.local.len() < shapes.len() {
             self.local.resize(shapes.len(), (usize::MAX, 0));
         }
@@ -348,11 +362,49 @@ impl Interned {
             size: shape.size,
             children,
             objects: shape.objects,
-            hint: own_hint.unwrap_or_else(|| child_hint(hint.0, hint.1)),
+            hint,
         });
         self.local[id] = (self.schema, node);
         node
     }
+
+    /// The text of the hint at `at` in [`Interned::hints`]: its base's (made the same way
+    /// for a subschema's parent) with its suffix.
+    fn hint_text(&self, at: usize) -> String {
+        let hint = match self.hints.get(at) {
+            Some(hint) => *hint,
+            None => return String::new(),
+        };
+        let base = match hint.base {
+            HintBase::Name(name) => std::borrow::Cow::Borrowed(name),
+            HintBase::Inside(outer) => std::borrow::Cow::Owned(self.hint_text(outer)),
+        };
+        match hint.suffix {
+            HintSuffix::Text(suffix) => child_hint(&base, suffix),
+            HintSuffix::Position(j) => child_hint(&base, &j.to_string()),
+        }
+    }
+}
+
+/// The hint of a property's schema: its name.
+fn member_hint(name: &str) -> Hint<'_> {
+    Hint {
+        base: HintBase::Name(name),
+        suffix: HintSuffix::Text(""),
+    }
+}
+
+/// The hint of a subschema inside the one whose hint is at `outer`.
+fn inner_hint(outer: usize, suffix: HintSuffix<'_>) -> Hint<'_> {
+    Hint {
+        base: HintBase::Inside(outer),
+        suffix,
+    }
+}
+
+/// The hint suffix of the schema under the keyword `name`: `item` for `items`.
+fn value_suffix(name: &str) -> HintSuffix<'_> {
+    HintSuffix::Text(if name == "items" { "item" } else { name })
 }
 
 /// Appends `#id` to a key; its length.
@@ -484,7 +536,7 @@ impl Namer {
 
 /// The compact length of `{"$ref":"#/$defs/NAME"}`.
 fn reference_len(name: &str) -> usize {
-    str_len(&format!("#/$defs/{}", name)) + "{\"$ref\":}".len()
+    "#/$defs/".len() + name_len(name) + "{\"$ref\":}".len()
 }
 
 /// The schema with each subschema that repeats within it, and is at least
@@ -535,7 +587,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         ..Interned::default()
     };
     factors.schemas += 1;
-    let root_id = interned.intern(factors, root, ("", ""), 1);
+    let root_id = interned.intern(factors, root, member_hint(""), 1);
     factors.local = std::mem::take(&mut interned.local);
     let root_id = interned
         .preorder
@@ -556,10 +608,10 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         let node = &nodes[id];
         let mut body_uses = uses[id];
         if id != root_id && uses[id] >= 2 && node.size >= MIN_DEF_BYTES {
-            let proposal = namer.propose(&node.hint);
+            let proposal = namer.propose(&interned.hint_text(node.hint));
             // Its uses as `$ref`s and its entry, `"NAME":{...},`, against its copies.
             let cost =
-                uses[id] * reference_len(&proposal.name) + str_len(&proposal.name) + 2 + node.size;
+                uses[id] * reference_len(&proposal.name) + name_len(&proposal.name) + 2 + node.size;
             if uses[id] * node.size > cost {
                 names[id] = Some(namer.take(proposal));
                 body_uses = 1;
@@ -589,7 +641,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
     let mut entries = 0;
     for (id, name) in names.iter().enumerate() {
         if let Some(name) = name {
-            total += str_len(name) + 1 + written[id] + usize::from(entries > 0);
+            total += name_len(name) + 1 + written[id] + usize::from(entries > 0);
             entries += 1;
         }
     }
@@ -610,7 +662,7 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
         holds_entry: &holds_entry,
         cursor: 0,
         defs: Vec::with_capacity(entries),
-        written: vec![false; nodes.len()],
+        references: vec![None; nodes.len()],
     };
     let mut out = writer.body(root);
     let defs: Map = writer.defs.into_iter().collect();
@@ -622,13 +674,15 @@ fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
 
 /// Writes a schema again, following the pre-order ids of [`Interned`].
 struct Writer<'a> {
-    interned: &'a Interned,
+    interned: &'a Interned<'a>,
     names: &'a [Option<String>],
     /// By id, whether the subschema or one inside it has a `$defs` entry.
     holds_entry: &'a [bool],
     cursor: usize,
     defs: Vec<(String, Json)>,
-    written: Vec<bool>,
+    /// By id, the `$ref` to its entry once the entry is written: the same map for each
+    /// use (a clone shares it).
+    references: Vec<Option<Json>>,
 }
 
 impl Writer<'_> {
@@ -649,18 +703,27 @@ impl Writer<'_> {
             }
             None => return self.body(map),
         };
+        if let Some(Some(reference)) = self.references.get(id) {
+            self.cursor += self.interned.nodes[id].objects;
+            return reference.clone();
+        }
         let reference =
             crate::tool::provider::object([("$ref", Json::from(format!("#/$defs/{}", name)))]);
-        if self.written[id] {
-            self.cursor += self.interned.nodes[id].objects;
-            return reference;
+        if let Some(slot) = self.references.get_mut(id) {
+            *slot = Some(reference.clone());
         }
-        self.written[id] = true;
         // The entry's place is taken before its body is written, so entries keep the order
         // their subschemas are first met in, outer before inner.
         let slot = self.defs.len();
         self.defs.push((name.clone(), Json::Null));
-        let body = self.body(map);
+        let node = &self.interned.nodes[id];
+        let body = if node.children.iter().any(|&child| self.holds_entry[child]) {
+            self.body(map)
+        } else {
+            // Nothing inside it is a `$ref`: the source's map, shared.
+            self.cursor += node.objects;
+            Json::Object(map.clone())
+        };
         if let Some(entry) = self.defs.get_mut(slot) {
             entry.1 = body;
         }
@@ -670,24 +733,27 @@ impl Writer<'_> {
     /// The subschema at the cursor with its own members written by [`Writer::schema`].
     fn body(&mut self, map: &Map) -> Json {
         self.cursor += 1;
-        let mut out = Map::with_capacity(map.len() + 1);
+        // Keys are the source's, each once; room for the root's `$defs`.
+        let mut out = Vec::with_capacity(map.len() + 1);
         for (key, value) in map {
             let written = match value {
-                Json::Object(members) if is_schema_map(key) => Json::Object(
-                    members
-                        .iter()
-                        .map(|(name, schema)| (name.clone(), self.value(schema)))
-                        .collect(),
-                ),
+                Json::Object(members) if is_schema_map(key) => {
+                    Json::Object(Map::from_unique_entries(
+                        members
+                            .iter()
+                            .map(|(name, schema)| (name.clone(), self.value(schema)))
+                            .collect(),
+                    ))
+                }
                 Json::Array(items) if is_schema_list(key) || key == "items" => {
                     Json::Array(items.iter().map(|schema| self.value(schema)).collect())
                 }
                 _ if is_schema_value(key) => self.value(value),
                 other => other.clone(),
             };
-            out.insert(key.as_str(), written);
+            out.push((key.clone(), written));
         }
-        Json::Object(out)
+        Json::Object(Map::from_unique_entries(out))
     }
 
     fn value(&mut self, value: &Json) -> Json {
@@ -828,7 +894,12 @@ mod tests {
         let mut interned = Interned::default();
         let mut factors = Factors::default();
         let id = interned
-            .intern(&mut factors, schema.as_object().unwrap(), ("", ""), 1)
+            .intern(
+                &mut factors,
+                schema.as_object().unwrap(),
+                member_hint(""),
+                1,
+            )
             .unwrap();
         let root = interned.preorder[0];
         assert_eq!(interned.nodes[root].size, schema.to_string().len());
@@ -898,6 +969,10 @@ mod tests {
         assert!(object(&factored, "/properties/c").shares_with(&object(&schema, "/properties/c")));
         // `d` holds a `$ref` now: written anew.
         assert!(!object(&factored, "/properties/d").shares_with(&object(&schema, "/properties/d")));
+        // The uses of one entry are one `$ref` map, shared.
+        assert!(object(&factored, "/properties/a").shares_with(&object(&factored, "/properties/b")));
+        // An entry with no `$ref` inside is the map it was met as first.
+        assert!(object(&factored, "/$defs/a").shares_with(&object(&schema, "/properties/a")));
         assert_eq!(inline_refs(&factored), schema);
     }
 
@@ -925,6 +1000,59 @@ mod tests {
     }
 
     #[test]
+    fn names_say_where_a_subschema_is_first_met() {
+        let other = json!({"type": "string", "enum": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]});
+        let schema = json!({"type": "object", "properties": {
+            "pets": {"type": "array", "items": {"anyOf": [{"type": "integer"}, long_enum()]}},
+            "q": {"not": other.clone()},
+            "r": {"type": "object", "properties": {"s": long_enum(), "t": other}}
+        }});
+        assert_eq!(def_names(&schema), ["pets_item_1", "q_not"]);
+    }
+
+    /// The `$defs` names [`factor_repeated`] gives `schema`, whose entries inline back to it.
+    fn def_names(schema: &Json) -> Vec<String> {
+        let factored = factor_repeated(schema);
+        assert_eq!(&inline_refs(&factored), schema);
+        factored["$defs"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn name_lengths_are_compact_json_lengths() {
+        let mut namer = Namer::default();
+        let long = "ä".repeat(30);
+        for hint in [
+            "address",
+            "é x/y~z\"\\\u{1}",
+            "",
+            "__",
+            &long,
+            "address",
+            "address",
+        ] {
+            let name = namer.take(namer.propose(hint));
+            assert_eq!(
+                name_len(&name),
+                Json::from(name.as_str()).to_string().len(),
+                "{:?}",
+                name
+            );
+            let reference = json!({"$ref": format!("#/$defs/{}", name)});
+            assert_eq!(
+                reference_len(&name),
+                reference.to_string().len(),
+                "{:?}",
+                name
+            );
+        }
+    }
+
+    #[test]
     fn taken_names_get_a_number() {
         let other = json!({"type": "string", "enum": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]});
         let schema = json!({"type": "object", "properties": {
@@ -932,11 +1060,7 @@ mod tests {
             "b": {"type": "object", "properties": {"v": other.clone()}},
             "c": {"type": "object", "properties": {"v": long_enum(), "w": other}}
         }});
-        let factored = factor_repeated(&schema);
-        let defs = factored["$defs"].as_object().unwrap();
-        let names: Vec<&str> = defs.keys().map(String::as_str).collect();
-        assert_eq!(names, ["v", "v_2"]);
-        assert_eq!(inline_refs(&factored), schema);
+        assert_eq!(def_names(&schema), ["v", "v_2"]);
     }
 
     #[test]

@@ -43,13 +43,78 @@ pub(crate) fn plain(text: &str) -> Cow<'_, str> {
     if !marked {
         return Cow::Borrowed(text);
     }
-    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut in_code = false;
+    plain_into(text, 0, false, usize::MAX, &mut out);
+    Cow::Owned(out)
+}
+
+/// A prefix of [`plain`]`(text)` that holds at least its first `enough` bytes when the
+/// whole is longer (less when white space ends the part made), and whether it is the whole:
+/// only the part of the text that is needed is read, so a description cut to 160 bytes
+/// costs as much as 160 bytes of it, not the whole.
+///
+/// Up to the first byte where markup can start (`[`, `!`, `*`, `<` or a line break), the
+/// text is its own plain form. Past it, [`plain`]'s own loop runs until `enough` bytes are
+/// made: it only appends, except that a paragraph break takes the white space before it
+/// off (see [`end_sentence`]), so what was made up to its last other character stays as it
+/// is, and the white space at the end is left out.
+pub(crate) fn plain_prefix(text: &str, enough: usize) -> (Cow<'_, str>, bool) {
+    let bytes = text.as_bytes();
+    let scan = bytes.len().min(enough);
+    let clean = bytes
+        .get(..scan)
+        .unwrap_or(bytes)
+        .iter()
+        .position(|&b| MARKUP_STARTS[usize::from(b)]);
+    let start = match clean {
+        Some(start) => start,
+        None if scan == bytes.len() => return (Cow::Borrowed(text), true),
+        None => {
+            // Markup-free up to `enough`: cut on a character boundary, at or past it.
+            let mut end = scan;
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            let part = text.get(..end).unwrap_or(text);
+            return (Cow::Borrowed(part.trim_end()), false);
+        }
+    };
+    let before = text.get(..start).unwrap_or("");
+    let in_code = before.bytes().filter(|&b| b == b'`').count() % 2 == 1;
+    let mut out = String::with_capacity(bytes.len().min(enough.saturating_add(16)));
+    out.push_str(before);
+    let whole = plain_into(text, start, in_code, enough, &mut out);
+    if !whole {
+        let kept = out.trim_end().len();
+        out.truncate(kept);
+    }
+    (Cow::Owned(out), whole)
+}
+
+/// The bytes where markup can start (`[`, `!`, `*`, `<` and a line break), by value: one
+/// load a byte where [`plain_prefix`] looks for the first.
+const MARKUP_STARTS: [bool; 256] = {
+    let mut starts = [false; 256];
+    starts[b'[' as usize] = true;
+    starts[b'!' as usize] = true;
+    starts[b'*' as usize] = true;
+    starts[b'<' as usize] = true;
+    starts[b'\n' as usize] = true;
+    starts
+};
+
+/// [`plain`]'s loop over `text` from byte `from` (a character boundary, where code spans
+/// opened before it leave `in_code`), appending to `out` until the text ends (`true`) or
+/// `out` holds `enough` bytes (`false`).
+fn plain_into(text: &str, from: usize, mut in_code: bool, enough: usize, out: &mut String) -> bool {
+    let bytes = text.as_bytes();
     // Where a link's `](target)` starts and where it ends: skipped when reached.
     let mut link_tail: Option<(usize, usize)> = None;
-    let mut i = 0;
+    let mut i = from;
     while i < bytes.len() {
+        if out.len() >= enough {
+            return false;
+        }
         if let Some((from, to)) = link_tail {
             if i == from {
                 i = to;
@@ -81,7 +146,7 @@ pub(crate) fn plain(text: &str) -> Cow<'_, str> {
                 }
             } else if b == b'\n' {
                 if let Some(end) = paragraph_break(bytes, i) {
-                    end_sentence(&mut out);
+                    end_sentence(out);
                     out.push_str("\n\n");
                     i = end;
                     continue;
@@ -94,7 +159,7 @@ pub(crate) fn plain(text: &str) -> Cow<'_, str> {
         out.push_str(text.get(i..i + len).unwrap_or(""));
         i += len;
     }
-    Cow::Owned(out)
+    true
 }
 
 /// The length of the UTF-8 sequence that starts with `b`.
@@ -445,6 +510,38 @@ mod tests {
         plain_paragraph: "Get file\n\nReturns it.\n \nDone" => "Get file.\n\nReturns it.\n\nDone";
         plain_line_break: "a list:\n- one\n- two" => "a list:\n- one\n- two";
         plain_multibyte: "Größe [Äpfel](x) ü" => "Größe Äpfel ü";
+    }
+
+    #[test]
+    fn plain_prefix_is_a_prefix_of_the_plain_text() {
+        let pieces = [
+            "word", "é", " ", "  ", "\n", "\n\n", "\n \n", ". ", "[", "]", "(", ")", "[a](b)",
+            "![i](p)", "**", "*", "!", "`", "<br>", "<b>", "<x>", "<",
+        ];
+        let mut rng = crate::test_rng::Rng::new(26);
+        let (mut parts, mut wholes) = (0, 0);
+        for _ in 0..3000 {
+            let len = rng.below(60);
+            let text: String = (0..len).map(|_| rng.pick(&pieces)).collect();
+            let all = plain(&text);
+            for enough in [0, 1, 7, 20, 50, 100, 1000] {
+                let (prefix, whole) = plain_prefix(&text, enough);
+                if whole {
+                    wholes += 1;
+                    assert_eq!(prefix, all, "{:?}", text);
+                } else {
+                    parts += 1;
+                    assert!(all.starts_with(&*prefix), "{:?} at {}", text, enough);
+                    assert_eq!(prefix.trim_end(), prefix, "{:?} at {}", text, enough);
+                }
+            }
+        }
+        assert!(
+            parts > 1000 && wholes > 1000,
+            "{} parts, {} wholes",
+            parts,
+            wholes
+        );
     }
 
     #[test]
