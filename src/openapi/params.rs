@@ -55,13 +55,8 @@ impl ParamOut {
         };
         let with_schema = !plain && !self.file;
         // Room for every key at once (grown a key at a time, the map was reallocated for
-        // each of its first four): `write_type` writes `type`, and `items` for an array or
-        // `properties` for an object that declares some.
-        let type_keys = match &self.ty {
-            ParamType::Array(_) => 2,
-            ParamType::Object(properties) if !properties.is_empty() => 2,
-            _ => 1,
-        };
+        // each of its first four).
+        let type_keys = crate::plugin::type_keys(&self.ty);
         let keys = [
             self.wire != self.name,
             description.is_some(),

@@ -319,16 +319,49 @@ fn check_parameters(name: &str, parameters: &Json) -> Result<(), Error> {
 /// Whether `value` nests arrays and objects deeper than `max` (the root container is level
 /// 1). Walks with an explicit stack, so a deep value cannot overflow the call stack.
 pub(crate) fn depth_exceeds(value: &Json, max: usize) -> bool {
-    let mut stack: Vec<(&Json, usize)> = vec![(value, 1)];
+    if !is_container(value) {
+        return false;
+    }
+    if max == 0 {
+        return true;
+    }
+    // Only arrays and objects go on the stack, and one deeper than `max` is found as the
+    // child of one at `max`: most values are strings and numbers, and pushing each one to
+    // pop it again was most of the walk (it runs twice for every tool a plugin builds).
+    let mut stack: Vec<(&Json, usize)> = Vec::with_capacity(32);
+    stack.push((value, 1));
     while let Some((value, depth)) = stack.pop() {
-        match value {
-            Json::Array(_) | Json::Object(_) if depth > max => return true,
-            Json::Array(items) => stack.extend(items.iter().map(|item| (item, depth + 1))),
-            Json::Object(members) => stack.extend(members.values().map(|item| (item, depth + 1))),
-            _ => {}
+        let deeper = match value {
+            Json::Array(items) => stack_containers(items.iter(), depth, max, &mut stack),
+            Json::Object(members) => stack_containers(members.values(), depth, max, &mut stack),
+            _ => false,
+        };
+        if deeper {
+            return true;
         }
     }
     false
+}
+
+/// Puts the arrays and objects among `children` (of a container at `depth`) on `stack`;
+/// `true`, stacking nothing more, when there is one and `depth` is already `max`.
+fn stack_containers<'a>(
+    children: impl Iterator<Item = &'a Json>,
+    depth: usize,
+    max: usize,
+    stack: &mut Vec<(&'a Json, usize)>,
+) -> bool {
+    for child in children.filter(|child| is_container(child)) {
+        if depth >= max {
+            return true;
+        }
+        stack.push((child, depth + 1));
+    }
+    false
+}
+
+fn is_container(value: &Json) -> bool {
+    matches!(value, Json::Array(_) | Json::Object(_))
 }
 
 #[cfg(test)]
@@ -430,6 +463,50 @@ mod tests {
             err.to_string(),
             "tool 't': parameters nest deeper than 128 levels"
         );
+    }
+
+    /// An object schema whose `p` holds `levels - 1` arrays, one in the other, with a
+    /// string and a number in the innermost: `levels` containers in all.
+    fn nested_arrays(levels: usize) -> Json {
+        let mut value = json!(["deepest", 1]);
+        for _ in 2..levels {
+            value = json!([value, "beside"]);
+        }
+        json!({"type": "object", "p": value})
+    }
+
+    #[test]
+    fn spec_depth_counts_arrays_and_objects_not_the_values_in_them() {
+        // The scalars in the innermost array sit one level below the limit's last container:
+        // they do not count, a container there does.
+        assert!(ToolSpec::new("t", "", nested_arrays(DEFAULT_MAX_DEPTH)).is_ok());
+        let err = ToolSpec::new("t", "", nested_arrays(DEFAULT_MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': parameters nest deeper than 128 levels"
+        );
+        let spec = ToolSpec::without_parameters("t", "").unwrap();
+        let at_limit = nested_arrays(DEFAULT_MAX_DEPTH);
+        let spec = spec.with_output_schema(at_limit.clone()).unwrap();
+        assert_eq!(spec.output_schema(), Some(&at_limit));
+        let err = spec
+            .with_output_schema(nested_arrays(DEFAULT_MAX_DEPTH + 1))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tool 't': output schema nests deeper than 128 levels"
+        );
+    }
+
+    #[test]
+    fn depth_of_a_scalar_an_empty_container_and_a_zero_limit() {
+        assert!(!depth_exceeds(&json!("text"), 0));
+        assert!(depth_exceeds(&json!({}), 0));
+        assert!(!depth_exceeds(&json!({}), 1));
+        assert!(!depth_exceeds(&json!({"a": [], "b": 1}), 2));
+        assert!(depth_exceeds(&json!({"a": [], "b": 1}), 1));
+        assert!(depth_exceeds(&json!([1, [2, [3]]]), 2));
+        assert!(!depth_exceeds(&json!([1, [2, [3]]]), 3));
     }
 
     #[test]

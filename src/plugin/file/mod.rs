@@ -13,4 +13,4 @@ mod write;
 
 pub(crate) use self::read::load_value;
 pub(crate) use self::template::variable_names;
-pub(crate) use self::write::write_type;
+pub(crate) use self::write::{type_keys, write_type};

@@ -34,7 +34,11 @@ impl HttpPlugin {
             root.insert("auth", auth_json(auth));
         }
         write_options(&mut root, &d.options);
-        let endpoints: Vec<Json> = self.endpoints().map(endpoint_json).collect();
+        let mut members = Members::new();
+        let endpoints: Vec<Json> = self
+            .endpoints()
+            .map(|endpoint| endpoint_json(endpoint, &mut members))
+            .collect();
         root.insert("endpoints", endpoints);
         Json::Object(root)
     }
@@ -106,7 +110,7 @@ fn oauth_json(map: &mut Map, oauth: &OAuth2) {
 }
 
 /// The options that are set, field by field of the one table the reader walks too.
-fn write_options(map: &mut Map, options: &Options) {
+fn write_options(map: &mut impl Extend<(&'static str, Json)>, options: &Options) {
     for field in OPTION_FIELDS {
         let value = match &field.value {
             Value::Millis(slot) => (slot.get)(options)
@@ -118,51 +122,82 @@ fn write_options(map: &mut Map, options: &Options) {
             Value::Address(slot) => (slot.get)(options).map(|mode| Json::from(mode.as_str())),
         };
         if let Some(value) = value {
-            map.insert(field.name, value);
+            map.extend([(field.name, value)]);
         }
     }
 }
 
-fn endpoint_json(endpoint: &Endpoint) -> Json {
-    let mut map = Map::new();
-    map.insert("name", endpoint.name());
+/// The members of one object of the file, gathered before the object is made: made key by
+/// key, an endpoint's or a parameter's map was reallocated for each of its first four keys
+/// and then every few more. One list serves every object (`to_json` writes thousands).
+type Members = Vec<(&'static str, Json)>;
+
+/// The object of `members` (emptied), with room for exactly them. Each key is written once
+/// (the file's keys and the option fields' differ).
+fn object(members: &mut Members) -> Json {
+    let entries: Vec<(String, Json)> = members
+        .drain(..)
+        .map(|(key, value)| (key.to_string(), value))
+        .collect();
+    debug_assert!(
+        entries
+            .iter()
+            .enumerate()
+            .all(|(i, (key, _))| entries.iter().skip(i + 1).all(|(other, _)| other != key)),
+        "a key written twice"
+    );
+    Json::Object(Map::from_unique_entries(entries))
+}
+
+fn endpoint_json(endpoint: &Endpoint, members: &mut Members) -> Json {
+    let params: Vec<Json> = endpoint
+        .params()
+        .iter()
+        .map(|param| param_json(param, members))
+        .collect();
+    members.push(("name", endpoint.name().into()));
     if let Some(title) = endpoint.title() {
-        map.insert("title", title);
+        members.push(("title", title.into()));
     }
     if !endpoint.tags().is_empty() {
-        map.insert("tags", endpoint.tags().to_vec());
+        members.push(("tags", endpoint.tags().to_vec().into()));
     }
     if !endpoint.description().is_empty() {
-        map.insert("description", endpoint.description());
+        members.push(("description", endpoint.description().into()));
     }
-    map.insert("method", endpoint.method().as_str());
-    map.insert("path", endpoint.path());
+    members.push(("method", endpoint.method().as_str().into()));
+    members.push(("path", endpoint.path().into()));
     if let Some(encoding) = endpoint.body_encoding {
-        map.insert("body_encoding", encoding.as_str());
+        members.push(("body_encoding", encoding.as_str().into()));
     }
     if let Some(pointer) = endpoint.response_pointer() {
-        map.insert("response_pointer", pointer);
+        members.push(("response_pointer", pointer.into()));
     }
     if !endpoint.response_fields().is_empty() {
-        map.insert("response_fields", endpoint.response_fields().to_vec());
+        members.push((
+            "response_fields",
+            endpoint.response_fields().to_vec().into(),
+        ));
     }
-    if endpoint.fields_argument() {
-        map.insert("fields_argument", true);
-    }
-    if endpoint.allow_unknown_arguments() {
-        map.insert("allow_unknown_arguments", true);
-    }
-    if endpoint.allow_delete_body() {
-        map.insert("allow_delete_body", true);
-    }
-    if endpoint.allow_get_body() {
-        map.insert("allow_get_body", true);
+    let flags = [
+        ("fields_argument", endpoint.fields_argument()),
+        (
+            "allow_unknown_arguments",
+            endpoint.allow_unknown_arguments(),
+        ),
+        ("allow_delete_body", endpoint.allow_delete_body()),
+        ("allow_get_body", endpoint.allow_get_body()),
+    ];
+    for (key, on) in flags {
+        if on {
+            members.push((key, true.into()));
+        }
     }
     if let Some(base_url) = endpoint.base_url() {
-        map.insert("base_url", base_url);
+        members.push(("base_url", base_url.into()));
     }
     if let Some(content_type) = endpoint.content_type() {
-        map.insert("content_type", content_type);
+        members.push(("content_type", content_type.into()));
     }
     let hints = endpoint.declared_annotations();
     if !hints.is_empty() {
@@ -178,48 +213,46 @@ fn endpoint_json(endpoint: &Endpoint) -> Json {
                 declared.insert(key, hint);
             }
         }
-        map.insert("annotations", declared);
+        members.push(("annotations", declared.into()));
     }
     if let Some(schema) = endpoint.output_schema() {
-        map.insert("output_schema", schema.clone());
+        members.push(("output_schema", schema.clone()));
     }
-    write_options(&mut map, &endpoint.options);
-    let params: Vec<Json> = endpoint.params().iter().map(param_json).collect();
-    map.insert("params", params);
-    Json::Object(map)
+    write_options(members, &endpoint.options);
+    members.push(("params", params.into()));
+    object(members)
 }
 
-fn param_json(param: &Param) -> Json {
-    let mut map = Map::new();
-    map.insert("name", param.name());
+fn param_json(param: &Param, members: &mut Members) -> Json {
+    members.push(("name", param.name().into()));
     if let Some(wire) = &param.wire_name {
-        map.insert("wire_name", wire.as_str());
+        members.push(("wire_name", wire.as_str().into()));
     }
-    map.insert("in", param.location().as_str());
-    write_type(&mut map, param.ty());
+    members.push(("in", param.location().as_str().into()));
+    write_type(members, param.ty());
     if let Some(format) = param.format() {
-        map.insert("format", format);
+        members.push(("format", format.into()));
     }
     if !param.description().is_empty() {
-        map.insert("description", param.description());
+        members.push(("description", param.description().into()));
     }
     if param.required {
-        map.insert("required", true);
+        members.push(("required", true.into()));
     }
     match (&param.default_template, &param.default) {
         (Some(template), _) => {
-            map.insert("default", template.as_str());
+            members.push(("default", template.as_str().into()));
         }
         (None, Some(Json::String(text))) if param.is_hidden() => {
-            map.insert("default", escape(text));
+            members.push(("default", escape(text).into()));
         }
         (None, Some(default)) => {
-            map.insert("default", default.clone());
+            members.push(("default", default.clone()));
         }
         (None, None) => {}
     }
     if !param.enum_values().is_empty() {
-        map.insert("enum", param.enum_values().to_vec());
+        members.push(("enum", param.enum_values().to_vec().into()));
     }
     let flags = [
         ("secret", param.secret),
@@ -229,39 +262,42 @@ fn param_json(param: &Param) -> Json {
     ];
     for (key, on) in flags {
         if on {
-            map.insert(key, true);
+            members.push((key, true.into()));
         }
     }
     if let Some(key) = &param.context {
-        map.insert("context", key.as_str());
+        members.push(("context", key.as_str().into()));
     }
     if param.array_style() != ArrayStyle::Repeat {
-        map.insert("array_style", param.array_style().as_str());
+        members.push(("array_style", param.array_style().as_str().into()));
     }
     if let Some(schema) = param.schema() {
-        map.insert("schema", schema.clone());
+        members.push(("schema", schema.clone()));
     }
-    Json::Object(map)
+    object(members)
 }
 
 /// `type`, and `items` or `properties`. Recursion follows the declared type, whose depth
 /// the plugin's checks bound.
-pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
-    map.insert("type", ty.as_str());
-    match ty {
+pub(crate) fn write_type(out: &mut impl Extend<(&'static str, Json)>, ty: &ParamType) {
+    let shape = match ty {
         ParamType::Array(items) => {
-            let mut inner = Map::new();
+            let mut inner = Map::with_capacity(type_keys(items));
             write_type(&mut inner, items);
-            map.insert("items", inner);
+            Some(("items", Json::Object(inner)))
         }
         ParamType::Object(properties) if !properties.is_empty() => {
             // Collected, not inserted one by one (each insert scans the keys): linear in
             // the number of properties.
             let mut props = Vec::with_capacity(properties.len());
             for property in properties {
-                let mut inner = Map::new();
+                let described = !property.description().is_empty();
+                let keys = type_keys(property.ty())
+                    + usize::from(described)
+                    + usize::from(property.is_required());
+                let mut inner = Map::with_capacity(keys);
                 write_type(&mut inner, property.ty());
-                if !property.description().is_empty() {
+                if described {
                     inner.insert("description", property.description());
                 }
                 if property.is_required() {
@@ -269,8 +305,19 @@ pub(crate) fn write_type(map: &mut Map, ty: &ParamType) {
                 }
                 props.push((property.name().to_string(), Json::Object(inner)));
             }
-            map.insert("properties", props.into_iter().collect::<Map>());
+            Some(("properties", Json::Object(props.into_iter().collect())))
         }
-        _ => {}
+        _ => None,
+    };
+    out.extend(std::iter::once(("type", Json::from(ty.as_str()))).chain(shape));
+}
+
+/// How many keys [`write_type`] writes for `ty`: `type`, and `items` for an array or
+/// `properties` for an object that declares some.
+pub(crate) fn type_keys(ty: &ParamType) -> usize {
+    match ty {
+        ParamType::Array(_) => 2,
+        ParamType::Object(properties) if !properties.is_empty() => 2,
+        _ => 1,
     }
 }
