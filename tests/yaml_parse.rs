@@ -142,6 +142,58 @@ fn keys_that_are_not_strings_become_their_json_text() {
     );
 }
 
+/// `{{{a: 1}: 1}: 1}`: a mapping used as a key, `depth` levels deep, in flow style.
+fn nested_keys(depth: usize) -> String {
+    let mut text = String::from("a");
+    for _ in 0..depth {
+        text = format!("{{{}: 1}}", text);
+    }
+    format!("{}: 1\n", text)
+}
+
+#[test]
+fn keys_inside_keys_are_copies_under_the_alias_budget() {
+    // Each level escapes the text of the one inside it again, so the outer key's text
+    // about doubles with each: 40 levels in 300 bytes would be terabytes of key. (The
+    // default budget stops it at about 64 MB of text; a smaller one keeps this test fast.)
+    let e = ParseOptions::new()
+        .max_alias_nodes(10_000)
+        .parse(&nested_keys(40))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::AliasLimit);
+    assert!(
+        e.to_string().starts_with(
+            "anchors, aliases and keys that are sequences or mappings (written as JSON text) copy more than 10000 nodes at 1:"
+        ),
+        "{e}"
+    );
+    // Under the budget they are read, whatever their depth: a few levels, ...
+    let v = y(&nested_keys(2));
+    assert_eq!(v, j(r#"{"{\"{\\\"a\\\":1}\":1}":1}"#));
+    // ... and as many as a budget set by the caller allows: each key costs one node and
+    // one more for each 64 bytes of its text, which is `{KEY:1}` with the key inside it
+    // written as a JSON string.
+    let mut key = String::from("{\"a\":1}");
+    let mut cost = 0;
+    for _ in 0..6 {
+        cost += 1 + key.len() / 64;
+        key = format!("{{{}:1}}", Json::from(key.as_str()));
+    }
+    assert!(cost > 6, "the deepest keys are over 64 bytes");
+    assert!(ParseOptions::new()
+        .max_alias_nodes(cost)
+        .parse(&nested_keys(6))
+        .is_ok());
+    let e = ParseOptions::new()
+        .max_alias_nodes(cost - 1)
+        .parse(&nested_keys(6))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::AliasLimit);
+    // A key that is a scalar other than a string is no copy: any number of them.
+    let many: String = (0..5_000).map(|i| format!("{}: x\n", i)).collect();
+    assert!(ParseOptions::new().max_alias_nodes(1).parse(&many).is_ok());
+}
+
 #[test]
 fn duplicate_keys_are_errors_after_conversion() {
     let e = err("a: 1\nb: 2\na: 3\n");

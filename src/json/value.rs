@@ -265,8 +265,9 @@ impl Json {
     }
 
     /// The length of [`Json::write_to`]'s text, counted without keeping it (tool sizes and
-    /// limits measure whole schemas this way, once per tool).
-    #[cfg(feature = "tool")]
+    /// limits measure whole schemas this way, once per tool; YAML measures a collection used
+    /// as a key before it writes it).
+    #[cfg(any(feature = "tool", feature = "yaml"))]
     pub(crate) fn compact_len(&self) -> usize {
         write::compact_len(self)
     }

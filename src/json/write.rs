@@ -160,7 +160,7 @@ pub(crate) fn write_compact(value: &Json, out: &mut String) {
 /// The length in bytes of `value` as compact JSON (exactly `value.to_string().len()`),
 /// counted without writing it: strings are scanned for what [`write_str`] escapes, and only
 /// numbers are written (to a scratch buffer). An explicit stack, so any depth is safe.
-#[cfg(feature = "tool")]
+#[cfg(any(feature = "tool", feature = "yaml"))]
 pub(crate) fn compact_len(value: &Json) -> usize {
     let mut total = 0;
     let mut scratch = String::new();
@@ -196,7 +196,7 @@ pub(crate) fn compact_len(value: &Json) -> usize {
 }
 
 /// The length of `s` as [`write_str`] writes it, quotes included.
-#[cfg(feature = "tool")]
+#[cfg(any(feature = "tool", feature = "yaml"))]
 fn str_len(s: &str) -> usize {
     let bytes = s.as_bytes();
     let mut len = bytes.len() + 2;
@@ -793,7 +793,7 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
 mod tests {
     use super::*;
 
-    #[cfg(feature = "tool")]
+    #[cfg(any(feature = "tool", feature = "yaml"))]
     #[test]
     fn compact_len_is_the_written_length() {
         let values = [

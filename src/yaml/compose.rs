@@ -258,6 +258,8 @@ impl<'a, 'o> Composer<'a, 'o> {
     ) -> Result<Option<Json>, Error> {
         let state = &self.state;
         let text = self.parser.text();
+        let alias_cost = &mut self.alias_cost;
+        let max_copied = self.options.max_alias_nodes;
         match self.stack.last_mut() {
             None => Ok(Some(value)),
             Some(Frame::Seq { items, cost: c, .. }) => {
@@ -282,9 +284,22 @@ impl<'a, 'o> Composer<'a, 'o> {
                         }
                         // Keys that are not strings are written as the JSON text of their
                         // value (`200` -> "200", `true` -> "true", `[a, b]` -> `["a","b"]`).
+                        // A collection's text is a copy, and counts against the budget
+                        // aliases share, measured before it is made: a key inside a key
+                        // is escaped again, so each level of such nesting about doubles
+                        // the text (a kilobyte of input asked for gigabytes).
                         let k = if value.is_string() {
                             value.into_string().unwrap_or_default()
                         } else {
+                            if value.is_array() || value.is_object() {
+                                let cost = 1 + value.compact_len() / 64;
+                                let total = alias_cost.saturating_add(cost);
+                                if total > max_copied {
+                                    return Err(Error::new(Reason::KeyCopyLimit, text, at)
+                                        .with_limit(max_copied));
+                                }
+                                *alias_cost = total;
+                            }
                             value.to_string()
                         };
                         *key = Some(PendingKey::Str(k, at));

@@ -24,7 +24,8 @@ pub enum ErrorKind {
     DuplicateKey,
     /// An alias names no anchor defined before it.
     UnknownAlias,
-    /// Anchors and aliases copy more than [`ParseOptions::max_alias_nodes`](super::ParseOptions::max_alias_nodes).
+    /// Anchors and aliases copy more than [`ParseOptions::max_alias_nodes`](super::ParseOptions::max_alias_nodes),
+    /// keys that are sequences or mappings (written as their JSON text) counted with them.
     AliasLimit,
     /// The stream holds more than one document and
     /// [`ParseOptions::first_document_only`](super::ParseOptions::first_document_only) is off.
@@ -81,6 +82,7 @@ pub(crate) enum Reason {
     DuplicateKey,
     UnknownAlias,
     AliasLimit,
+    KeyCopyLimit,
     SeveralDocuments,
     StrictTag,
     NotJsonNumber,
@@ -99,7 +101,7 @@ impl Reason {
             Reason::TooDeep => ErrorKind::Depth,
             Reason::DuplicateKey => ErrorKind::DuplicateKey,
             Reason::UnknownAlias => ErrorKind::UnknownAlias,
-            Reason::AliasLimit => ErrorKind::AliasLimit,
+            Reason::AliasLimit | Reason::KeyCopyLimit => ErrorKind::AliasLimit,
             Reason::SeveralDocuments => ErrorKind::Documents,
             Reason::StrictTag => ErrorKind::Unsupported,
             Reason::NotJsonNumber
@@ -155,6 +157,9 @@ impl Reason {
             Reason::DuplicateKey => "duplicate mapping key",
             Reason::UnknownAlias => "alias to an undefined anchor",
             Reason::AliasLimit => "anchors and aliases copy more than",
+            Reason::KeyCopyLimit => {
+                "anchors, aliases and keys that are sequences or mappings (written as JSON text) copy more than"
+            }
             Reason::SeveralDocuments => {
                 "more than one document in the stream (ask for the first document only to read it)"
             }
@@ -271,7 +276,7 @@ impl fmt::Display for Error {
         f.write_str(self.reason.message())?;
         match self.reason {
             Reason::TooDeep => write!(f, " {} levels", self.limit)?,
-            Reason::AliasLimit => write!(f, " {} nodes", self.limit)?,
+            Reason::AliasLimit | Reason::KeyCopyLimit => write!(f, " {} nodes", self.limit)?,
             _ => {}
         }
         write!(f, " at {}:{}", self.line, self.column)

@@ -73,6 +73,10 @@
 //!   may copy at most [`DEFAULT_MAX_ALIAS_NODES`] nodes (each 64 bytes of string counting as
 //!   one more), then it is an error ([`ErrorKind::AliasLimit`]), found after copying at
 //!   most that much.
+//! - A key that is a sequence or a mapping is copied too, as its JSON text, and a key
+//!   inside such a key is escaped again at each level: nested 30 deep, a kilobyte of
+//!   input would ask for gigabytes. That text counts against the same budget, measured
+//!   before it is written.
 //! - Time is linear in the input: long plain scalars, many keys (large mappings check
 //!   duplicates through a keyed hash set), many aliases. Memory is about twice the text for
 //!   typical documents. There is no limit on the input size: bound it before parsing.
@@ -170,8 +174,10 @@ impl ParseOptions {
     }
 
     /// How many nodes anchors and aliases may copy in one document (a scalar is one node,
-    /// plus one for each 64 bytes of its text; a collection is one plus its contents). More
-    /// fails with [`ErrorKind::AliasLimit`]. Defaults to [`DEFAULT_MAX_ALIAS_NODES`].
+    /// plus one for each 64 bytes of its text; a collection is one plus its contents). A key
+    /// that is a sequence or a mapping becomes its JSON text, a copy too: one node, plus one
+    /// for each 64 bytes of that text. More fails with [`ErrorKind::AliasLimit`]. Defaults
+    /// to [`DEFAULT_MAX_ALIAS_NODES`].
     pub fn max_alias_nodes(mut self, nodes: usize) -> ParseOptions {
         self.max_alias_nodes = nodes;
         self
