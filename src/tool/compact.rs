@@ -913,8 +913,15 @@ mod tests {
             .iter()
             .map(|text| check_trim_against_whole(text))
             .sum();
-        assert!(found.len() > 10_000, "{} descriptions", found.len());
-        assert!(prefixes > 10_000, "{} made as a prefix", prefixes);
+        // Six documents hold over 10,000 texts; the three JSON ones alone (a build without
+        // `yaml`), over 8,000.
+        let least = if cfg!(feature = "yaml") {
+            10_000
+        } else {
+            8_000
+        };
+        assert!(found.len() > least, "{} descriptions", found.len());
+        assert!(prefixes > least, "{} made as a prefix", prefixes);
     }
 
     #[test]
