@@ -724,9 +724,18 @@ fn check_schema_depth(
     }
     let mut stack = vec![(schema, 1usize)];
     while let Some((value, depth)) = stack.pop() {
+        // The iterators live in locals: Rust 1.63 drops a temporary made in a match arm
+        // at the end of the arm.
+        let (mut elements, mut members);
         let children: &mut dyn Iterator<Item = &Json> = match value {
-            Json::Array(items) => &mut items.iter(),
-            Json::Object(map) => &mut map.values(),
+            Json::Array(items) => {
+                elements = items.iter();
+                &mut elements
+            }
+            Json::Object(map) => {
+                members = map.values();
+                &mut members
+            }
             _ => continue,
         };
         for child in children {
