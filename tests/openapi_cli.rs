@@ -109,6 +109,29 @@ fn selection_options() {
 }
 
 #[test]
+fn threads_take_a_count_above_zero_and_change_nothing_in_the_output() {
+    let dir = TempDir::new("openapi-threads");
+    let spec = pets(&dir);
+    let one = httptool(&["import", "openapi", &spec, "--threads", "1"], None, &[]);
+    assert_eq!(status(&one), 0, "{}", stderr(&one));
+    for n in ["2", "3"] {
+        let more = httptool(&["import", "openapi", &spec, "--threads", n], None, &[]);
+        assert_eq!(status(&more), 0, "{}", stderr(&more));
+        assert_eq!(stdout(&more), stdout(&one));
+        assert_eq!(stderr(&more), stderr(&one));
+    }
+    for bad in ["0", "-1", "two"] {
+        let out = httptool(&["import", "openapi", &spec, "--threads", bad], None, &[]);
+        assert_eq!(status(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("--threads takes a number above 0; got '{}'", bad)),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn deprecated_operations_are_a_warning() {
     let dir = TempDir::new("openapi-deprecated");
     let spec = pets(&dir);

@@ -33,7 +33,9 @@ and the size of the tools.
   --path GLOB             only paths matching GLOB (* any run, ? one character); repeatable
   --method M              only operations of this method; repeatable
   --include-deprecated    import deprecated operations too
-  --skip-failing          an operation that cannot be imported is a warning, not an error";
+  --skip-failing          an operation that cannot be imported is a warning, not an error
+  --threads N             threads to import with (default: one per core); the output is
+                          the same for every N";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut options = ImportOptions::new()
@@ -74,6 +76,19 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     for method in args.values("--method")? {
         options = options.method(method);
     }
+    let threads = match args.value("--threads")? {
+        Some(n) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "--threads takes a number above 0; got '{}'",
+                    n
+                )))
+            }
+        },
+        None => default_threads(),
+    };
+    options = options.threads(threads);
     let max_bytes = input::max_input_bytes(&mut args)?;
     let positionals = args.positionals()?;
     let path = match positionals.as_slice() {
@@ -147,6 +162,11 @@ fn report(import: &Import) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// One import thread per core the process may use (1 where that cannot be known).
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 fn run_import(document: &Json, path: &str, options: ImportOptions) -> Result<Import, CliError> {
     let folder = Path::new(path)
         .parent()
@@ -172,7 +192,7 @@ pub fn plugin(
     // One import: every environment variable is offered (the plugin reads only the names its
     // security schemes make), then the ones it reads are checked. Importing once to learn the
     // names and again with their values doubled the start-up time of large documents.
-    let mut options = ImportOptions::new();
+    let mut options = ImportOptions::new().threads(default_threads());
     for (name, value) in std::env::vars_os() {
         if let (Ok(name), Ok(value)) = (name.into_string(), value.into_string()) {
             options = options.variable(name, value);
