@@ -18,7 +18,13 @@ const HASH_THRESHOLD: usize = 16;
 /// What a node costs against the alias budget: one a node, and one more for each 64 bytes
 /// of string it holds, so a copied long string counts for its size.
 fn string_cost(s: &str) -> usize {
-    1 + s.len() / 64
+    text_cost(s.len())
+}
+
+/// What `bytes` of copied text cost against the alias budget: one node, and one more for
+/// each 64 bytes (a string's value, or the JSON text a collection key becomes).
+fn text_cost(bytes: usize) -> usize {
+    1 + bytes / 64
 }
 
 struct KeySet {
@@ -292,7 +298,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                             value.into_string().unwrap_or_default()
                         } else {
                             if value.is_array() || value.is_object() {
-                                let cost = 1 + value.compact_len() / 64;
+                                let cost = text_cost(value.compact_len());
                                 let total = alias_cost.saturating_add(cost);
                                 if total > max_copied {
                                     return Err(Error::new(Reason::KeyCopyLimit, text, at)
