@@ -543,12 +543,14 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     } else {
         response::output_schema(c.root, c.op, c.op_at, c.refs, conv)
     };
-    let mut warnings = std::mem::take(&mut conv.warnings);
+    // Written straight into the converter's list: an error here (a server without a url)
+    // must leave the warnings of earlier operations where they are.
+    let warnings = &mut conv.warnings;
     let own = server::first_server(
         c.op.get("servers"),
         &child(c.op_at, "servers"),
         c.options,
-        &mut warnings,
+        warnings,
     )?;
     let own = match own {
         Some(own) => Some(own),
@@ -556,12 +558,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             c.item.get("servers"),
             &child(c.item_at, "servers"),
             c.options,
-            &mut warnings,
+            warnings,
         )?,
     };
-    let security = security::requirement(c.op, c.root, c.schemes, c.op_at, &mut warnings);
-    let name = tool_name(c.op, c.method, c.path, c.op_at, &mut warnings);
-    conv.warnings = warnings;
+    let security = security::requirement(c.op, c.root, c.schemes, c.op_at, warnings);
+    let name = tool_name(c.op, c.method, c.path, c.op_at, warnings);
     Ok(Draft {
         pointer: c.op_at.to_string(),
         name,
