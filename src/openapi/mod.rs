@@ -83,6 +83,7 @@
 mod body;
 mod error;
 mod import;
+mod parallel;
 mod params;
 mod refs;
 mod response;

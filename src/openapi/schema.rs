@@ -203,6 +203,11 @@ pub(crate) struct Converter<'a, 'r> {
     /// Nodes written for the current tool, and for the whole import.
     pub tool_nodes: usize,
     pub total_nodes: usize,
+    /// Whether a node budget was exceeded, even where the error became a warning (an output
+    /// schema): where it happens depends on what was cached (see [`parallel`]).
+    ///
+    /// [`parallel`]: super::parallel
+    pub budget_exceeded: bool,
     /// The references being expanded, innermost last (cycle detection).
     stack: Vec<String>,
     /// Cuts made so far (cycles, depth): a reference expanded without one is cached.
@@ -239,6 +244,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             output: false,
             tool_nodes: 0,
             total_nodes: 0,
+            budget_exceeded: false,
             stack: Vec::new(),
             cuts: 0,
             directional: 0,
@@ -267,6 +273,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         self.tool_nodes += nodes;
         self.total_nodes += nodes;
         if self.tool_nodes > self.max_tool_nodes {
+            self.budget_exceeded = true;
             return Err(Error::new(
                 ErrorKind::TooLarge,
                 at.pointer(),
@@ -277,6 +284,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             ));
         }
         if self.total_nodes > self.max_total_nodes {
+            self.budget_exceeded = true;
             return Err(Error::new(
                 ErrorKind::TooLarge,
                 at.pointer(),

@@ -1,0 +1,213 @@
+//! The operations of a large document converted on several threads
+//! ([`ImportOptions::threads`](super::ImportOptions::threads)), to the same result as on one.
+//!
+//! # Why the result does not depend on the threads
+//!
+//! The steps of the walk (see [`Step`]) are cut into contiguous runs, one a thread, each
+//! converted with its own [`Converter`] and its own [`Refs`], and the runs' drafts and
+//! warnings joined in document order. A converter caches the `$ref`s it expanded without a
+//! cut (cycle or depth), and a cached schema is used only where converting it again would
+//! make no cut either, so a schema converted afresh equals the cached one and counts the
+//! same nodes: the drafts do not depend on what a run had cached. Its warnings do: a cache
+//! hit does not repeat the warnings of the first conversion. A run that converts afresh what
+//! an earlier run cached repeats warnings that the earlier run already gave, at the same
+//! pointers, and the import keeps the first of equal warnings, so the list is the one a
+//! single converter gives.
+//!
+//! What cache state does change is where a node budget runs out: a cache hit counts its
+//! nodes in one step, a conversion node by node, and each run counts the whole import's
+//! budget from zero. So a run that exceeds a budget (even inside an output schema, where
+//! the error is a warning), or runs whose nodes together exceed the import's budget, make
+//! the whole conversion start again on the calling thread. Without that, every operation
+//! counts all its nodes however it was converted, and the runs' totals add up to the one
+//! converter's.
+
+use std::panic;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+
+use super::import::{convert_steps, Converted, Env, Step};
+use super::refs::Refs;
+#[cfg(doc)]
+use super::schema::Converter;
+
+/// Operations a thread must have to be worth starting. A thread's converter starts with an
+/// empty cache and converts again the shared components its operations use; below a few
+/// dozen operations, that and starting the thread cost about what the thread saves.
+const MIN_OPERATIONS_PER_THREAD: usize = 64;
+
+/// Converts the operations of `steps` on as many threads as the options allow and the
+/// document has operations for (the calling thread one of them), to the [`Converted`] of
+/// one converter over `steps`.
+pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>) -> Converted {
+    let operations = steps
+        .iter()
+        .filter(|step| matches!(step, Step::Convert(_)))
+        .count();
+    let threads = env
+        .options
+        .thread_count()
+        .min(operations / MIN_OPERATIONS_PER_THREAD);
+    if threads > 1 {
+        if let Some(converted) = on_threads(steps, operations, threads, env, refs) {
+            return converted;
+        }
+    }
+    convert_steps(steps, env, refs, None)
+}
+
+/// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
+/// was exceeded in a run or by all together (the caller converts the steps again on one
+/// thread).
+fn on_threads<'a>(
+    steps: &[Step<'a>],
+    operations: usize,
+    threads: usize,
+    env: &Env<'a, '_>,
+    refs: &Refs<'a>,
+) -> Option<Converted> {
+    let runs = split(steps, operations, threads);
+    let shared = Shared {
+        max_total_nodes: env
+            .options
+            .max_total_nodes
+            .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES),
+        total_nodes: AtomicUsize::new(0),
+        again: AtomicBool::new(false),
+        failed_run: AtomicUsize::new(usize::MAX),
+    };
+    let shared = &shared;
+    let mut results: Vec<Option<Converted>> = Vec::with_capacity(runs.len());
+    thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(runs.len());
+        // The runs the calling thread converts: the first, and any whose thread could not
+        // be started.
+        let mut here = vec![0];
+        for (run, run_steps) in runs.iter().enumerate().skip(1) {
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
+                // A resolver behind the shared one's cache is asked again here: `Refs` is
+                // not `Sync`, and one a thread costs less than a lock on every lookup.
+                let resolver = env
+                    .options
+                    .resolver
+                    .as_deref()
+                    .map(|r| r as &dyn super::RefResolver);
+                let refs = Refs::new(env.root, resolver);
+                let watch = Watch { shared, run };
+                convert_steps(run_steps, env, &refs, Some(&watch))
+            });
+            match spawned {
+                Ok(handle) => handles.push((run, handle)),
+                Err(_) => here.push(run),
+            }
+        }
+        results.resize_with(runs.len(), || None);
+        for run in here {
+            let watch = Watch { shared, run };
+            let run_steps = runs.get(run).copied().unwrap_or_default();
+            if let Some(slot) = results.get_mut(run) {
+                *slot = Some(convert_steps(run_steps, env, refs, Some(&watch)));
+            }
+        }
+        for (run, handle) in handles {
+            match handle.join() {
+                Ok(converted) => {
+                    if let Some(slot) = results.get_mut(run) {
+                        *slot = Some(converted);
+                    }
+                }
+                // A panic in a run is the import's, as it would be on one thread.
+                Err(payload) => panic::resume_unwind(payload),
+            }
+        }
+    });
+    if shared.again.load(Ordering::Relaxed) {
+        return None;
+    }
+    let results: Option<Vec<Converted>> = results.into_iter().collect();
+    Some(join(results?))
+}
+
+/// The runs' results in order, as one: the runs up to the first that ended in an error.
+fn join(results: Vec<Converted>) -> Converted {
+    let mut all = Converted {
+        drafts: Vec::new(),
+        warnings: Vec::new(),
+        error: None,
+    };
+    for mut result in results {
+        all.drafts.append(&mut result.drafts);
+        all.warnings.append(&mut result.warnings);
+        if result.error.is_some() {
+            all.error = result.error;
+            break;
+        }
+    }
+    all
+}
+
+/// `steps` cut into `threads` contiguous runs with the same number of operations (to one),
+/// the warnings that come before an operation in its run.
+fn split<'s, 'a>(steps: &'s [Step<'a>], operations: usize, threads: usize) -> Vec<&'s [Step<'a>]> {
+    let mut runs = Vec::with_capacity(threads);
+    let mut start = 0;
+    let mut seen = 0;
+    for run in 1..threads {
+        // The first operation of the next run: the run ends just before it.
+        let first_of_next = operations * run / threads;
+        let mut end = start;
+        while let Some(step) = steps.get(end) {
+            if let Step::Convert(_) = step {
+                if seen == first_of_next {
+                    break;
+                }
+                seen += 1;
+            }
+            end += 1;
+        }
+        runs.push(steps.get(start..end).unwrap_or_default());
+        start = end;
+    }
+    runs.push(steps.get(start..).unwrap_or_default());
+    runs
+}
+
+/// What the runs share while they convert.
+struct Shared {
+    max_total_nodes: usize,
+    /// The nodes all runs wrote so far.
+    total_nodes: AtomicUsize,
+    /// Set when a budget was exceeded: the runs stop, and the steps are converted again on
+    /// one thread.
+    again: AtomicBool,
+    /// The first run that ended in an error: the runs after it are not needed.
+    failed_run: AtomicUsize,
+}
+
+/// One run's view of [`Shared`].
+pub(super) struct Watch<'s> {
+    shared: &'s Shared,
+    run: usize,
+}
+
+impl Watch<'_> {
+    /// Whether the run's result is no longer needed.
+    pub(super) fn stopped(&self) -> bool {
+        self.shared.again.load(Ordering::Relaxed)
+            || self.shared.failed_run.load(Ordering::Relaxed) < self.run
+    }
+
+    /// An operation was converted: it wrote `nodes` schema nodes, the run's converter has
+    /// (or has not) exceeded a budget, and the operation failed the import (or not).
+    pub(super) fn converted(&self, nodes: usize, budget_exceeded: bool, failed: bool) {
+        let total = self.shared.total_nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        if budget_exceeded || total > self.shared.max_total_nodes {
+            self.shared.again.store(true, Ordering::Relaxed);
+        }
+        if failed {
+            self.shared
+                .failed_run
+                .fetch_min(self.run, Ordering::Relaxed);
+        }
+    }
+}
