@@ -10,7 +10,7 @@ use super::parallel::{self, Watch};
 use super::params::{self, ParamOut, Source};
 use super::refs::Refs;
 use super::response;
-use super::schema::Converter;
+use super::schema::{Converter, SchemaCache};
 use super::security::{self, Scheme};
 use super::select;
 use super::server;
@@ -340,16 +340,18 @@ pub(super) struct Converted {
     pub error: Option<Error>,
 }
 
-/// Converts `steps` with one converter over `refs`. A run among others is `watched`: it
-/// stops when the others no longer need it, and reports what each operation wrote.
+/// Converts `steps` with one converter over `refs` and `cache`. A run among others is
+/// `watched`: it stops when the others no longer need it, and reports what each operation
+/// wrote.
 pub(super) fn convert_steps<'a>(
     steps: &[Step<'a>],
     env: &Env<'a, '_>,
     refs: &Refs<'a>,
+    cache: &SchemaCache,
     watched: Option<&Watch<'_>>,
 ) -> Converted {
     let options = env.options;
-    let mut conv = Converter::new(refs, env.version);
+    let mut conv = Converter::new(refs, env.version, cache);
     conv.max_depth = options
         .max_schema_depth
         .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
@@ -417,8 +419,8 @@ pub(super) fn convert_steps<'a>(
             break;
         }
     }
-    // The converter's caches hold every schema converted; the plugin is built without them,
-    // so they are freed here, before it is (the import's peak memory).
+    // The converter's memo of output schemas is freed here, and the caller frees the cache,
+    // before the plugin is built (the import's peak memory).
     Converted {
         drafts,
         warnings: std::mem::take(&mut conv.warnings),

@@ -4,23 +4,24 @@
 //! # Why the result does not depend on the threads
 //!
 //! The steps of the walk (see [`Step`]) are cut into contiguous runs, one a thread, each
-//! converted with its own [`Converter`] and its own [`Refs`], and the runs' drafts and
-//! warnings joined in document order. A converter caches the `$ref`s it expanded without a
-//! cut (cycle or depth), and a cached schema is used only where converting it again would
-//! make no cut either, so a schema converted afresh equals the cached one and counts the
-//! same nodes: the drafts do not depend on what a run had cached. Its warnings do: a cache
-//! hit does not repeat the warnings of the first conversion. A run that converts afresh what
-//! an earlier run cached repeats warnings that the earlier run already gave, at the same
-//! pointers, and the import keeps the first of equal warnings, so the list is the one a
-//! single converter gives.
+//! converted with its own [`Converter`] and [`Refs`], and the runs' drafts and warnings
+//! joined in document order. The converters share one cache of expanded `$ref`s
+//! ([`SchemaCache`]): a `$ref` is cached only when it was expanded without a cut (cycle or
+//! depth), and a cached schema is used only where converting it again would make no cut
+//! either, so it equals what a conversion afresh would give and counts the same nodes;
+//! and it gives again the warnings its expansion gave. So an operation converts to the same
+//! draft and warnings whatever was cached, by whichever thread. (A converter's memo of
+//! output schemas is its own: what it hides, the same converter warned earlier.) The import
+//! keeps the first of equal warnings, which makes the joined list the one a single converter
+//! gives.
 //!
 //! What cache state does change is where a node budget runs out: a cache hit counts its
 //! nodes in one step, a conversion node by node, and each run counts the whole import's
 //! budget from zero. So a run that exceeds a budget (even inside an output schema, where
 //! the error is a warning), or runs whose nodes together exceed the import's budget, make
-//! the whole conversion start again on the calling thread. Without that, every operation
-//! counts all its nodes however it was converted, and the runs' totals add up to the one
-//! converter's.
+//! the whole conversion start again on the calling thread, with an empty cache. Without
+//! that, every operation counts all its nodes however it was converted, and the runs'
+//! totals add up to the one converter's.
 
 use std::panic;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -30,10 +31,12 @@ use super::import::{convert_steps, Converted, Env, Step};
 use super::refs::Refs;
 #[cfg(doc)]
 use super::schema::Converter;
+use super::schema::SchemaCache;
 
-/// Operations a thread must have to be worth starting. A thread's converter starts with an
-/// empty cache and converts again the shared components its operations use; below a few
-/// dozen operations, that and starting the thread cost about what the thread saves.
+/// Operations a thread must have to be worth starting: each thread's `Refs` looks up and
+/// indexes again what the others did, and its operations meet schemas the cache does not
+/// hold yet at the same time as another thread's do; below a few dozen operations, that and
+/// starting the thread cost about what the thread saves.
 const MIN_OPERATIONS_PER_THREAD: usize = 64;
 
 /// Converts the operations of `steps` on as many threads as the options allow and the
@@ -53,7 +56,8 @@ pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>
             return converted;
         }
     }
-    convert_steps(steps, env, refs, None)
+    // A cache of its own: one another thread filled would make a budget run out elsewhere.
+    convert_steps(steps, env, refs, &SchemaCache::default(), None)
 }
 
 /// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
@@ -77,6 +81,7 @@ fn on_threads<'a>(
         failed_run: AtomicUsize::new(usize::MAX),
     };
     let shared = &shared;
+    let cache = &SchemaCache::default();
     let mut results: Vec<Option<Converted>> = Vec::with_capacity(runs.len());
     thread::scope(|scope| {
         let mut handles = Vec::with_capacity(runs.len());
@@ -85,8 +90,9 @@ fn on_threads<'a>(
         let mut here = vec![0];
         for (run, run_steps) in runs.iter().enumerate().skip(1) {
             let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                // A resolver behind the shared one's cache is asked again here: `Refs` is
-                // not `Sync`, and one a thread costs less than a lock on every lookup.
+                // Refs of its own (the resolver is asked again for a document another
+                // thread loaded): `Refs` is not `Sync`, and one a thread costs less than a
+                // lock on every lookup.
                 let resolver = env
                     .options
                     .resolver
@@ -94,7 +100,7 @@ fn on_threads<'a>(
                     .map(|r| r as &dyn super::RefResolver);
                 let refs = Refs::new(env.root, resolver);
                 let watch = Watch { shared, run };
-                convert_steps(run_steps, env, &refs, Some(&watch))
+                convert_steps(run_steps, env, &refs, cache, Some(&watch))
             });
             match spawned {
                 Ok(handle) => handles.push((run, handle)),
@@ -106,7 +112,7 @@ fn on_threads<'a>(
             let watch = Watch { shared, run };
             let run_steps = runs.get(run).copied().unwrap_or_default();
             if let Some(slot) = results.get_mut(run) {
-                *slot = Some(convert_steps(run_steps, env, refs, Some(&watch)));
+                *slot = Some(convert_steps(run_steps, env, refs, cache, Some(&watch)));
             }
         }
         for (run, handle) in handles {

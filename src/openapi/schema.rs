@@ -10,6 +10,7 @@
 //! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::{At, Error, ErrorKind, Warning};
 use super::refs::Refs;
@@ -175,13 +176,38 @@ const _: () = assert!(super::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH
 const MAX_EXAMPLE_BYTES: usize = 256;
 
 /// The result of expanding one `$ref` without any cut, reused where it is met again.
-struct Cached {
+pub(crate) struct Cached {
     schema: Json,
     nodes: usize,
     height: usize,
     /// Whether a `readOnly` or `writeOnly` property was met inside: only then does the
     /// schema differ between requests and responses.
     directional: bool,
+    /// Every warning the expansion gives, given again where it is reused: then what an
+    /// operation warns does not depend on what was cached before it (by this converter or
+    /// by another one sharing the cache), and the import's dedupe keeps the first.
+    warnings: Vec<Warning>,
+}
+
+/// The `$ref`s expanded so far, by key (see [`Target::key_after`]): shared by the
+/// converters of one import's threads, as each entry is what a conversion afresh would give
+/// wherever it is used.
+///
+/// [`Target::key_after`]: super::refs::Target::key_after
+#[derive(Default)]
+pub(crate) struct SchemaCache {
+    entries: Mutex<HashMap<String, Arc<Cached>>>,
+}
+
+impl SchemaCache {
+    fn entries(&self) -> MutexGuard<'_, HashMap<String, Arc<Cached>>> {
+        // A converter that panicked left no entry half made: the map is used as it is.
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get(&self, key: &str) -> Option<Arc<Cached>> {
+        self.entries().get(key).cloned()
+    }
 }
 
 /// The start of a cache key for a schema converted for a response (see
@@ -215,8 +241,7 @@ pub(crate) struct Converter<'a, 'r> {
     /// `readOnly` or `writeOnly` properties met so far (in either direction): a reference
     /// expanded without one is the same for requests and responses, and cached for both.
     directional: usize,
-    /// Height of the subtree being written, per open level.
-    cache: HashMap<String, Cached>,
+    cache: &'r SchemaCache,
     /// Output schemas already made from a response schema that is one `$ref`, by the key
     /// of its target: operations of one resource answer with the same schema, and it is
     /// converted, loosened and measured once.
@@ -232,7 +257,11 @@ pub(crate) struct OutputMemo {
 }
 
 impl<'a, 'r> Converter<'a, 'r> {
-    pub(crate) fn new(refs: &'r Refs<'a>, version: Version) -> Converter<'a, 'r> {
+    pub(crate) fn new(
+        refs: &'r Refs<'a>,
+        version: Version,
+        cache: &'r SchemaCache,
+    ) -> Converter<'a, 'r> {
         Converter {
             refs,
             version,
@@ -248,7 +277,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             stack: Vec::new(),
             cuts: 0,
             directional: 0,
-            cache: HashMap::new(),
+            cache,
             output_memo: HashMap::new(),
         }
     }
@@ -416,7 +445,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
         // A schema converted for a response differs from the same one for a request when
         // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
-        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" });
+        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" }, self.refs);
         if self.stack.contains(&key) {
             self.cuts += 1;
             let name = reference.rsplit('/').next().unwrap_or(reference);
@@ -427,16 +456,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         let mut converted = match self.cache.get(&key) {
             Some(cached) if depth + cached.height <= self.max_depth => {
-                let (schema, nodes, h, directional) = (
-                    cached.schema.clone(),
-                    cached.nodes,
-                    cached.height,
-                    cached.directional,
-                );
-                self.directional += usize::from(directional);
-                self.count_at(nodes, at)?;
-                *height = h;
-                schema
+                self.directional += usize::from(cached.directional);
+                self.count_at(cached.nodes, at)?;
+                *height = cached.height;
+                self.warnings.extend(cached.warnings.iter().cloned());
+                cached.schema.clone()
             }
             _ => {
                 let value = match target.value(self.refs) {
@@ -444,6 +468,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                     None => return Ok(Json::Object(Map::new())),
                 };
                 let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
+                let warned = self.warnings.len();
                 self.stack.push(key.clone());
                 let target_at = At::Pointer(&target.pointer);
                 let result = self.node(value, target.doc, &target_at, depth, height);
@@ -451,21 +476,22 @@ impl<'a, 'r> Converter<'a, 'r> {
                 let schema = result?;
                 if self.cuts == cuts {
                     let directional = self.directional != directional;
-                    let (nodes, height) = (self.tool_nodes - nodes, *height);
-                    let cached = |schema: &Json| Cached {
+                    let cached = Arc::new(Cached {
                         schema: schema.clone(),
-                        nodes,
-                        height,
+                        nodes: self.tool_nodes - nodes,
+                        height: *height,
                         directional,
-                    };
+                        warnings: self.warnings.get(warned..).unwrap_or_default().to_vec(),
+                    });
                     let other_key = match key.strip_prefix(OUTPUT_KEY) {
                         Some(request) if self.output => request.to_string(),
                         _ => [OUTPUT_KEY, key.as_str()].concat(),
                     };
-                    if !directional && !self.cache.contains_key(&other_key) {
-                        self.cache.insert(other_key, cached(&schema));
+                    let mut entries = self.cache.entries();
+                    if !directional && !entries.contains_key(&other_key) {
+                        entries.insert(other_key, cached.clone());
                     }
-                    self.cache.insert(key, cached(&schema));
+                    entries.insert(key, cached);
                 }
                 schema
             }
