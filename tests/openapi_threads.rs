@@ -5,7 +5,6 @@
 
 #![cfg(all(feature = "openapi", feature = "yaml"))]
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -14,8 +13,12 @@ use httptool::openapi::{self, Error, ErrorKind, ImportOptions, RefResolver, Tool
 
 #[path = "../benches/support/openapi_document.rs"]
 mod openapi_document;
+mod openapi_support;
 
-/// Operations enough for three threads: the importer starts a thread for every 64.
+use openapi_support::{dir, read, Folder};
+
+/// Operations enough for three threads with room to spare: the importer starts a thread for
+/// every 32.
 const MANY: usize = 200;
 
 /// What an import gives, all of it comparable.
@@ -73,19 +76,6 @@ fn same_for_threads_both_ways(doc: &Json, what: &str) {
     );
 }
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi")
-}
-
-fn read(path: &Path) -> Json {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e));
-    match path.extension().and_then(|x| x.to_str()) {
-        Some("json") => ParseOptions::new().parse(&text).unwrap(),
-        _ => httptool::yaml::parse(&text).unwrap_or_else(|e| panic!("{}: {}", path.display(), e)),
-    }
-}
-
 fn real(file: &str) {
     same_for_threads_both_ways(&read(&dir().join(file)), file);
 }
@@ -118,19 +108,6 @@ fn pinterest_yaml() {
 #[test]
 fn spotify_yaml() {
     real("spotify-web-api.fixed.openapi.yaml");
-}
-
-/// Reads the files beside the DigitalOcean document, YAML, from that folder only.
-struct Folder(PathBuf);
-
-impl RefResolver for Folder {
-    fn resolve(&self, location: &str) -> Result<Json, String> {
-        if location.contains("..") || location.starts_with('/') {
-            return Err(String::from("outside the folder"));
-        }
-        let text = std::fs::read_to_string(self.0.join(location)).map_err(|e| e.to_string())?;
-        httptool::yaml::parse(&text).map_err(|e| e.to_string())
-    }
 }
 
 #[test]
