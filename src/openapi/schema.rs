@@ -176,7 +176,7 @@ const _: () = assert!(super::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH
 const MAX_EXAMPLE_BYTES: usize = 256;
 
 /// The result of expanding one `$ref` without any cut, reused where it is met again.
-pub(crate) struct Cached {
+struct Cached {
     schema: Json,
     nodes: usize,
     height: usize,
@@ -241,6 +241,8 @@ pub(crate) struct Converter<'a, 'r> {
     /// `readOnly` or `writeOnly` properties met so far (in either direction): a reference
     /// expanded without one is the same for requests and responses, and cached for both.
     directional: usize,
+    /// The `$ref`s expanded so far, shared with the converters of the import's other
+    /// threads.
     cache: &'r SchemaCache,
     /// Output schemas already made from a response schema that is one `$ref`, by the key
     /// of its target: operations of one resource answer with the same schema, and it is
