@@ -312,7 +312,7 @@ impl ImportOptions {
     ///
     /// The result does not depend on it: the same plugin, byte for byte, and the same
     /// warnings in the same order. More threads are used only where a document has enough
-    /// operations to gain from them (64 a thread), and a thread that cannot be started (a
+    /// operations to gain from them (32 a thread), and a thread that cannot be started (a
     /// platform without threads) leaves its share to the calling one. `0` reads as 1.
     ///
     /// Each thread reads the documents external `$ref`s name for itself: a
