@@ -154,7 +154,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         options,
         doc_base: &base_url,
     };
-    let converted = parallel::convert(&steps, &env, &refs);
+    let (converted, cache) = parallel::convert(&steps, &env, &refs);
     warnings.extend(converted.warnings);
     if let Some(e) = converted.error {
         return Err(e);
@@ -176,15 +176,17 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     }
     assign_names(&mut drafts, &mut warnings);
     let description = plugin_description(root, options);
-    let (plugin, variables, drafts) = build(
-        &name,
-        &description,
-        &base_url,
-        drafts,
-        &schemes,
-        options,
-        &mut warnings,
-    )?;
+    let (plugin, variables, drafts) = parallel::freeing(cache, || {
+        build(
+            &name,
+            &description,
+            &base_url,
+            drafts,
+            &schemes,
+            options,
+            &mut warnings,
+        )
+    })?;
     dedupe(&mut warnings);
     let tools = plugin
         .tools()

@@ -43,8 +43,13 @@ const MIN_OPERATIONS_PER_THREAD: usize = 32;
 
 /// Converts the operations of `steps` on as many threads as the options allow and the
 /// document has operations for (the calling thread one of them), to the [`Converted`] of
-/// one converter over `steps`.
-pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>) -> Converted {
+/// one converter over `steps`. With several threads, also the cache they shared, for the
+/// caller to free with [`freeing`] (one thread's is freed here).
+pub(super) fn convert<'a>(
+    steps: &[Step<'a>],
+    env: &Env<'a, '_>,
+    refs: &Refs<'a>,
+) -> (Converted, Option<SchemaCache>) {
     let operations = steps
         .iter()
         .filter(|step| matches!(step, Step::Convert(_)))
@@ -54,12 +59,30 @@ pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>
         .thread_count()
         .min(operations / MIN_OPERATIONS_PER_THREAD);
     if threads > 1 {
-        if let Some(converted) = on_threads(steps, operations, threads, env, refs) {
-            return converted;
+        let cache = SchemaCache::default();
+        if let Some(converted) = on_threads(steps, operations, threads, env, refs, &cache) {
+            return (converted, Some(cache));
         }
     }
     // A cache of its own: one another thread filled would make a budget run out elsewhere.
-    convert_steps(steps, env, refs, &SchemaCache::default(), None)
+    let converted = convert_steps(steps, env, refs, &SchemaCache::default(), None);
+    (converted, None)
+}
+
+/// Runs `work` on the calling thread while another frees `cache`: the schemas several
+/// threads converted take tens of millions of instructions to free (40 M on the benchmark's
+/// document), which one thread spends before building the plugin. Where that thread cannot
+/// be started, `cache` is freed first.
+pub(super) fn freeing<T>(cache: Option<SchemaCache>, work: impl FnOnce() -> T) -> T {
+    let cache = match cache {
+        Some(cache) => cache,
+        None => return work(),
+    };
+    thread::scope(|scope| {
+        // A thread that cannot start drops its closure, and the cache with it, here.
+        let _freeing = thread::Builder::new().spawn_scoped(scope, move || drop(cache));
+        work()
+    })
 }
 
 /// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
@@ -71,6 +94,7 @@ fn on_threads<'a>(
     threads: usize,
     env: &Env<'a, '_>,
     refs: &Refs<'a>,
+    cache: &SchemaCache,
 ) -> Option<Converted> {
     let runs = split(steps, operations, threads);
     let shared = Shared {
@@ -83,7 +107,6 @@ fn on_threads<'a>(
         failed_run: AtomicUsize::new(usize::MAX),
     };
     let shared = &shared;
-    let cache = &SchemaCache::default();
     let mut results: Vec<Option<Converted>> = Vec::with_capacity(runs.len());
     thread::scope(|scope| {
         let mut handles = Vec::with_capacity(runs.len());
