@@ -134,6 +134,34 @@ fn operation_servers_become_the_endpoints_base_url() {
     );
 }
 
+/// An operation skipped for a server without a url keeps the warnings of the operations
+/// before it (they were dropped with the error).
+#[test]
+fn a_skipped_operation_with_a_broken_server_keeps_the_earlier_warnings() {
+    let d = doc(
+        r#"{"/a": {"get": {"operationId": "a b"}},
+            "/b": {"get": {"operationId": "b", "servers": [{}]}}}"#,
+        "{}",
+    );
+    let err = openapi::import_with(&d, &ImportOptions::new()).unwrap_err();
+    assert_eq!(
+        (err.kind(), err.to_string()),
+        (
+            ErrorKind::InvalidDocument,
+            String::from("/paths/~1b/get/servers/0: a server needs a 'url' string")
+        )
+    );
+    let skipping = ImportOptions::new().skip_failing_operations(true);
+    let i = openapi::import_with(&d, &skipping).unwrap();
+    assert_eq!(
+        warnings(&i),
+        [
+            "/paths/~1a/get/operationId: operationId 'a b' is not a valid tool name: named 'a_b'",
+            "/paths/~1b/get: not imported: /paths/~1b/get/servers/0: a server needs a 'url' string",
+        ]
+    );
+}
+
 // ---------------------------------------------------------------- parameters
 
 #[test]

@@ -6,10 +6,11 @@ use std::collections::{HashMap, HashSet};
 
 use super::body::{self, BodyOut};
 use super::error::{child, Error, ErrorKind, Warning};
+use super::parallel::{self, Watch};
 use super::params::{self, ParamOut, Source};
 use super::refs::Refs;
 use super::response;
-use super::schema::Converter;
+use super::schema::{Converter, SchemaCache};
 use super::security::{self, Scheme};
 use super::select;
 use super::server;
@@ -45,7 +46,7 @@ pub(crate) struct Outcome {
 }
 
 /// One endpoint being made.
-struct Draft {
+pub(super) struct Draft {
     pointer: String,
     name: String,
     method: &'static str,
@@ -137,127 +138,28 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         .as_deref()
         .map(|r| r as &dyn super::RefResolver);
     let refs = Refs::new(root, resolver);
-    let mut conv = Converter::new(&refs, version);
-    conv.max_depth = options
-        .max_schema_depth
-        .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
-        .min(super::schema::MAX_IMPORT_SCHEMA_DEPTH);
-    conv.max_tool_nodes = options
-        .max_tool_nodes
-        .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);
-    conv.max_total_nodes = options
-        .max_total_nodes
-        .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES);
-    conv.max_description = options
-        .max_param_description_bytes
-        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
-    conv.warnings = warnings;
     if let Some(webhooks) = root.get("webhooks").and_then(Json::as_object) {
         for (name, _) in webhooks.iter() {
-            conv.warnings.push(Warning::new(
+            warnings.push(Warning::new(
                 child("/webhooks", name),
                 "webhooks are requests the API sends, not operations to call: not imported",
             ));
         }
     }
-    let paths = root.get("paths").and_then(Json::as_object);
-    let mut drafts: Vec<Draft> = Vec::new();
-    let mut operations = 0usize;
-    for (path, item) in paths.into_iter().flat_map(|p| p.iter()) {
-        let item_at = child("/paths", path);
-        let (item, item_doc) = match resolve_object(item, 0, &item_at, &refs) {
-            Ok(found) => found,
-            Err(e) if options.skip_failing_operations => {
-                conv.warnings.push(Warning::new(
-                    item_at.as_str(),
-                    format!("path not imported: {}", e.message()),
-                ));
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        let item = match item.as_object() {
-            Some(item) => item,
-            None => continue,
-        };
-        for (key, _) in item.iter() {
-            let known = METHODS.iter().any(|(m, _)| m == key)
-                || ["parameters", "servers", "summary", "description", "$ref"]
-                    .contains(&key.as_str())
-                || key.starts_with("x-");
-            if !known {
-                conv.warnings.push(Warning::new(
-                    child(&item_at, key),
-                    format!(
-                        "'{}' is not an operation this importer reads: not imported",
-                        key
-                    ),
-                ));
-            }
-        }
-        for (key, value) in item.iter() {
-            let method = match METHODS.iter().find(|(m, _)| m == key) {
-                Some((_, method)) => *method,
-                None => continue,
-            };
-            operations += 1;
-            let op_at = child(&item_at, key);
-            if !value.is_object() {
-                conv.warnings.push(Warning::new(
-                    op_at,
-                    "an operation that is not an object: not imported",
-                ));
-                continue;
-            }
-            if !select::selected(options, path, key, value) {
-                continue;
-            }
-            if value.get("deprecated").and_then(Json::as_bool) == Some(true)
-                && !options.include_deprecated
-            {
-                conv.warnings.push(Warning::new(
-                    op_at,
-                    "deprecated: not imported (include_deprecated imports it)",
-                ));
-                continue;
-            }
-            if let Some(callbacks) = value.get("callbacks").and_then(Json::as_object) {
-                for (name, _) in callbacks.iter() {
-                    conv.warnings.push(Warning::new(
-                        child(&child(&op_at, "callbacks"), name),
-                        "callbacks are requests the API sends: not imported",
-                    ));
-                }
-            }
-            conv.tool_nodes = 0;
-            let context = OpContext {
-                root,
-                path,
-                method,
-                item,
-                item_doc,
-                item_at: &item_at,
-                op: value,
-                op_at: &op_at,
-                schemes: &schemes,
-                options,
-                refs: &refs,
-                doc_base: &base_url,
-            };
-            match operation(&context, &mut conv) {
-                Ok(draft) => drafts.push(draft),
-                Err(e) if options.skip_failing_operations => {
-                    conv.warnings
-                        .push(Warning::new(op_at.as_str(), format!("not imported: {}", e)));
-                }
-                Err(e) => return Err(e),
-            }
-        }
+    let (steps, operations) = walk(root, options, &refs);
+    let env = Env {
+        root,
+        version,
+        schemes: &schemes,
+        options,
+        doc_base: &base_url,
+    };
+    let (converted, cache) = parallel::convert(&steps, &env, &refs);
+    warnings.extend(converted.warnings);
+    if let Some(e) = converted.error {
+        return Err(e);
     }
-    let mut warnings = std::mem::take(&mut conv.warnings);
-    // The converter's caches hold every schema converted; the plugin is built without them,
-    // so they are freed before it is (the import's peak memory).
-    drop(conv);
+    let mut drafts = converted.drafts;
     if drafts.is_empty() {
         return Err(Error::new(
             ErrorKind::NoOperations,
@@ -274,15 +176,17 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     }
     assign_names(&mut drafts, &mut warnings);
     let description = plugin_description(root, options);
-    let (plugin, variables, drafts) = build(
-        &name,
-        &description,
-        &base_url,
-        drafts,
-        &schemes,
-        options,
-        &mut warnings,
-    )?;
+    let (plugin, variables, drafts) = parallel::freeing(cache, || {
+        build(
+            &name,
+            &description,
+            &base_url,
+            drafts,
+            &schemes,
+            options,
+            &mut warnings,
+        )
+    })?;
     dedupe(&mut warnings);
     let tools = plugin
         .tools()
@@ -307,6 +211,223 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         variables,
         operations,
     })
+}
+
+/// What the walk over `paths` meets, in document order: a warning, an operation to convert,
+/// or the error that ends the import there. Made on the calling thread; the operations are
+/// then converted in runs (see [`parallel`]), each run giving the warnings of its steps in
+/// order.
+pub(super) enum Step<'a> {
+    Warn(Warning),
+    Convert(Operation<'a>),
+    Fail(Error),
+}
+
+/// An operation to convert, and where it is.
+pub(super) struct Operation<'a> {
+    path: &'a str,
+    method: &'static str,
+    item: &'a Map,
+    item_doc: usize,
+    item_at: String,
+    op: &'a Json,
+    op_at: String,
+}
+
+/// What every operation's conversion reads besides the operation.
+pub(super) struct Env<'a, 'c> {
+    pub root: &'a Json,
+    pub version: Version,
+    pub schemes: &'c [Scheme],
+    pub options: &'c ImportOptions,
+    pub doc_base: &'c str,
+}
+
+/// The path items and operations of the document as steps, and the number of operations
+/// it holds (before selection). A path item that cannot be read ends the walk with its
+/// error (a warning with `skip_failing_operations`).
+fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<Step<'a>>, usize) {
+    let paths = root.get("paths").and_then(Json::as_object);
+    let mut steps: Vec<Step<'a>> = Vec::new();
+    let mut operations = 0usize;
+    for (path, item) in paths.into_iter().flat_map(|p| p.iter()) {
+        let item_at = child("/paths", path);
+        let (item, item_doc) = match resolve_object(item, 0, &item_at, refs) {
+            Ok(found) => found,
+            Err(e) if options.skip_failing_operations => {
+                steps.push(Step::Warn(Warning::new(
+                    item_at.as_str(),
+                    format!("path not imported: {}", e.message()),
+                )));
+                continue;
+            }
+            Err(e) => {
+                steps.push(Step::Fail(e));
+                break;
+            }
+        };
+        let item = match item.as_object() {
+            Some(item) => item,
+            None => continue,
+        };
+        for (key, _) in item.iter() {
+            let known = METHODS.iter().any(|(m, _)| m == key)
+                || ["parameters", "servers", "summary", "description", "$ref"]
+                    .contains(&key.as_str())
+                || key.starts_with("x-");
+            if !known {
+                steps.push(Step::Warn(Warning::new(
+                    child(&item_at, key),
+                    format!(
+                        "'{}' is not an operation this importer reads: not imported",
+                        key
+                    ),
+                )));
+            }
+        }
+        for (key, value) in item.iter() {
+            let method = match METHODS.iter().find(|(m, _)| m == key) {
+                Some((_, method)) => *method,
+                None => continue,
+            };
+            operations += 1;
+            let op_at = child(&item_at, key);
+            if !value.is_object() {
+                steps.push(Step::Warn(Warning::new(
+                    op_at,
+                    "an operation that is not an object: not imported",
+                )));
+                continue;
+            }
+            if !select::selected(options, path, key, value) {
+                continue;
+            }
+            if value.get("deprecated").and_then(Json::as_bool) == Some(true)
+                && !options.include_deprecated
+            {
+                steps.push(Step::Warn(Warning::new(
+                    op_at,
+                    "deprecated: not imported (include_deprecated imports it)",
+                )));
+                continue;
+            }
+            if let Some(callbacks) = value.get("callbacks").and_then(Json::as_object) {
+                for (name, _) in callbacks.iter() {
+                    steps.push(Step::Warn(Warning::new(
+                        child(&child(&op_at, "callbacks"), name),
+                        "callbacks are requests the API sends: not imported",
+                    )));
+                }
+            }
+            steps.push(Step::Convert(Operation {
+                path,
+                method,
+                item,
+                item_doc,
+                item_at: item_at.clone(),
+                op: value,
+                op_at,
+            }));
+        }
+    }
+    (steps, operations)
+}
+
+/// What converting a run of steps gave.
+pub(super) struct Converted {
+    pub drafts: Vec<Draft>,
+    /// The warnings of the steps, in order.
+    pub warnings: Vec<Warning>,
+    /// The error that ended the run, if one did.
+    pub error: Option<Error>,
+}
+
+/// Converts `steps` with one converter over `refs` and `cache`. A run among others is
+/// `watched`: it stops when the others no longer need it, and reports what each operation
+/// wrote.
+pub(super) fn convert_steps<'a>(
+    steps: &[Step<'a>],
+    env: &Env<'a, '_>,
+    refs: &Refs<'a>,
+    cache: &SchemaCache,
+    watched: Option<&Watch<'_>>,
+) -> Converted {
+    let options = env.options;
+    let mut conv = Converter::new(refs, env.version, cache);
+    conv.max_depth = options
+        .max_schema_depth
+        .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
+        .min(super::schema::MAX_IMPORT_SCHEMA_DEPTH);
+    conv.max_tool_nodes = options
+        .max_tool_nodes
+        .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);
+    conv.max_total_nodes = options
+        .max_total_nodes
+        .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES);
+    conv.max_description = options
+        .max_param_description_bytes
+        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
+    let mut drafts: Vec<Draft> = Vec::new();
+    let mut error = None;
+    for step in steps {
+        let op = match step {
+            Step::Warn(warning) => {
+                conv.warnings.push(warning.clone());
+                continue;
+            }
+            Step::Fail(e) => {
+                error = Some(e.clone());
+                break;
+            }
+            Step::Convert(op) => op,
+        };
+        if watched.map_or(false, Watch::stopped) {
+            break;
+        }
+        let before = conv.total_nodes;
+        conv.tool_nodes = 0;
+        let context = OpContext {
+            root: env.root,
+            path: op.path,
+            method: op.method,
+            item: op.item,
+            item_doc: op.item_doc,
+            item_at: &op.item_at,
+            op: op.op,
+            op_at: &op.op_at,
+            schemes: env.schemes,
+            options,
+            refs,
+            doc_base: env.doc_base,
+        };
+        match operation(&context, &mut conv) {
+            Ok(draft) => drafts.push(draft),
+            Err(e) if options.skip_failing_operations => {
+                conv.warnings.push(Warning::new(
+                    op.op_at.as_str(),
+                    format!("not imported: {}", e),
+                ));
+            }
+            Err(e) => error = Some(e),
+        }
+        if let Some(watch) = watched {
+            watch.converted(
+                conv.total_nodes - before,
+                conv.budget_exceeded,
+                error.is_some(),
+            );
+        }
+        if error.is_some() {
+            break;
+        }
+    }
+    // The converter's memo of output schemas is freed here, and the caller frees the cache,
+    // before the plugin is built (the import's peak memory).
+    Converted {
+        drafts,
+        warnings: std::mem::take(&mut conv.warnings),
+        error,
+    }
 }
 
 /// The same warning at the same place once (a cached schema met again warns again).
@@ -543,12 +664,14 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     } else {
         response::output_schema(c.root, c.op, c.op_at, c.refs, conv)
     };
-    let mut warnings = std::mem::take(&mut conv.warnings);
+    // Written straight into the converter's list: an error here (a server without a url)
+    // must leave the warnings of earlier operations where they are.
+    let warnings = &mut conv.warnings;
     let own = server::first_server(
         c.op.get("servers"),
         &child(c.op_at, "servers"),
         c.options,
-        &mut warnings,
+        warnings,
     )?;
     let own = match own {
         Some(own) => Some(own),
@@ -556,12 +679,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             c.item.get("servers"),
             &child(c.item_at, "servers"),
             c.options,
-            &mut warnings,
+            warnings,
         )?,
     };
-    let security = security::requirement(c.op, c.root, c.schemes, c.op_at, &mut warnings);
-    let name = tool_name(c.op, c.method, c.path, c.op_at, &mut warnings);
-    conv.warnings = warnings;
+    let security = security::requirement(c.op, c.root, c.schemes, c.op_at, warnings);
+    let name = tool_name(c.op, c.method, c.path, c.op_at, warnings);
     Ok(Draft {
         pointer: c.op_at.to_string(),
         name,

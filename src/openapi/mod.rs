@@ -83,6 +83,7 @@
 mod body;
 mod error;
 mod import;
+mod parallel;
 mod params;
 mod refs;
 mod response;
@@ -311,8 +312,16 @@ impl ImportOptions {
     ///
     /// The result does not depend on it: the same plugin, byte for byte, and the same
     /// warnings in the same order. More threads are used only where a document has enough
-    /// operations to gain from them, and a thread that cannot be started (a platform
-    /// without threads) leaves its share to the calling one. `0` reads as 1.
+    /// operations to gain from them (32 a thread), and a thread that cannot be started (a
+    /// platform without threads) leaves its share to the calling one. `0` reads as 1.
+    ///
+    /// Each thread reads the documents external `$ref`s name for itself: a
+    /// [`resolver`](ImportOptions::resolver) may be asked for the same document once a
+    /// thread. Where a node budget
+    /// ([`max_tool_nodes`](ImportOptions::max_tool_nodes),
+    /// [`max_total_nodes`](ImportOptions::max_total_nodes)) is exceeded, the operations are
+    /// converted again on the calling thread alone (where it runs out depends on the order
+    /// of the work), so a document over budget costs up to twice the work.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> ImportOptions {
         self.threads = threads;

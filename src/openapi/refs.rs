@@ -67,21 +67,26 @@ impl<'a> Target<'a> {
     }
 
     /// A key for "this schema is being expanded" (cycle detection) and caches.
-    pub(crate) fn key(&self) -> String {
-        self.key_after("")
+    pub(crate) fn key(&self, refs: &Refs<'a>) -> String {
+        self.key_after("", refs)
     }
 
-    /// [`key`](Target::key) after `prefix`; written by hand, not with `format!`: one is made
-    /// for every `$ref` met.
-    pub(crate) fn key_after(&self, prefix: &str) -> String {
-        use std::fmt::Write;
-        let mut key = String::with_capacity(prefix.len() + 4 + self.pointer.len());
+    /// [`key`](Target::key) after `prefix`: the pointer after `#` in the root document,
+    /// after `@`, the document's location and `#` in another one. The location, not the
+    /// index: each thread of an import loads other documents in its own order, and their
+    /// converters share a cache. Written by hand, not with `format!`: one is made for every
+    /// `$ref` met.
+    pub(crate) fn key_after(&self, prefix: &str, refs: &Refs<'a>) -> String {
+        let location = match self.doc {
+            0 => None,
+            doc => Some(refs.location(doc)),
+        };
+        let location_len = location.as_ref().map_or(0, |l| l.len() + 1);
+        let mut key = String::with_capacity(prefix.len() + location_len + 1 + self.pointer.len());
         key.push_str(prefix);
-        // Nearly every target is in the root document: its index needs no formatter.
-        if self.doc == 0 {
-            key.push('0');
-        } else {
-            let _ = write!(key, "{}", self.doc);
+        if let Some(location) = location {
+            key.push('@');
+            key.push_str(&location);
         }
         key.push('#');
         key.push_str(&self.pointer);

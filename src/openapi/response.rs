@@ -112,7 +112,7 @@ pub(crate) fn output_schema<'a>(
         .and_then(|map| map.get("$ref"))
         .and_then(Json::as_str)
         .and_then(|reference| refs.resolve(reference, doc, &at).ok())
-        .map(|target| target.key());
+        .map(|target| target.key(refs));
     if let Some(memo) = memo_key.as_ref().and_then(|k| conv.output_memo.get(k)) {
         let (result, memo_nodes) = (memo.result.clone(), memo.nodes);
         if let Err(e) = conv.count(memo_nodes, &at) {

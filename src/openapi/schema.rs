@@ -10,6 +10,7 @@
 //! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::{At, Error, ErrorKind, Warning};
 use super::refs::Refs;
@@ -182,6 +183,31 @@ struct Cached {
     /// Whether a `readOnly` or `writeOnly` property was met inside: only then does the
     /// schema differ between requests and responses.
     directional: bool,
+    /// Every warning the expansion gives, given again where it is reused: then what an
+    /// operation warns does not depend on what was cached before it (by this converter or
+    /// by another one sharing the cache), and the import's dedupe keeps the first.
+    warnings: Vec<Warning>,
+}
+
+/// The `$ref`s expanded so far, by key (see [`Target::key_after`]): shared by the
+/// converters of one import's threads, as each entry is what a conversion afresh would give
+/// wherever it is used.
+///
+/// [`Target::key_after`]: super::refs::Target::key_after
+#[derive(Default)]
+pub(crate) struct SchemaCache {
+    entries: Mutex<HashMap<String, Arc<Cached>>>,
+}
+
+impl SchemaCache {
+    fn entries(&self) -> MutexGuard<'_, HashMap<String, Arc<Cached>>> {
+        // A converter that panicked left no entry half made: the map is used as it is.
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get(&self, key: &str) -> Option<Arc<Cached>> {
+        self.entries().get(key).cloned()
+    }
 }
 
 /// The start of a cache key for a schema converted for a response (see
@@ -203,6 +229,11 @@ pub(crate) struct Converter<'a, 'r> {
     /// Nodes written for the current tool, and for the whole import.
     pub tool_nodes: usize,
     pub total_nodes: usize,
+    /// Whether a node budget was exceeded, even where the error became a warning (an output
+    /// schema): where it happens depends on what was cached (see [`parallel`]).
+    ///
+    /// [`parallel`]: super::parallel
+    pub budget_exceeded: bool,
     /// The references being expanded, innermost last (cycle detection).
     stack: Vec<String>,
     /// Cuts made so far (cycles, depth): a reference expanded without one is cached.
@@ -210,8 +241,9 @@ pub(crate) struct Converter<'a, 'r> {
     /// `readOnly` or `writeOnly` properties met so far (in either direction): a reference
     /// expanded without one is the same for requests and responses, and cached for both.
     directional: usize,
-    /// Height of the subtree being written, per open level.
-    cache: HashMap<String, Cached>,
+    /// The `$ref`s expanded so far, shared with the converters of the import's other
+    /// threads.
+    cache: &'r SchemaCache,
     /// Output schemas already made from a response schema that is one `$ref`, by the key
     /// of its target: operations of one resource answer with the same schema, and it is
     /// converted, loosened and measured once.
@@ -227,7 +259,11 @@ pub(crate) struct OutputMemo {
 }
 
 impl<'a, 'r> Converter<'a, 'r> {
-    pub(crate) fn new(refs: &'r Refs<'a>, version: Version) -> Converter<'a, 'r> {
+    pub(crate) fn new(
+        refs: &'r Refs<'a>,
+        version: Version,
+        cache: &'r SchemaCache,
+    ) -> Converter<'a, 'r> {
         Converter {
             refs,
             version,
@@ -239,10 +275,11 @@ impl<'a, 'r> Converter<'a, 'r> {
             output: false,
             tool_nodes: 0,
             total_nodes: 0,
+            budget_exceeded: false,
             stack: Vec::new(),
             cuts: 0,
             directional: 0,
-            cache: HashMap::new(),
+            cache,
             output_memo: HashMap::new(),
         }
     }
@@ -267,6 +304,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         self.tool_nodes += nodes;
         self.total_nodes += nodes;
         if self.tool_nodes > self.max_tool_nodes {
+            self.budget_exceeded = true;
             return Err(Error::new(
                 ErrorKind::TooLarge,
                 at.pointer(),
@@ -277,6 +315,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             ));
         }
         if self.total_nodes > self.max_total_nodes {
+            self.budget_exceeded = true;
             return Err(Error::new(
                 ErrorKind::TooLarge,
                 at.pointer(),
@@ -408,7 +447,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
         // A schema converted for a response differs from the same one for a request when
         // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
-        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" });
+        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" }, self.refs);
         if self.stack.contains(&key) {
             self.cuts += 1;
             let name = reference.rsplit('/').next().unwrap_or(reference);
@@ -419,16 +458,11 @@ impl<'a, 'r> Converter<'a, 'r> {
         }
         let mut converted = match self.cache.get(&key) {
             Some(cached) if depth + cached.height <= self.max_depth => {
-                let (schema, nodes, h, directional) = (
-                    cached.schema.clone(),
-                    cached.nodes,
-                    cached.height,
-                    cached.directional,
-                );
-                self.directional += usize::from(directional);
-                self.count_at(nodes, at)?;
-                *height = h;
-                schema
+                self.directional += usize::from(cached.directional);
+                self.count_at(cached.nodes, at)?;
+                *height = cached.height;
+                self.warnings.extend(cached.warnings.iter().cloned());
+                cached.schema.clone()
             }
             _ => {
                 let value = match target.value(self.refs) {
@@ -436,6 +470,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                     None => return Ok(Json::Object(Map::new())),
                 };
                 let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
+                let warned = self.warnings.len();
                 self.stack.push(key.clone());
                 let target_at = At::Pointer(&target.pointer);
                 let result = self.node(value, target.doc, &target_at, depth, height);
@@ -443,21 +478,22 @@ impl<'a, 'r> Converter<'a, 'r> {
                 let schema = result?;
                 if self.cuts == cuts {
                     let directional = self.directional != directional;
-                    let (nodes, height) = (self.tool_nodes - nodes, *height);
-                    let cached = |schema: &Json| Cached {
+                    let cached = Arc::new(Cached {
                         schema: schema.clone(),
-                        nodes,
-                        height,
+                        nodes: self.tool_nodes - nodes,
+                        height: *height,
                         directional,
-                    };
+                        warnings: self.warnings.get(warned..).unwrap_or_default().to_vec(),
+                    });
                     let other_key = match key.strip_prefix(OUTPUT_KEY) {
                         Some(request) if self.output => request.to_string(),
                         _ => [OUTPUT_KEY, key.as_str()].concat(),
                     };
-                    if !directional && !self.cache.contains_key(&other_key) {
-                        self.cache.insert(other_key, cached(&schema));
+                    let mut entries = self.cache.entries();
+                    if !directional && !entries.contains_key(&other_key) {
+                        entries.insert(other_key, cached.clone());
                     }
-                    self.cache.insert(key, cached(&schema));
+                    entries.insert(key, cached);
                 }
                 schema
             }

@@ -1,0 +1,244 @@
+//! The operations of a large document converted on several threads
+//! ([`ImportOptions::threads`](super::ImportOptions::threads)), to the same result as on one.
+//!
+//! # Why the result does not depend on the threads
+//!
+//! The steps of the walk (see [`Step`]) are cut into contiguous runs, one a thread, each
+//! converted with its own [`Converter`] and [`Refs`], and the runs' drafts and warnings
+//! joined in document order. The converters share one cache of expanded `$ref`s
+//! ([`SchemaCache`]): a `$ref` is cached only when it was expanded without a cut (cycle or
+//! depth), and a cached schema is used only where converting it again would make no cut
+//! either, so it equals what a conversion afresh would give and counts the same nodes;
+//! and it gives again the warnings its expansion gave. So an operation converts to the same
+//! draft and warnings whatever was cached, by whichever thread. (A converter's memo of
+//! output schemas is its own: what it hides, the same converter warned earlier.) The import
+//! keeps the first of equal warnings, which makes the joined list the one a single converter
+//! gives.
+//!
+//! What cache state does change is where a node budget runs out: a cache hit counts its
+//! nodes in one step, a conversion node by node, and each run counts the whole import's
+//! budget from zero. So a run that exceeds a budget (even inside an output schema, where
+//! the error is a warning), or runs whose nodes together exceed the import's budget, make
+//! the whole conversion start again on the calling thread, with an empty cache. Without
+//! that, every operation counts all its nodes however it was converted, and the runs'
+//! totals add up to the one converter's.
+
+use std::panic;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+
+use super::import::{convert_steps, Converted, Env, Step};
+use super::refs::Refs;
+#[cfg(doc)]
+use super::schema::Converter;
+use super::schema::SchemaCache;
+
+/// Operations a thread must have to be worth starting. A thread costs its start and a
+/// `Refs` that looks up and indexes again what the others did (about 0.7 M instructions
+/// on Spotify's document, the conversion of five of its operations), and operations that
+/// meet a schema at the same time on two threads both convert it. Measured with a lower
+/// bound: Spotify's 97 operations on two threads took 7.8% fewer instructions on the calling
+/// thread, 1.2% more in all. 32 keeps the start well paid for where the second core is busy.
+const MIN_OPERATIONS_PER_THREAD: usize = 32;
+
+/// Converts the operations of `steps` on as many threads as the options allow and the
+/// document has operations for (the calling thread one of them), to the [`Converted`] of
+/// one converter over `steps`. With several threads, also the cache they shared, for the
+/// caller to free with [`freeing`] (one thread's is freed here).
+pub(super) fn convert<'a>(
+    steps: &[Step<'a>],
+    env: &Env<'a, '_>,
+    refs: &Refs<'a>,
+) -> (Converted, Option<SchemaCache>) {
+    let operations = steps
+        .iter()
+        .filter(|step| matches!(step, Step::Convert(_)))
+        .count();
+    let threads = env
+        .options
+        .thread_count()
+        .min(operations / MIN_OPERATIONS_PER_THREAD);
+    if threads > 1 {
+        let cache = SchemaCache::default();
+        if let Some(converted) = on_threads(steps, operations, threads, env, refs, &cache) {
+            return (converted, Some(cache));
+        }
+    }
+    // A cache of its own: one another thread filled would make a budget run out elsewhere.
+    let converted = convert_steps(steps, env, refs, &SchemaCache::default(), None);
+    (converted, None)
+}
+
+/// Runs `work` on the calling thread while another frees `cache`: the schemas several
+/// threads converted take tens of millions of instructions to free (40 M on the benchmark's
+/// document), which one thread spends before building the plugin. Where that thread cannot
+/// be started, `cache` is freed first.
+pub(super) fn freeing<T>(cache: Option<SchemaCache>, work: impl FnOnce() -> T) -> T {
+    let cache = match cache {
+        Some(cache) => cache,
+        None => return work(),
+    };
+    thread::scope(|scope| {
+        // A thread that cannot start drops its closure, and the cache with it, here.
+        let _freeing = thread::Builder::new().spawn_scoped(scope, move || drop(cache));
+        work()
+    })
+}
+
+/// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
+/// was exceeded in a run or by all together (the caller converts the steps again on one
+/// thread).
+fn on_threads<'a>(
+    steps: &[Step<'a>],
+    operations: usize,
+    threads: usize,
+    env: &Env<'a, '_>,
+    refs: &Refs<'a>,
+    cache: &SchemaCache,
+) -> Option<Converted> {
+    let runs = split(steps, operations, threads);
+    let shared = Shared {
+        max_total_nodes: env
+            .options
+            .max_total_nodes
+            .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES),
+        total_nodes: AtomicUsize::new(0),
+        again: AtomicBool::new(false),
+        failed_run: AtomicUsize::new(usize::MAX),
+    };
+    let shared = &shared;
+    let mut results: Vec<Option<Converted>> = Vec::with_capacity(runs.len());
+    thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(runs.len());
+        // The runs the calling thread converts: the first, and any whose thread could not
+        // be started.
+        let mut here = vec![0];
+        for (run, run_steps) in runs.iter().enumerate().skip(1) {
+            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
+                // Refs of its own (the resolver is asked again for a document another
+                // thread loaded): `Refs` is not `Sync`, and one a thread costs less than a
+                // lock on every lookup.
+                let resolver = env
+                    .options
+                    .resolver
+                    .as_deref()
+                    .map(|r| r as &dyn super::RefResolver);
+                let refs = Refs::new(env.root, resolver);
+                let watch = Watch { shared, run };
+                convert_steps(run_steps, env, &refs, cache, Some(&watch))
+            });
+            match spawned {
+                Ok(handle) => handles.push((run, handle)),
+                Err(_) => here.push(run),
+            }
+        }
+        results.resize_with(runs.len(), || None);
+        for run in here {
+            let watch = Watch { shared, run };
+            let run_steps = runs.get(run).copied().unwrap_or_default();
+            if let Some(slot) = results.get_mut(run) {
+                *slot = Some(convert_steps(run_steps, env, refs, cache, Some(&watch)));
+            }
+        }
+        for (run, handle) in handles {
+            match handle.join() {
+                Ok(converted) => {
+                    if let Some(slot) = results.get_mut(run) {
+                        *slot = Some(converted);
+                    }
+                }
+                // A panic in a run is the import's, as it would be on one thread.
+                Err(payload) => panic::resume_unwind(payload),
+            }
+        }
+    });
+    if shared.again.load(Ordering::Relaxed) {
+        return None;
+    }
+    let results: Option<Vec<Converted>> = results.into_iter().collect();
+    Some(join(results?))
+}
+
+/// The runs' results in order, as one: the runs up to the first that ended in an error.
+fn join(results: Vec<Converted>) -> Converted {
+    let mut all = Converted {
+        drafts: Vec::new(),
+        warnings: Vec::new(),
+        error: None,
+    };
+    for mut result in results {
+        all.drafts.append(&mut result.drafts);
+        all.warnings.append(&mut result.warnings);
+        if result.error.is_some() {
+            all.error = result.error;
+            break;
+        }
+    }
+    all
+}
+
+/// `steps` cut into `threads` contiguous runs with the same number of operations (to one),
+/// the warnings that come before an operation in its run.
+fn split<'s, 'a>(steps: &'s [Step<'a>], operations: usize, threads: usize) -> Vec<&'s [Step<'a>]> {
+    let mut runs = Vec::with_capacity(threads);
+    let mut start = 0;
+    let mut seen = 0;
+    for run in 1..threads {
+        // The first operation of the next run: the run ends just before it.
+        let first_of_next = operations * run / threads;
+        let mut end = start;
+        while let Some(step) = steps.get(end) {
+            if let Step::Convert(_) = step {
+                if seen == first_of_next {
+                    break;
+                }
+                seen += 1;
+            }
+            end += 1;
+        }
+        runs.push(steps.get(start..end).unwrap_or_default());
+        start = end;
+    }
+    runs.push(steps.get(start..).unwrap_or_default());
+    runs
+}
+
+/// What the runs share while they convert.
+struct Shared {
+    max_total_nodes: usize,
+    /// The nodes all runs wrote so far.
+    total_nodes: AtomicUsize,
+    /// Set when a budget was exceeded: the runs stop, and the steps are converted again on
+    /// one thread.
+    again: AtomicBool,
+    /// The first run that ended in an error: the runs after it are not needed.
+    failed_run: AtomicUsize,
+}
+
+/// One run's view of [`Shared`].
+pub(super) struct Watch<'s> {
+    shared: &'s Shared,
+    run: usize,
+}
+
+impl Watch<'_> {
+    /// Whether the run's result is no longer needed.
+    pub(super) fn stopped(&self) -> bool {
+        self.shared.again.load(Ordering::Relaxed)
+            || self.shared.failed_run.load(Ordering::Relaxed) < self.run
+    }
+
+    /// An operation was converted: it wrote `nodes` schema nodes, the run's converter has
+    /// (or has not) exceeded a budget, and the operation failed the import (or not).
+    pub(super) fn converted(&self, nodes: usize, budget_exceeded: bool, failed: bool) {
+        let total = self.shared.total_nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
+        if budget_exceeded || total > self.shared.max_total_nodes {
+            self.shared.again.store(true, Ordering::Relaxed);
+        }
+        if failed {
+            self.shared
+                .failed_run
+                .fetch_min(self.run, Ordering::Relaxed);
+        }
+    }
+}
