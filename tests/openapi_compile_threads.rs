@@ -7,12 +7,14 @@
 
 #![cfg(all(feature = "openapi", feature = "yaml"))]
 
-use std::path::{Path, PathBuf};
+mod openapi_support;
+
 use std::sync::Arc;
 
 use httptool::json::{Json, Map, ParseOptions};
-use httptool::openapi::{self, ImportOptions, RefResolver};
+use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSpec};
+use openapi_support::{dir, read, Folder};
 
 #[allow(dead_code)]
 #[path = "../benches/support/openapi_document.rs"]
@@ -21,32 +23,6 @@ mod openapi_document;
 /// The thread counts compared: one (the sequential loop), two, and three (more chunks than
 /// this machine has cores).
 const THREADS: [usize; 3] = [1, 2, 3];
-
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi")
-}
-
-fn read(path: &Path) -> Json {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e));
-    match path.extension().and_then(|x| x.to_str()) {
-        Some("json") => ParseOptions::new().parse(&text).unwrap(),
-        _ => httptool::yaml::parse(&text).unwrap_or_else(|e| panic!("{}: {}", path.display(), e)),
-    }
-}
-
-/// Reads the files beside a document that is split into several, from its folder only.
-struct Folder(PathBuf);
-
-impl RefResolver for Folder {
-    fn resolve(&self, location: &str) -> Result<Json, String> {
-        if location.contains("..") || location.starts_with('/') {
-            return Err(String::from("outside the folder"));
-        }
-        let text = std::fs::read_to_string(self.0.join(location)).map_err(|e| e.to_string())?;
-        httptool::yaml::parse(&text).map_err(|e| e.to_string())
-    }
-}
 
 /// A spec as every provider reads it, and as the spec itself.
 fn rendered(spec: &ToolSpec) -> String {
@@ -184,24 +160,9 @@ fn digitalocean_fails_the_same_on_every_thread_count() {
 /// The documents the tests above import: a document added to the folder gets one.
 #[test]
 fn every_document_of_the_folder_is_checked() {
-    let mut found: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json") || n.ends_with(".yaml") || n == "digitalocean")
-        .collect();
-    found.sort();
     assert_eq!(
-        found,
-        [
-            "box-platform.openapi.json",
-            "digitalocean",
-            "discord-api.openapi.json",
-            "figma-rest-api.openapi.yaml",
-            "kubernetes-v1.36.swagger.json",
-            "pinterest-v5.openapi.yaml",
-            "spotify-web-api.fixed.openapi.yaml",
-        ]
+        openapi_support::documents_found(),
+        openapi_support::DOCUMENTS
     );
 }
 

@@ -9,26 +9,14 @@
 
 #![cfg(all(feature = "openapi", feature = "yaml"))]
 
-use std::path::{Path, PathBuf};
+mod openapi_support;
 
-use httptool::json::{self, Json, ParseOptions};
-use httptool::openapi::{self, ErrorKind, ImportOptions, RefResolver};
+use httptool::json::{self, Json};
+use httptool::openapi::{self, ErrorKind, ImportOptions};
 use httptool::plugin::HttpPlugin;
+use openapi_support::{dir, read, Folder};
 
 const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
-
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi")
-}
-
-fn read(path: &Path) -> Json {
-    let text =
-        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {}", path.display(), e));
-    match path.extension().and_then(|x| x.to_str()) {
-        Some("json") => ParseOptions::new().parse(&text).unwrap(),
-        _ => httptool::yaml::parse(&text).unwrap_or_else(|e| panic!("{}: {}", path.display(), e)),
-    }
-}
 
 /// Path × method, path items that are `$ref`s followed.
 fn count_operations(doc: &Json) -> usize {
@@ -157,24 +145,9 @@ fn check(file: &str) {
 
 #[test]
 fn the_documents_are_all_covered() {
-    let mut found: Vec<String> = std::fs::read_dir(dir())
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json") || n.ends_with(".yaml") || n == "digitalocean")
-        .collect();
-    found.sort();
     assert_eq!(
-        found,
-        [
-            "box-platform.openapi.json",
-            "digitalocean",
-            "discord-api.openapi.json",
-            "figma-rest-api.openapi.yaml",
-            "kubernetes-v1.36.swagger.json",
-            "pinterest-v5.openapi.yaml",
-            "spotify-web-api.fixed.openapi.yaml",
-        ],
+        openapi_support::documents_found(),
+        openapi_support::DOCUMENTS,
         "a document added to the folder gets a test here"
     );
 }
@@ -209,19 +182,6 @@ fn pinterest_yaml() {
 #[test]
 fn spotify_yaml_and_its_json_conversion_import_to_the_same_plugin() {
     check("spotify-web-api.fixed.openapi.yaml");
-}
-
-/// Reads the files beside the DigitalOcean document, YAML, from that folder only.
-struct Folder(PathBuf);
-
-impl RefResolver for Folder {
-    fn resolve(&self, location: &str) -> Result<Json, String> {
-        if location.contains("..") || location.starts_with('/') {
-            return Err(String::from("outside the folder"));
-        }
-        let text = std::fs::read_to_string(self.0.join(location)).map_err(|e| e.to_string())?;
-        httptool::yaml::parse(&text).map_err(|e| e.to_string())
-    }
 }
 
 /// DigitalOcean's document is many files whose operations are `$ref`s to other files,
