@@ -1,6 +1,7 @@
 //! The generated document of the OpenAPI benchmark (`benches/openapi.rs`), shaped like a
 //! large public API: shared components, nested `$ref`s, enums and long descriptions. Also
-//! read by `tests/openapi_threads.rs`, which imports it on several threads.
+//! read by `tests/openapi_threads.rs` and `tests/openapi_compile_threads.rs`, which import
+//! it on several threads.
 
 use httptool::json::{Json, Map};
 

@@ -1012,7 +1012,7 @@ fn build(
     root.insert("endpoints", Json::Array(endpoints));
     let mut file = Json::Object(root);
     for _ in 0..=MAX_REFUSED {
-        let error = match plugin::load_value(&file, &lookup, "variable") {
+        let error = match plugin::load_value(&file, &lookup, "variable", options.thread_count()) {
             Ok(plugin) => return Ok((plugin, variables, drafts)),
             Err(e) => e,
         };

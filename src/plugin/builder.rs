@@ -534,6 +534,12 @@ impl PluginBuilder {
     /// type, a header parameter that would shadow a static or auth header, a header name that
     /// is not a token, settings that cannot go together.
     pub fn build(self) -> Result<HttpPlugin, Error> {
-        compile::build(self.decl).map(HttpPlugin::new)
+        self.build_on(1)
+    }
+
+    /// [`build`](Self::build), compiling the endpoints on up to `threads` threads when
+    /// there are enough of them to gain: the plugin, or the error, is the same.
+    pub(crate) fn build_on(self, threads: usize) -> Result<HttpPlugin, Error> {
+        compile::build(self.decl, threads).map(HttpPlugin::new)
     }
 }

@@ -249,16 +249,18 @@ fn load(
             format!("the plugin file is not valid JSON: {}", e),
         )
     })?;
-    load_with(&root, lookup, what, mode)
+    load_with(&root, lookup, what, mode, 1)
 }
 
-/// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`).
+/// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`),
+/// compiling its endpoints on up to `threads` threads (see `PluginBuilder::build_on`).
 pub(crate) fn load_value(
     root: &Json,
     lookup: &dyn Fn(&str) -> Option<String>,
     what: &'static str,
+    threads: usize,
 ) -> Result<HttpPlugin, Error> {
-    load_with(root, lookup, what, Mode::LOOKUP)
+    load_with(root, lookup, what, Mode::LOOKUP, threads)
 }
 
 fn load_with(
@@ -266,6 +268,7 @@ fn load_with(
     lookup: &dyn Fn(&str) -> Option<String>,
     what: &'static str,
     mode: Mode,
+    threads: usize,
 ) -> Result<HttpPlugin, Error> {
     let loader = Loader {
         lookup,
@@ -292,7 +295,7 @@ fn load_with(
     builder.decl.options = read_options(map, "")?;
     builder.decl.endpoints = loader.endpoints(map)?;
     builder.decl.deferred = loader.deferred.into_inner();
-    builder.build()
+    builder.build_on(threads)
 }
 
 // ----------------------------------------------------------------- reading fields
