@@ -293,8 +293,9 @@ fn write_elements(elements: &[Json], threads: usize, out: &mut dyn Write) -> io:
         changed: Condvar::new(),
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads {
-            // A thread that cannot start leaves its share to the others.
+        // No more threads than elements; a thread that cannot start leaves its share to
+        // the others.
+        for _ in 1..threads.min(elements.len()) {
             let _ = std::thread::Builder::new()
                 .name("print".to_string())
                 .spawn_scoped(scope, || work.help());
