@@ -34,8 +34,8 @@ and the size of the tools.
   --method M              only operations of this method; repeatable
   --include-deprecated    import deprecated operations too
   --skip-failing          an operation that cannot be imported is a warning, not an error
-  --threads N             threads to import with (default: one per core); the output is
-                          the same for every N";
+  --threads N             threads to import and print with (default: one per core); the
+                          output is the same for every N";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut options = ImportOptions::new()
