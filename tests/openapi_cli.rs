@@ -8,6 +8,9 @@ mod support;
 
 use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
+use httptool::openapi::{self, ImportOptions};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use support::Server as Api;
 
 const PETS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
@@ -127,6 +130,89 @@ fn threads_take_a_count_above_zero_and_change_nothing_in_the_output() {
             stderr(&out).contains(&format!("--threads takes a number above 0; got '{}'", bad)),
             "{}",
             stderr(&out)
+        );
+    }
+}
+
+/// A small document without external references, so that the library imports it as the
+/// command line does: operations with and without parameters and bodies, and texts to
+/// escape.
+const SMALL: &str = r##"{"openapi": "3.0.3", "info": {"title": "Small \"one\"", "version": "1"},
+ "servers": [{"url": "https://small.example.com"}],
+ "paths": {
+   "/a/{id}": {"get": {"operationId": "getA", "summary": "Reads \u2028 an é",
+     "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+       {"name": "tags", "in": "query", "schema": {"type": "array", "items": {"enum": ["x", "y"]}}}]},
+     "delete": {"operationId": "deleteA"}},
+   "/b": {"post": {"operationId": "postB", "requestBody": {"content": {"application/json":
+     {"schema": {"type": "object", "properties": {"n": {"type": "number", "minimum": 1.5},
+       "o": {"type": "object", "properties": {}}}}}}}}}}}"##;
+
+/// The plugin file the library makes of `document` (read as the command line reads it),
+/// pretty, with the line break the command line ends it with.
+fn library_pretty(document: &Path) -> String {
+    let text = std::fs::read_to_string(document).unwrap();
+    let doc = match document.extension().and_then(|x| x.to_str()) {
+        Some("json") => json::parse(&text).unwrap(),
+        _ => httptool::yaml::parse(&text).unwrap(),
+    };
+    let import = openapi::import_with(&doc, &ImportOptions::new()).unwrap();
+    format!("{}\n", import.plugin().to_json().to_pretty())
+}
+
+/// The plugin file is formatted on several threads and printed with the bytes of the
+/// library's pretty writer, whatever the thread count: a small document and each real one
+/// in `../shared/data/openapi/` (DigitalOcean's, many files, is refused before printing).
+#[test]
+fn the_plugin_file_printed_on_threads_is_the_library_pretty_text() {
+    let dir = TempDir::new("openapi-print-threads");
+    let mut documents = vec![PathBuf::from(dir.file("small.json", SMALL))];
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/openapi");
+    for entry in std::fs::read_dir(&real).unwrap() {
+        let path = entry.unwrap().path();
+        if matches!(
+            path.extension().and_then(|x| x.to_str()),
+            Some("json" | "yaml")
+        ) {
+            documents.push(path);
+        }
+    }
+    assert_eq!(documents.len(), 7, "{:?}", documents);
+    for document in &documents {
+        let expected = library_pretty(document);
+        let spec = document.to_str().unwrap();
+        for n in ["1", "2", "3"] {
+            let out = httptool(&["import", "openapi", spec, "--threads", n], None, &[]);
+            assert_eq!(status(&out), 0, "{}: {}", spec, stderr(&out));
+            assert!(
+                out.stdout == expected.as_bytes(),
+                "{} on {} threads: not the library's pretty text",
+                spec,
+                n
+            );
+        }
+    }
+}
+
+/// A standard output that cannot be written to fails the command with the same message on
+/// any thread count.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_fails_the_import_on_every_thread_count() {
+    let dir = TempDir::new("openapi-print-full");
+    let spec = dir.file("small.json", SMALL);
+    for n in ["1", "2", "3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_httptool"))
+            .args(["import", "openapi", &spec, "--threads", n])
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(status(&out), 1, "{}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            "httptool: cannot write to standard output: No space left on device (os error 28)\n"
         );
     }
 }

@@ -59,7 +59,8 @@
 //! - Compact (`to_string()`, `Display`, [`Json::write_to`]): no whitespace at all.
 //!   Pretty ([`Json::to_pretty`]): two-space indent, one element or member a line,
 //!   `"key": value`, `[]` and `{}` for empty containers. Pretty output of a value nested
-//!   `n` levels deep holds about `n²` bytes of indentation.
+//!   `n` levels deep holds about `n²` bytes of indentation; [`Json::write_pretty_nested`]
+//!   writes one piece of a pretty document with the bytes it has in the whole.
 //! - Strings ([`write_str`]): `"` and `\` are escaped; so are the control characters U+0000 to
 //!   U+001F, as `\b \f \n \r \t` where RFC 8259 has a short form and `\u00XX` (lowercase hex)
 //!   otherwise; U+2028 and U+2029 become `\u2028` and `\u2029`, so the output can be pasted

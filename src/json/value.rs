@@ -237,6 +237,27 @@ impl Json {
         out
     }
 
+    /// Appends the value as pretty JSON the way it reads nested `depth` levels deep in a
+    /// larger pretty document: its first line as it is (the container's line holds the
+    /// indentation before it), each line after indented `depth` levels (two spaces each)
+    /// more than in [`to_pretty`](Json::to_pretty). Depth 0 is `to_pretty`. The pieces of
+    /// a large document can be written apart this way (on several threads, say) with the
+    /// same bytes as the whole.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let inner = httptool::json!({"b": [1]});
+    /// let whole = httptool::json!({"a": [inner.clone()]});
+    /// let mut out = String::from("{\n  \"a\": [\n    ");
+    /// inner.write_pretty_nested(2, &mut out);
+    /// out.push_str("\n  ]\n}");
+    /// assert_eq!(out, whole.to_pretty());
+    /// ```
+    pub fn write_pretty_nested(&self, depth: usize, out: &mut String) {
+        write::write_pretty_nested(self, depth, out);
+    }
+
     /// Writes the value as pretty JSON (exactly what [`to_pretty`](Json::to_pretty)
     /// returns) to `out`, a chunk of about 16 KiB at a time, so a large document is never
     /// held whole as text (`httptool import openapi` prints a 45 MB plugin file this way).

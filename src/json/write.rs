@@ -117,14 +117,14 @@ impl<'a, 'b> Sink<'a, 'b> {
 /// Writes `root` to `target`, pretty or compact.
 fn write_to(root: Root<'_>, target: Target<'_, '_>, pretty: bool) -> Result<(), Option<io::Error>> {
     let mut sink = Sink::new(target);
-    Writer::new(&mut sink).write(root, pretty);
+    Writer::new(&mut sink, 0).write(root, pretty);
     sink.finish()
 }
 
-/// Appends `root` to `out`, pretty or compact.
-fn append(root: Root<'_>, out: &mut String, pretty: bool) {
+/// Appends `root` to `out`, pretty or compact; pretty, as it reads nested `depth` levels deep.
+fn append(root: Root<'_>, out: &mut String, pretty: bool, depth: usize) {
     let mut sink = Sink::with_buffer(std::mem::take(out), Target::Buffer);
-    Writer::new(&mut sink).write(root, pretty);
+    Writer::new(&mut sink, depth).write(root, pretty);
     *out = sink.buf;
 }
 
@@ -154,7 +154,7 @@ pub(crate) fn debug_map(map: &Map, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 
 /// Appends `value` as compact JSON.
 pub(crate) fn write_compact(value: &Json, out: &mut String) {
-    append(Root::Value(value), out, false);
+    append(Root::Value(value), out, false, 0);
 }
 
 /// The length in bytes of `value` as compact JSON (exactly `value.to_string().len()`),
@@ -225,7 +225,13 @@ fn str_len(s: &str) -> usize {
 
 /// Appends `value` as pretty JSON (two-space indent).
 pub(crate) fn write_pretty(value: &Json, out: &mut String) {
-    append(Root::Value(value), out, true);
+    append(Root::Value(value), out, true, 0);
+}
+
+/// Appends `value` as pretty JSON as it reads nested `depth` levels deep in a larger pretty
+/// document: every line after its first indented `depth` levels more.
+pub(crate) fn write_pretty_nested(value: &Json, depth: usize, out: &mut String) {
+    append(Root::Value(value), out, true, depth);
 }
 
 enum Root<'a> {
@@ -299,14 +305,18 @@ struct Writer<'s, 't, 'f> {
     sink: &'s mut Sink<'t, 'f>,
     stage: [u8; STAGE],
     staged: usize,
+    /// The levels of the pretty document around the value written (0 for a whole
+    /// document): each line break indents by them too.
+    outer_depth: usize,
 }
 
 impl<'s, 't, 'f> Writer<'s, 't, 'f> {
-    fn new(sink: &'s mut Sink<'t, 'f>) -> Writer<'s, 't, 'f> {
+    fn new(sink: &'s mut Sink<'t, 'f>, outer_depth: usize) -> Writer<'s, 't, 'f> {
         Writer {
             sink,
             stage: [0; STAGE],
             staged: 0,
+            outer_depth,
         }
     }
 
@@ -666,7 +676,7 @@ impl<'s, 't, 'f> Writer<'s, 't, 'f> {
             return;
         }
         self.byte(b'\n');
-        let mut n = depth * 2;
+        let mut n = (self.outer_depth + depth) * 2;
         while n > 0 {
             let step = n.min(SPACES.len());
             // All of SPACES is copied and `step` bytes of it kept: a copy of a fixed size
@@ -950,6 +960,59 @@ mod tests {
                 assert_eq!(text, format!("[{general}]"), "{len}");
             }
         }
+    }
+
+    /// `inner` nested `depth` levels deep, in objects and arrays by turns, each with
+    /// members or elements before and after it.
+    fn nest(inner: Json, depth: usize) -> Json {
+        let mut value = inner;
+        for level in 0..depth {
+            value = if level % 2 == 0 {
+                crate::json!({"before": [1, {}], "k\"ey\u{2028}": value, "after": "x"})
+            } else {
+                crate::json!([null, value, [], {"a": []}])
+            };
+        }
+        value
+    }
+
+    #[test]
+    fn write_pretty_nested_is_the_slice_of_the_whole_document() {
+        let long_key = "k".repeat(100);
+        let values = [
+            crate::json!(null),
+            crate::json!(2.5),
+            crate::json!("a \"quoted\" é\n"),
+            crate::json!([]),
+            crate::json!({}),
+            crate::json!([[]]),
+            crate::json!({"": {}}),
+            crate::json!({"a": [1, [2, [3, {}]], {"b": {"c": [true, false]}}], "d": "e"}),
+            crate::json!({long_key.clone(): [1.5, -2.5e-7, 12345678901234567890u64], "\u{1}": "x"}),
+            crate::json!([{"name": "t", "params": [{"in": "query", "schema": {"enum": ["a", "b"]}}]}]),
+        ];
+        // A string's text does not depend on its depth: where the marker stands in a
+        // document, every value's text stands in the same document holding it instead.
+        let marker = Json::from("\u{1}marker");
+        let marker_text = marker.to_pretty();
+        // Depth 600: more indentation on a line than the writer's staging area holds.
+        for depth in [0, 1, 2, 3, 4, 7, 33, 600] {
+            let around = nest(marker.clone(), depth).to_pretty();
+            let (before, after) = around
+                .split_once(&marker_text)
+                .unwrap_or_else(|| panic!("no marker at depth {depth}"));
+            for value in &values {
+                let whole = nest(value.clone(), depth).to_pretty();
+                let mut piece = String::from(before);
+                value.write_pretty_nested(depth, &mut piece);
+                piece.push_str(after);
+                assert!(piece == whole, "depth {depth}: {value}");
+            }
+        }
+        // Depth 0 is to_pretty, appended after what the string held.
+        let mut out = String::from("x");
+        values[7].write_pretty_nested(0, &mut out);
+        assert_eq!(out, format!("x{}", values[7].to_pretty()));
     }
 
     #[test]

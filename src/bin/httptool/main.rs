@@ -23,6 +23,7 @@ mod demo;
 mod input;
 mod network;
 mod openapi;
+mod pretty;
 mod schemas;
 mod serve;
 mod tools;

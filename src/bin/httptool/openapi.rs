@@ -12,7 +12,7 @@ use httptool::openapi::{self, Import, ImportOptions, RefResolver};
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
-use crate::{input, CliError};
+use crate::{input, pretty, CliError};
 
 pub const HELP: &str = "\
 usage: httptool import openapi SPEC.json|SPEC.yaml [options]
@@ -34,8 +34,8 @@ and the size of the tools.
   --method M              only operations of this method; repeatable
   --include-deprecated    import deprecated operations too
   --skip-failing          an operation that cannot be imported is a warning, not an error
-  --threads N             threads to import with (default: one per core); the output is
-                          the same for every N";
+  --threads N             threads to import and print with (default: one per core); the
+                          output is the same for every N";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut options = ImportOptions::new()
@@ -103,7 +103,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let document = input::read_document(path, max_bytes)?;
     let import = run_import(&document, path, options)?;
     let file = import.plugin().to_json();
-    print_pretty(&file)?;
+    print_pretty(&file, threads)?;
     report(&import);
     // The process ends now, and its memory with it: taking apart the document, the import,
     // the plugin file and its text (millions of small allocations for a large API) would
@@ -113,14 +113,14 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The plugin file on standard output, pretty, and a line break: written as it is made,
-/// 16 KiB at a time, rather than made whole first (a large API's file is tens of
-/// megabytes: as one string it was the process's largest allocation, and its growth
-/// copied it several times over).
-fn print_pretty(file: &Json) -> Result<(), CliError> {
+/// The plugin file on standard output, pretty, and a line break: written as it is made, in
+/// chunks, rather than made whole first (a large API's file is tens of megabytes: as one
+/// string it was the process's largest allocation, and its growth copied it several times
+/// over); the endpoints formatted on `threads` threads (14% of the process on one).
+fn print_pretty(file: &Json, threads: usize) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    file.write_pretty_io(&mut out)
+    pretty::write(file, threads, &mut out)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
