@@ -42,6 +42,24 @@ fn push_excerpt(out: &mut String, text: &str) {
     }
 }
 
+/// `text` with every control character escaped as [`quote`] escapes it, whole: for a path or
+/// a JSON Pointer built from keys a file or document wrote, so that none can break the line
+/// a message is logged on.
+pub(crate) fn escape_controls(text: String) -> String {
+    if !text.chars().any(char::is_control) {
+        return text;
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
+    escaped
+}
+
 /// Writes `parts` one after the other into a message. The long `Display` impls (`http::Error`,
 /// `curl::Error`) are built from pieces rather than a `write!` each: one small loop instead of
 /// an argument list per arm keeps them from being the largest functions their layer compiles

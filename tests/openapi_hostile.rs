@@ -426,3 +426,46 @@ fn a_deep_example_in_a_deep_schema_no_longer_makes_the_plugin_refuse_the_import(
         );
     }
 }
+
+/// Found by `fuzz/` target `openapi` (CI's 15 s smoke run, 2026-12-02): a media-type key
+/// holding line breaks (`"appli\n\niojn/son"`, from a YAML flow key) put them into the error's
+/// JSON Pointer, and the error's one line became three. A control character in a pointer
+/// or a message is now escaped when shown; `pointer()` still gives the RFC 6901 pointer.
+#[test]
+fn a_line_break_in_a_key_is_escaped_in_the_error_and_the_warnings() {
+    let document = httptool::json::parse(
+        r##"{"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+        "paths": {"/pets": {"get": {"operationId": "getPets",
+          "responses": {"200": {"description": "ok"}}},
+          "put": {"operationId": "putPet",
+          "requestBody": {"content": {"appli\n\ncation/json":
+            {"schema": {"$ref": "#/components/schemas/Pe\rt"}}}},
+          "responses": {"200": {"description": "ok"}}}}}}"##,
+    )
+    .unwrap();
+    let err = httptool::openapi::import(&document).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "/paths/~1pets/put/requestBody/content/appli\\n\\ncation~1json/schema/$ref: \
+         $ref '#/components/schemas/Pe\\rt' points to nothing in the document"
+    );
+    assert!(err.pointer().contains("appli\n\ncation"));
+    let skipped = httptool::openapi::import_with(
+        &document,
+        &httptool::openapi::ImportOptions::new().skip_failing_operations(true),
+    );
+    let warnings: Vec<String> = skipped
+        .unwrap()
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(
+        warnings.iter().any(|w| w.starts_with(
+            "/paths/~1pets/put: not imported: /paths/~1pets/put/requestBody/content/appli\\n"
+        )),
+        "{:?}",
+        warnings
+    );
+    assert!(warnings.iter().all(|w| !w.contains('\n')), "{:?}", warnings);
+}

@@ -71,15 +71,23 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
-        }
+        display(f, &self.pointer, &self.message)
     }
 }
 
 impl std::error::Error for Error {}
+
+/// `pointer: message` on one line: a document's keys (a media type, a property name) are in
+/// the pointer and may be quoted in the message, and a control character in one is escaped
+/// rather than allowed to break the line (the pointer itself stays as RFC 6901 writes it).
+fn display(f: &mut fmt::Formatter<'_>, pointer: &str, message: &str) -> fmt::Result {
+    use crate::quote::escape_controls;
+    if !pointer.is_empty() {
+        f.write_str(&escape_controls(pointer.to_string()))?;
+        f.write_str(": ")?;
+    }
+    f.write_str(&escape_controls(message.to_string()))
+}
 
 /// Something the import skipped or approximated, with the JSON Pointer of where.
 ///
@@ -111,11 +119,7 @@ impl Warning {
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
-        }
+        display(f, &self.pointer, &self.message)
     }
 }
 

@@ -116,7 +116,8 @@ impl Error {
     ) -> Error {
         Error {
             kind,
-            path: escape_controls(path.into()),
+            // A path names fields by the keys written in the file (`headers.X-Api-Key`).
+            path: crate::quote::escape_controls(path.into()),
             message: message.into(),
         }
     }
@@ -173,23 +174,6 @@ pub(crate) fn short_value(value: &Json) -> String {
         Json::Object(_) => String::from("an object"),
         scalar => crate::quote::excerpt(&scalar.to_string()),
     }
-}
-
-/// A path names fields by the keys written in the file (`headers.X-Api-Key`): control
-/// characters in a key are escaped, so a file cannot break the line an error is logged on.
-fn escape_controls(path: String) -> String {
-    if !path.chars().any(char::is_control) {
-        return path;
-    }
-    let mut escaped = String::with_capacity(path.len() + 8);
-    for c in path.chars() {
-        if c.is_control() {
-            escaped.extend(c.escape_default());
-        } else {
-            escaped.push(c);
-        }
-    }
-    escaped
 }
 
 #[cfg(test)]
