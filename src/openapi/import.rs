@@ -154,7 +154,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         options,
         doc_base: &base_url,
     };
-    let (converted, cache) = parallel::convert(&steps, &env, &refs);
+    let converted = parallel::convert(&steps, &env, &refs);
     warnings.extend(converted.warnings);
     if let Some(e) = converted.error {
         return Err(e);
@@ -176,17 +176,15 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     }
     assign_names(&mut drafts, &mut warnings);
     let description = plugin_description(root, options);
-    let (plugin, variables, drafts) = parallel::freeing(cache, || {
-        build(
-            &name,
-            &description,
-            &base_url,
-            drafts,
-            &schemes,
-            options,
-            &mut warnings,
-        )
-    })?;
+    let (plugin, variables, drafts) = build(
+        &name,
+        &description,
+        &base_url,
+        drafts,
+        &schemes,
+        options,
+        &mut warnings,
+    )?;
     dedupe(&mut warnings);
     let tools = plugin
         .tools()
@@ -421,8 +419,8 @@ pub(super) fn convert_steps<'a>(
             break;
         }
     }
-    // The converter's memo of output schemas is freed here, and the caller frees the cache,
-    // before the plugin is built (the import's peak memory).
+    // The converter's memo of output schemas is freed here, and `parallel::convert` frees
+    // the cache, before the plugin is built (the import's peak memory).
     Converted {
         drafts,
         warnings: std::mem::take(&mut conv.warnings),

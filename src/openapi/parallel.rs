@@ -43,13 +43,15 @@ const MIN_OPERATIONS_PER_THREAD: usize = 32;
 
 /// Converts the operations of `steps` on as many threads as the options allow and the
 /// document has operations for (the calling thread one of them), to the [`Converted`] of
-/// one converter over `steps`. With several threads, also the cache they shared, for the
-/// caller to free with [`freeing`] (one thread's is freed here).
-pub(super) fn convert<'a>(
-    steps: &[Step<'a>],
-    env: &Env<'a, '_>,
-    refs: &Refs<'a>,
-) -> (Converted, Option<SchemaCache>) {
+/// one converter over `steps`. The cache of expanded `$ref`s is freed before this returns,
+/// so the plugin is built in the memory it held.
+///
+/// The cache is freed on the calling thread. Freeing it on another thread while this one
+/// builds the plugin was measured slower: the schemas were allocated by every thread, and a
+/// thread that frees another's allocations contends for the allocator with the one still
+/// allocating (glibc's arenas). On the benchmark's document that overlap made the next
+/// 7 ms of building take 31 ms; freed here, the cache costs 10 ms.
+pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>) -> Converted {
     let operations = steps
         .iter()
         .filter(|step| matches!(step, Step::Convert(_)))
@@ -61,28 +63,11 @@ pub(super) fn convert<'a>(
     if threads > 1 {
         let cache = SchemaCache::default();
         if let Some(converted) = on_threads(steps, operations, threads, env, refs, &cache) {
-            return (converted, Some(cache));
+            return converted;
         }
     }
     // A cache of its own: one another thread filled would make a budget run out elsewhere.
-    let converted = convert_steps(steps, env, refs, &SchemaCache::default(), None);
-    (converted, None)
-}
-
-/// Runs `work` on the calling thread while another frees `cache`: the schemas several
-/// threads converted take tens of millions of instructions to free (40 M on the benchmark's
-/// document), which one thread spends before building the plugin. Where that thread cannot
-/// be started, `cache` is freed first.
-pub(super) fn freeing<T>(cache: Option<SchemaCache>, work: impl FnOnce() -> T) -> T {
-    let cache = match cache {
-        Some(cache) => cache,
-        None => return work(),
-    };
-    thread::scope(|scope| {
-        // A thread that cannot start drops its closure, and the cache with it, here.
-        let _freeing = thread::Builder::new().spawn_scoped(scope, move || drop(cache));
-        work()
-    })
+    convert_steps(steps, env, refs, &SchemaCache::default(), None)
 }
 
 /// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
