@@ -967,20 +967,16 @@ impl Session<'_> {
         format!("{:x}.{:016x}", index, self.cursor_tag(index, total))
     }
 
-    /// The page start a cursor names, when this server made it: lowercase hex digits only
-    /// (no sign, no spaces), a start inside the list, and the tag this server gives it.
+    /// The page start a cursor names, when this server made it: the cursor must be, byte
+    /// for byte, the one the server gives for a start inside the list (no sign, no leading
+    /// zero, no other case), tag included.
     fn read_cursor(&self, cursor: &str, total: usize) -> Option<usize> {
-        let (index, tag) = cursor.split_once('.')?;
-        let lower_hex = |text: &str| text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-        if index.is_empty() || index.len() > 16 || tag.len() != 16 {
-            return None;
-        }
-        if !lower_hex(index) || !lower_hex(tag) {
+        let (index, _) = cursor.split_once('.')?;
+        if index.is_empty() || index.len() > 16 || !index.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
         let index = usize::from_str_radix(index, 16).ok()?;
-        let tag = u64::from_str_radix(tag, 16).ok()?;
-        if index == 0 || index >= total || self.cursor_tag(index, total) != tag {
+        if index == 0 || index >= total || self.make_cursor(index, total) != cursor {
             return None;
         }
         Some(index)
