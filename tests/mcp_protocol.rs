@@ -6,7 +6,7 @@ mod mcp_support;
 
 use httptool::json;
 use httptool::json::{Json, Map};
-use httptool::mcp::{Server, PROTOCOL_VERSIONS};
+use httptool::mcp::{Server, HANDSHAKE_PROTOCOL_VERSIONS};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
 use mcp_support::{code, Session};
@@ -24,7 +24,7 @@ fn registry_of(count: usize) -> ToolRegistry {
 
 #[test]
 fn handshake_with_each_revision() {
-    for version in PROTOCOL_VERSIONS {
+    for version in HANDSHAKE_PROTOCOL_VERSIONS {
         let mut session = Session::start(
             Server::new()
                 .server_name("weather")
@@ -71,7 +71,7 @@ fn ping_before_initialize_is_answered_and_other_requests_are_refused() {
     assert_eq!(code(&answer), -32600);
     assert_eq!(
         answer["error"]["message"],
-        Json::from("invalid request: the session is not initialized; send initialize first")
+        Json::from("invalid request: the session is not initialized; send initialize first, or name revision 2026-07-28 in _meta \"io.modelcontextprotocol/protocolVersion\"")
     );
     let answer = session.initialize("2025-06-18");
     assert_eq!(
@@ -179,9 +179,9 @@ fn a_bad_cursor_is_invalid_params() {
     // The right index with another tool's hash, and a hash off by one digit.
     let (index, hash) = good.split_once('.').unwrap();
     forged.push(format!(
-        "{}.{:08x}",
+        "{}.{:016x}",
         index,
-        u32::from_str_radix(hash, 16).unwrap() ^ 1
+        u64::from_str_radix(hash, 16).unwrap() ^ 1
     ));
     forged.push(format!("{:x}.{}", 11, hash));
     for (i, cursor) in forged.iter().enumerate() {

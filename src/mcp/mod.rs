@@ -1,6 +1,8 @@
 //! The Model Context Protocol server: any [`ToolRegistry`],
 //! plugins included, served to any MCP client over newline-delimited JSON-RPC 2.0 (MCP
-//! revision 2025-11-25, "Transports", "stdio"), on any `BufRead` and `Write`.
+//! "Transports", "stdio"), on any `BufRead` and `Write`: revision 2026-07-28 (no
+//! handshake: every request names its revision in `_meta`) and, through `initialize`,
+//! 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05, on the same input.
 //!
 //! [`serve`] runs a session with every default; [`Server`] holds the options (page size,
 //! message size cap, concurrency, shutdown deadline, server name and version,
@@ -39,8 +41,10 @@ mod server;
 
 pub use self::error::Error;
 pub use self::server::{
-    Server, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES,
-    DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_DEADLINE, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    Server, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES, DEFAULT_PAGE_SIZE,
+    DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION,
+    LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
 };
 
 use std::io::{BufRead, Write};

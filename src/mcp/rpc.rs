@@ -12,6 +12,10 @@ pub(crate) const INTERNAL_ERROR: i64 = -32603;
 /// A server error (the range -32000 to -32099 is the implementation's): too many calls in
 /// flight.
 pub(crate) const SERVER_BUSY: i64 = -32000;
+/// MCP 2026-07-28, "Basic", "Error Codes": `UnsupportedProtocolVersionError`, in the range
+/// -32020 to -32099 that the specification keeps for itself (this server's own codes stay
+/// in -32000 to -32019).
+pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 
 /// One message from the client.
 pub(crate) enum Incoming {
@@ -149,9 +153,17 @@ pub(crate) fn response_head(id: &Json) -> String {
 
 /// `{"jsonrpc": "2.0", "id": id, "error": {"code", "message"}}` as one line of text.
 pub(crate) fn error(id: &Json, code: i64, message: &str) -> String {
-    let mut error = Map::with_capacity(2);
+    error_with(id, code, message, None)
+}
+
+/// An error with its `data`, when there is one.
+pub(crate) fn error_with(id: &Json, code: i64, message: &str, data: Option<Json>) -> String {
+    let mut error = Map::with_capacity(3);
     error.insert("code", code);
     error.insert("message", message);
+    if let Some(data) = data {
+        error.insert("data", data);
+    }
     let mut map = Map::with_capacity(3);
     map.insert("jsonrpc", "2.0");
     map.insert("id", id.clone());
@@ -168,8 +180,16 @@ pub(crate) fn notification(method: &str, params: Json) -> String {
     Json::Object(map).to_string()
 }
 
-/// The key of an id in the table of calls in flight: its JSON text, so `1` and `"1"` differ.
+/// The key of an id in the table of calls in flight: a string's JSON text, a number's
+/// integer value, so `1` and `"1"` differ while `1`, `1.0` and `1e0` (one JSON number) are
+/// one id.
 pub(crate) fn id_key(id: &Json) -> String {
+    if let Some(n) = id.as_i64() {
+        return n.to_string();
+    }
+    if let Some(n) = id.as_u64() {
+        return n.to_string();
+    }
     id.to_string()
 }
 
@@ -237,5 +257,9 @@ mod tests {
         ));
         assert_eq!(id_key(&Json::from(1)), "1");
         assert_eq!(id_key(&Json::from("1")), "\"1\"");
+        for same in ["1.0", "1e0", "10e-1", "1"] {
+            let id = crate::json::parse(same).unwrap();
+            assert_eq!(id_key(&id), "1", "{}", same);
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! The session: the reader loop, the writer thread, the worker pool and the table of calls
 //! in flight.
 
+use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, VecDeque};
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -15,17 +17,48 @@ use super::rpc::{self, Incoming};
 use crate::json::{Json, Map};
 use crate::tool::{self, mcp as shape, CallContext, Progress, ToolCall, ToolRegistry};
 
-/// The protocol revision this server implements: MCP 2025-11-25.
-pub const LATEST_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The newest protocol revision this server speaks: MCP 2026-07-28, where every request
+/// carries its revision in `_meta` and no session is set up.
+pub const LATEST_PROTOCOL_VERSION: &str = "2026-07-28";
 
-/// Every revision this server speaks, newest first. A client asking for another one gets
-/// the newest (MCP 2025-11-25, "Lifecycle", "Version Negotiation": the server answers with a
+/// The newest revision reached through `initialize`: MCP 2025-11-25. A client asking
+/// `initialize` for a revision this server does not speak through the handshake is answered
+/// with it (MCP 2025-11-25, "Lifecycle", "Version Negotiation": the server answers with a
 /// version it supports, and the client disconnects if it cannot use it).
-pub const PROTOCOL_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+pub const LATEST_HANDSHAKE_VERSION: &str = "2025-11-25";
 
-/// Tools on one page of `tools/list`. Defaults to 500: most servers fit on one page, and a
-/// page of a very large API stays a few hundred kilobytes.
-pub const DEFAULT_PAGE_SIZE: usize = 500;
+/// Every revision this server speaks, newest first: 2026-07-28 on each request (its
+/// `_meta` names it), the others through `initialize`. `server/discover` and
+/// `UnsupportedProtocolVersionError` list these.
+pub const PROTOCOL_VERSIONS: [&str; 5] = [
+    "2026-07-28",
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+];
+
+/// The revisions a client reaches through `initialize`, newest first.
+pub const HANDSHAKE_PROTOCOL_VERSIONS: [&str; 4] =
+    ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+/// Tools on one page of `tools/list`; 0 puts every tool on one page. Defaults to 0: MCP
+/// Inspector's CLI, mcp-use and fast-agent read the first page and never follow
+/// `nextCursor`, so any page size loses tools with them once an API is larger than it (a
+/// 1,123-tool Kubernetes server lost 623 at 500). The whole list of such an API is a few
+/// megabytes, sent once; [`Server::page_size`] pages it for clients that follow cursors.
+pub const DEFAULT_PAGE_SIZE: usize = 0;
+
+/// How long, in milliseconds, a 2026-07-28 client may keep a `tools/list` or
+/// `server/discover` answer (`ttlMs`). Defaults to 24 hours: the tools of a server never
+/// change while its process runs, and a new process is a new server to its client.
+pub const DEFAULT_LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Bytes of answers waiting to be written before the server stops reading new messages.
+/// Defaults to 16 MiB: several whole `tools/list` answers of a very large API. A client
+/// that sends requests and never reads its answers stops being read, instead of growing
+/// the server without bound.
+pub const DEFAULT_MAX_UNWRITTEN_BYTES: usize = 16 * 1024 * 1024;
 
 /// The longest message, in bytes, the server reads. Defaults to 4 MiB: room for tool
 /// arguments at their own limit of 1 MiB
@@ -43,20 +76,35 @@ pub const DEFAULT_MAX_CALLS_IN_FLIGHT: usize = 1024;
 /// to 5 s.
 pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 
-/// An MCP server over newline-delimited JSON-RPC 2.0 (MCP 2025-11-25, "Transports",
-/// "stdio"), with its options.
+/// An MCP server over newline-delimited JSON-RPC 2.0 (MCP "Transports", "stdio"), with its
+/// options.
 ///
 /// [`serve`](Server::serve) reads messages from any `BufRead` until it ends, and writes only
 /// protocol messages to the `Write`, each a whole line, flushed before the server waits
 /// again. It never logs.
 ///
-/// - Lifecycle: `initialize` (the version negotiated among [`PROTOCOL_VERSIONS`], the server
-///   name and version, the instructions, `{"tools": {"listChanged": false}}`),
-///   `notifications/initialized`, `ping` (also before `initialize`). Any other request
-///   before `initialize` is an error.
-/// - `tools/list`: every tool in the registry's order, [`page_size`](Server::page_size) a
-///   page, with an opaque `nextCursor` that stays valid for the session (the list never
-///   changes); a cursor the server did not make is error -32602.
+/// - Two eras on one input (MCP 2026-07-28, "Versioning", "Backward Compatibility"): a
+///   request whose `_meta` holds `io.modelcontextprotocol/protocolVersion` is served
+///   statelessly at that revision, 2026-07-28 (another is `UnsupportedProtocolVersionError`,
+///   -32022, with the revisions supported in `data`); any other request belongs to the
+///   session that `initialize` sets up.
+/// - Revision 2026-07-28: `server/discover` (every revision of [`PROTOCOL_VERSIONS`], the
+///   capabilities, the instructions); every result has `resultType: "complete"` and the
+///   server's name and version in `_meta` (`io.modelcontextprotocol/serverInfo`);
+///   `tools/list` has `ttlMs` ([`list_ttl_ms`](Server::list_ttl_ms)) and `cacheScope`
+///   (`private`: a private API's tools are not for shared caches). `ping` and
+///   `logging/setLevel` are gone at this revision (-32601); the server sends no
+///   `notifications/message` whatever `io.modelcontextprotocol/logLevel` asks.
+/// - Lifecycle of the older revisions: `initialize` (the version negotiated among
+///   [`HANDSHAKE_PROTOCOL_VERSIONS`], the server name and version, the instructions,
+///   `{"tools": {"listChanged": false}}`), `notifications/initialized`, `ping` (also before
+///   `initialize`). Any other request before `initialize` is an error. Each session gets
+///   what its revision defines: no `title`, `outputSchema` or `structuredContent` before
+///   2025-06-18, no tool `annotations` before 2025-03-26.
+/// - `tools/list`: every tool in the registry's order, the same on every call,
+///   [`page_size`](Server::page_size) a page (by default one page: many clients never
+///   follow `nextCursor`), with an opaque `nextCursor` that stays valid while the server
+///   runs (the list never changes); a cursor the server did not make is error -32602.
 /// - `tools/call`: run on a pool of at most [`max_concurrency`](Server::max_concurrency)
 ///   worker threads, so a slow API never holds up `ping`, `tools/list` or other calls;
 ///   answers come as calls finish, each with its id. The result is
@@ -86,7 +134,8 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 /// | not an object, `jsonrpc` not `"2.0"`, an id that is not a string or integer, no `method` | -32600 |
 /// | a batch array, unless the session negotiated 2025-03-26; under it, an empty batch or `initialize` in a batch | -32600 |
 /// | a line over [`max_line_bytes`](Server::max_line_bytes) | -32600, id `null`; the line is skipped without being held in memory |
-/// | a request before `initialize`, a second `initialize`, an id already in flight | -32600 |
+/// | a request before `initialize` (without a 2026-07-28 `_meta`), a second `initialize`, an id already in flight (`1`, `1.0` and `1e0` are one id) | -32600 |
+/// | a `_meta` revision other than 2026-07-28 | -32022, `data.supported` and `data.requested` |
 /// | an unknown method | -32601 |
 /// | params of the wrong shape, an unknown tool, a bad cursor | -32602 |
 /// | more than [`max_calls_in_flight`](Server::max_calls_in_flight) calls | -32000 |
@@ -98,7 +147,9 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 /// # Security
 ///
 /// Everything read is untrusted: no message can panic the server, make it hold more than
-/// `max_line_bytes` for a line, or queue more than `max_calls_in_flight` calls. Errors
+/// `max_line_bytes` for a line, or queue more than `max_calls_in_flight` calls. A client
+/// that does not read its answers is not read either once
+/// [`max_unwritten_bytes`](Server::max_unwritten_bytes) wait to be written. Errors
 /// quote no part of a message but its method and tool names. The per-call
 /// [`context`](Server::context) reaches every call and is never written out.
 ///
@@ -135,6 +186,8 @@ pub struct Server {
     max_concurrency: usize,
     max_calls_in_flight: usize,
     shutdown_deadline: Duration,
+    max_unwritten_bytes: usize,
+    list_ttl_ms: u64,
     name: String,
     version: String,
     instructions: Option<String>,
@@ -149,6 +202,8 @@ impl Default for Server {
             max_concurrency: DEFAULT_MAX_CONCURRENCY,
             max_calls_in_flight: DEFAULT_MAX_CALLS_IN_FLIGHT,
             shutdown_deadline: DEFAULT_SHUTDOWN_DEADLINE,
+            max_unwritten_bytes: DEFAULT_MAX_UNWRITTEN_BYTES,
+            list_ttl_ms: DEFAULT_LIST_TTL_MS,
             name: String::from("httptool"),
             version: String::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
@@ -164,7 +219,7 @@ impl Server {
     }
 
     /// Tools on one page of `tools/list`; 0 puts every tool on one page. Defaults to
-    /// [`DEFAULT_PAGE_SIZE`] (500).
+    /// [`DEFAULT_PAGE_SIZE`] (0: one page, which every client reads whole).
     pub fn page_size(mut self, tools: usize) -> Server {
         self.page_size = tools;
         self
@@ -194,6 +249,20 @@ impl Server {
     /// [`DEFAULT_SHUTDOWN_DEADLINE`] (5 s).
     pub fn shutdown_deadline(mut self, deadline: Duration) -> Server {
         self.shutdown_deadline = deadline;
+        self
+    }
+
+    /// Bytes of answers waiting to be written past which the server reads no new message
+    /// until the client has read some. Defaults to [`DEFAULT_MAX_UNWRITTEN_BYTES`] (16 MiB).
+    pub fn max_unwritten_bytes(mut self, bytes: usize) -> Server {
+        self.max_unwritten_bytes = bytes;
+        self
+    }
+
+    /// `ttlMs` of `tools/list` and `server/discover` answers at revision 2026-07-28. Defaults
+    /// to [`DEFAULT_LIST_TTL_MS`] (24 hours).
+    pub fn list_ttl_ms(mut self, ms: u64) -> Server {
+        self.list_ttl_ms = ms;
         self
     }
 
@@ -256,14 +325,17 @@ impl Server {
         R: BufRead,
         W: Write + Send,
     {
-        let (out, outgoing) = mpsc::channel::<Out>();
-        let writer_failed = Arc::new(AtomicBool::new(false));
-        let failed = writer_failed.clone();
+        let (sender, outgoing) = mpsc::channel::<Out>();
+        let backlog = Arc::new(Backlog::default());
+        let out = Outgoing {
+            sender,
+            backlog: backlog.clone(),
+        };
         thread::scope(|scope| {
             let written = scope.spawn(move || {
-                let result = write_loop(writer, &outgoing);
+                let result = write_loop(writer, &outgoing, &backlog);
                 if result.is_err() {
-                    failed.store(true, Ordering::SeqCst);
+                    backlog.writer_gone();
                 }
                 result
             });
@@ -279,9 +351,11 @@ impl Server {
                 shared,
                 out,
                 version: None,
-                tools: None,
+                tools: Default::default(),
+                cursor_key: RandomState::new(),
+                server_meta: server_meta(self),
             };
-            let read = session.run(reader, &writer_failed);
+            let read = session.run(reader);
             session.shut_down();
             let wrote = match written.join() {
                 Ok(result) => result,
@@ -301,9 +375,84 @@ enum Out {
     Stop,
 }
 
+/// Bytes handed to the writer and not yet written: what lets the reader stop reading while
+/// a client does not read its answers.
+#[derive(Default)]
+struct Backlog {
+    state: Mutex<BacklogState>,
+    drained: Condvar,
+}
+
+#[derive(Default)]
+struct BacklogState {
+    bytes: usize,
+    /// The writer stopped after a failed write: nothing will drain any more.
+    writer_gone: bool,
+}
+
+impl Backlog {
+    fn add(&self, bytes: usize) {
+        let mut state = lock(&self.state);
+        state.bytes = state.bytes.saturating_add(bytes);
+    }
+
+    fn written(&self, bytes: usize) {
+        let mut state = lock(&self.state);
+        state.bytes = state.bytes.saturating_sub(bytes);
+        drop(state);
+        self.drained.notify_all();
+    }
+
+    fn writer_gone(&self) {
+        lock(&self.state).writer_gone = true;
+        self.drained.notify_all();
+    }
+
+    /// Waits until at most `max` bytes wait to be written; `false` once the writer is gone.
+    fn wait_at_most(&self, max: usize) -> bool {
+        let mut state = lock(&self.state);
+        loop {
+            if state.writer_gone {
+                return false;
+            }
+            if state.bytes <= max {
+                return true;
+            }
+            state = match self.drained.wait(state) {
+                Ok(guard) => guard,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+        }
+    }
+}
+
+/// One thread's way to the writer: its sender (a `Sender` is not `Sync` on every supported
+/// Rust) and the backlog every line is counted in.
+#[derive(Clone)]
+struct Outgoing {
+    sender: Sender<Out>,
+    backlog: Arc<Backlog>,
+}
+
+impl Outgoing {
+    /// Hands a message to the writer. The writer is gone only after a write failed; that
+    /// error is reported at the end.
+    fn line(&self, line: String) {
+        let bytes = line.len() + 1;
+        self.backlog.add(bytes);
+        if self.sender.send(Out::Line(line)).is_err() {
+            self.backlog.written(bytes);
+        }
+    }
+
+    fn stop(&self) {
+        let _ = self.sender.send(Out::Stop);
+    }
+}
+
 /// Writes each message as one line; flushes whenever no message is waiting, so a burst of
 /// answers costs one flush and none waits behind the buffer.
-fn write_loop<W: Write>(writer: W, outgoing: &Receiver<Out>) -> io::Result<()> {
+fn write_loop<W: Write>(writer: W, outgoing: &Receiver<Out>, backlog: &Backlog) -> io::Result<()> {
     let mut writer = BufWriter::with_capacity(64 * 1024, writer);
     loop {
         let mut message = match outgoing.recv() {
@@ -316,6 +465,7 @@ fn write_loop<W: Write>(writer: W, outgoing: &Receiver<Out>) -> io::Result<()> {
                 Out::Line(line) => {
                     writer.write_all(line.as_bytes())?;
                     writer.write_all(b"\n")?;
+                    backlog.written(line.len() + 1);
                 }
             }
             message = match outgoing.try_recv() {
@@ -361,6 +511,10 @@ struct Job {
     progress_token: Option<Json>,
     progress_messages: bool,
     context: CallContext,
+    /// What the revision of the request defines of a result.
+    shape: Shape,
+    /// `_meta` for a 2026-07-28 result, which also gets `resultType`; `None` before.
+    result_meta: Option<Json>,
 }
 
 /// The revision whose sessions take JSON-RPC batches: MCP 2025-03-26 alone.
@@ -375,13 +529,13 @@ struct BatchInner {
     /// Calls not yet settled, plus one for the reader until it has read every element.
     waiting: usize,
     answers: Vec<String>,
-    /// The writer's sender (kept under the lock: a `Sender` is not `Sync` on every
+    /// The way to the writer (kept under the lock: a `Sender` is not `Sync` on every
     /// supported Rust).
-    out: Sender<Out>,
+    out: Outgoing,
 }
 
 impl Batch {
-    fn new(out: Sender<Out>) -> Batch {
+    fn new(out: Outgoing) -> Batch {
         Batch {
             inner: Mutex::new(BatchInner {
                 waiting: 1,
@@ -423,7 +577,7 @@ impl Batch {
             text.push_str(answer);
         }
         text.push(']');
-        let _ = inner.out.send(Out::Line(text));
+        inner.out.line(text);
     }
 }
 
@@ -438,24 +592,33 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 struct Session<'a> {
     server: &'a Server,
     shared: Arc<Shared>,
-    out: Sender<Out>,
-    /// The negotiated revision, once `initialize` was answered.
+    out: Outgoing,
+    /// The revision negotiated through `initialize`, once it was answered.
     version: Option<&'static str>,
-    /// Each tool rendered for `tools/list`, made on the first list.
-    tools: Option<Vec<String>>,
+    /// Each tool rendered for `tools/list`, for each [`Shape`], made on its first list.
+    tools: [Option<Vec<String>>; 3],
+    /// The key of this server's cursors: random for each server, so a client cannot make a
+    /// cursor the server did not give.
+    cursor_key: RandomState,
+    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, for 2026-07-28 results.
+    server_meta: Json,
 }
 
 impl Session<'_> {
     fn send(&self, line: String) {
-        // The writer is gone only after a write failed; that error is reported at the end.
-        let _ = self.out.send(Out::Line(line));
+        self.out.line(line);
     }
 
-    fn run<R: BufRead>(&mut self, reader: R, writer_failed: &AtomicBool) -> io::Result<()> {
+    fn run<R: BufRead>(&mut self, reader: R) -> io::Result<()> {
         let mut lines = LineReader::new(reader, self.server.max_line_bytes);
         let mut buf = Vec::new();
         loop {
-            if writer_failed.load(Ordering::SeqCst) {
+            // A client that does not read its answers is not read either.
+            if !self
+                .out
+                .backlog
+                .wait_at_most(self.server.max_unwritten_bytes)
+            {
                 return Ok(());
             }
             match lines.next_line(&mut buf)? {
@@ -587,6 +750,15 @@ impl Session<'_> {
                 ))
             }
         };
+        if method != "initialize" {
+            match modern_version(&params) {
+                Ok(true) => return self.modern(id, method, params, batch),
+                Ok(false) => {}
+                Err((code, message, data)) => {
+                    return Some(rpc::error_with(id, code, &message, data))
+                }
+            }
+        }
         match method {
             "ping" => return Some(rpc::response(id, Json::Object(Map::new()))),
             "initialize" => return Some(self.initialize(id, &params)),
@@ -598,12 +770,13 @@ impl Session<'_> {
                 return Some(rpc::error(
                     id,
                     rpc::INVALID_REQUEST,
-                    "invalid request: the session is not initialized; send initialize first",
+                    "invalid request: the session is not initialized; send initialize first, or name revision 2026-07-28 in _meta \"io.modelcontextprotocol/protocolVersion\"",
                 ))
             }
         };
+        let shape = Shape::of(version);
         match method {
-            "tools/list" => Some(self.list(id, &params)),
+            "tools/list" => Some(self.list(id, &params, shape, false)),
             "tools/call" => self.call(id, params, version, batch),
             other => Some(rpc::error(
                 id,
@@ -614,6 +787,54 @@ impl Session<'_> {
                 ),
             )),
         }
+    }
+
+    /// A request of revision 2026-07-28: no session, its revision and the client's
+    /// capabilities in `_meta` ("Versioning", "Protocol Version Negotiation"). `ping` and
+    /// `logging/setLevel` are gone at this revision ("Changelog", major change 5).
+    fn modern(
+        &mut self,
+        id: &Json,
+        method: &str,
+        params: Map,
+        batch: Option<&Arc<Batch>>,
+    ) -> Option<String> {
+        match method {
+            "server/discover" => Some(self.discover(id)),
+            "tools/list" => Some(self.list(id, &params, Shape::Full, true)),
+            "tools/call" => self.call(id, params, LATEST_PROTOCOL_VERSION, batch),
+            other => Some(rpc::error(
+                id,
+                rpc::METHOD_NOT_FOUND,
+                &format!(
+                    "method not found: {}; at revision 2026-07-28 this server offers server/discover, tools/list and tools/call",
+                    tool::quote(other)
+                ),
+            )),
+        }
+    }
+
+    /// MCP 2026-07-28, "Discovery": the revisions, capabilities and identity of the server.
+    fn discover(&self, id: &Json) -> String {
+        let mut capabilities = Map::with_capacity(1);
+        capabilities.insert("tools", Map::new());
+        let mut result = Map::with_capacity(7);
+        result.insert("resultType", "complete");
+        result.insert(
+            "supportedVersions",
+            PROTOCOL_VERSIONS
+                .iter()
+                .map(|v| Json::from(*v))
+                .collect::<Vec<_>>(),
+        );
+        result.insert("capabilities", capabilities);
+        if let Some(instructions) = &self.server.instructions {
+            result.insert("instructions", instructions.as_str());
+        }
+        result.insert("ttlMs", self.server.list_ttl_ms);
+        result.insert("cacheScope", LIST_CACHE_SCOPE);
+        result.insert("_meta", self.server_meta.clone());
+        rpc::response(id, Json::Object(result))
     }
 
     /// MCP 2025-11-25, "Lifecycle", "Initialization".
@@ -635,11 +856,11 @@ impl Session<'_> {
                 )
             }
         };
-        let version = PROTOCOL_VERSIONS
+        let version = HANDSHAKE_PROTOCOL_VERSIONS
             .iter()
             .copied()
             .find(|v| *v == requested)
-            .unwrap_or(LATEST_PROTOCOL_VERSION);
+            .unwrap_or(LATEST_HANDSHAKE_VERSION);
         self.version = Some(version);
         let mut tools = Map::with_capacity(1);
         tools.insert("listChanged", false);
@@ -659,13 +880,15 @@ impl Session<'_> {
     }
 
     /// MCP 2025-11-25, "Tools", "Listing Tools", and "Pagination": the cursor is opaque to
-    /// the client; here it names the index of the page's first tool and a hash of that
-    /// tool's name, so a made-up or stale cursor is caught.
-    fn list(&mut self, id: &Json, params: &Map) -> String {
-        let registry = &self.shared.registry;
+    /// the client; here it names the index of the page's first tool with a tag keyed for
+    /// this server, so a cursor the server did not give is refused. The order is the
+    /// registry's, the same on every call (MCP 2026-07-28, "Changelog", minor change 3).
+    /// `modern` adds what revision 2026-07-28 asks of every list result.
+    fn list(&mut self, id: &Json, params: &Map, shape: Shape, modern: bool) -> String {
+        let registry = self.shared.registry.clone();
         let start = match params.get("cursor") {
             None | Some(Json::Null) => 0,
-            Some(Json::String(cursor)) => match read_cursor(cursor, registry) {
+            Some(Json::String(cursor)) => match self.read_cursor(cursor, registry.len()) {
                 Some(start) => start,
                 None => {
                     return rpc::error(
@@ -686,19 +909,22 @@ impl Session<'_> {
                 )
             }
         };
-        let tools = self.tools.get_or_insert_with(|| {
-            registry
-                .iter_specs()
-                .map(|spec| shape::tool(spec).to_string())
-                .collect()
-        });
+        let tools = match self.tools.get_mut(shape as usize) {
+            Some(slot) => slot.get_or_insert_with(|| {
+                registry
+                    .iter_specs()
+                    .map(|spec| shape.tool(spec).to_string())
+                    .collect()
+            }),
+            None => return rpc::error(id, rpc::INTERNAL_ERROR, "internal error: no tool list"),
+        };
         let end = match self.server.page_size {
             0 => tools.len(),
             size => start.saturating_add(size).min(tools.len()),
         };
         let page = tools.get(start..end).unwrap_or(&[]);
         let mut text = rpc::response_head(id);
-        text.reserve(page.iter().map(|t| t.len() + 1).sum::<usize>() + 64);
+        text.reserve(page.iter().map(|t| t.len() + 1).sum::<usize>() + 256);
         text.push_str("{\"tools\":[");
         for (i, tool) in page.iter().enumerate() {
             if i > 0 {
@@ -707,12 +933,53 @@ impl Session<'_> {
             text.push_str(tool);
         }
         text.push(']');
-        if end < tools.len() {
+        let total = tools.len();
+        if end < total {
             text.push_str(",\"nextCursor\":");
-            crate::json::write_str(&mut text, &make_cursor(end, registry));
+            let cursor = self.make_cursor(end, total);
+            crate::json::write_str(&mut text, &cursor);
+        }
+        if modern {
+            // MCP 2026-07-28, "Caching": `ttlMs` and `cacheScope` on every list result.
+            text.push_str(",\"resultType\":\"complete\",\"ttlMs\":");
+            text.push_str(&self.server.list_ttl_ms.to_string());
+            text.push_str(",\"cacheScope\":");
+            crate::json::write_str(&mut text, LIST_CACHE_SCOPE);
+            text.push_str(",\"_meta\":");
+            self.server_meta.write_to(&mut text);
         }
         text.push_str("}}");
         text
+    }
+
+    /// A keyed tag of a page start: SipHash under this server's random key, so only the
+    /// server can make one.
+    fn cursor_tag(&self, index: usize, total: usize) -> u64 {
+        let mut hasher = self.cursor_key.build_hasher();
+        hasher.write_usize(index);
+        hasher.write_usize(total);
+        hasher.write_usize(self.server.page_size);
+        hasher.finish()
+    }
+
+    /// `"{index:x}.{tag:016x}"`: where the next page starts.
+    fn make_cursor(&self, index: usize, total: usize) -> String {
+        format!("{:x}.{:016x}", index, self.cursor_tag(index, total))
+    }
+
+    /// The page start a cursor names, when this server made it: the cursor must be, byte
+    /// for byte, the one the server gives for a start inside the list (no sign, no leading
+    /// zero, no other case), tag included.
+    fn read_cursor(&self, cursor: &str, total: usize) -> Option<usize> {
+        let (index, _) = cursor.split_once('.')?;
+        if index.is_empty() || index.len() > 16 || !index.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let index = usize::from_str_radix(index, 16).ok()?;
+        if index == 0 || index >= total || self.make_cursor(index, total) != cursor {
+            return None;
+        }
+        Some(index)
     }
 
     /// MCP 2025-11-25, "Tools", "Calling Tools".
@@ -803,6 +1070,12 @@ impl Session<'_> {
             // `message` in progress notifications is new in 2025-03-26.
             progress_messages: version != "2024-11-05",
             context: self.server.context.clone(),
+            shape: Shape::of(version),
+            result_meta: if version == LATEST_PROTOCOL_VERSION {
+                Some(self.server_meta.clone())
+            } else {
+                None
+            },
         };
         self.submit(job)
     }
@@ -870,12 +1143,12 @@ impl Session<'_> {
         queue.jobs.clear();
         drop(queue);
         self.shared.work.notify_all();
-        let _ = self.out.send(Out::Stop);
+        self.out.stop();
     }
 }
 
 /// A worker: takes jobs until the pool closes.
-fn work(shared: &Shared, out: &Sender<Out>) {
+fn work(shared: &Shared, out: &Outgoing) {
     loop {
         let job = {
             let mut queue = lock(&shared.queue);
@@ -899,7 +1172,7 @@ fn work(shared: &Shared, out: &Sender<Out>) {
     }
 }
 
-fn run(shared: &Shared, out: &Sender<Out>, job: Job) {
+fn run(shared: &Shared, out: &Outgoing, job: Job) {
     if job.state.cancelled.load(Ordering::SeqCst) {
         return;
     }
@@ -914,10 +1187,11 @@ fn run(shared: &Shared, out: &Sender<Out>, job: Job) {
     }
     let name = String::from(job.call.name());
     let output = shared.registry.call_owned(job.call, &context);
-    let result = match shared.registry.get(&name) {
+    let mut result = match shared.registry.get(&name) {
         Some(tool) => shape::call_tool_result_for(tool.spec(), &output),
         None => shape::call_tool_result(&output),
     };
+    job.shape.result(&mut result, job.result_meta);
     let line = rpc::response(&job.id, result);
     // Answer only while the call is still waited for; the check and the send happen under
     // the lock that cancellation takes, so a cancelled call is never answered.
@@ -934,9 +1208,7 @@ fn run(shared: &Shared, out: &Sender<Out>, job: Job) {
         // (which waits on this lock) stops the writer.
         match &job.state.batch {
             Some(batch) => batch.settle(Some(line)),
-            None => {
-                let _ = out.send(Out::Line(line));
-            }
+            None => out.line(line),
         }
     }
     drop(in_flight);
@@ -950,9 +1222,9 @@ struct CallProgress {
     token: Json,
     state: Arc<CallState>,
     messages: bool,
-    /// The writer's sender (a `Sender` is not `Sync` on every supported Rust) and the last
-    /// progress sent.
-    out: Mutex<(Sender<Out>, Option<u64>)>,
+    /// The way to the writer (a `Sender` is not `Sync` on every supported Rust) and the
+    /// last progress sent.
+    out: Mutex<(Outgoing, Option<u64>)>,
 }
 
 impl Progress for CallProgress {
@@ -974,39 +1246,177 @@ impl Progress for CallProgress {
         if self.messages && !message.is_empty() {
             params.insert("message", message);
         }
-        let _ = out.0.send(Out::Line(rpc::notification(
+        out.0.line(rpc::notification(
             "notifications/progress",
             Json::Object(params),
-        )));
+        ));
     }
 }
 
-/// FNV-1a, 32 bits: a cheap check that a cursor names the tool it was made for.
-fn fnv(text: &str) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    for byte in text.bytes() {
-        hash ^= u32::from(byte);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    hash
+/// `cacheScope` of list results at revision 2026-07-28: `private`, since the tools of a
+/// private API describe it, and a shared cache must not hand them to other users.
+const LIST_CACHE_SCOPE: &str = "private";
+
+/// `{"io.modelcontextprotocol/serverInfo": {"name", "version"}}`: the `_meta` of every
+/// 2026-07-28 result.
+fn server_meta(server: &Server) -> Json {
+    let mut info = Map::with_capacity(2);
+    info.insert("name", server.name.as_str());
+    info.insert("version", server.version.as_str());
+    let mut meta = Map::with_capacity(1);
+    meta.insert("io.modelcontextprotocol/serverInfo", info);
+    Json::Object(meta)
 }
 
-/// `"{index:x}.{hash:08x}"`: where the next page starts.
-fn make_cursor(index: usize, registry: &ToolRegistry) -> String {
-    let name = registry.names().nth(index).unwrap_or("");
-    format!("{:x}.{:08x}", index, fnv(name))
+/// The `_meta` keys of a 2026-07-28 request.
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// The levels of `io.modelcontextprotocol/logLevel` (RFC 5424's, as MCP "Logging" lists).
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// What an error answer is made of: code, message and `data`.
+type Refusal = (i64, String, Option<Json>);
+
+/// Whether a request is of revision 2026-07-28: `true` when its `_meta` names that
+/// revision, `false` when it names none (a request of a session set up by `initialize`).
+/// A revision this server does not speak per request is `UnsupportedProtocolVersionError`
+/// with the revisions it does ("Versioning", "Protocol Version Negotiation"); `_meta`
+/// fields of the wrong type are invalid params. The server never logs, so a log level asks
+/// for nothing; no `notifications/message` is ever sent.
+fn modern_version(params: &Map) -> Result<bool, Refusal> {
+    let meta = match params.get("_meta") {
+        Some(Json::Object(meta)) => meta,
+        _ => return Ok(false),
+    };
+    let requested = match meta.get(META_PROTOCOL_VERSION) {
+        None => return Ok(false),
+        Some(Json::String(requested)) => requested.as_str(),
+        Some(other) => {
+            return Err((
+                rpc::INVALID_PARAMS,
+                format!(
+                    "invalid params: _meta {:?} must be a string, got {}",
+                    META_PROTOCOL_VERSION,
+                    other.type_name()
+                ),
+                None,
+            ))
+        }
+    };
+    if requested != LATEST_PROTOCOL_VERSION {
+        let mut data = Map::with_capacity(2);
+        data.insert(
+            "supported",
+            PROTOCOL_VERSIONS
+                .iter()
+                .map(|v| Json::from(*v))
+                .collect::<Vec<_>>(),
+        );
+        data.insert("requested", requested);
+        return Err((
+            rpc::UNSUPPORTED_PROTOCOL_VERSION,
+            format!(
+                "unsupported protocol version: {}; this server speaks 2026-07-28 on each request, and {} through initialize",
+                tool::quote(requested),
+                HANDSHAKE_PROTOCOL_VERSIONS.join(", ")
+            ),
+            Some(Json::Object(data)),
+        ));
+    }
+    for key in [META_CLIENT_CAPABILITIES, META_CLIENT_INFO] {
+        match meta.get(key) {
+            None | Some(Json::Object(_)) => {}
+            Some(other) => {
+                return Err((
+                    rpc::INVALID_PARAMS,
+                    format!(
+                        "invalid params: _meta {:?} must be an object, got {}",
+                        key,
+                        other.type_name()
+                    ),
+                    None,
+                ))
+            }
+        }
+    }
+    match meta.get(META_LOG_LEVEL) {
+        None => {}
+        Some(Json::String(level)) if LOG_LEVELS.contains(&level.as_str()) => {}
+        Some(_) => {
+            return Err((
+                rpc::INVALID_PARAMS,
+                format!(
+                    "invalid params: _meta {:?} must be one of {}",
+                    META_LOG_LEVEL,
+                    LOG_LEVELS.join(", ")
+                ),
+                None,
+            ))
+        }
+    }
+    Ok(true)
 }
 
-fn read_cursor(cursor: &str, registry: &ToolRegistry) -> Option<usize> {
-    let (index, hash) = cursor.split_once('.')?;
-    if index.is_empty() || index.len() > 16 || hash.len() != 8 {
-        return None;
+/// What a revision defines of tools and results, so each client gets only what its
+/// revision knows: `title`, `outputSchema` and `structuredContent` came with 2025-06-18,
+/// tool `annotations` with 2025-03-26.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// 2025-06-18 and later: everything.
+    Full = 0,
+    /// 2025-03-26: annotations, no titles, output schemas or structured content.
+    Annotations = 1,
+    /// 2024-11-05: name, description and input schema; text results.
+    Plain = 2,
+}
+
+impl Shape {
+    fn of(version: &str) -> Shape {
+        match version {
+            "2024-11-05" => Shape::Plain,
+            "2025-03-26" => Shape::Annotations,
+            _ => Shape::Full,
+        }
     }
-    let index = usize::from_str_radix(index, 16).ok()?;
-    let hash = u32::from_str_radix(hash, 16).ok()?;
-    let name = registry.names().nth(index)?;
-    if index == 0 || fnv(name) != hash {
-        return None;
+
+    /// A tool of `tools/list` as this revision defines it.
+    fn tool(self, spec: &tool::ToolSpec) -> Json {
+        let mut tool = shape::tool(spec);
+        if self != Shape::Full {
+            if let Json::Object(map) = &mut tool {
+                map.remove("title");
+                map.remove("outputSchema");
+                if self == Shape::Plain {
+                    map.remove("annotations");
+                }
+            }
+        }
+        tool
     }
-    Some(index)
+
+    /// A `tools/call` result as this revision defines it; `meta` (2026-07-28) adds
+    /// `resultType` and the server's identity.
+    fn result(self, result: &mut Json, meta: Option<Json>) {
+        if let Json::Object(map) = result {
+            if self != Shape::Full {
+                map.remove("structuredContent");
+            }
+            if let Some(meta) = meta {
+                map.insert("resultType", "complete");
+                map.insert("_meta", meta);
+            }
+        }
+    }
 }

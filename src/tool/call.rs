@@ -97,7 +97,11 @@ impl ToolCall {
     pub fn parse_arguments(&self, max_bytes: usize) -> Result<Map, Error> {
         match &self.arguments {
             Arguments::Text(text) => parse_arguments(text, max_bytes),
-            Arguments::Object(map) => Ok(map.clone()),
+            Arguments::Object(map) => {
+                let value = Json::Object(map.clone());
+                check_object_size(&value, max_bytes)?;
+                Ok(value.into_object().unwrap_or_default())
+            }
         }
     }
 
@@ -110,7 +114,11 @@ impl ToolCall {
     pub fn into_arguments(self, max_bytes: usize) -> Result<Map, Error> {
         match self.arguments {
             Arguments::Text(text) => parse_arguments(&text, max_bytes),
-            Arguments::Object(map) => Ok(map),
+            Arguments::Object(map) => {
+                let value = Json::Object(map);
+                check_object_size(&value, max_bytes)?;
+                Ok(value.into_object().unwrap_or_default())
+            }
         }
     }
 }
@@ -127,8 +135,9 @@ impl ToolCall {
 ///   arguments twice); only one level is undone.
 /// - Anything else that is not an object is refused.
 ///
-/// Arguments that arrive already parsed ([`Arguments::Object`]) skip these rules: the size of
-/// the provider response they came in was bounded by whoever read it.
+/// Arguments that arrive already parsed ([`Arguments::Object`]) skip these rules but the
+/// first: their size is the length of their compact JSON, so a 2 MiB argument is refused
+/// whichever way it came.
 ///
 /// # Errors
 ///
@@ -168,6 +177,36 @@ pub fn parse_arguments(text: &str, max_bytes: usize) -> Result<Map, Error> {
     };
     let type_name = value.type_name();
     value.into_object().ok_or_else(|| not_an_object(type_name))
+}
+
+/// Refuses arguments that arrived parsed when their compact JSON is over `max_bytes`,
+/// counting as they are written and stopping at the limit, so the check costs at most
+/// `max_bytes` of writing and no allocation.
+fn check_object_size(value: &Json, max_bytes: usize) -> Result<(), Error> {
+    struct Count {
+        bytes: usize,
+        max: usize,
+    }
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            self.bytes = self.bytes.saturating_add(text.len());
+            if self.bytes > self.max {
+                return Err(std::fmt::Error);
+            }
+            Ok(())
+        }
+    }
+    let mut count = Count {
+        bytes: 0,
+        max: max_bytes,
+    };
+    if std::fmt::Write::write_fmt(&mut count, format_args!("{}", value)).is_ok() {
+        return Ok(());
+    }
+    Err(invalid(format!(
+        "arguments are over the limit of {} bytes; send shorter values",
+        max_bytes
+    )))
 }
 
 /// Parses arguments text strictly; empty text and `null` read as `{}`.
@@ -279,7 +318,16 @@ mod tests {
         map.insert("city", "Paris");
         let call = ToolCall::with_object("id", "t", map.clone());
         assert_eq!(call.arguments_text(), r#"{"city":"Paris"}"#);
-        assert_eq!(call.parse_arguments(1).unwrap(), map);
-        assert_eq!(call.into_arguments(1).unwrap(), map);
+        assert_eq!(call.parse_arguments(16).unwrap(), map);
+        assert_eq!(call.into_arguments(16).unwrap(), map);
+        // Parsed arguments are held to the same limit as text: their compact JSON's length.
+        let call = ToolCall::with_object("id", "t", map.clone());
+        let err = call.parse_arguments(15).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidArguments);
+        assert_eq!(
+            err.to_string(),
+            "arguments are over the limit of 15 bytes; send shorter values"
+        );
+        assert!(call.into_arguments(15).is_err());
     }
 }

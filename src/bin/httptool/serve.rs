@@ -15,8 +15,8 @@ const HELP: &str = "\
 usage: httptool serve PLUGIN.json... [--openapi SPEC]... [--context KEY=VALUE] [--max-concurrency N]
 
 Serves every tool of the plugin files as a Model Context Protocol server (revision
-2025-11-25; also 2025-06-18, 2025-03-26 and 2024-11-05) on standard input and output:
-JSON-RPC messages, one a line. Nothing else is written to standard output. It runs until
+2026-07-28, no handshake; and 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 through
+initialize) on standard input and output: JSON-RPC messages, one a line. Nothing else is written to standard output. It runs until
 standard input ends, then waits up to 5 s for calls in flight. Tool names must be unique
 across the files. Plugin files (JSON or YAML) read ${NAME} from the environment; an
 OpenAPI document (JSON or YAML) is imported as `import openapi` does, and every credential
@@ -28,7 +28,8 @@ variable it names must be set.
   --context K=V         a per-call context value every call gets (a user's token, a
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
-  --page-size N         tools on one page of tools/list (default 500; 0: one page)
+  --page-size N         tools on one page of tools/list (default 0: every tool on one
+                        page, since many clients never ask for the next one)
   --full-schemas        the schemas as declared, every description whole, instead of
                         the compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
