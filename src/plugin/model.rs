@@ -144,6 +144,65 @@ impl ParamType {
     pub fn is_container(&self) -> bool {
         matches!(self, ParamType::Array(_) | ParamType::Object(_))
     }
+
+    /// The type a JSON Schema names, for a parameter declared with a `schema` and no `type`:
+    /// one JSON type when the schema names one (a type list with `null` counts as its other
+    /// member; `properties` alone reads as an object, `items` as an array), else
+    /// [`ParamType::Any`], whose values the schema alone checks. So a model's value is coerced
+    /// and checked as the schema it reads says, never as a string it was not told about.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::json;
+    /// use httptool::plugin::ParamType;
+    ///
+    /// let either = json!({"oneOf": [{"type": "string"}, {"type": "object"}]});
+    /// assert_eq!(ParamType::from_schema(&either), ParamType::Any);
+    /// let ids = json!({"type": "array", "items": {"type": ["integer", "null"]}});
+    /// assert_eq!(ParamType::from_schema(&ids), ParamType::array(ParamType::Integer));
+    /// ```
+    pub fn from_schema(schema: &Json) -> ParamType {
+        type_at(schema, 1)
+    }
+}
+
+/// [`ParamType::from_schema`] at `depth`; arrays of arrays nest no deeper than
+/// [`MAX_TYPE_DEPTH`](super::MAX_TYPE_DEPTH), past which the type is [`ParamType::Any`].
+fn type_at(schema: &Json, depth: usize) -> ParamType {
+    if depth >= super::MAX_TYPE_DEPTH {
+        return ParamType::Any;
+    }
+    let word = match schema.get("type") {
+        Some(Json::String(word)) => Some(word.as_str()),
+        Some(Json::Array(words)) => {
+            let mut named = words
+                .iter()
+                .filter_map(Json::as_str)
+                .filter(|w| *w != "null");
+            match (named.next(), named.next()) {
+                (Some(word), None) => Some(word),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let composed = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
+    let word = match word {
+        Some(word) => word,
+        None if composed => return ParamType::Any,
+        None if schema.get("properties").is_some() => "object",
+        None if schema.get("items").is_some() => "array",
+        None => return ParamType::Any,
+    };
+    match word {
+        "array" => ParamType::array(match schema.get("items") {
+            Some(items) => type_at(items, depth + 1),
+            None => ParamType::Any,
+        }),
+        "object" => ParamType::object([]),
+        other => ParamType::scalar(other).unwrap_or(ParamType::Any),
+    }
 }
 
 /// One property of an object parameter: a name, a type, a description and whether it is

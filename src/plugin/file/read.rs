@@ -814,7 +814,11 @@ impl Loader<'_> {
         if let Some(description) = opt_str(map, "description", path)? {
             builder = builder.description(description);
         }
-        builder = builder.ty(read_type(map, path, 1)?);
+        // Without a `type`, a declared `schema` gives it (the builder reads it from there):
+        // the model's value is checked as the schema it reads says.
+        if map.contains_key("type") || !map.contains_key("schema") {
+            builder = builder.ty(read_type(map, path, 1)?);
+        }
         if let Some(format) = opt_str(map, "format", path)? {
             builder = builder.format(format);
         }
