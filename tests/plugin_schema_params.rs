@@ -77,7 +77,7 @@ fn a_type_that_refuses_what_its_schema_accepts_is_a_build_error() {
     let api = Server::json("{}");
     let typed = r#"{"name": "value", "type": "string",
         "schema": {"oneOf": [{"type": "string"}, {"type": "object"}]}}"#;
-    let err = registry(&api, typed).err().expect("refused");
+    let err = registry(&api, typed).expect_err("refused");
     assert_eq!(
         err.to_string(),
         "endpoints[0].params[0].schema: the schema accepts object values, which the parameter's type 'string' refuses; leave 'type' out to take it from the schema, or write \"type\": \"any\""

@@ -947,7 +947,11 @@ impl Endpoint {
     }
 
     /// The JSON Schema of the structured result (the JSON the model gets, after
-    /// [`response_pointer`](Endpoint::response_pointer)), if one was declared.
+    /// [`response_pointer`](Endpoint::response_pointer)), if one was declared, as declared.
+    /// The tool's [`ToolSpec::output_schema`](crate::tool::ToolSpec::output_schema) is this
+    /// schema loosened where the endpoint can answer what it does not describe: without what
+    /// a subset breaks when [`fields_argument`](Endpoint::fields_argument) is on, and
+    /// admitting the empty object `{}` (an answer with no body) when its root could refuse it.
     pub fn output_schema(&self) -> Option<&Json> {
         self.output_schema.as_ref()
     }
