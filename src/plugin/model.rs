@@ -19,6 +19,10 @@ use crate::tool::ToolAnnotations;
 /// drops larger ones with a warning.)
 pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
+/// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
+/// recursively when a call's values are checked, so their depth is bounded here.
+pub const MAX_TYPE_DEPTH: usize = 16;
+
 /// Where a parameter's value goes in the request.
 ///
 /// `#[non_exhaustive]`: locations grow with the plugin file (`cookie` was added; OpenAPI 3.2's
@@ -168,9 +172,9 @@ impl ParamType {
 }
 
 /// [`ParamType::from_schema`] at `depth`; arrays of arrays nest no deeper than
-/// [`MAX_TYPE_DEPTH`](super::MAX_TYPE_DEPTH), past which the type is [`ParamType::Any`].
+/// [`MAX_TYPE_DEPTH`], past which the type is [`ParamType::Any`].
 fn type_at(schema: &Json, depth: usize) -> ParamType {
-    if depth >= super::MAX_TYPE_DEPTH {
+    if depth >= MAX_TYPE_DEPTH {
         return ParamType::Any;
     }
     let word = match schema.get("type") {

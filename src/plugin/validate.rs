@@ -9,6 +9,7 @@ use super::declaration::{effective_location, Declaration};
 use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
+    MAX_TYPE_DEPTH,
 };
 use super::option_fields::{Value, OPTION_FIELDS};
 use super::style;
@@ -17,10 +18,6 @@ use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
 use crate::url::Url;
-
-/// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
-/// recursively when a call's values are checked, so their depth is bounded here.
-pub const MAX_TYPE_DEPTH: usize = 16;
 
 /// `parent.field`.
 pub(crate) fn at(parent: &str, field: &str) -> String {
