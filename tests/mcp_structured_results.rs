@@ -70,6 +70,7 @@ fn plugin_registry(api: &Api) -> ToolRegistry {
     let plugin = HttpPlugin::from_json(&format!(
         r#"{{"name": "r", "base_url": "{base}", "endpoints": [
             {{"name": "user", "path": "/user", "fields_argument": true, "output_schema": {user}}},
+            {{"name": "user_email", "path": "/user", "response_fields": ["email"], "output_schema": {user}}},
             {{"name": "issues", "path": "/issues", "max_output_bytes": 2000, "output_schema": {issues}}},
             {{"name": "issues_untyped", "path": "/issues", "max_output_bytes": 2000}},
             {{"name": "remove", "method": "DELETE", "path": "/empty", "output_schema": {user}}},
@@ -174,7 +175,11 @@ fn field_subset() -> Vec<Seen> {
     let api = api();
     run(
         plugin_registry(&api),
-        &[("user", json!({"fields": ["email"]})), ("user", json!({}))],
+        &[
+            ("user", json!({"fields": ["email"]})),
+            ("user", json!({})),
+            ("user_email", json!({})),
+        ],
     )
 }
 
@@ -204,6 +209,13 @@ fn a_field_subset_validates_against_the_listed_output_schema() {
         whole.result["structuredContent"],
         json!({"id": 7, "name": "Ann", "email": "ann@example.com"})
     );
+    // The endpoint's own `response_fields` keep a subset too.
+    let kept = &seen[2];
+    assert_eq!(
+        kept.result["structuredContent"],
+        json!({"email": "ann@example.com"})
+    );
+    assert!(!keywords(&kept.output_schema).contains(&String::from("required")));
 }
 
 fn over_the_cap() -> Vec<Seen> {
@@ -336,7 +348,7 @@ fn every_structured_result_validates_with_a_real_json_schema_validator() {
         cases.push(json!({"tool": seen.tool, "schema": seen.output_schema,
                           "instance": structured}));
     }
-    assert!(cases.len() >= 7, "{}", cases.len());
+    assert!(cases.len() >= 8, "{}", cases.len());
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests")
         .join("mcp_structured_results.py");

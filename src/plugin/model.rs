@@ -954,7 +954,8 @@ impl Endpoint {
     /// [`response_pointer`](Endpoint::response_pointer)), if one was declared, as declared.
     /// The tool's [`ToolSpec::output_schema`](crate::tool::ToolSpec::output_schema) is this
     /// schema loosened where the endpoint can answer what it does not describe: without what
-    /// a subset breaks when [`fields_argument`](Endpoint::fields_argument) is on, and
+    /// a subset breaks when [`fields_argument`](Endpoint::fields_argument) is on or
+    /// [`response_fields`](Endpoint::response_fields) are declared, and
     /// admitting the empty object `{}` (an answer with no body) when its root could refuse it.
     pub fn output_schema(&self) -> Option<&Json> {
         self.output_schema.as_ref()

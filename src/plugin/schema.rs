@@ -20,7 +20,7 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
     // Collected, not inserted one by one (each insert scans the keys): linear in the number
     // of parameters.
     let mut properties: Map = properties.into_iter().collect();
-    if endpoint.fields_argument {
+    if endpoint.fields_argument || !endpoint.response_fields.is_empty() {
         properties.insert(super::shape::FIELDS_ARGUMENT, super::shape::fields_schema());
     }
     let mut schema = Map::with_capacity(4);
@@ -100,7 +100,8 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
 /// declared schema, loosened where the endpoint can answer what it does not describe.
 ///
 /// - With [`fields_argument`](Endpoint::fields_argument), the model may ask for any parts
-///   of the answer, so what a subset can break goes ([`loosen_for_subsets`]).
+///   of the answer, and with [`response_fields`](Endpoint::response_fields) the endpoint
+///   keeps some, so what a subset can break goes ([`loosen_for_subsets`]).
 /// - Any HTTP API can answer a success with no body (204, or an empty 200); the result is
 ///   then the empty object, so a root that may refuse `{}` becomes `{"type": "object",
 ///   "anyOf": [declared, empty]}` ([`admit_empty`]).
@@ -110,7 +111,7 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
 pub(crate) fn advertised_output_schema(endpoint: &Endpoint) -> Option<Json> {
     let declared = endpoint.output_schema.as_ref()?;
     let mut schema = None;
-    if endpoint.fields_argument {
+    if endpoint.fields_argument || !endpoint.response_fields.is_empty() {
         let mut loose = declared.clone();
         loosen_for_subsets(&mut loose);
         schema = Some(loose).filter(|loose| loose != declared);
