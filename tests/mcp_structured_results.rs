@@ -112,40 +112,31 @@ fn imported_registry(api: &Api) -> ToolRegistry {
     registry
 }
 
-/// One call as a validating client sees it: the tool's listed `outputSchema` and the result.
+/// One call as a validating client sees it: the tool as `tools/list` gave it (its
+/// `inputSchema` and `outputSchema`, `null` when it has none) and the result.
 struct Seen {
     tool: String,
+    input_schema: Json,
     output_schema: Json,
     result: Json,
-}
-
-fn listed_schemas(session: &mut Session) -> Vec<(String, Json)> {
-    let answer = session.request(Json::from("list"), "tools/list", json!({}));
-    let tools = answer["result"]["tools"].as_array().unwrap().clone();
-    tools
-        .iter()
-        .map(|t| {
-            let name = t["name"].as_str().unwrap().to_string();
-            (name, t.get("outputSchema").cloned().unwrap_or(Json::Null))
-        })
-        .collect()
 }
 
 /// Lists the tools, then makes each call; returns what a client saw, in order.
 fn run(registry: ToolRegistry, calls: &[(&str, Json)]) -> Vec<Seen> {
     let mut session = Session::ready(Server::new(), registry);
-    let schemas = listed_schemas(&mut session);
+    let listed = session.request(Json::from("list"), "tools/list", json!({}));
+    let tools = listed["result"]["tools"].as_array().unwrap().clone();
     let mut seen = Vec::new();
     for (i, (tool, arguments)) in calls.iter().enumerate() {
         let answer = session.call(Json::from(i as i64), tool, arguments.clone());
-        let output_schema = schemas
+        let listed = tools
             .iter()
-            .find(|(name, _)| name == tool)
-            .map(|(_, schema)| schema.clone())
-            .unwrap_or(Json::Null);
+            .find(|t| t["name"].as_str() == Some(tool))
+            .unwrap();
         seen.push(Seen {
             tool: tool.to_string(),
-            output_schema,
+            input_schema: listed["inputSchema"].clone(),
+            output_schema: listed.get("outputSchema").cloned().unwrap_or(Json::Null),
             result: answer["result"].clone(),
         });
     }
@@ -209,8 +200,10 @@ fn a_field_subset_validates_against_the_listed_output_schema() {
         whole.result["structuredContent"],
         json!({"id": 7, "name": "Ann", "email": "ann@example.com"})
     );
-    // The endpoint's own `response_fields` keep a subset too.
+    // The endpoint's own `response_fields` keep a subset too (and give the model no
+    // `fields` argument).
     let kept = &seen[2];
+    assert_eq!(kept.input_schema["properties"], json!({}));
     assert_eq!(
         kept.result["structuredContent"],
         json!({"email": "ann@example.com"})

@@ -20,7 +20,7 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
     // Collected, not inserted one by one (each insert scans the keys): linear in the number
     // of parameters.
     let mut properties: Map = properties.into_iter().collect();
-    if endpoint.fields_argument || !endpoint.response_fields.is_empty() {
+    if endpoint.fields_argument {
         properties.insert(super::shape::FIELDS_ARGUMENT, super::shape::fields_schema());
     }
     let mut schema = Map::with_capacity(4);
