@@ -232,8 +232,7 @@ fn listed_plugin_tools_carry_title_annotations_and_output_schema() {
     assert_eq!(
         tools[0]["outputSchema"],
         json!({"type": "object",
-               "properties": {"result": {"type": "array", "items": {"type": "object"}}},
-               "required": ["result"]})
+               "properties": {"result": {"type": "array", "items": {"type": "object"}}}})
     );
     assert_eq!(
         tools[1]["annotations"],

@@ -233,8 +233,7 @@ fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
     assert_eq!(
         mcp::tool(&spec)["outputSchema"],
         json!({ "type": "object",
-                "properties": { "result": { "type": "array", "items": { "type": "integer" } } },
-                "required": ["result"] })
+                "properties": { "result": { "type": "array", "items": { "type": "integer" } } } })
     );
     let result = mcp::call_tool_result_for(&spec, &ToolOutput::json(json!([1, 2])));
     assert_eq!(result["structuredContent"], json!({ "result": [1, 2] }));

@@ -150,7 +150,10 @@
 //! Any 2xx is a success: the body goes to the model as text, as sent, and JSON is also parsed
 //! into [`ToolOutput::structured`](crate::tool::ToolOutput::structured); an empty body (204)
 //! is an empty success; a binary body is a one-line summary (type, size, file name) rather
-//! than bytes or an error. A status of 400 or more is an error output that keeps the body
+//! than bytes or an error. Text over the output cap is cut with a marker saying what was left
+//! out; the structured value is never cut, so it is whole and valid against the tool's
+//! output schema, or left out where nothing requires it
+//! ([`ToolOutput::is_truncated`](crate::tool::ToolOutput::is_truncated)). A status of 400 or more is an error output that keeps the body
 //! (capped), so the model can correct its call. Transport failures, timeouts, limits and
 //! argument errors are error outputs too, each with one message written for the model (what
 //! failed, and how to call correctly) and a stable [`ErrorKind`](crate::tool::ErrorKind) for

@@ -40,9 +40,12 @@
 //! raises when it does not validate), and a document's response schemas are often wrong about
 //! the real answers: fields that can be `null` without `nullable`, `required` fields left out,
 //! enums that grew a value, `additionalProperties: false` on an object that gained a field.
-//! So an imported output schema keeps `properties`, `items`, descriptions, titles, formats and
+//! So an imported output schema keeps `properties`, `items`, descriptions, titles and
 //! examples, and drops every assertion: `type` (but `"object"` at the root), `required`, `enum`,
-//! `const`, bounds, `pattern`, `additionalProperties: false`; `oneOf` reads as `anyOf`. Any
+//! `const`, bounds, `pattern`, `additionalProperties: false`, and `format`, `contentMediaType`
+//! and `contentEncoding`, which validators may assert (the TypeScript SDK's client checks
+//! formats, and a `date-time` without a zone or 3e9 in an `int32` is a real answer); `oneOf`
+//! reads as `anyOf`. Any
 //! answer validates (a root that is not an object is wrapped as `{"result": ...}` by the MCP
 //! provider), and the model and client still read the shape and meaning of the answer.
 //!

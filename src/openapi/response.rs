@@ -9,11 +9,18 @@
 //! integers sent as strings, enums that grew a value, `additionalProperties: false` on an
 //! object that gained a field, `oneOf` branches that overlap. A schema that asserted any of
 //! that would make a client reject answers the API really gives. So the schema keeps what
-//! describes the answer (properties, items, descriptions, titles, formats, examples) and
-//! drops every assertion: `type` (except `"object"` at the root, which MCP requires), `required`,
-//! `enum`, `const`, bounds, `pattern`, `additionalProperties: false`, `false` schemas; `oneOf`
-//! reads as `anyOf`. What is left validates every JSON value a root object can hold, and
-//! a root that is not an object schema is wrapped by the MCP provider as `{"result": ...}`.
+//! describes the answer (properties, items, descriptions, titles, examples) and drops every
+//! assertion: `type` (except `"object"` at the root, which MCP requires), `required`, `enum`,
+//! `const`, bounds, `pattern`, `additionalProperties: false`, `false` schemas; `oneOf` reads
+//! as `anyOf`. What is left validates every JSON value a root object can hold, and a root
+//! that is not an object schema is wrapped by the MCP provider as `{"result": ...}`.
+//!
+//! `format`, `contentMediaType` and `contentEncoding` go too, though JSON Schema calls them
+//! annotations: validators assert them when asked to (the TypeScript SDK's client checks
+//! formats), and documents get them wrong as often as the rest. Kubernetes declares 1,064
+//! `date-time` responses that its answers write without a zone, ids declared `uuid` are not,
+//! and `int32` fields carry 3e9; a `contentMediaType: application/json` string need not
+//! parse. The model loses little: a field's name and description say what a format would.
 //!
 //! An output schema is only given when every 2xx response the operation declares is JSON
 //! with a schema: a declared `204` (no body, so no `structuredContent`) would otherwise
@@ -40,15 +47,9 @@ const _: () = assert!(MAX_IMPORTED_OUTPUT_SCHEMA_BYTES <= crate::plugin::MAX_OUT
 pub(crate) const MAX_TITLE_CHARS: usize = 80;
 
 /// Keywords of a converted schema that describe without asserting (JSON Schema validation
-/// 2020-12 sections 7, 8 and 9), kept as they are.
-const ANNOTATIONS: [&str; 6] = [
-    "description",
-    "title",
-    "format",
-    "examples",
-    "contentMediaType",
-    "contentEncoding",
-];
+/// 2020-12 section 9), kept as they are. `format` and the `content*` keywords (sections 7
+/// and 8) are not among them: some validators assert them (see the module docs).
+const ANNOTATIONS: [&str; 3] = ["description", "title", "examples"];
 
 /// The endpoint title from the operation's `summary`: whitespace runs (newlines included)
 /// as one space, capped at [`MAX_TITLE_CHARS`].

@@ -867,50 +867,8 @@ pub(crate) fn small_value(value: &Json) -> Option<Json> {
     Some(value.clone())
 }
 
-/// The plugin type of a converted schema, for coercion: one JSON type when the schema
-/// names one (a type list with `null` counts as its other member), else [`ParamType::Any`].
+/// The plugin type of a converted schema, for coercion: the plugin's one rule
+/// ([`ParamType::from_schema`]), which a plugin file's parameter without a `type` follows too.
 pub(crate) fn param_type(schema: &Json) -> ParamType {
-    type_at(schema, 1)
-}
-
-fn type_at(schema: &Json, depth: usize) -> ParamType {
-    if depth >= crate::plugin::MAX_TYPE_DEPTH {
-        return ParamType::Any;
-    }
-    let word = match schema.get("type") {
-        Some(Json::String(word)) => Some(word.as_str()),
-        Some(Json::Array(words)) => {
-            let named: Vec<&str> = words
-                .iter()
-                .filter_map(Json::as_str)
-                .filter(|w| *w != "null")
-                .collect();
-            if named.len() == 1 {
-                named.first().copied()
-            } else {
-                None
-            }
-        }
-        _ => None,
-    };
-    let composed = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
-    let word = match word {
-        Some(word) => word,
-        None if composed => return ParamType::Any,
-        None if schema.get("properties").is_some() => "object",
-        None if schema.get("items").is_some() => "array",
-        None => return ParamType::Any,
-    };
-    match word {
-        "string" => ParamType::String,
-        "integer" => ParamType::Integer,
-        "number" => ParamType::Number,
-        "boolean" => ParamType::Boolean,
-        "array" => ParamType::array(match schema.get("items") {
-            Some(items) => type_at(items, depth + 1),
-            None => ParamType::Any,
-        }),
-        "object" => ParamType::object([]),
-        _ => ParamType::Any,
-    }
+    ParamType::from_schema(schema)
 }

@@ -34,6 +34,7 @@ impl Param {
                 file: false,
                 schema: None,
             },
+            typed: false,
         }
     }
 
@@ -88,6 +89,9 @@ impl Param {
 #[derive(Clone, Debug)]
 pub struct ParamBuilder {
     param: Param,
+    /// Whether [`ty`](ParamBuilder::ty) was called: without it, a declared `schema` gives
+    /// the type.
+    typed: bool,
 }
 
 impl ParamBuilder {
@@ -110,9 +114,11 @@ impl ParamBuilder {
     }
 
     /// The value's type (the file's `type`, with `items` and `properties`). Defaults to
-    /// [`ParamType::String`].
+    /// the type the [`schema`](ParamBuilder::schema) names ([`ParamType::from_schema`]) when
+    /// one is given, else [`ParamType::String`].
     pub fn ty(mut self, ty: ParamType) -> ParamBuilder {
         self.param.ty = ty;
+        self.typed = true;
         self
     }
 
@@ -194,20 +200,28 @@ impl ParamBuilder {
 
     /// The JSON Schema of the value as the model reads it (the file's `schema`): it replaces
     /// the schema made from the type, and calls check values against its cheap keywords.
+    /// Without a [`ty`](ParamBuilder::ty), the type is the one it names
+    /// ([`ParamType::from_schema`]); with one, building the plugin refuses a schema that
+    /// accepts a JSON type the type does not (the model would send what the call refuses).
     pub fn schema(mut self, schema: Json) -> ParamBuilder {
         self.param.schema = Some(schema);
         self
     }
 
     /// The parameter (unchecked until the plugin is built).
-    pub fn build(self) -> Param {
+    pub fn build(mut self) -> Param {
+        if !self.typed {
+            if let Some(schema) = &self.param.schema {
+                self.param.ty = ParamType::from_schema(schema);
+            }
+        }
         self.param
     }
 }
 
 impl From<ParamBuilder> for Param {
     fn from(builder: ParamBuilder) -> Param {
-        builder.param
+        builder.build()
     }
 }
 

@@ -711,8 +711,11 @@ fn tool_spec(
                 ),
             ));
         }
+        // What the tool advertises admits every answer the endpoint gives: an empty one,
+        // and the parts a `fields` argument asks for.
+        let advertised = schema::advertised_output_schema(endpoint);
         spec = spec
-            .with_output_schema(schema.clone())
+            .with_output_schema(advertised.unwrap_or_else(|| schema.clone()))
             .map_err(|e| err(ErrorKind::InvalidField, field, e.message().to_string()))?;
     }
     Ok(spec)

@@ -171,6 +171,7 @@ pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 pub use self::error::{Error, ErrorKind};
 pub(crate) use self::file::{load_value, type_keys, write_type};
 pub use self::http_plugin::HttpPlugin;
+pub use self::model::MAX_TYPE_DEPTH;
 pub use self::model::{
     method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
     Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
@@ -186,4 +187,4 @@ pub use self::redact::MIN_REDACTED_SECRET_BYTES;
 pub use self::result::ApiResponse;
 pub(crate) use self::token::token_url_problem;
 pub use self::tool::{DryRun, HttpTool};
-pub use self::validate::{MAX_SCHEMA_DEPTH, MAX_TYPE_DEPTH};
+pub use self::validate::MAX_SCHEMA_DEPTH;

@@ -19,6 +19,10 @@ use crate::tool::ToolAnnotations;
 /// drops larger ones with a warning.)
 pub const MAX_OUTPUT_SCHEMA_BYTES: usize = 64 * 1024;
 
+/// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
+/// recursively when a call's values are checked, so their depth is bounded here.
+pub const MAX_TYPE_DEPTH: usize = 16;
+
 /// Where a parameter's value goes in the request.
 ///
 /// `#[non_exhaustive]`: locations grow with the plugin file (`cookie` was added; OpenAPI 3.2's
@@ -143,6 +147,65 @@ impl ParamType {
     /// Whether values of this type are JSON arrays or objects.
     pub fn is_container(&self) -> bool {
         matches!(self, ParamType::Array(_) | ParamType::Object(_))
+    }
+
+    /// The type a JSON Schema names, for a parameter declared with a `schema` and no `type`:
+    /// one JSON type when the schema names one (a type list with `null` counts as its other
+    /// member; `properties` alone reads as an object, `items` as an array), else
+    /// [`ParamType::Any`], whose values the schema alone checks. So a model's value is coerced
+    /// and checked as the schema it reads says, never as a string it was not told about.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use httptool::json;
+    /// use httptool::plugin::ParamType;
+    ///
+    /// let either = json!({"oneOf": [{"type": "string"}, {"type": "object"}]});
+    /// assert_eq!(ParamType::from_schema(&either), ParamType::Any);
+    /// let ids = json!({"type": "array", "items": {"type": ["integer", "null"]}});
+    /// assert_eq!(ParamType::from_schema(&ids), ParamType::array(ParamType::Integer));
+    /// ```
+    pub fn from_schema(schema: &Json) -> ParamType {
+        type_at(schema, 1)
+    }
+}
+
+/// [`ParamType::from_schema`] at `depth`; arrays of arrays nest no deeper than
+/// [`MAX_TYPE_DEPTH`], past which the type is [`ParamType::Any`].
+fn type_at(schema: &Json, depth: usize) -> ParamType {
+    if depth >= MAX_TYPE_DEPTH {
+        return ParamType::Any;
+    }
+    let word = match schema.get("type") {
+        Some(Json::String(word)) => Some(word.as_str()),
+        Some(Json::Array(words)) => {
+            let mut named = words
+                .iter()
+                .filter_map(Json::as_str)
+                .filter(|w| *w != "null");
+            match (named.next(), named.next()) {
+                (Some(word), None) => Some(word),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let composed = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
+    let word = match word {
+        Some(word) => word,
+        None if composed => return ParamType::Any,
+        None if schema.get("properties").is_some() => "object",
+        None if schema.get("items").is_some() => "array",
+        None => return ParamType::Any,
+    };
+    match word {
+        "array" => ParamType::array(match schema.get("items") {
+            Some(items) => type_at(items, depth + 1),
+            None => ParamType::Any,
+        }),
+        "object" => ParamType::object([]),
+        other => ParamType::scalar(other).unwrap_or(ParamType::Any),
     }
 }
 
@@ -888,7 +951,12 @@ impl Endpoint {
     }
 
     /// The JSON Schema of the structured result (the JSON the model gets, after
-    /// [`response_pointer`](Endpoint::response_pointer)), if one was declared.
+    /// [`response_pointer`](Endpoint::response_pointer)), if one was declared, as declared.
+    /// The tool's [`ToolSpec::output_schema`](crate::tool::ToolSpec::output_schema) is this
+    /// schema loosened where the endpoint can answer what it does not describe: without what
+    /// a subset breaks when [`fields_argument`](Endpoint::fields_argument) is on or
+    /// [`response_fields`](Endpoint::response_fields) are declared, and
+    /// admitting the empty object `{}` (an answer with no body) when its root could refuse it.
     pub fn output_schema(&self) -> Option<&Json> {
         self.output_schema.as_ref()
     }

@@ -435,7 +435,7 @@ fn finish(
     status: u16,
     reason: &str,
     mut text: String,
-    mut data: Option<Json>,
+    data: Option<Json>,
     shaping: &Shaping<'_>,
 ) -> ToolOutput {
     let max_output_bytes = shaping.max_output_bytes;
@@ -443,17 +443,24 @@ fn finish(
         // JSON over the cap is cut at element boundaries into valid JSON (its marker says
         // what was left out); other text, and JSON that cannot be cut so, keeps the text
         // marker.
-        // The structured value is the cut one too, so MCP's `structuredContent` says what
-        // the text says; `HttpTool::send` keeps the whole response.
+        // The structured value stays whole: a cut one would break the output schema a
+        // client checks it against (a required member gone, a marker string among objects).
+        // MCP sends it only where a schema promises it (`ToolOutput::is_truncated`).
+        let mut cut = false;
         if text.len() > max_output_bytes {
-            if let Some(cut) = data.as_ref().and_then(|v| cap_json(v, max_output_bytes)) {
-                data = json::parse(&cut).ok().or(data);
-                text = cut;
+            if let Some(json_cut) = data.as_ref().and_then(|v| cap_json(v, max_output_bytes)) {
+                text = json_cut;
+                cut = true;
             }
         }
         shaping.redactor.string(&mut text);
-        cap_text(&mut text, max_output_bytes);
-        ToolOutput::success(text)
+        cut |= cap_text(&mut text, max_output_bytes) > 0;
+        let output = ToolOutput::success(text);
+        if cut {
+            output.truncated()
+        } else {
+            output
+        }
     } else {
         let mut message = format!("the API answered {}", status);
         if !reason.is_empty() {
@@ -468,8 +475,13 @@ fn finish(
         }
         // The reason phrase is redacted too (`400 Bad key <the key>`).
         shaping.redactor.string(&mut message);
-        cap_text(&mut message, max_output_bytes);
-        ToolOutput::error(ErrorKind::HttpStatus, message)
+        let cut = cap_text(&mut message, max_output_bytes) > 0;
+        let output = ToolOutput::error(ErrorKind::HttpStatus, message);
+        if cut {
+            output.truncated()
+        } else {
+            output
+        }
     };
     if let Some(data) = data {
         output = output.with_structured(data);

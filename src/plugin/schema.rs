@@ -94,3 +94,297 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
     }
     Json::Object(map)
 }
+
+/// The output schema the tool advertises for an endpoint's declared one (MCP's
+/// `outputSchema`, which clients check every successful `structuredContent` against): the
+/// declared schema, loosened where the endpoint can answer what it does not describe.
+///
+/// - With [`fields_argument`](Endpoint::fields_argument), the model may ask for any parts
+///   of the answer, and with [`response_fields`](Endpoint::response_fields) the endpoint
+///   keeps some, so what a subset can break goes ([`loosen_for_subsets`]).
+/// - Any HTTP API can answer a success with no body (204, or an empty 200); the result is
+///   then the empty object, so a root that may refuse `{}` becomes `{"type": "object",
+///   "anyOf": [declared, empty]}` ([`admit_empty`]).
+///
+/// `None` when the declared schema is advertised as it is (the common case, and every
+/// imported schema, which asserts nothing), so nothing is copied.
+pub(crate) fn advertised_output_schema(endpoint: &Endpoint) -> Option<Json> {
+    let declared = endpoint.output_schema.as_ref()?;
+    let mut schema = None;
+    if endpoint.fields_argument || !endpoint.response_fields.is_empty() {
+        let mut loose = declared.clone();
+        loosen_for_subsets(&mut loose);
+        schema = Some(loose).filter(|loose| loose != declared);
+    }
+    let current = schema.as_ref().unwrap_or(declared);
+    if object_root(current) && !admits_empty(current) {
+        schema = Some(admit_empty(current.clone()));
+    }
+    schema
+}
+
+/// What the object stands for in an advertised output schema when the API answered a
+/// success with no body.
+pub(crate) const EMPTY_ANSWER: &str =
+    "The API answered with no body (204 No Content, or an empty success): the result is empty.";
+
+/// Keywords a subset of the answer can break: members or items left out, or positions
+/// shifted. `oneOf` is among them: with fewer members, two branches can match at once.
+const SUBSET_ASSERTIONS: [&str; 17] = [
+    "required",
+    "minProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minItems",
+    "contains",
+    "minContains",
+    "prefixItems",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "oneOf",
+];
+
+/// Applies `visit` to `schema` and every schema below it that a value's members or items
+/// are checked against (`properties`, `patternProperties`, `additionalProperties`, `items`,
+/// `allOf`, `anyOf`, `oneOf`, `$defs`, `definitions`), with an explicit stack: schemas are
+/// input, and their depth costs no stack. `visit` runs before the children are read, so
+/// what it renames or removes is walked as it leaves it.
+fn walk_schemas(schema: &mut Json, mut visit: impl FnMut(&mut Map)) {
+    let mut stack: Vec<&mut Json> = vec![schema];
+    while let Some(node) = stack.pop() {
+        let map = match node.as_object_mut() {
+            Some(map) => map,
+            None => continue,
+        };
+        visit(map);
+        for (key, value) in map.iter_mut() {
+            match key.as_str() {
+                "properties" | "patternProperties" | "$defs" | "definitions" => {
+                    if let Some(children) = value.as_object_mut() {
+                        stack.extend(children.values_mut());
+                    }
+                }
+                "items" | "additionalProperties" | "allOf" | "anyOf" | "oneOf" => match value {
+                    Json::Array(children) => stack.extend(children.iter_mut()),
+                    child => stack.push(child),
+                },
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Drops what a subset of the answer can break ([`SUBSET_ASSERTIONS`]; an `enum` or `const`
+/// only when it names an array or object, which a subset no longer equals), and reads
+/// `oneOf` as `anyOf`. What is left still describes every member the model may ask for, and
+/// accepts every subset of a valid answer.
+fn loosen_for_subsets(schema: &mut Json) {
+    walk_schemas(schema, |map| {
+        let one_of = map.remove("oneOf");
+        let tuple =
+            map.contains_key("prefixItems") || map.get("items").map_or(false, Json::is_array);
+        if tuple {
+            // Items shift once some are left out: the tuple's positions no longer hold.
+            map.remove("items");
+        }
+        for key in SUBSET_ASSERTIONS {
+            map.remove(key);
+        }
+        let container = |v: &Json| v.is_array() || v.is_object();
+        if let Some(Json::Array(values)) = map.get("enum") {
+            if values.iter().any(container) {
+                map.remove("enum");
+            }
+        }
+        if map.get("const").map_or(false, container) {
+            map.remove("const");
+        }
+        if let Some(branches) = one_of {
+            if map.contains_key("anyOf") {
+                let mut all = map
+                    .remove("allOf")
+                    .and_then(Json::into_array)
+                    .unwrap_or_default();
+                let mut wrapper = Map::with_capacity(1);
+                wrapper.insert("anyOf", branches);
+                all.push(Json::Object(wrapper));
+                map.insert("allOf", all);
+            } else {
+                map.insert("anyOf", branches);
+            }
+        }
+    });
+}
+
+/// Whether the schema's root is an object schema (`"type": "object"`): MCP's provider wraps
+/// any other root as `{"result": ...}`, whose `result` may be absent, so an empty answer
+/// validates there already.
+fn object_root(schema: &Json) -> bool {
+    schema.get("type").and_then(Json::as_str) == Some("object")
+}
+
+/// Keywords that never refuse the empty object at a schema's root: those about members that
+/// are present, about other types, and annotations.
+const EMPTY_SAFE: [&str; 37] = [
+    "type",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "maxProperties",
+    "items",
+    "prefixItems",
+    "unevaluatedItems",
+    "contains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minContains",
+    "maxContains",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "contentMediaType",
+    "contentEncoding",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "title",
+    "description",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "$comment",
+];
+
+/// Whether `{}` surely validates against the root of `schema` (an object schema): every
+/// keyword there is one that cannot refuse it, `required` is empty and `minProperties` 0.
+/// `$defs` are only reached through a `$ref`, which is not safe here. Unsure means no.
+fn admits_empty(schema: &Json) -> bool {
+    let map = match schema.as_object() {
+        Some(map) => map,
+        None => return true,
+    };
+    map.iter().all(|(key, value)| match key.as_str() {
+        "required" => value.as_array().map_or(false, Vec::is_empty),
+        "minProperties" => value.as_f64() == Some(0.0),
+        "$defs" | "definitions" => true,
+        word if word.starts_with("x-") => true,
+        word => EMPTY_SAFE.contains(&word),
+    })
+}
+
+/// `{"type": "object", "anyOf": [declared, {"type": "object", "maxProperties": 0}]}`: the
+/// declared schema or the empty answer. What must stay at the root (`$defs` and
+/// `definitions`, where `#/$defs/...` references point; `$schema`, `$id`) moves there, and so
+/// do the title and description a reader looks for first.
+fn admit_empty(declared: Json) -> Json {
+    let mut inner = match declared.into_object() {
+        Some(map) => map,
+        None => return Json::Object(Map::new()),
+    };
+    let mut root = Map::with_capacity(8);
+    for key in ["$schema", "$id"] {
+        if let Some(value) = inner.remove(key) {
+            root.insert(key, value);
+        }
+    }
+    root.insert("type", "object");
+    for key in ["title", "description"] {
+        if let Some(value) = inner.remove(key) {
+            root.insert(key, value);
+        }
+    }
+    let mut empty = Map::with_capacity(3);
+    empty.insert("type", "object");
+    empty.insert("maxProperties", 0);
+    empty.insert("description", EMPTY_ANSWER);
+    let defs: Vec<(&str, Json)> = ["$defs", "definitions"]
+        .iter()
+        .filter_map(|key| inner.remove(key).map(|value| (*key, value)))
+        .collect();
+    root.insert("anyOf", vec![Json::Object(inner), Json::Object(empty)]);
+    for (key, value) in defs {
+        root.insert(key, value);
+    }
+    Json::Object(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn loosened(schema: Json) -> Json {
+        let mut schema = schema;
+        loosen_for_subsets(&mut schema);
+        schema
+    }
+
+    #[test]
+    fn subsets_loosen_every_level_and_keep_what_describes() {
+        let schema = json!({"type": "object", "required": ["required"], "minProperties": 1,
+            "properties": {
+                "required": {"type": "string", "description": "a member named like the keyword"},
+                "pair": {"type": "array", "prefixItems": [{"type": "string"}], "items": false, "minItems": 2},
+                "kind": {"oneOf": [{"required": ["a"]}, {"required": ["b"]}], "anyOf": [{}]},
+                "shape": {"enum": [{"a": 1}, "x"], "const": [1]},
+                "word": {"enum": ["x", "y"], "const": "x"}},
+            "$defs": {"Item": {"type": "object", "required": ["id"], "not": {"required": ["x"]}}},
+            "items": [{"if": {}, "then": {}, "else": {}}]});
+        assert_eq!(
+            loosened(schema),
+            json!({"type": "object",
+                "properties": {
+                    "required": {"type": "string", "description": "a member named like the keyword"},
+                    "pair": {"type": "array"},
+                    "kind": {"anyOf": [{}], "allOf": [{"anyOf": [{}, {}]}]},
+                    "shape": {},
+                    "word": {"enum": ["x", "y"], "const": "x"}},
+                "$defs": {"Item": {"type": "object"}}})
+        );
+    }
+
+    #[test]
+    fn only_roots_that_may_refuse_the_empty_object_are_wrapped() {
+        for admits in [
+            json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 1}},
+                   "additionalProperties": false, "required": [], "x-note": 1}),
+            json!({"type": "object", "minProperties": 0, "$defs": {"A": {"required": ["a"]}}}),
+        ] {
+            assert!(admits_empty(&admits), "{}", admits);
+        }
+        for refuses in [
+            json!({"type": "object", "required": ["a"]}),
+            json!({"type": "object", "minProperties": 1}),
+            json!({"type": "object", "$ref": "#/$defs/A"}),
+            json!({"type": "object", "allOf": [{}]}),
+            json!({"type": "object", "unknownKeyword": 1}),
+        ] {
+            assert!(!admits_empty(&refuses), "{}", refuses);
+        }
+        let wrapped = admit_empty(json!({"$schema": "s", "type": "object", "title": "T",
+            "required": ["a"], "$defs": {"A": {}}}));
+        assert_eq!(
+            wrapped,
+            json!({"$schema": "s", "type": "object", "title": "T",
+                   "anyOf": [{"type": "object", "required": ["a"]},
+                             {"type": "object", "maxProperties": 0, "description": EMPTY_ANSWER}],
+                   "$defs": {"A": {}}})
+        );
+    }
+}

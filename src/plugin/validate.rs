@@ -9,6 +9,7 @@ use super::declaration::{effective_location, Declaration};
 use super::error::{quote, short_value as short, Error, ErrorKind};
 use super::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
+    MAX_TYPE_DEPTH,
 };
 use super::option_fields::{Value, OPTION_FIELDS};
 use super::style;
@@ -17,10 +18,6 @@ use crate::json::Json;
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
 use crate::url::Url;
-
-/// How deep parameter types may nest (an array of objects of arrays ...). Types are walked
-/// recursively when a call's values are checked, so their depth is bounded here.
-pub const MAX_TYPE_DEPTH: usize = 16;
 
 /// `parent.field`.
 pub(crate) fn at(parent: &str, field: &str) -> String {
@@ -595,6 +592,7 @@ fn check_flags(
     check_style(param, path)?;
     if let Some(schema) = &param.schema {
         check_schema_depth(schema, schemas, path)?;
+        check_schema_type(param, schema, path)?;
     }
     if param.whole_body {
         check_whole_body(endpoint, param, path)?;
@@ -635,6 +633,65 @@ fn check_flags(
         );
     }
     Ok(())
+}
+
+/// The type and the `schema` agree: every JSON type the schema names at its top (its `type`,
+/// or the types of all its `anyOf` or `oneOf` branches) is one the type takes, so no value
+/// the model reads as valid is refused by the call's coercion. `null` counts as absent.
+fn check_schema_type(param: &Param, schema: &Json, path: &str) -> Result<(), Error> {
+    if param.ty == ParamType::Any {
+        return Ok(());
+    }
+    let mut words = Vec::new();
+    if !schema_types(schema, &mut words) {
+        return Ok(());
+    }
+    let takes = |word: &str| match (&param.ty, word) {
+        (_, "null") => true,
+        (ParamType::Number, "integer") => true,
+        (ty, word) => ty.as_str() == word,
+    };
+    match words.iter().find(|w| !takes(w)) {
+        None => Ok(()),
+        Some(word) => conflict(
+            path,
+            "schema",
+            &format!(
+                "the schema accepts {} values, which the parameter's type '{}' refuses; leave 'type' out to take it from the schema, or write \"type\": \"any\"",
+                word,
+                param.ty.as_str()
+            ),
+        ),
+    }
+}
+
+/// The JSON types `schema` names at its top, pushed onto `words`: its `type` (a word or a
+/// list), else those of every `anyOf` and `oneOf` branch; false when they are not all known.
+/// Branches are read one level down, not recursively.
+fn schema_types<'a>(schema: &'a Json, words: &mut Vec<&'a str>) -> bool {
+    fn named<'a>(schema: &'a Json, words: &mut Vec<&'a str>) -> bool {
+        match schema.get("type") {
+            Some(Json::String(word)) => words.push(word),
+            Some(Json::Array(list)) => words.extend(list.iter().filter_map(Json::as_str)),
+            _ => return false,
+        }
+        true
+    }
+    if named(schema, words) {
+        return true;
+    }
+    let mut found = false;
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Json::Array(branches)) = schema.get(key) {
+            for branch in branches {
+                if !named(branch, words) {
+                    return false;
+                }
+            }
+            found = true;
+        }
+    }
+    found
 }
 
 /// Which styles fit which types and locations (OpenAPI 3.1 section 4.8.12.4.2): a header

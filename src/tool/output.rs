@@ -103,6 +103,8 @@ pub struct ToolOutput {
     error: Option<ErrorKind>,
     structured: Option<Json>,
     status: Option<u16>,
+    /// Whether the text was cut to a cap.
+    truncated: bool,
 }
 
 impl ToolOutput {
@@ -113,6 +115,7 @@ impl ToolOutput {
             error: None,
             structured: None,
             status: None,
+            truncated: false,
         }
     }
 
@@ -130,6 +133,7 @@ impl ToolOutput {
             error: Some(kind),
             structured: None,
             status: None,
+            truncated: false,
         }
     }
 
@@ -177,12 +181,34 @@ impl ToolOutput {
         self.status
     }
 
+    /// Whether the text was cut to a cap: it then ends with a marker saying how much was
+    /// left out (or holds JSON cut at element boundaries, with markers in what was cut).
+    ///
+    /// The structured result is never cut: it is whole or absent. MCP sends it beside a cut
+    /// text only for a tool with an output schema, which clients hold to sending it; a tool
+    /// without one gets the cut text alone, so no client reads the whole value as if the
+    /// cap had not applied ([`mcp::call_tool_result_for`](super::mcp::call_tool_result_for)).
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Records that the text was cut by the tool itself (as [`cap_text`](ToolOutput::cap_text)
+    /// does).
+    pub(crate) fn truncated(mut self) -> ToolOutput {
+        self.truncated = true;
+        self
+    }
+
     /// Caps the text with [`cap_text`] and returns the number of bytes left out.
     ///
     /// The structured result is left whole: it is for Rust callers and MCP clients, which
-    /// set their own limits.
+    /// set their own limits (see [`is_truncated`](ToolOutput::is_truncated)).
     pub fn cap_text(&mut self, max_bytes: usize) -> usize {
-        cap_text(&mut self.text, max_bytes)
+        let left_out = cap_text(&mut self.text, max_bytes);
+        if left_out > 0 {
+            self.truncated = true;
+        }
+        left_out
     }
 }
 

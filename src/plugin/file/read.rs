@@ -10,13 +10,14 @@ use crate::json::{self, Json, Map};
 use crate::plugin::builder::ParamBuilder;
 use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::plugin::http_plugin::HttpPlugin;
+use crate::plugin::model::MAX_TYPE_DEPTH;
 use crate::plugin::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
     ParamType, Property,
 };
 use crate::plugin::oauth::{ClientAuth, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
-use crate::plugin::validate::{at, index, MAX_TYPE_DEPTH};
+use crate::plugin::validate::{at, index};
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
 // The fields each object of the file accepts (anything else is an error naming the closest).
@@ -814,7 +815,11 @@ impl Loader<'_> {
         if let Some(description) = opt_str(map, "description", path)? {
             builder = builder.description(description);
         }
-        builder = builder.ty(read_type(map, path, 1)?);
+        // Without a `type`, a declared `schema` gives it (the builder reads it from there):
+        // the model's value is checked as the schema it reads says.
+        if map.contains_key("type") || !map.contains_key("schema") {
+            builder = builder.ty(read_type(map, path, 1)?);
+        }
         if let Some(format) = opt_str(map, "format", path)? {
             builder = builder.format(format);
         }

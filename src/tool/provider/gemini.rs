@@ -497,14 +497,20 @@ fn find_parts_in<'v, 'a>(content: &'v Json, at: At<'a>) -> Result<(&'v [Json], A
 /// `{"functionResponse": {"id", "name", "response": {"output": ...}}}`, or
 /// `{"error": text}` in `response` when the call failed.
 ///
-/// `output` is the structured result when the tool attached one, else the text. `id` is
-/// written only when the model sent one (see the [module documentation](self)).
+/// `output` is the structured result when the tool attached one and its text was not cut,
+/// else the text: a cut text ([`ToolOutput::is_truncated`]) is what the cap lets the model
+/// read (the whole structured value is not), as JSON when it is JSON cut at element
+/// boundaries, else as a string. `id` is written only when the model sent one (see the
+/// [module documentation](self)).
 pub fn function_response(call: &ToolCall, output: &ToolOutput) -> Json {
     let response = if output.is_error() {
         object([("error", Json::from(output.text()))])
     } else {
         let value = match output.structured() {
-            Some(structured) => structured.clone(),
+            Some(structured) if !output.is_truncated() => structured.clone(),
+            Some(_) => {
+                crate::json::parse(output.text()).unwrap_or_else(|_| Json::from(output.text()))
+            }
             None => Json::from(output.text()),
         };
         object([("output", value)])

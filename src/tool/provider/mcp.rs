@@ -20,18 +20,29 @@
 //! object, and as `{"result": value}` when it is an array, a string, a number, a boolean or
 //! null ([`RESULT_KEY`]). A spec's output schema whose root is not `"type": "object"` is
 //! rendered as the schema of that wrapper, `{"type": "object", "properties": {"result":
-//! schema}, "required": ["result"]}` (the schema's `$defs`, if any, at the wrapper's root,
-//! where its references point), and the results of such a tool are always wrapped, so
-//! `structuredContent` matches the `outputSchema` the client was given. The text block holds
-//! the same JSON (as the tool produced it), for clients that read only `content`. An error
-//! result carries its text only: an output schema describes successes.
+//! schema}}` (the schema's `$defs`, if any, at the wrapper's root, where its references
+//! point), and the results of such a tool are always wrapped, so `structuredContent` matches
+//! the `outputSchema` the client was given. The text block holds the same JSON (as the tool
+//! produced it), for clients that read only `content`. An error result carries its text
+//! only: an output schema describes successes.
 //!
 //! A tool with an output schema promises structured content on every success, and clients
 //! hold it to that (the Python and TypeScript SDKs refuse a successful result without
-//! `structuredContent` from such a tool, and skip the check on errors). When its output has
-//! no structured value (the API answered text, HTML or nothing where its description
-//! promised JSON), [`call_tool_result_for`] reports an error result: the answer's text as it
-//! came, then a second text block ([`UNSTRUCTURED_NOTE`]) saying why it is an error.
+//! `structuredContent` from such a tool, and skip the check on errors). So:
+//!
+//! - A success with nothing in it (an empty text and no structured value: an API's 204) is a
+//!   success whose `structuredContent` is the empty object `{}`: the wrapper above accepts
+//!   it (its `result` may be absent), and a tool whose object schema may answer empty must
+//!   accept it too (plugin tools advertise schemas that do).
+//! - When the output has no structured value but has text (the API answered text or HTML
+//!   where its description promised JSON), [`call_tool_result_for`] reports an error
+//!   result: the answer's text as it came, then a second text block ([`UNSTRUCTURED_NOTE`])
+//!   saying why it is an error.
+//! - The structured value is whole or absent, never cut. When the text was cut to a cap
+//!   ([`ToolOutput::is_truncated`]), a tool with an output schema still sends the whole
+//!   value as `structuredContent` (clients require it, and a cut one would not match the
+//!   schema); a tool without one sends the cut text alone, so clients that show
+//!   `structuredContent` to a model do not bypass the cap.
 
 use super::{object, At};
 use crate::json::{Json, Map};
@@ -102,8 +113,8 @@ fn wrapped(schema: &Json) -> Json {
     let defs = inner.as_object_mut().and_then(|map| map.remove("$defs"));
     let mut map = Map::with_capacity(4);
     map.insert("type", "object");
+    // No `required`: an empty answer is `{}`.
     map.insert("properties", object([(RESULT_KEY, inner)]));
-    map.insert("required", vec![Json::from(RESULT_KEY)]);
     if let Some(defs) = defs {
         map.insert("$defs", defs);
     }
@@ -215,9 +226,10 @@ pub fn call_from_request(request: &Json) -> Result<ToolCall, Error> {
 /// The `CallToolResult` for an output: `{"content": [{"type": "text", "text"}],
 /// "structuredContent"?, "isError"}`.
 ///
-/// `structuredContent` is there for a successful output that carries a structured value: an
-/// object as it is, anything else as `{"result": value}`. When the spec of the tool is at
-/// hand, use [`call_tool_result_for`], which follows its output schema.
+/// `structuredContent` is there for a successful output that carries a structured value
+/// and whose text was not cut ([`ToolOutput::is_truncated`]): an object as it is, anything
+/// else as `{"result": value}`. When the spec of the tool is at hand, use
+/// [`call_tool_result_for`], which follows its output schema.
 ///
 /// # Examples
 ///
@@ -235,14 +247,16 @@ pub fn call_from_request(request: &Json) -> Result<ToolCall, Error> {
 /// assert_eq!(mcp::call_tool_result(&list)["structuredContent"], json!({"result": [1, 2]}));
 /// ```
 pub fn call_tool_result(output: &ToolOutput) -> Json {
-    result(output, false)
+    result(output, false, false)
 }
 
 /// The `CallToolResult` for an output of the tool `spec` describes: as [`call_tool_result`],
 /// except that a tool whose output schema is not an object schema has every structured
-/// result wrapped, so `structuredContent` matches the `outputSchema` [`tool`] rendered, and
-/// that a success without a structured value from a tool with an output schema is an error
-/// result ending in [`UNSTRUCTURED_NOTE`] (see the [module docs](self#structured-results)).
+/// result wrapped, so `structuredContent` matches the `outputSchema` [`tool`] rendered; that
+/// a tool with an output schema sends its whole structured value beside a cut text; that an
+/// empty success from such a tool has `structuredContent` `{}`; and that a success with text
+/// but no structured value from it is an error result ending in [`UNSTRUCTURED_NOTE`] (see
+/// the [module docs](self#structured-results)).
 ///
 /// # Examples
 ///
@@ -263,11 +277,23 @@ pub fn call_tool_result(output: &ToolOutput) -> Json {
 /// assert_eq!(text["isError"], json!(true));
 /// assert_eq!(text["content"][0]["text"], json!("OK"));
 /// assert_eq!(text["content"][1]["text"], json!(mcp::UNSTRUCTURED_NOTE));
+///
+/// // The API answered 204 No Content: a success, with the empty object.
+/// let empty = mcp::call_tool_result_for(&spec, &ToolOutput::success(""));
+/// assert_eq!(empty["isError"], json!(false));
+/// assert_eq!(empty["structuredContent"], json!({}));
 /// # Ok::<(), httptool::tool::Error>(())
 /// ```
 pub fn call_tool_result_for(spec: &ToolSpec, output: &ToolOutput) -> Json {
-    let unstructured =
-        spec.output_schema().is_some() && !output.is_error() && output.structured().is_none();
+    let promised = spec.output_schema().is_some();
+    let unstructured = promised && !output.is_error() && output.structured().is_none();
+    if unstructured && output.text().trim().is_empty() {
+        let mut map = Map::with_capacity(3);
+        map.insert("content", vec![text_block(output.text())]);
+        map.insert("structuredContent", Map::new());
+        map.insert("isError", false);
+        return Json::Object(map);
+    }
     if unstructured {
         let mut map = Map::with_capacity(2);
         map.insert(
@@ -277,18 +303,21 @@ pub fn call_tool_result_for(spec: &ToolSpec, output: &ToolOutput) -> Json {
         map.insert("isError", true);
         return Json::Object(map);
     }
-    result(output, wraps_results(spec))
+    result(output, wraps_results(spec), promised)
 }
 
 fn text_block(text: &str) -> Json {
     object([("type", Json::from("text")), ("text", Json::from(text))])
 }
 
-fn result(output: &ToolOutput, always_wrap: bool) -> Json {
+/// `promised`: the tool has an output schema, so a structured value goes out even beside a
+/// cut text (see the [module docs](self#structured-results)).
+fn result(output: &ToolOutput, always_wrap: bool, promised: bool) -> Json {
     let mut map = Map::with_capacity(3);
     map.insert("content", vec![text_block(output.text())]);
     match output.structured() {
         Some(_) if output.is_error() => {}
+        Some(_) if output.is_truncated() && !promised => {}
         Some(structured @ Json::Object(_)) if !always_wrap => {
             map.insert("structuredContent", structured.clone());
         }
