@@ -757,6 +757,7 @@ fn auth_values(auth: &Auth) -> Vec<&ConfigValue> {
         Auth::Basic { username, password } => vec![username, password],
         Auth::Header { value, .. } | Auth::Query { value, .. } => vec![value],
         Auth::OAuth2(oauth) => oauth.values(),
+        Auth::AwsSigV4(sigv4) => sigv4.values(),
     }
 }
 

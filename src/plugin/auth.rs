@@ -160,8 +160,8 @@ pub(crate) fn known_value(auth: &Auth) -> Option<String> {
             Some(http::basic_auth(username.value()?, password.value()?))
         }
         Auth::Header { value, .. } | Auth::Query { value, .. } => value.value().map(str::to_string),
-        // Fetched at call time (`token.rs`).
-        Auth::OAuth2(_) => None,
+        // Fetched at call time (`token.rs`); signed at call time (`sigv4.rs`).
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) => None,
     }
 }
 
@@ -210,10 +210,11 @@ pub(crate) fn value_for<'a>(
         Auth::Header { value, .. } | Auth::Query { value, .. } => {
             Cow::Borrowed(resolve(value, context)?)
         }
-        // The tool adds the token it got (`HttpTool`), never the request builder.
-        Auth::OAuth2(_) => return Err(ToolOutput::error(
+        // The tool adds the token it got, or the signature (`HttpTool`), never the request
+        // builder.
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) => return Err(ToolOutput::error(
             ErrorKind::Internal,
-            "an oauth2 token cannot be built into the request; this is not caused by the arguments",
+            "an oauth2 token or an aws_sigv4 signature cannot be built into the request; this is not caused by the arguments",
         )),
     })
 }

@@ -339,6 +339,15 @@ pub enum Auth {
     /// `Authorization: Bearer <token>` with a token the plugin gets from an OAuth 2.0 token
     /// endpoint, caches and renews (see [`OAuth2`](super::OAuth2)).
     OAuth2(super::OAuth2),
+    /// AWS Signature Version 4: each request signed with a secret access key (see
+    /// [`AwsSigV4`](super::AwsSigV4)).
+    AwsSigV4(super::AwsSigV4),
+}
+
+impl From<super::AwsSigV4> for Auth {
+    fn from(sigv4: super::AwsSigV4) -> Auth {
+        Auth::AwsSigV4(sigv4)
+    }
 }
 
 impl From<super::OAuth2> for Auth {
@@ -380,9 +389,10 @@ impl Auth {
     }
 
     /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"`, `"query"`,
-    /// `"oauth2_client_credentials"` or `"oauth2_refresh_token"`.
+    /// `"oauth2_client_credentials"`, `"oauth2_refresh_token"` or `"aws_sigv4"`.
     pub fn type_name(&self) -> &'static str {
         match self {
+            Auth::AwsSigV4(_) => "aws_sigv4",
             Auth::OAuth2(oauth) => oauth.type_name(),
             Auth::Bearer { .. } => "bearer",
             Auth::Basic { .. } => "basic",
@@ -394,7 +404,9 @@ impl Auth {
     /// The header this auth sets, if it sets one.
     pub fn header_name(&self) -> Option<&str> {
         match self {
-            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::OAuth2(_) => Some("Authorization"),
+            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::OAuth2(_) | Auth::AwsSigV4(_) => {
+                Some("Authorization")
+            }
             Auth::Header { name, .. } => Some(name),
             Auth::Query { .. } => None,
         }

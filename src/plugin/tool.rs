@@ -166,8 +166,17 @@ impl HttpTool {
                 )
             })?;
         }
+        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+            // Last, so it signs what the application's signer added too.
+            sigv4.sign(&mut request, self.unix_time(), context)?;
+        }
         // After signing: what the signer added is a secret too.
         let mut redactor = Redactor::for_call(&request, endpoint, values, context);
+        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+            for secret in sigv4.secrets(context) {
+                redactor.add(secret);
+            }
+        }
         if let Some(Auth::OAuth2(oauth)) = self.plugin.auth() {
             // The API has no business echoing them, but if it does, the model never sees them.
             let mut secrets: Vec<&ConfigValue> = oauth.client_secret().into_iter().collect();
@@ -179,6 +188,16 @@ impl HttpTool {
             }
         }
         Ok((request, redactor))
+    }
+
+    /// Now, as the plugin's client reads the time (its [`TimeSource`](crate::http::TimeSource)),
+    /// or the machine's clock when the plugin sends through a transport of the application's.
+    fn unix_time(&self) -> std::time::Duration {
+        use crate::http::TimeSource;
+        match &self.plugin.runtime.client {
+            Some(client) => client.config().time_source.unix_time(),
+            None => crate::http::RealTime.unix_time(),
+        }
     }
 
     /// The request a call would send, ready to print with secrets masked.
