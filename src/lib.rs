@@ -54,7 +54,6 @@ mod decimal;
 mod error;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
 #[cfg(feature = "http")]
-#[allow(dead_code, unused_imports)] // until the signing auth schemes call it
 mod hash;
 #[cfg(test)]
 mod test_rng;

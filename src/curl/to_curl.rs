@@ -754,7 +754,9 @@ fn replace_all(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 fn auth_values(auth: &Auth) -> Vec<&ConfigValue> {
     match auth {
         Auth::Bearer { token } => vec![token],
-        Auth::Basic { username, password } => vec![username, password],
+        Auth::Basic { username, password } | Auth::Digest { username, password } => {
+            vec![username, password]
+        }
         Auth::Header { value, .. } | Auth::Query { value, .. } => vec![value],
         Auth::OAuth2(oauth) => oauth.values(),
         Auth::AwsSigV4(sigv4) => sigv4.values(),

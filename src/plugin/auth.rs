@@ -160,8 +160,9 @@ pub(crate) fn known_value(auth: &Auth) -> Option<String> {
             Some(http::basic_auth(username.value()?, password.value()?))
         }
         Auth::Header { value, .. } | Auth::Query { value, .. } => value.value().map(str::to_string),
-        // Fetched at call time (`token.rs`); signed at call time (`sigv4.rs`).
-        Auth::OAuth2(_) | Auth::AwsSigV4(_) => None,
+        // Fetched at call time (`token.rs`); signed at call time (`sigv4.rs`); answering a
+        // challenge (`digest.rs`).
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => None,
     }
 }
 
@@ -180,7 +181,11 @@ pub(crate) fn missing_context(key: &str) -> ToolOutput {
     )
 }
 
-fn resolve<'a>(value: &'a ConfigValue, context: &'a CallContext) -> Result<&'a str, ToolOutput> {
+/// The text of `value` for one call; the missing-context output when the context lacks it.
+pub(crate) fn resolve<'a>(
+    value: &'a ConfigValue,
+    context: &'a CallContext,
+) -> Result<&'a str, ToolOutput> {
     value
         .resolve(context)
         .ok_or_else(|| missing_context(value.context_key().unwrap_or("")))
@@ -212,9 +217,9 @@ pub(crate) fn value_for<'a>(
         }
         // The tool adds the token it got, or the signature (`HttpTool`), never the request
         // builder.
-        Auth::OAuth2(_) | Auth::AwsSigV4(_) => return Err(ToolOutput::error(
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => return Err(ToolOutput::error(
             ErrorKind::Internal,
-            "an oauth2 token or an aws_sigv4 signature cannot be built into the request; this is not caused by the arguments",
+            "an oauth2 token, an aws_sigv4 signature or a digest answer cannot be built into the request; this is not caused by the arguments",
         )),
     })
 }

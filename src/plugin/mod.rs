@@ -146,6 +146,7 @@ mod builder;
 mod compile;
 mod config_value;
 mod declaration;
+mod digest;
 mod error;
 mod file;
 mod http_plugin;

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use super::auth::resolve;
 use super::config_value::ConfigValue;
 use crate::hash::{hex, hmac_sha256, sha256};
 use crate::http::Request;
@@ -265,12 +266,6 @@ impl fmt::Debug for AwsSigV4 {
             .field("session_token", &self.session_token)
             .finish()
     }
-}
-
-fn resolve<'a>(value: &'a ConfigValue, context: &'a CallContext) -> Result<&'a str, ToolOutput> {
-    value
-        .resolve(context)
-        .ok_or_else(|| super::auth::missing_context(value.context_key().unwrap_or("")))
 }
 
 /// `kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request")`.

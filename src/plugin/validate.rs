@@ -328,6 +328,11 @@ pub(crate) fn check_auth(
         }
         Auth::OAuth2(oauth) => check_oauth(oauth)?,
         Auth::AwsSigV4(sigv4) => check_sigv4(sigv4)?,
+        Auth::Digest { username, password } => {
+            check_context_key(username, "auth.username")?;
+            check_context_key(password, "auth.password")?;
+            check_header("Authorization", username.value(), "auth.username")?;
+        }
         Auth::Query { name, value } => {
             check_context_key(value, "auth.value")?;
             if name.is_empty() {

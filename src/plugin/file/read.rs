@@ -595,6 +595,13 @@ impl Loader<'_> {
                     password: field("password")?,
                 })
             }
+            "digest" => {
+                fields(value, "auth", &[&["type", "username", "password"]])?;
+                Ok(Auth::Digest {
+                    username: field("username")?,
+                    password: field("password")?,
+                })
+            }
             "header" | "query" => {
                 fields(value, "auth", &[&["type", "name", "value"]])?;
                 let name = required_str(map, "name", "auth")?.to_string();
@@ -632,7 +639,7 @@ impl Loader<'_> {
             }
             other => Err(one_of(
                 "auth.type",
-                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token, aws_sigv4",
+                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token, aws_sigv4, digest",
                 other,
             )),
         }

@@ -74,7 +74,7 @@ fn auth_json(auth: &Auth) -> Json {
         Auth::Bearer { token } => {
             map.insert("token", config_json(token));
         }
-        Auth::Basic { username, password } => {
+        Auth::Basic { username, password } | Auth::Digest { username, password } => {
             map.insert("username", config_json(username));
             map.insert("password", config_json(password));
         }
