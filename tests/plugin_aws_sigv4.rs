@@ -429,3 +429,20 @@ fn every_botocore_case_signs_alike() {
         failures.join("\n")
     );
 }
+
+#[cfg(feature = "curl")]
+#[test]
+fn exported_curl_signs_with_curls_own_aws_sigv4_and_masks_the_keys() {
+    let server = Server::json(r#"{"ok":true}"#);
+    let plugin = plugin(&server, "execute-api", true);
+    let line = httptool::curl::to_curl(&plugin, "get_item").unwrap();
+    assert!(
+        line.ends_with(" --aws-sigv4 aws:amz:eu-west-1:execute-api -u '***:***'"),
+        "{}",
+        line
+    );
+    assert!(line.contains("-H 'X-Amz-Security-Token: ***'"), "{}", line);
+    for gone in ["Authorization", "X-Amz-Date", SECRET, KEY_ID, TOKEN] {
+        assert!(!line.contains(gone), "{}", line);
+    }
+}

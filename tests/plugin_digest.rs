@@ -494,3 +494,34 @@ fn digest_auth_round_trips_through_the_plugin_file() {
     let again = HttpPlugin::from_json_with(&written.to_string(), lookup).unwrap();
     assert_eq!(again.auth(), plugin.auth());
 }
+
+#[cfg(feature = "curl")]
+#[test]
+fn curls_digest_option_imports_as_digest_auth_and_exports_back() {
+    use httptool::curl;
+    let (state, server) = digest_server("MD5");
+    let line = format!(
+        "curl --digest -u '{}:{}' '{}/cgi-bin/status?channel=1'",
+        USER,
+        PASSWORD,
+        server.base()
+    );
+    let plugin = curl::to_plugin(&curl::parse(&line).unwrap()).unwrap();
+    assert_eq!(plugin.auth().map(Auth::type_name), Some("digest"));
+    let mut registry = ToolRegistry::new();
+    registry.add_plugin(&plugin).unwrap();
+    let name = plugin.endpoints().next().unwrap().name().to_string();
+    let out = registry.call(&ToolCall::new("c", &name, r#"{"channel": 1}"#));
+    assert!(!out.is_error(), "{}", out.text());
+    assert_eq!(state.lock().unwrap().accepted, 1);
+    // Back to curl: curl answers the challenge itself; the password is masked.
+    let exported = curl::to_curl(&plugin, name.as_str()).unwrap();
+    assert!(exported.ends_with(" --digest -u '***:***'"), "{}", exported);
+    assert!(!exported.contains(PASSWORD));
+    // `--basic` after `--digest` sends Basic, as curl does.
+    let basic = curl::parse("curl --digest --basic -u a:b https://x.test/").unwrap();
+    assert_eq!(
+        curl::to_plugin(&basic).unwrap().auth().map(Auth::type_name),
+        Some("basic")
+    );
+}
