@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::error::quote;
-use super::model::{Auth, ConfigValue};
+pub(crate) use super::config_value::{missing_context, resolve};
+use super::model::Auth;
 use crate::http::{self, Request};
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 
@@ -170,27 +170,6 @@ fn bearer(token: &str) -> String {
     format!("Bearer {}", token)
 }
 
-/// The output for a context entry a call needs and the host did not give.
-pub(crate) fn missing_context(key: &str) -> ToolOutput {
-    ToolOutput::error(
-        ErrorKind::MissingParameter,
-        format!(
-            "this tool needs {} from the application's call context, and the application did not provide it; this is not caused by the arguments",
-            quote(key)
-        ),
-    )
-}
-
-/// The text of `value` for one call; the missing-context output when the context lacks it.
-pub(crate) fn resolve<'a>(
-    value: &'a ConfigValue,
-    context: &'a CallContext,
-) -> Result<&'a str, ToolOutput> {
-    value
-        .resolve(context)
-        .ok_or_else(|| missing_context(value.context_key().unwrap_or("")))
-}
-
 /// The value of the auth header or query parameter for one call.
 pub(crate) fn value_for<'a>(
     auth: &'a Auth,
@@ -227,6 +206,7 @@ pub(crate) fn value_for<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::ConfigValue;
 
     #[test]
     fn what_a_signer_adds_is_secret_even_unmarked() {

@@ -7,8 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::auth::resolve;
-use super::config_value::ConfigValue;
+use super::config_value::{resolve, ConfigValue};
 use crate::hash::{hex, hmac_sha256, sha256};
 use crate::http::Request;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
