@@ -572,3 +572,27 @@ fn httpbin_accepts_the_md5_and_sha_256_answers_and_refuses_a_wrong_password() {
         }
     }
 }
+
+#[test]
+fn an_observer_sees_the_challenge_and_the_answer_and_no_secret() {
+    use httptool::plugin::Exchange;
+    let (_, server) = digest_server("SHA-256");
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = seen.clone();
+    let plugin = HttpPlugin::from_json(&plugin_file(&server, PASSWORD))
+        .unwrap()
+        .with_observer(Arc::new(move |e: &Exchange<'_>| {
+            sink.lock().unwrap().push(format!("{:?}", e));
+        }));
+    let mut registry = ToolRegistry::new();
+    registry.add_plugin(&plugin).unwrap();
+    assert!(!call(&registry, "status", "{}").is_error());
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2, "{:?}", seen);
+    assert!(
+        seen[0].contains("401") && seen[1].contains("200"),
+        "{:?}",
+        seen
+    );
+    assert!(seen.iter().all(|e| !e.contains(PASSWORD)), "{:?}", seen);
+}
