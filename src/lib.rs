@@ -52,6 +52,9 @@
 #[allow(dead_code)]
 mod decimal;
 mod error;
+// SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
+#[cfg(feature = "http")]
+mod hash;
 #[cfg(test)]
 mod test_rng;
 // Used by every layer above json; a build of json alone has no message that quotes.

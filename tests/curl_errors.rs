@@ -169,9 +169,9 @@ messages! {
 
 // Options refused because leaving them out would change the request.
 messages! {
-    refused_auth_scheme: "curl --digest -u a:b x" => (Unsupported, Some(1), None,
-        "--digest at argument 1 is not supported: httptool sends basic (-u) and bearer \
-         (--oauth2-bearer) credentials only");
+    refused_auth_scheme: "curl --ntlm -u a:b x" => (Unsupported, Some(1), None,
+        "--ntlm at argument 1 is not supported: httptool sends basic (-u), digest \
+         (--digest -u) and bearer (--oauth2-bearer) credentials only");
     refused_signing: "curl --aws-sigv4 aws:amz x" => (Unsupported, Some(1), None,
         "--aws-sigv4 at argument 1 is not supported: request signing is not supported; \
          httptool cannot reproduce the signature");

@@ -710,7 +710,6 @@ fn options_that_would_change_the_request_are_refused() {
     for command in [
         "curl -K opts.txt x.test",
         "curl --config opts.txt x.test",
-        "curl --digest -u a:b x.test",
         "curl --ntlm -u a:b x.test",
         "curl --negotiate x.test",
         "curl --anyauth x.test",

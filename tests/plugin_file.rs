@@ -594,7 +594,7 @@ refused! {
     unknown_body_encoding: ep(r#""name": "x", "path": "/x", "body_encoding": "xml""#) => InvalidField, "endpoints[0].body_encoding", "expected one of json, form, multipart, raw; got 'xml'";
     unknown_array_style: param(r#""name": "a", "array_style": "zigzag""#) => InvalidField, "endpoints[0].params[0].array_style", "expected one of repeat, comma, space, pipe, spread, deep_object; got 'zigzag'";
     unknown_address_policy: pl(r#""address_policy": "loose""#) => InvalidField, "address_policy", "expected one of allow_all, strict; got 'loose'";
-    unknown_auth_type: pl(r#""auth": {"type": "digest"}"#) => InvalidField, "auth.type", "expected one of bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token; got 'digest'";
+    unknown_auth_type: pl(r#""auth": {"type": "hawk"}"#) => InvalidField, "auth.type", "expected one of bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token, aws_sigv4, digest; got 'hawk'";
     auth_missing_token: pl(r#""auth": {"type": "bearer"}"#) => MissingField, "auth", "missing field 'token'";
     header_value_not_string: pl(r#""headers": {"X-A": [1]}"#) => InvalidField, "headers.X-A", "expected a string or {\"context\": \"key\"}; got array";
     redirect_host_not_string: pl(r#""redirect_hosts": [1]"#) => InvalidField, "redirect_hosts[0]", "expected a string; got number";

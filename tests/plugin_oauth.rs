@@ -492,6 +492,52 @@ fn eight_threads_sharing_one_plugin_share_one_token_fetch() {
     assert_eq!(api.requests().len(), 8);
 }
 
+/// `threads` calls at once on a plugin whose tokens expire at once (`expires_in: 0`): the
+/// token server holds its first answer until every call is waiting for it. Returns how many
+/// token requests it got.
+fn concurrent_calls_with_expiring_tokens(threads: usize) -> usize {
+    let issuer = issuer_with(&[("svc", "s3cret-value")], Some(0));
+    let (go, gate) = mpsc::channel();
+    let tokens = token_server(issuer.clone(), Some(Arc::new(Mutex::new(gate))));
+    let api = api_server(issuer.clone());
+    let plugin = svc_plugin(&api, &tokens);
+    let mut registry = ToolRegistry::new();
+    registry.add_plugin(&plugin).unwrap();
+    let registry = Arc::new(registry);
+    let started = Arc::new(Barrier::new(threads + 1));
+    let calls: Vec<_> = (0..threads)
+        .map(|_| {
+            let registry = registry.clone();
+            let started = started.clone();
+            thread::spawn(move || {
+                started.wait();
+                registry.call(&ToolCall::new("c", "list_contacts", "{}"))
+            })
+        })
+        .collect();
+    started.wait();
+    // Time for every call to reach the token cache and wait on the one fetch.
+    thread::sleep(std::time::Duration::from_millis(500));
+    go.send(()).unwrap();
+    drop(go);
+    for call in calls {
+        let out = call.join().unwrap();
+        assert_eq!(out.text(), r#"{"ok":true,"issued":1,"echo":""}"#);
+    }
+    assert_eq!(api.requests().len(), threads);
+    tokens.requests().len()
+}
+
+#[test]
+fn a_token_fetched_while_8_calls_wait_serves_them_all_even_if_it_expires_at_once() {
+    assert_eq!(concurrent_calls_with_expiring_tokens(8), 1);
+}
+
+#[test]
+fn a_token_fetched_while_16_calls_wait_serves_them_all_even_if_it_expires_at_once() {
+    assert_eq!(concurrent_calls_with_expiring_tokens(16), 1);
+}
+
 #[test]
 fn two_tenants_through_the_context_get_two_tokens() {
     let issuer = issuer_with(

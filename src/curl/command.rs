@@ -53,6 +53,8 @@ pub struct CurlCommand {
     pub(crate) get: bool,
     pub(crate) head: bool,
     pub(crate) auth: Option<Auth>,
+    /// `--digest`: credentials in the URL answer a Digest challenge too.
+    pub(crate) digest: bool,
     pub(crate) user_agent: Option<String>,
     pub(crate) referer: Option<String>,
     pub(crate) cookies: Vec<String>,
@@ -497,6 +499,13 @@ pub enum Auth {
         /// The password; `None` for `-u user`, where curl would ask for it on the terminal.
         password: Option<String>,
     },
+    /// `--digest -u user:password`: HTTP Digest authentication (RFC 7616).
+    Digest {
+        /// The user name.
+        user: String,
+        /// The password; `None` for `-u user`.
+        password: Option<String>,
+    },
     /// `--oauth2-bearer token`: `Authorization: Bearer token`.
     Bearer {
         /// The token.
@@ -509,6 +518,11 @@ impl fmt::Debug for Auth {
         match self {
             Auth::Basic { user, password } => f
                 .debug_struct("Basic")
+                .field("user", user)
+                .field("password", &password.as_ref().map(|_| MASK))
+                .finish(),
+            Auth::Digest { user, password } => f
+                .debug_struct("Digest")
                 .field("user", user)
                 .field("password", &password.as_ref().map(|_| MASK))
                 .finish(),

@@ -58,8 +58,9 @@
 //! TLS files and settings (`--cacert`, `--cert`, `--key`, ...), protocol versions
 //! (`--http2`, ...), retries, `-w`, and the file references below. Options whose absence
 //! would change the request are refused with [`Error::Unsupported`] saying what to write
-//! instead: `-K`/`--config`, `--next`, `--digest`/`--ntlm`/`--negotiate`/`--anyauth`,
-//! `--aws-sigv4`, `-C`, `-z`, `--request-target`, `--variable`. `--url-query` (curl 7.87)
+//! instead: `-K`/`--config`, `--next`, `--ntlm`/`--negotiate`/`--anyauth`,
+//! `--aws-sigv4`, `-C`, `-z`, `--request-target`, `--variable`. `--digest -u` makes the
+//! plugin's auth [`Auth::Digest`](crate::plugin::Auth::Digest). `--url-query` (curl 7.87)
 //! adds to the URL's query as curl does: `name=value`, `=value` and `value` percent-encoded
 //! (the name as written), `+name=value` as written; `name@file` would read a file and is
 //! refused. `-r/--range` becomes a `Range: bytes=...` header (RFC 9110 section 14.2) unless

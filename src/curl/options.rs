@@ -34,6 +34,10 @@ pub(crate) enum Action {
     Head,
     User,
     Bearer,
+    /// `--digest`: the `-u` credentials answer a Digest challenge.
+    Digest,
+    /// `--basic`: the `-u` credentials go as Basic (undoes `--digest`).
+    Basic,
     UserAgent,
     Referer,
     Cookie,
@@ -154,7 +158,8 @@ const LOCATION_TRUSTED: &str =
     "read as -L; httptool never sends credentials to another host on a redirect";
 const FOLLOW: &str = "read as -L; which method a redirect uses follows httptool's own rules";
 
-const AUTH: &str = "httptool sends basic (-u) and bearer (--oauth2-bearer) credentials only";
+const AUTH: &str =
+    "httptool sends basic (-u), digest (--digest -u) and bearer (--oauth2-bearer) credentials only";
 const SIGV4: &str = "request signing is not supported; httptool cannot reproduce the signature";
 const CONFIG: &str = "it reads options from a file, which httptool never does; put the options \
                       on the command line";
@@ -202,7 +207,7 @@ static OPTIONS: &[Spec] = &[
     none("anyauth", 0, Refuse(AUTH)),
     switch("append", b'a', Note(OTHER_PROTOCOL)),
     value("aws-sigv4", 0, Refuse(SIGV4)),
-    switch("basic", 0, Ignore),
+    switch("basic", 0, Action::Basic),
     // `-N` is `--no-buffer`: either way only output buffering changes.
     switch("buffer", b'N', Ignore),
     switch("ca-native", 0, Note(TLS)),
@@ -232,7 +237,7 @@ static OPTIONS: &[Spec] = &[
     value("data-raw", 0, Action::Data(DataKind::Raw)),
     value("data-urlencode", 0, Action::Data(DataKind::UrlEncode)),
     value("delegation", 0, Note(OTHER_PROTOCOL)),
-    switch("digest", 0, Refuse(AUTH)),
+    switch("digest", 0, Action::Digest),
     switch("disable", b'q', Ignore),
     switch("disable-eprt", 0, Note(OTHER_PROTOCOL)),
     switch("disable-epsv", 0, Note(OTHER_PROTOCOL)),

@@ -58,6 +58,8 @@ struct Reader {
     head: bool,
     user: Option<(String, Option<String>, usize)>,
     bearer: Option<(String, usize)>,
+    /// `--digest` (the last of `--digest` and `--basic` wins, as in curl).
+    digest: bool,
     user_agent: Option<String>,
     referer: Option<String>,
     cookies: Vec<String>,
@@ -330,6 +332,8 @@ impl Reader {
             Action::Head => self.head(spec, on, at)?,
             Action::User => self.user(value, at)?,
             Action::Bearer => self.bearer = Some((one_line(spec, value, at)?, at)),
+            Action::Digest => self.digest = on,
+            Action::Basic => self.digest &= !on,
             Action::UserAgent => self.user_agent = Some(one_line(spec, value, at)?),
             Action::Referer => self.referer(spec, value, at)?,
             Action::Cookie => self.cookie(spec, value, at)?,
@@ -758,6 +762,7 @@ impl Reader {
             get: self.get.is_some(),
             head: self.head,
             auth,
+            digest: self.digest,
             user_agent: self.user_agent,
             referer: self.referer,
             cookies: self.cookies,
@@ -846,6 +851,9 @@ impl Reader {
                     self.note(at, message);
                 }
                 Some(Auth::Bearer { token })
+            }
+            (None, Some((user, password, _))) if self.digest => {
+                Some(Auth::Digest { user, password })
             }
             (None, Some((user, password, _))) => Some(Auth::Basic { user, password }),
             (None, None) => None,

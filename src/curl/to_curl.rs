@@ -282,13 +282,18 @@ fn words(
     let request = dry.request();
     let masked_body;
     let method = request.method();
+    let (head, auth_options) = auth_options(
+        plugin,
+        oauth_head(plugin, Head::read(&rendered, request.host())),
+        secrets,
+    );
     let command = Command {
         method: method.as_str(),
         url: match secrets {
             Secrets::Reveal => request.url().as_str().to_string(),
             Secrets::Mask => dry.masked_url(),
         },
-        head: oauth_head(plugin, Head::read(&rendered, request.host())),
+        head,
         body: match secrets {
             Secrets::Reveal => request.body(),
             Secrets::Mask => {
@@ -298,7 +303,57 @@ fn words(
         },
         files,
     };
-    Ok((command.groups()?, placeholders))
+    let mut groups = command.groups()?;
+    groups.extend(auth_options);
+    Ok((groups, placeholders))
+}
+
+/// The curl options of auth that curl computes itself at run time: `--digest -u` for
+/// Digest (curl answers the challenge), `--aws-sigv4 -u` for AWS Signature Version 4 (curl
+/// signs, at its own time; the plugin's `Authorization` and `X-Amz-Date` are left out).
+/// The user name and secret are `***` unless revealed.
+fn auth_options(plugin: &HttpPlugin, mut head: Head, secrets: Secrets) -> (Head, Groups) {
+    let shown = |value: &ConfigValue| match (secrets, value.value()) {
+        (Secrets::Reveal, Some(text)) => text.to_string(),
+        _ => MASK.to_string(),
+    };
+    let word = |text: &str| text.as_bytes().to_vec();
+    let groups = match plugin.auth() {
+        Some(Auth::Digest { username, password }) => vec![
+            vec![word("--digest")],
+            vec![
+                word("-u"),
+                word(&format!("{}:{}", shown(username), shown(password))),
+            ],
+        ],
+        Some(Auth::AwsSigV4(sigv4)) => {
+            head.headers.retain(|(name, _)| {
+                !["authorization", "x-amz-date", "x-amz-content-sha256"]
+                    .contains(&name.to_ascii_lowercase().as_str())
+            });
+            let plain = |value: &ConfigValue| value.value().unwrap_or(MASK).to_string();
+            vec![
+                vec![
+                    word("--aws-sigv4"),
+                    word(&format!(
+                        "aws:amz:{}:{}",
+                        plain(sigv4.region()),
+                        plain(sigv4.service())
+                    )),
+                ],
+                vec![
+                    word("-u"),
+                    word(&format!(
+                        "{}:{}",
+                        shown(sigv4.access_key_id()),
+                        shown(sigv4.secret_access_key())
+                    )),
+                ],
+            ]
+        }
+        _ => Vec::new(),
+    };
+    (head, groups)
 }
 
 /// The request a call sends, built by the plugin layer: with the arguments given, or
@@ -754,9 +809,12 @@ fn replace_all(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
 fn auth_values(auth: &Auth) -> Vec<&ConfigValue> {
     match auth {
         Auth::Bearer { token } => vec![token],
-        Auth::Basic { username, password } => vec![username, password],
+        Auth::Basic { username, password } | Auth::Digest { username, password } => {
+            vec![username, password]
+        }
         Auth::Header { value, .. } | Auth::Query { value, .. } => vec![value],
         Auth::OAuth2(oauth) => oauth.values(),
+        Auth::AwsSigV4(sigv4) => sigv4.values(),
     }
 }
 

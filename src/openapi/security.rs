@@ -23,7 +23,16 @@ pub(crate) enum Slot {
     /// `${VAR_CLIENT_ID}` and `${VAR_CLIENT_SECRET}`. As a per-endpoint parameter it is a
     /// bearer slot.
     ClientCredentials { token_url: String, scope: String },
+    /// AWS Signature Version 4 (an AWS document's `apiKey` scheme with
+    /// `x-amazon-apigateway-authtype: awsSigv4`, or `awsS3`), with the standard
+    /// `${AWS_ACCESS_KEY_ID}` and `${AWS_SECRET_ACCESS_KEY}`. As a per-endpoint parameter it
+    /// is an `Authorization` header slot.
+    AwsSigV4 { region: String, service: String },
 }
+
+/// The variables an AWS Signature Version 4 scheme reads: AWS's own names, which the AWS
+/// command line and SDKs read too.
+const AWS_VARIABLES: [&str; 2] = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"];
 
 /// One scheme the importer can fill.
 #[derive(Clone, Debug)]
@@ -46,6 +55,7 @@ impl Scheme {
                 format!("{}_USERNAME", self.variable),
                 format!("{}_PASSWORD", self.variable),
             ],
+            Slot::AwsSigV4 { .. } => AWS_VARIABLES.iter().map(|v| v.to_string()).collect(),
             _ => vec![self.variable.clone()],
         }
     }
@@ -80,6 +90,13 @@ impl Scheme {
                     map.insert("scope", scope.as_str());
                 }
             }
+            Slot::AwsSigV4 { region, service } => {
+                map.insert("type", "aws_sigv4");
+                map.insert("region", region.as_str());
+                map.insert("service", service.as_str());
+                map.insert("access_key_id", format!("${{{}}}", AWS_VARIABLES[0]));
+                map.insert("secret_access_key", format!("${{{}}}", AWS_VARIABLES[1]));
+            }
         }
         Json::Object(map)
     }
@@ -95,6 +112,11 @@ impl Scheme {
         let mut map = Map::new();
         map.insert("name", param_name);
         let (wire, location, value) = match &self.slot {
+            Slot::AwsSigV4 { .. } => (
+                "Authorization".to_string(),
+                "header",
+                format!("${{{}}}", self.variable),
+            ),
             Slot::Bearer | Slot::ClientCredentials { .. } => (
                 "Authorization".to_string(),
                 "header",
@@ -149,8 +171,22 @@ pub(crate) fn schemes(
         let here = child(&at, name);
         let kind = scheme.get("type").and_then(Json::as_str).unwrap_or("");
         let variable = text::env_name(prefix, name);
-        let slot = match kind {
-            "apiKey" => {
+        let aws = scheme
+            .get("x-amazon-apigateway-authtype")
+            .and_then(Json::as_str);
+        let slot = match (kind, aws) {
+            ("apiKey", Some("awsSigv4")) | ("apiKey", Some("awsS3")) => aws_sigv4(root, aws),
+            ("apiKey", Some(other)) => {
+                warnings.push(Warning::new(
+                    here,
+                    format!(
+                        "x-amazon-apigateway-authtype '{}' is not supported (only awsSigv4 and awsS3): not imported",
+                        other
+                    ),
+                ));
+                continue;
+            }
+            ("apiKey", None) => {
                 let location = match scheme.get("in").and_then(Json::as_str) {
                     Some("header") => "header",
                     Some("query") => "query",
@@ -175,8 +211,8 @@ pub(crate) fn schemes(
                     name: key_name,
                 }
             }
-            "basic" => Slot::Basic,
-            "http" => match scheme
+            ("basic", _) => Slot::Basic,
+            ("http", _) => match scheme
                 .get("scheme")
                 .and_then(Json::as_str)
                 .map(str::to_ascii_lowercase)
@@ -195,7 +231,7 @@ pub(crate) fn schemes(
                     continue;
                 }
             },
-            "oauth2" => match client_credentials(root, scheme, name) {
+            ("oauth2", _) => match client_credentials(root, scheme, name) {
                 Some(slot) => slot,
                 None => {
                     warnings.push(Warning::new(
@@ -208,7 +244,7 @@ pub(crate) fn schemes(
                     Slot::Bearer
                 }
             },
-            "openIdConnect" => {
+            ("openIdConnect", _) => {
                 warnings.push(Warning::new(
                     here,
                     format!(
@@ -218,7 +254,7 @@ pub(crate) fn schemes(
                 ));
                 Slot::Bearer
             }
-            other => {
+            (other, _) => {
                 warnings.push(Warning::new(
                     here,
                     format!(
@@ -236,6 +272,31 @@ pub(crate) fn schemes(
         });
     }
     out
+}
+
+/// An AWS document's signing scheme: the service is `info.x-aws-signingName` (else
+/// `info.x-serviceName`; `s3` for `awsS3`), the region the default of the first server's
+/// variable `region` (the server the base URL is made from), else `us-east-1`, where AWS's
+/// global endpoints sign.
+fn aws_sigv4(root: &Json, authtype: Option<&str>) -> Slot {
+    let info = |key: &str| {
+        root.pointer(&format!("/info/{}", key))
+            .and_then(Json::as_str)
+    };
+    let service = match authtype {
+        Some("awsS3") => "s3",
+        _ => info("x-aws-signingName")
+            .or_else(|| info("x-serviceName"))
+            .unwrap_or(""),
+    };
+    let region = root
+        .pointer("/servers/0/variables/region/default")
+        .and_then(Json::as_str)
+        .unwrap_or("us-east-1");
+    Slot::AwsSigV4 {
+        region: region.to_string(),
+        service: service.to_string(),
+    }
 }
 
 /// The client credentials flow of an `oauth2` scheme (OpenAPI 3 `flows.clientCredentials`,

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::error::quote;
-use super::model::{Auth, ConfigValue};
+pub(crate) use super::config_value::{missing_context, resolve};
+use super::model::Auth;
 use crate::http::{self, Request};
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 
@@ -160,30 +160,14 @@ pub(crate) fn known_value(auth: &Auth) -> Option<String> {
             Some(http::basic_auth(username.value()?, password.value()?))
         }
         Auth::Header { value, .. } | Auth::Query { value, .. } => value.value().map(str::to_string),
-        // Fetched at call time (`token.rs`).
-        Auth::OAuth2(_) => None,
+        // Fetched at call time (`token.rs`); signed at call time (`sigv4.rs`); answering a
+        // challenge (`digest.rs`).
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => None,
     }
 }
 
 fn bearer(token: &str) -> String {
     format!("Bearer {}", token)
-}
-
-/// The output for a context entry a call needs and the host did not give.
-pub(crate) fn missing_context(key: &str) -> ToolOutput {
-    ToolOutput::error(
-        ErrorKind::MissingParameter,
-        format!(
-            "this tool needs {} from the application's call context, and the application did not provide it; this is not caused by the arguments",
-            quote(key)
-        ),
-    )
-}
-
-fn resolve<'a>(value: &'a ConfigValue, context: &'a CallContext) -> Result<&'a str, ToolOutput> {
-    value
-        .resolve(context)
-        .ok_or_else(|| missing_context(value.context_key().unwrap_or("")))
 }
 
 /// The value of the auth header or query parameter for one call.
@@ -210,10 +194,11 @@ pub(crate) fn value_for<'a>(
         Auth::Header { value, .. } | Auth::Query { value, .. } => {
             Cow::Borrowed(resolve(value, context)?)
         }
-        // The tool adds the token it got (`HttpTool`), never the request builder.
-        Auth::OAuth2(_) => return Err(ToolOutput::error(
+        // The tool adds the token it got, or the signature (`HttpTool`), never the request
+        // builder.
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => return Err(ToolOutput::error(
             ErrorKind::Internal,
-            "an oauth2 token cannot be built into the request; this is not caused by the arguments",
+            "an oauth2 token, an aws_sigv4 signature or a digest answer cannot be built into the request; this is not caused by the arguments",
         )),
     })
 }
@@ -221,6 +206,7 @@ pub(crate) fn value_for<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::ConfigValue;
 
     #[test]
     fn what_a_signer_adds_is_secret_even_unmarked() {

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::quote::MASK;
-use crate::tool::CallContext;
+use crate::quote::{quote, MASK};
+use crate::tool::{CallContext, ErrorKind, ToolOutput};
 
 /// A string the plugin sends: written in the declaration, read from the environment when the
 /// plugin file was loaded, or taken from the host's [`CallContext`] at every call.
@@ -123,4 +123,25 @@ impl fmt::Debug for ConfigValue {
             Source::Context(key) => write!(f, "context:{}", key),
         }
     }
+}
+
+/// The output for a context entry a call needs and the host did not give.
+pub(crate) fn missing_context(key: &str) -> ToolOutput {
+    ToolOutput::error(
+        ErrorKind::MissingParameter,
+        format!(
+            "this tool needs {} from the application's call context, and the application did not provide it; this is not caused by the arguments",
+            quote(key)
+        ),
+    )
+}
+
+/// The text of `value` for one call; the missing-context output when the context lacks it.
+pub(crate) fn resolve<'a>(
+    value: &'a ConfigValue,
+    context: &'a CallContext,
+) -> Result<&'a str, ToolOutput> {
+    value
+        .resolve(context)
+        .ok_or_else(|| missing_context(value.context_key().unwrap_or("")))
 }

@@ -74,6 +74,8 @@ pub(crate) struct Runtime {
     pub files: Option<Arc<dyn FileResolver>>,
     /// OAuth 2.0 access tokens, shared by every clone of the plugin.
     pub tokens: Arc<TokenCache>,
+    /// The Digest challenge the plugin answers, shared by every clone of the plugin.
+    pub digest: Arc<super::digest::DigestSession>,
     pub token_listener: Option<Arc<dyn TokenListener>>,
 }
 
@@ -91,6 +93,7 @@ impl HttpPlugin {
                 signer: None,
                 files: None,
                 tokens: Arc::new(TokenCache::default()),
+                digest: Arc::default(),
                 token_listener: None,
             },
         }

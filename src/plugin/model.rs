@@ -402,6 +402,25 @@ pub enum Auth {
     /// `Authorization: Bearer <token>` with a token the plugin gets from an OAuth 2.0 token
     /// endpoint, caches and renews (see [`OAuth2`](super::OAuth2)).
     OAuth2(super::OAuth2),
+    /// AWS Signature Version 4: each request signed with a secret access key (see
+    /// [`AwsSigV4`](super::AwsSigV4)).
+    AwsSigV4(super::AwsSigV4),
+    /// HTTP Digest (RFC 7616): the first request goes without credentials; a 401 with a
+    /// Digest challenge is answered once (`qop=auth`; `MD5`, `SHA-256` and their `-sess`
+    /// forms), and later calls answer the same challenge at once, counting its nonce's uses.
+    /// A second 401 is the answer, not a loop.
+    Digest {
+        /// The user name.
+        username: ConfigValue,
+        /// The password.
+        password: ConfigValue,
+    },
+}
+
+impl From<super::AwsSigV4> for Auth {
+    fn from(sigv4: super::AwsSigV4) -> Auth {
+        Auth::AwsSigV4(sigv4)
+    }
 }
 
 impl From<super::OAuth2> for Auth {
@@ -415,6 +434,14 @@ impl Auth {
     pub fn bearer(token: impl Into<ConfigValue>) -> Auth {
         Auth::Bearer {
             token: token.into(),
+        }
+    }
+
+    /// HTTP Digest credentials (RFC 7616).
+    pub fn digest(username: impl Into<ConfigValue>, password: impl Into<ConfigValue>) -> Auth {
+        Auth::Digest {
+            username: username.into(),
+            password: password.into(),
         }
     }
 
@@ -443,9 +470,11 @@ impl Auth {
     }
 
     /// The word the plugin file uses: `"bearer"`, `"basic"`, `"header"`, `"query"`,
-    /// `"oauth2_client_credentials"` or `"oauth2_refresh_token"`.
+    /// `"oauth2_client_credentials"`, `"oauth2_refresh_token"`, `"aws_sigv4"` or `"digest"`.
     pub fn type_name(&self) -> &'static str {
         match self {
+            Auth::Digest { .. } => "digest",
+            Auth::AwsSigV4(_) => "aws_sigv4",
             Auth::OAuth2(oauth) => oauth.type_name(),
             Auth::Bearer { .. } => "bearer",
             Auth::Basic { .. } => "basic",
@@ -457,7 +486,11 @@ impl Auth {
     /// The header this auth sets, if it sets one.
     pub fn header_name(&self) -> Option<&str> {
         match self {
-            Auth::Bearer { .. } | Auth::Basic { .. } | Auth::OAuth2(_) => Some("Authorization"),
+            Auth::Bearer { .. }
+            | Auth::Basic { .. }
+            | Auth::OAuth2(_)
+            | Auth::AwsSigV4(_)
+            | Auth::Digest { .. } => Some("Authorization"),
             Auth::Header { name, .. } => Some(name),
             Auth::Query { .. } => None,
         }

@@ -264,7 +264,7 @@ fn push_headers(
     if let (Some(auth), None) = (&plugin.decl.auth, &common.auth_value) {
         // An OAuth 2.0 token is added by the tool, once it has one.
         let header = match auth {
-            Auth::OAuth2(_) => None,
+            Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => None,
             _ => auth.header_name(),
         };
         if let Some(name) = header {
@@ -337,9 +337,9 @@ fn push_cookies(
 fn auth_context_key(auth: &Auth) -> &str {
     let value = match auth {
         Auth::Bearer { token } => token,
-        Auth::Basic { password, .. } => password,
+        Auth::Basic { password, .. } | Auth::Digest { password, .. } => password,
         Auth::Header { value, .. } | Auth::Query { value, .. } => value,
-        Auth::OAuth2(_) => return "",
+        Auth::OAuth2(_) | Auth::AwsSigV4(_) => return "",
     };
     value.context_key().unwrap_or("")
 }

@@ -60,6 +60,9 @@ struct State {
 struct Token {
     access: String,
     fresh_until: Instant,
+    /// The number of the fetch that brought it (set when it is stored): a call that waited
+    /// for that fetch uses it however short its lifetime.
+    fetch: u64,
 }
 
 /// A token for one call.
@@ -115,7 +118,10 @@ impl Drop for FetchGuard<'_> {
         let number = state.fetches;
         match self.outcome.take() {
             Some(Ok(token)) => {
-                state.token = Some(token);
+                state.token = Some(Token {
+                    fetch: number,
+                    ..token
+                });
                 state.failure = None;
             }
             Some(Err(output)) => state.failure = Some((number, output)),
@@ -153,7 +159,10 @@ impl TokenCache {
         let mut waited_for = None;
         loop {
             if let Some(token) = &state.token {
-                if Instant::now() < token.fresh_until {
+                // A token fetched while this call waited is its answer, even one that expires
+                // at once (`expires_in: 0`): else each waiter would fetch in turn.
+                let fetched_for_us = waited_for.map_or(false, |number| token.fetch > number);
+                if fetched_for_us || Instant::now() < token.fresh_until {
                     let access = token.access.clone();
                     drop(state);
                     return Ok(Issued {
@@ -480,6 +489,7 @@ fn read_token(
     let token = Token {
         access: access.to_string(),
         fresh_until: start + reuse_for(lifetime),
+        fetch: 0,
     };
     let rotated = body
         .get("refresh_token")

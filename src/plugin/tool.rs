@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::args::{self, Values};
 use super::auth;
 use super::compile::Compiled;
+use super::digest;
 use super::error::{self, Error};
 use super::http_plugin::HttpPlugin;
 use super::model::{Auth, ConfigValue, Endpoint};
@@ -166,8 +167,17 @@ impl HttpTool {
                 )
             })?;
         }
+        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+            // Last, so it signs what the application's signer added too.
+            sigv4.sign(&mut request, self.unix_time(), context)?;
+        }
         // After signing: what the signer added is a secret too.
         let mut redactor = Redactor::for_call(&request, endpoint, values, context);
+        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+            for secret in sigv4.secrets(context) {
+                redactor.add(secret);
+            }
+        }
         if let Some(Auth::OAuth2(oauth)) = self.plugin.auth() {
             // The API has no business echoing them, but if it does, the model never sees them.
             let mut secrets: Vec<&ConfigValue> = oauth.client_secret().into_iter().collect();
@@ -179,6 +189,16 @@ impl HttpTool {
             }
         }
         Ok((request, redactor))
+    }
+
+    /// Now, as the plugin's client reads the time (its [`TimeSource`](crate::http::TimeSource)),
+    /// or the machine's clock when the plugin sends through a transport of the application's.
+    fn unix_time(&self) -> std::time::Duration {
+        use crate::http::TimeSource;
+        match &self.plugin.runtime.client {
+            Some(client) => client.config().time_source.unix_time(),
+            None => crate::http::RealTime.unix_time(),
+        }
     }
 
     /// The request a call would send, ready to print with secrets masked.
@@ -280,6 +300,14 @@ impl HttpTool {
         let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
+            Some(Auth::Digest { username, password }) => {
+                let (request, redactor) = self.assemble(&values, context, None)?;
+                let credentials = DigestCredentials {
+                    username: auth::resolve(username, context)?,
+                    password: auth::resolve(password, context)?,
+                };
+                return self.digest_exchange(request, redactor, &credentials, context);
+            }
             _ => {
                 let (mut request, redactor) = self.assemble(&values, context, None)?;
                 let response = self.send_one(&mut request, &redactor, context)?;
@@ -339,6 +367,113 @@ impl HttpTool {
             redactor,
             refused,
         })
+    }
+
+    /// A call with HTTP Digest auth (RFC 7616): the plugin's current challenge answered at
+    /// once when it has one; a 401 with a Digest challenge answered once (a fresh challenge,
+    /// or the same one marked `stale`); a second 401 is the answer.
+    fn digest_exchange(
+        &self,
+        mut request: Request,
+        mut redactor: Redactor,
+        credentials: &DigestCredentials<'_>,
+        context: &CallContext,
+    ) -> Result<Exchanged, ToolOutput> {
+        redactor.add(credentials.password);
+        let session = &self.plugin.runtime.digest;
+        let mut answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
+        let mut response = self.send_one(&mut request, &redactor, context)?;
+        if response.status() == 401 {
+            let challenge = digest::challenge(response.headers().get_all("www-authenticate"))
+                .map_err(|why| {
+                    ToolOutput::error(
+                        ErrorKind::AuthFailed,
+                        format!(
+                            "the API asked for HTTP Digest credentials (HTTP 401) and {}; this is not caused by the arguments",
+                            why
+                        ),
+                    )
+                })?;
+            let challenge = match challenge {
+                // Answered already and refused for a reason other than a stale nonce: the
+                // credentials are wrong, and asking again would loop.
+                Some(challenge) if answered.is_none() || challenge.stale => challenge,
+                _ => {
+                    let refused = answered.map(|_| {
+                        String::from("the API refused the HTTP Digest credentials (HTTP 401): check the user name and password")
+                    });
+                    return Ok(Exchanged {
+                        response,
+                        redactor,
+                        refused,
+                    });
+                }
+            };
+            session.start(challenge);
+            request.headers_mut().remove("authorization");
+            answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
+            response = self.send_one(&mut request, &redactor, context)?;
+        }
+        let refused = match (&answered, response.status()) {
+            (Some(_), 401) => Some(String::from(
+                "the API refused the HTTP Digest credentials (HTTP 401): check the user name and password",
+            )),
+            (Some((challenge, answer)), _) => {
+                let info = response.headers().get("authentication-info").unwrap_or("");
+                let method = request.method();
+                let answer = answer.as_answer(credentials, method.as_str());
+                match digest::server_proof(info, challenge, &answer) {
+                    Some(false) => {
+                        return Err(ToolOutput::error(
+                            ErrorKind::AuthFailed,
+                            "the API's Digest Authentication-Info does not prove it knows the password (rspauth does not match): the answer was dropped; this is not caused by the arguments",
+                        ))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Ok(Exchanged {
+            response,
+            redactor,
+            refused,
+        })
+    }
+
+    /// Adds the `Authorization` answering the plugin's current Digest challenge, if it has
+    /// one, and returns what it answered with.
+    fn digest_answer(
+        &self,
+        request: &mut Request,
+        redactor: &mut Redactor,
+        credentials: &DigestCredentials<'_>,
+        session: &digest::DigestSession,
+    ) -> Result<Option<(digest::Challenge, SentAnswer)>, ToolOutput> {
+        let (challenge, count) = match session.next() {
+            Some(next) => next,
+            None => return Ok(None),
+        };
+        let sent = SentAnswer {
+            uri: request.url().path_and_query().to_string(),
+            count,
+            cnonce: digest::cnonce(),
+        };
+        let value = digest::authorization(
+            &challenge,
+            &sent.as_answer(credentials, request.method().as_str()),
+        );
+        request
+            .headers_mut()
+            .append_sensitive("Authorization", &value)
+            .map_err(|_| {
+                ToolOutput::error(
+                    ErrorKind::InvalidParameter,
+                    "the digest user name or the server's challenge cannot go in a header (it holds a control character); this is not caused by the arguments",
+                )
+            })?;
+        redactor.add_header_value(&value);
+        Ok(Some((challenge, sent)))
     }
 
     /// An access token for this call: cached, or fetched through the plugin's transport
@@ -456,6 +591,37 @@ fn render(
 
 /// What one call's exchange ended with: the response, the secrets the call sent, and why
 /// the API refused an OAuth 2.0 token when it did.
+/// The user name and password of one call's Digest auth.
+struct DigestCredentials<'a> {
+    username: &'a str,
+    password: &'a str,
+}
+
+/// What one Digest answer was made with besides the credentials: kept to check the
+/// server's `rspauth`.
+struct SentAnswer {
+    uri: String,
+    count: u64,
+    cnonce: String,
+}
+
+impl SentAnswer {
+    fn as_answer<'a>(
+        &'a self,
+        credentials: &DigestCredentials<'a>,
+        method: &'a str,
+    ) -> digest::Answer<'a> {
+        digest::Answer {
+            username: credentials.username,
+            password: credentials.password,
+            method,
+            uri: &self.uri,
+            count: self.count,
+            cnonce: &self.cnonce,
+        }
+    }
+}
+
 struct Exchanged {
     response: Response,
     redactor: Redactor,

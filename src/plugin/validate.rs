@@ -259,6 +259,45 @@ fn check_oauth(oauth: &super::OAuth2) -> Result<(), Error> {
     Ok(())
 }
 
+/// AWS Signature Version 4: a region and a service written in the file are words (they end
+/// up in the credential scope and the `Authorization` header).
+fn check_sigv4(sigv4: &super::AwsSigV4) -> Result<(), Error> {
+    let named = [
+        (sigv4.region(), "auth.region"),
+        (sigv4.service(), "auth.service"),
+        (sigv4.access_key_id(), "auth.access_key_id"),
+        (sigv4.secret_access_key(), "auth.secret_access_key"),
+    ];
+    for (value, path) in named.iter().copied().chain(
+        sigv4
+            .session_token()
+            .map(|token| (token, "auth.session_token")),
+    ) {
+        check_context_key(value, path)?;
+    }
+    for (value, path) in named.iter().take(2).copied() {
+        let literal = value.value().filter(|_| value.template().is_none());
+        let word = literal.map_or(true, |text| {
+            !text.is_empty()
+                && text
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+        if !word {
+            return Err(err(
+                ErrorKind::InvalidField,
+                path,
+                "must be a non-empty word of letters, digits, '-' and '_'",
+            ));
+        }
+    }
+    check_header(
+        "X-Amz-Security-Token",
+        sigv4.session_token().and_then(|t| t.value()),
+        "auth.session_token",
+    )
+}
+
 pub(crate) fn check_auth(
     auth: &Auth,
     headers: &[(String, ConfigValue)],
@@ -285,6 +324,12 @@ pub(crate) fn check_auth(
             check_header(name, value.value(), "auth.name")?;
         }
         Auth::OAuth2(oauth) => check_oauth(oauth)?,
+        Auth::AwsSigV4(sigv4) => check_sigv4(sigv4)?,
+        Auth::Digest { username, password } => {
+            check_context_key(username, "auth.username")?;
+            check_context_key(password, "auth.password")?;
+            check_header("Authorization", username.value(), "auth.username")?;
+        }
         Auth::Query { name, value } => {
             check_context_key(value, "auth.value")?;
             if name.is_empty() {

@@ -55,6 +55,7 @@ use std::str::FromStr;
 
 pub use self::dots::reads_as_dot_segment;
 pub(crate) use self::dots::{segment_problem, SegmentProblem};
+pub(crate) use self::encode::{encode_bytes_into, UNRESERVED};
 pub use self::encode::{
     encode_form_component, encode_path_segment, encode_query_component, form_decode,
     form_urlencoded, percent_decode, percent_decode_utf8, percent_encode, percent_encode_into,

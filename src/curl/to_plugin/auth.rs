@@ -141,7 +141,8 @@ impl Converter<'_> {
                 let value = self.secret("token", "the bearer token", &token);
                 self.auth = Some(Auth::bearer(value));
             }
-            Some(CurlAuth::Basic { user, password }) => {
+            Some(CurlAuth::Basic { user, password })
+            | Some(CurlAuth::Digest { user, password }) => {
                 let (user, password) = (user.clone(), password.clone());
                 if password.is_none() {
                     let message = "-u/--user has no password: the plugin's password is empty \
@@ -158,10 +159,16 @@ impl Converter<'_> {
         }
     }
 
+    /// `-u` (or the URL's) credentials: Basic, or Digest after `--digest`.
     pub(super) fn basic(&mut self, user: &str, password: &str) {
-        let username = self.secret("username", "the basic auth user name", user);
-        let password = self.secret("password", "the basic auth password", password);
-        self.auth = Some(Auth::basic(username, password));
+        let kind = if self.cmd.digest { "digest" } else { "basic" };
+        let username = self.secret("username", &format!("the {} auth user name", kind), user);
+        let password = self.secret("password", &format!("the {} auth password", kind), password);
+        self.auth = Some(if self.cmd.digest {
+            Auth::digest(username, password)
+        } else {
+            Auth::basic(username, password)
+        });
     }
 
     /// An `Authorization` value: bearer and basic credentials become that auth, any other

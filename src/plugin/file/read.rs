@@ -17,6 +17,7 @@ use crate::plugin::model::{
 };
 use crate::plugin::oauth::{ClientAuth, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
+use crate::plugin::sigv4::AwsSigV4;
 use crate::plugin::validate::{at, index};
 use crate::tool::{unknown_name_message, ToolAnnotations};
 
@@ -595,6 +596,13 @@ impl Loader<'_> {
                     password: field("password")?,
                 })
             }
+            "digest" => {
+                fields(value, "auth", &[&["type", "username", "password"]])?;
+                Ok(Auth::Digest {
+                    username: field("username")?,
+                    password: field("password")?,
+                })
+            }
             "header" | "query" => {
                 fields(value, "auth", &[&["type", "name", "value"]])?;
                 let name = required_str(map, "name", "auth")?.to_string();
@@ -606,9 +614,33 @@ impl Loader<'_> {
                 })
             }
             "oauth2_client_credentials" | "oauth2_refresh_token" => self.oauth(value, kind),
+            "aws_sigv4" => {
+                fields(
+                    value,
+                    "auth",
+                    &[&[
+                        "type",
+                        "region",
+                        "service",
+                        "access_key_id",
+                        "secret_access_key",
+                        "session_token",
+                    ]],
+                )?;
+                let mut sigv4 = AwsSigV4::new(
+                    field("region")?,
+                    field("service")?,
+                    field("access_key_id")?,
+                    field("secret_access_key")?,
+                );
+                if map.contains_key("session_token") {
+                    sigv4 = sigv4.with_session_token(field("session_token")?);
+                }
+                Ok(Auth::AwsSigV4(sigv4))
+            }
             other => Err(one_of(
                 "auth.type",
-                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token",
+                "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token, aws_sigv4, digest",
                 other,
             )),
         }

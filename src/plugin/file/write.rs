@@ -6,6 +6,7 @@ use crate::plugin::http_plugin::HttpPlugin;
 use crate::plugin::model::{ArrayStyle, Auth, ConfigValue, Endpoint, Options, Param, ParamType};
 use crate::plugin::oauth::{ClientAuth, Grant, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS};
+use crate::plugin::sigv4::AwsSigV4;
 
 impl HttpPlugin {
     /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
@@ -73,7 +74,7 @@ fn auth_json(auth: &Auth) -> Json {
         Auth::Bearer { token } => {
             map.insert("token", config_json(token));
         }
-        Auth::Basic { username, password } => {
+        Auth::Basic { username, password } | Auth::Digest { username, password } => {
             map.insert("username", config_json(username));
             map.insert("password", config_json(password));
         }
@@ -82,8 +83,19 @@ fn auth_json(auth: &Auth) -> Json {
             map.insert("value", config_json(value));
         }
         Auth::OAuth2(oauth) => oauth_json(&mut map, oauth),
+        Auth::AwsSigV4(sigv4) => sigv4_json(&mut map, sigv4),
     }
     Json::Object(map)
+}
+
+fn sigv4_json(map: &mut Map, sigv4: &AwsSigV4) {
+    map.insert("region", config_json(sigv4.region()));
+    map.insert("service", config_json(sigv4.service()));
+    map.insert("access_key_id", config_json(sigv4.access_key_id()));
+    map.insert("secret_access_key", config_json(sigv4.secret_access_key()));
+    if let Some(token) = sigv4.session_token() {
+        map.insert("session_token", config_json(token));
+    }
 }
 
 fn oauth_json(map: &mut Map, oauth: &OAuth2) {
