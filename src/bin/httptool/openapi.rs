@@ -20,7 +20,8 @@ usage: httptool import openapi SPEC.json|SPEC.yaml [options]
 
 Turns an OpenAPI 3.0 / 3.1 or Swagger 2.0 document into a plugin file with one tool per
 operation and prints it (pretty JSON). External $refs are read from the document's folder
-only; nothing is fetched. Standard error lists what was skipped or approximated (with the
+only (regular files, each once, all of them with the document within --max-input-bytes);
+nothing is fetched. Standard error lists what was skipped or approximated (with the
 JSON Pointer of where), the environment variables the plugin reads its credentials from,
 and the size of the tools.
 
