@@ -1,6 +1,7 @@
 //! Events into [`Json`]: anchors and aliases, merge keys, tags, the core schema, duplicate
 //! keys and the nesting limit. The open collections live on an explicit stack.
 
+use std::collections::hash_map::Entry;
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -425,15 +426,17 @@ impl KeySet {
             self.hashes = Some(set);
         }
         match &mut self.hashes {
-            Some(set) => match set.get(&hash(state, key)) {
-                None => {
-                    set.insert(hash(state, key), entries.len());
+            Some(set) => match set.entry(hash(state, key)) {
+                Entry::Vacant(slot) => {
+                    slot.insert(entries.len());
                     false
                 }
-                Some(&i) if entries.get(i).map_or(false, |(k, _)| k == key) => true,
-                // Two keys with one 64-bit hash: confirmed by a scan (the hash is keyed
-                // with random keys, so a document cannot aim for it).
-                Some(_) => entries.iter().any(|(k, _)| k == key),
+                Entry::Occupied(slot) => match entries.get(*slot.get()) {
+                    Some((k, _)) if k == key => true,
+                    // Two keys with one 64-bit hash: confirmed by a scan (the hash is keyed
+                    // with random keys, so a document cannot aim for it).
+                    _ => entries.iter().any(|(k, _)| k == key),
+                },
             },
             None => entries.iter().any(|(k, _)| k == key),
         }
