@@ -11,17 +11,23 @@ use crate::url;
 
 /// Reads the documents external `$ref`s point to (`other.json#/Pet`).
 ///
-/// The importer asks for a location as written in the reference, joined to the location of
-/// the document that holds it (`models/pet.json` from a reference in `models/index.json`);
-/// a reference to a URL (`https://...`) is refused before any resolver is asked. None is
-/// installed by default, so an external reference is an [`ErrorKind::UnresolvedRef`].
+/// The importer takes a location as written in the reference, joined to the location of
+/// the document that holds it (`models/pet.json` from a reference in `models/index.json`),
+/// asks for its [`canonical`](RefResolver::canonical) name, and [`resolve`](RefResolver::resolve)s
+/// each name once, before it converts anything: every document any `$ref` of the documents
+/// read names, whether the import needs it or not (a document that cannot be read is an
+/// error only where a `$ref` the import follows names it). A reference to a URL
+/// (`https://...`) is never asked for. None is installed by default, so an external
+/// reference is an [`ErrorKind::UnresolvedRef`].
 ///
 /// # Security
 ///
-/// A resolver decides what the importer may read. The command line installs one rooted at
-/// the document's folder that refuses any path outside it.
+/// A resolver decides what the importer may read, and how much: the importer reads every
+/// document it is given. The command line installs one rooted at the document's folder that
+/// refuses any path outside it and anything but a regular file, and reads all the files
+/// together within its input limit.
 pub trait RefResolver {
-    /// The document at `location`.
+    /// The document at `location` (a name [`canonical`](RefResolver::canonical) gave).
     ///
     /// # Errors
     ///
