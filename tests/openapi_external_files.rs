@@ -92,31 +92,48 @@ const OPENAPI: &str = r##"{"openapi": "3.0.3", "info": {"title": "Notes", "versi
  "servers": [{"url": "https://notes.example.com"}],
  "paths": {"/notes": {"post": {"$ref": "ops/add.json"}}}}"##;
 
-/// An operation in `ops/`: its body, parameter and response in files beside it.
+/// An operation in `ops/`: its body, parameter and response in a YAML file beside it.
 const OPENAPI_OP: &str = r##"{"operationId": "addNote",
- "parameters": [{"$ref": "common.json#/parameters/Trace"}],
- "requestBody": {"$ref": "common.json#/bodies/Note"},
- "responses": {"201": {"$ref": "common.json#/responses/Created"}}}"##;
+ "parameters": [{"$ref": "common.yaml#/parameters/Trace"}],
+ "requestBody": {"$ref": "common.yaml#/bodies/Note"},
+ "responses": {"201": {"$ref": "common.yaml#/responses/Created"}}}"##;
 
-const OPENAPI_COMMON: &str = r##"{
- "parameters": {"Trace": {"name": "X-Trace", "in": "header", "schema": {"type": "string"}}},
- "bodies": {"Note": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/schemas/Note"}}}}},
- "responses": {"Created": {"description": "made",
-   "headers": {"Location": {"$ref": "#/headers/Location"}},
-   "content": {"application/json": {"schema": {"$ref": "#/schemas/Note"}}}}},
- "headers": {"Location": {"schema": {"type": "string"}}},
- "schemas": {"Note": {"type": "object", "required": ["text"],
-   "properties": {"text": {"type": "string"}}}}}"##;
+const OPENAPI_COMMON: &str = "
+parameters:
+  Trace: {name: X-Trace, in: header, schema: {type: string}}
+bodies:
+  Note:
+    required: true
+    content:
+      application/json:
+        schema: {$ref: '#/schemas/Note'}
+responses:
+  Created:
+    description: made
+    headers:
+      Location: {$ref: '#/headers/Location'}
+    content:
+      application/json:
+        schema: {$ref: '#/schemas/Note'}
+headers:
+  Location: {schema: {type: string}}
+schemas:
+  Note:
+    type: object
+    required: [text]
+    properties:
+      text: {type: string}
+";
 
 /// An OpenAPI 3 operation in another file (as DigitalOcean's document has them), with its
-/// parameter, request body, response and headers in a third file beside it.
+/// parameter, request body, response and headers in a third file, YAML, beside it.
 #[test]
 fn openapi_operations_bodies_responses_and_headers_in_other_files_import() {
     let dir = TempDir::new("external-openapi");
     let spec = dir.file("notes.json", OPENAPI);
     std::fs::create_dir(folder_of(&spec).join("ops")).unwrap();
     dir.file("ops/add.json", OPENAPI_OP);
-    dir.file("ops/common.json", OPENAPI_COMMON);
+    dir.file("ops/common.yaml", OPENAPI_COMMON);
     let out = httptool(&["import", "openapi", &spec], None, &[]);
     assert_eq!(status(&out), 0, "{}", stderr(&out));
     let plugin = json::parse(&stdout(&out)).unwrap();
