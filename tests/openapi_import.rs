@@ -850,6 +850,50 @@ fn external_refs_need_a_resolver() {
     assert!(err.to_string().ends_with("$ref 'https://example.com/pet.json#/Pet' points to a url; urls are never fetched (save the document and give a resolver)"));
 }
 
+/// A path item and a parameter in other documents are read through the resolver, each
+/// document once under its canonical name however it is spelled, and a name that leads
+/// back to the root document reads the root.
+#[test]
+fn path_items_and_parameters_in_other_documents_are_read_once_by_their_canonical_name() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let d = doc(
+        r##"{"/a": {"$ref": "items.json#/A"}, "/b": {"$ref": "./x/../items.json#/B"}}"##,
+        r#"{"parameters": {"Limit": {"name": "limit", "in": "query", "schema": {"type": "integer"}}}}"#,
+    );
+    struct Files(AtomicUsize);
+    impl openapi::RefResolver for Files {
+        fn canonical(&self, location: &str) -> Result<String, String> {
+            match location {
+                "root.json" => Ok(String::new()),
+                "items.json" | "x/items.json" => Ok("items.json".to_string()),
+                other => Err(format!("no {}", other)),
+            }
+        }
+        fn resolve(&self, location: &str) -> Result<Json, String> {
+            assert_eq!(location, "items.json");
+            self.0.fetch_add(1, Ordering::Relaxed);
+            json::parse(
+                r##"{"A": {"get": {"operationId": "getA", "parameters": [{"$ref": "root.json#/components/parameters/Limit"}]}},
+                     "B": {"get": {"operationId": "getB", "parameters": [{"$ref": "#/P"}]}},
+                     "P": {"name": "page", "in": "query", "schema": {"type": "string"}}}"##,
+            )
+            .map_err(|e| e.to_string())
+        }
+    }
+    let files = std::sync::Arc::new(Files(AtomicUsize::new(0)));
+    let i = openapi::import_with(&d, &ImportOptions::new().resolver(files.clone())).unwrap();
+    assert_eq!(files.0.load(Ordering::Relaxed), 1);
+    let plugin = i.plugin().to_json();
+    same(
+        plugin["endpoints"][0]["params"].clone(),
+        r#"[{"name": "limit", "in": "query", "type": "integer"}]"#,
+    );
+    same(
+        plugin["endpoints"][1]["params"].clone(),
+        r#"[{"name": "page", "in": "query", "type": "string"}]"#,
+    );
+}
+
 // ---------------------------------------------------------------- output schemas and titles
 
 #[test]

@@ -115,19 +115,11 @@ fn digitalocean_with_its_folder() {
     let folder = dir().join("digitalocean/specification");
     let doc = read(&folder.join("DigitalOcean-public.v2.yaml"));
     let options = ImportOptions::new().resolver(Arc::new(Folder(folder)));
-    let refused = same_for_threads(&doc, &options, "digitalocean");
-    assert_eq!(
-        refused.map(|_| ()).map_err(|e| e.kind()),
-        Err(ErrorKind::UnresolvedRef)
-    );
-    let skipping = options
-        .include_deprecated(true)
-        .skip_failing_operations(true);
-    let none = same_for_threads(&doc, &skipping, "digitalocean, skipping");
-    assert_eq!(
-        none.map(|_| ()).map_err(|e| e.kind()),
-        Err(ErrorKind::NoOperations)
-    );
+    let (.., tools, _, _) = same_for_threads(&doc, &options, "digitalocean").unwrap();
+    assert!(tools.len() > 600, "{}", tools.len());
+    let deprecated = options.include_deprecated(true);
+    let (.., all, _, _) = same_for_threads(&doc, &deprecated, "digitalocean, deprecated").unwrap();
+    assert!(all.len() > tools.len(), "{} {}", all.len(), tools.len());
 }
 
 #[test]
@@ -355,9 +347,10 @@ impl RefResolver for Counting {
 }
 
 /// External `$ref`s through a resolver: the same import (warnings with the document's
-/// location) on any number of threads, the resolver asked once a thread for a document.
+/// location) on any number of threads, the resolver asked once for a document, before the
+/// threads start.
 #[test]
-fn a_resolver_is_asked_once_a_thread_for_the_same_result() {
+fn a_resolver_is_asked_once_for_the_same_result() {
     let pet = httptool::json!({"$ref": "common.json#/Pet"});
     let paths = operations(
         MANY,
@@ -374,14 +367,8 @@ fn a_resolver_is_asked_once_a_thread_for_the_same_result() {
                 .skip_failing_operations(skip)
                 .threads(threads);
             outcomes.push(outcome(&d, &options));
-            // Once a thread at most.
             let asked = resolver.0.load(Ordering::Relaxed);
-            assert!(
-                (1..=threads).contains(&asked),
-                "{} threads: asked {} times",
-                threads,
-                asked
-            );
+            assert_eq!(asked, 1, "{} threads", threads);
         }
         assert!(outcomes.iter().all(|o| *o == outcomes[0]), "skip {}", skip);
         match &outcomes[0] {

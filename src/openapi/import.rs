@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::body::{self, BodyOut};
+use super::documents::Documents;
 use super::error::{child, Error, ErrorKind, Warning};
 use super::parallel::{self, Watch};
 use super::params::{self, ParamOut, Source};
@@ -137,7 +138,8 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         .resolver
         .as_deref()
         .map(|r| r as &dyn super::RefResolver);
-    let refs = Refs::new(root, resolver);
+    let documents = Documents::read(root, resolver);
+    let refs = Refs::new(root, &documents);
     if let Some(webhooks) = root.get("webhooks").and_then(Json::as_object) {
         for (name, _) in webhooks.iter() {
             warnings.push(Warning::new(
@@ -149,6 +151,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     let (steps, operations) = walk(root, options, &refs);
     let env = Env {
         root,
+        documents: &documents,
         version,
         schemes: &schemes,
         options,
@@ -229,12 +232,16 @@ pub(super) struct Operation<'a> {
     item_doc: usize,
     item_at: String,
     op: &'a Json,
+    /// The document the operation is in: the path item's, or the one its `$ref` leads to.
+    op_doc: usize,
     op_at: String,
 }
 
 /// What every operation's conversion reads besides the operation.
 pub(super) struct Env<'a, 'c> {
     pub root: &'a Json,
+    /// The documents external `$ref`s name.
+    pub documents: &'a Documents,
     pub version: Version,
     pub schemes: &'c [Scheme],
     pub options: &'c ImportOptions,
@@ -290,6 +297,23 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
             };
             operations += 1;
             let op_at = child(&item_at, key);
+            // OpenAPI 3.1 section 4.8.9: a path item may be a `$ref`, an operation may not;
+            // multi-file documents do it anyway (DigitalOcean's), and their bundlers follow
+            // it, so it is followed here too.
+            let (value, op_doc) = match resolve_object(value, item_doc, &op_at, refs) {
+                Ok(found) => found,
+                Err(e) if options.skip_failing_operations => {
+                    steps.push(Step::Warn(Warning::new(
+                        op_at.as_str(),
+                        format!("not imported: {}", e),
+                    )));
+                    continue;
+                }
+                Err(e) => {
+                    steps.push(Step::Fail(e));
+                    return (steps, operations);
+                }
+            };
             if !value.is_object() {
                 steps.push(Step::Warn(Warning::new(
                     op_at,
@@ -324,6 +348,7 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
                 item_doc,
                 item_at: item_at.clone(),
                 op: value,
+                op_doc,
                 op_at,
             }));
         }
@@ -392,6 +417,7 @@ pub(super) fn convert_steps<'a>(
             item_doc: op.item_doc,
             item_at: &op.item_at,
             op: op.op,
+            op_doc: op.op_doc,
             op_at: &op.op_at,
             schemes: env.schemes,
             options,
@@ -459,7 +485,8 @@ fn plugin_description(root: &Json, options: &ImportOptions) -> String {
     text::cap(&out, max)
 }
 
-/// A path item or parameter, following a `$ref` (chains included, bounded).
+/// A path item, operation, parameter, body or response, following a `$ref` into whichever
+/// document it leads (chains included, bounded), and the document it is in.
 pub(super) fn resolve_object<'a>(
     value: &'a Json,
     doc: usize,
@@ -474,27 +501,14 @@ pub(super) fn resolve_object<'a>(
             None => return Ok((value, doc)),
         };
         let target = refs.resolve(reference, doc, at)?;
-        if target.doc != 0 {
-            // External targets live in documents loaded by the resolver: read them through
-            // the converter instead; a path item or parameter in another file is resolved
-            // by copying it into the root's lifetime, which is not possible here.
-            return Err(Error::new(
-                ErrorKind::UnresolvedRef,
-                at,
-                format!(
-                    "$ref '{}': path items, parameters and bodies in other documents are not read (schemas are)",
-                    super::refs::short(reference)
-                ),
-            ));
-        }
-        value = refs.root_pointer(&target.pointer).ok_or_else(|| {
+        value = refs.target_value(&target).ok_or_else(|| {
             Error::new(
                 ErrorKind::UnresolvedRef,
                 at,
                 format!("$ref '{}' points to nothing", super::refs::short(reference)),
             )
         })?;
-        doc = 0;
+        doc = target.doc;
     }
     Err(Error::new(
         ErrorKind::UnresolvedRef,
@@ -511,6 +525,7 @@ struct OpContext<'a, 'c> {
     item_doc: usize,
     item_at: &'c str,
     op: &'a Json,
+    op_doc: usize,
     op_at: &'c str,
     schemes: &'c [Scheme],
     options: &'c ImportOptions,
@@ -519,19 +534,6 @@ struct OpContext<'a, 'c> {
 }
 
 fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draft, Error> {
-    // OpenAPI 3.1 section 4.8.9: a path item may be a `$ref`, an operation may not. Some
-    // multi-file documents do it anyway (their tools bundle them); read as an operation it
-    // would be one without parameters, so it is refused, saying what to do.
-    if let Some(reference) = c.op.get("$ref").and_then(Json::as_str) {
-        return Err(Error::new(
-            ErrorKind::UnresolvedRef,
-            child(c.op_at, "$ref"),
-            format!(
-                "$ref '{}': an operation cannot be a $ref (only a path item can); bundle the document into one file first",
-                super::refs::short(reference)
-            ),
-        ));
-    }
     let max = c
         .options
         .max_description_bytes
@@ -565,7 +567,11 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             c.item_doc,
             child(c.item_at, "parameters"),
         ),
-        (c.op.get("parameters"), 0, child(c.op_at, "parameters")),
+        (
+            c.op.get("parameters"),
+            c.op_doc,
+            child(c.op_at, "parameters"),
+        ),
     ];
     for (list, doc, at) in lists.iter() {
         for (i, p) in list
@@ -641,7 +647,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
         match c.op.get("requestBody") {
             Some(body) => {
                 let at = child(c.op_at, "requestBody");
-                let (body, doc) = resolve_object(body, 0, &at, c.refs)?;
+                let (body, doc) = resolve_object(body, c.op_doc, &at, c.refs)?;
                 body::request_body(body, doc, &at, conv)?
             }
             None => BodyOut {
@@ -660,7 +666,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     let output_schema = if c.options.no_output_schemas {
         None
     } else {
-        response::output_schema(c.root, c.op, c.op_at, c.refs, conv)
+        response::output_schema(c.root, c.op, c.op_doc, c.op_at, c.refs, conv)
     };
     // Written straight into the converter's list: an error here (a server without a url)
     // must leave the warnings of earlier operations where they are.

@@ -84,6 +84,7 @@
 //! ```
 
 mod body;
+mod documents;
 mod error;
 mod import;
 mod parallel;
@@ -318,9 +319,8 @@ impl ImportOptions {
     /// operations to gain from them (32 a thread), and a thread that cannot be started (a
     /// platform without threads) leaves its share to the calling one. `0` reads as 1.
     ///
-    /// Each thread reads the documents external `$ref`s name for itself: a
-    /// [`resolver`](ImportOptions::resolver) may be asked for the same document once a
-    /// thread. Where a node budget
+    /// The documents external `$ref`s name are read before any thread starts, each once
+    /// (see [`RefResolver::canonical`]), and shared by the threads. Where a node budget
     /// ([`max_tool_nodes`](ImportOptions::max_tool_nodes),
     /// [`max_total_nodes`](ImportOptions::max_total_nodes)) is exceeded, the operations are
     /// converted again on the calling thread alone (where it runs out depends on the order

@@ -100,15 +100,9 @@ fn on_threads<'a>(
         let mut here = vec![0];
         for (run, run_steps) in runs.iter().enumerate().skip(1) {
             let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                // Refs of its own (the resolver is asked again for a document another
-                // thread loaded): `Refs` is not `Sync`, and one a thread costs less than a
-                // lock on every lookup.
-                let resolver = env
-                    .options
-                    .resolver
-                    .as_deref()
-                    .map(|r| r as &dyn super::RefResolver);
-                let refs = Refs::new(env.root, resolver);
+                // Refs of its own over the documents read before: `Refs` is not `Sync`, and
+                // one a thread costs less than a lock on every lookup.
+                let refs = Refs::new(env.root, env.documents);
                 let watch = Watch { shared, run };
                 convert_steps(run_steps, env, &refs, cache, Some(&watch))
             });

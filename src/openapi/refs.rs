@@ -3,37 +3,58 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
+use super::documents::{self, Documents};
 use super::error::{At, Error, ErrorKind};
 use crate::json::Json;
 use crate::url;
 
 /// Reads the documents external `$ref`s point to (`other.json#/Pet`).
 ///
-/// The importer asks for a location as written in the reference, joined to the location of
-/// the document that holds it (`models/pet.json` from a reference in `models/index.json`);
-/// a reference to a URL (`https://...`) is refused before any resolver is asked. None is
-/// installed by default, so an external reference is an [`ErrorKind::UnresolvedRef`].
+/// The importer takes a location as written in the reference, joined to the location of
+/// the document that holds it (`models/pet.json` from a reference in `models/index.json`),
+/// asks for its [`canonical`](RefResolver::canonical) name, and [`resolve`](RefResolver::resolve)s
+/// each name once, before it converts anything: every document any `$ref` of the documents
+/// read names, whether the import needs it or not (a document that cannot be read is an
+/// error only where a `$ref` the import follows names it). A reference to a URL
+/// (`https://...`) is never asked for. None is installed by default, so an external
+/// reference is an [`ErrorKind::UnresolvedRef`].
 ///
 /// # Security
 ///
-/// A resolver decides what the importer may read. The command line installs one rooted at
-/// the document's folder that refuses any path outside it.
+/// A resolver decides what the importer may read, and how much: the importer reads every
+/// document it is given. The command line installs one rooted at the document's folder that
+/// refuses any path outside it and anything but a regular file, and reads all the files
+/// together within its input limit.
 pub trait RefResolver {
-    /// The document at `location`.
+    /// The document at `location` (a name [`canonical`](RefResolver::canonical) gave).
     ///
     /// # Errors
     ///
     /// A message saying why it cannot be read (it is quoted in the import's error).
     fn resolve(&self, location: &str) -> Result<Json, String>;
+
+    /// The one name of the document at `location`, the same for every location that leads
+    /// to it (a file's real path, with symbolic links and `..` taken out), so that each
+    /// document is read once however many spellings reach it; `""` when it is the root
+    /// document itself. Relative references in the document are joined to this name. The
+    /// importer asks it before [`resolve`](RefResolver::resolve), which it then asks with
+    /// the name. Defaults to `location` as given.
+    ///
+    /// # Errors
+    ///
+    /// A message saying why the document cannot be read (it is quoted in the import's
+    /// error if the import needs the document).
+    fn canonical(&self, location: &str) -> Result<String, String> {
+        Ok(location.to_string())
+    }
 }
 
 /// A document: the root one, or one an external reference loaded.
 #[derive(Clone)]
 pub(crate) enum DocRef<'a> {
     Root(&'a Json),
-    External(Rc<Json>),
+    External(&'a Json),
 }
 
 impl DocRef<'_> {
@@ -96,9 +117,8 @@ impl<'a> Target<'a> {
 
 pub(crate) struct Refs<'a> {
     root: &'a Json,
-    resolver: Option<&'a dyn RefResolver>,
-    /// Location and content of each external document loaded, by index - 1.
-    external: RefCell<Vec<(String, Rc<Json>)>>,
+    /// The external documents, read before the import started.
+    documents: &'a Documents,
     /// Pointers already looked up in the root document.
     cache: RefCell<HashMap<String, Option<&'a Json>>>,
     /// The members of large objects of the root document (`/components/schemas`), by the
@@ -112,11 +132,10 @@ pub(crate) struct Refs<'a> {
 const INDEXED_MEMBERS: usize = 32;
 
 impl<'a> Refs<'a> {
-    pub(crate) fn new(root: &'a Json, resolver: Option<&'a dyn RefResolver>) -> Refs<'a> {
+    pub(crate) fn new(root: &'a Json, documents: &'a Documents) -> Refs<'a> {
         Refs {
             root,
-            resolver,
-            external: RefCell::new(Vec::new()),
+            documents,
             cache: RefCell::new(HashMap::new()),
             members: RefCell::new(HashMap::new()),
         }
@@ -124,25 +143,23 @@ impl<'a> Refs<'a> {
 
     /// The location of document `doc`, for messages (`""` for the root).
     pub(crate) fn location(&self, doc: usize) -> String {
-        match doc.checked_sub(1) {
-            None => String::new(),
-            Some(i) => self
-                .external
-                .borrow()
-                .get(i)
-                .map(|(l, _)| l.clone())
-                .unwrap_or_default(),
-        }
+        self.documents.location(doc).to_string()
     }
 
     /// The document at index `doc`.
     pub(crate) fn document(&self, doc: usize) -> DocRef<'a> {
-        match doc.checked_sub(1) {
+        match self.documents.get(doc) {
+            Some(json) => DocRef::External(json),
             None => DocRef::Root(self.root),
-            Some(i) => match self.external.borrow().get(i) {
-                Some((_, json)) => DocRef::External(json.clone()),
-                None => DocRef::Root(self.root),
-            },
+        }
+    }
+
+    /// The value `target` points to, for as long as the documents live (a path item,
+    /// parameter or body in another document is borrowed as the root's are).
+    pub(crate) fn target_value(&self, target: &Target<'a>) -> Option<&'a Json> {
+        match target.document {
+            DocRef::Root(_) => self.root_pointer(&target.pointer),
+            DocRef::External(json) => json.pointer(&target.pointer),
         }
     }
 
@@ -255,8 +272,7 @@ impl<'a> Refs<'a> {
         at: &At<'_>,
         reference: &str,
     ) -> Result<usize, Error> {
-        let lower = location.to_ascii_lowercase();
-        if lower.contains("://") || lower.starts_with("//") {
+        if documents::is_url(location) {
             return Err(Error::new(
                 ErrorKind::RemoteRef,
                 at.pointer(),
@@ -266,41 +282,34 @@ impl<'a> Refs<'a> {
                 ),
             ));
         }
-        let joined = join(&self.location(from), location);
-        if let Some(i) = self
-            .external
-            .borrow()
-            .iter()
-            .position(|(l, _)| *l == joined)
-        {
-            return Ok(i + 1);
-        }
-        let resolver = self.resolver.ok_or_else(|| {
-            Error::new(
+        if !self.documents.has_resolver() {
+            return Err(Error::new(
                 ErrorKind::UnresolvedRef,
                 at.pointer(),
                 format!(
                     "$ref '{}' points to another document, and no resolver for external references was installed",
                     short(reference)
                 ),
-            )
-        })?;
-        let json = resolver.resolve(&joined).map_err(|why| {
-            Error::new(
-                ErrorKind::UnresolvedRef,
-                at.pointer(),
-                format!("$ref '{}' could not be read: {}", short(reference), why),
-            )
-        })?;
-        let mut external = self.external.borrow_mut();
-        external.push((joined, Rc::new(json)));
-        Ok(external.len())
+            ));
+        }
+        let joined = join(&self.location(from), location);
+        let why = match self.documents.find(&joined) {
+            Some(Ok(doc)) => return Ok(*doc),
+            Some(Err(why)) => why.as_str(),
+            // Every `$ref` of every document read was met before the import started.
+            None => "it was not among the documents read",
+        };
+        Err(Error::new(
+            ErrorKind::UnresolvedRef,
+            at.pointer(),
+            format!("$ref '{}' could not be read: {}", short(reference), why),
+        ))
     }
 }
 
 /// `location` relative to the folder of `base` (`models/a.json` + `b.json` is
 /// `models/b.json`), with `.` and `..` segments folded where they can be.
-fn join(base: &str, location: &str) -> String {
+pub(super) fn join(base: &str, location: &str) -> String {
     let mut segments: Vec<&str> = Vec::new();
     if !location.starts_with('/') {
         if let Some(i) = base.rfind('/') {

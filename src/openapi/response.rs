@@ -67,6 +67,7 @@ pub(crate) fn title(op: &Json) -> Option<String> {
 pub(crate) fn output_schema<'a>(
     root: &'a Json,
     op: &'a Json,
+    op_doc: usize,
     op_at: &str,
     refs: &Refs<'a>,
     conv: &mut Converter<'_, '_>,
@@ -89,7 +90,7 @@ pub(crate) fn output_schema<'a>(
             continue;
         }
         let at = child(&responses_at, code);
-        let (response, doc) = match super::import::resolve_object(response, 0, &at, refs) {
+        let (response, doc) = match super::import::resolve_object(response, op_doc, &at, refs) {
             Ok(found) => found,
             Err(e) => {
                 conv.warnings.push(Warning::new(

@@ -1,6 +1,7 @@
 //! Events into [`Json`]: anchors and aliases, merge keys, tags, the core schema, duplicate
 //! keys and the nesting limit. The open collections live on an explicit stack.
 
+use std::collections::hash_map::Entry;
 use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
@@ -8,7 +9,7 @@ use std::hash::{BuildHasher, Hasher};
 use super::error::{Error, Reason};
 use super::parser::{Event, Parser, Props, Tag};
 use super::resolve::{resolve_plain, resolve_tagged, Resolved};
-use super::scanner::Style;
+use super::scanner::{anchor_name_end, Style};
 use super::ParseOptions;
 use crate::json::{Json, Map};
 
@@ -27,8 +28,11 @@ fn text_cost(bytes: usize) -> usize {
     1 + bytes / 64
 }
 
+/// The keys of a mapping being read, by hash, each with the index of its entry: a key met
+/// again is confirmed against that entry alone (merge keys repeat the mapping's keys, and a
+/// scan of the entries for each made the merge quadratic).
 struct KeySet {
-    hashes: Option<HashSet<u64>>,
+    hashes: Option<HashMap<u64, usize>>,
 }
 
 enum Frame<'a> {
@@ -58,6 +62,9 @@ pub(crate) struct Composer<'a, 'o> {
     options: &'o ParseOptions,
     stack: Vec<Frame<'a>>,
     anchors: HashMap<&'a str, (Json, usize)>,
+    /// The names that follow a `*` in the text: the anchors an alias may name. Found when
+    /// the first anchor closes.
+    alias_names: Option<HashSet<&'a str>>,
     alias_cost: usize,
     state: RandomState,
 }
@@ -69,6 +76,7 @@ impl<'a, 'o> Composer<'a, 'o> {
             options,
             stack: Vec::new(),
             anchors: HashMap::new(),
+            alias_names: None,
             alias_cost: 0,
             state: RandomState::new(),
         }
@@ -121,7 +129,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     let is_merge = style == Style::Plain && text == "<<" && props.tag.is_none();
                     let value = self.scalar(&text, style, &props, at)?;
                     let cost = string_cost(value.as_str().unwrap_or(""));
-                    self.remember(props.anchor, &value, cost);
+                    self.remember(props.anchor, &value, cost, at)?;
                     self.put(value, cost, at, is_merge)?
                 }
                 Event::SequenceStart(props) => {
@@ -152,7 +160,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                         cost,
                     }) => {
                         let value = Json::Array(items);
-                        self.remember(anchor, &value, cost);
+                        self.remember(anchor, &value, cost, at)?;
                         self.put(value, cost, at, false)?
                     }
                     _ => return Err(self.error(Reason::ExpectedNode, at)),
@@ -168,7 +176,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     }) => {
                         self.apply_merges(&mut entries, &mut keys, merges);
                         let value = Json::Object(Map::from_unique_entries(entries));
-                        self.remember(anchor, &value, cost);
+                        self.remember(anchor, &value, cost, at)?;
                         self.put(value, cost, at, false)?
                     }
                     _ => return Err(self.error(Reason::ExpectedNode, at)),
@@ -186,6 +194,11 @@ impl<'a, 'o> Composer<'a, 'o> {
             return Err(self
                 .error(Reason::TooDeep, at)
                 .with_limit(self.options.max_depth));
+        }
+        if let Some(Tag::Other) = props.tag.as_deref() {
+            if self.options.strict_tags {
+                return Err(self.error(Reason::StrictTag, at));
+            }
         }
         if let Some(Tag::Full(tag)) = props.tag.as_deref() {
             let expected = if mapping {
@@ -216,6 +229,11 @@ impl<'a, 'o> Composer<'a, 'o> {
         let resolved = match props.tag.as_deref() {
             None if style == Style::Plain => resolve_plain(text),
             None | Some(Tag::NonSpecific) => Resolved::Value(Json::String(text.to_owned())),
+            Some(Tag::Other) if self.options.strict_tags => {
+                return Err(self.error(Reason::StrictTag, at))
+            }
+            Some(Tag::Other) if style == Style::Plain => resolve_plain(text),
+            Some(Tag::Other) => Resolved::Value(Json::String(text.to_owned())),
             Some(Tag::Full(tag)) => match tag.strip_prefix("tag:yaml.org,2002:") {
                 Some(name) if is_core_tag(tag) => resolve_tagged(name, text),
                 _ if self.options.strict_tags => return Err(self.error(Reason::StrictTag, at)),
@@ -230,13 +248,36 @@ impl<'a, 'o> Composer<'a, 'o> {
         }
     }
 
-    fn remember(&mut self, anchor: Option<&'a str>, value: &Json, cost: usize) {
-        if let Some(name) = anchor {
-            // Cheap for scalars; a collection is copied once, when its anchor closes, and the
-            // copy counts against the alias budget.
-            self.alias_cost = self.alias_cost.saturating_add(cost.saturating_sub(1));
-            self.anchors.insert(name, (value.clone(), cost));
+    /// Keeps a copy of an anchored node for the aliases that name it. Only an anchor whose
+    /// name follows a `*` somewhere in the text is copied (nested anchors that no alias
+    /// names copied each level again, without bound), and the copy counts against the
+    /// alias budget, checked here: text can name an anchor without aliasing it.
+    fn remember(
+        &mut self,
+        anchor: Option<&'a str>,
+        value: &Json,
+        cost: usize,
+        at: usize,
+    ) -> Result<(), Error> {
+        let name = match anchor {
+            Some(name) => name,
+            None => return Ok(()),
+        };
+        let text = self.parser.text();
+        let aliased = self.alias_names.get_or_insert_with(|| alias_names(text));
+        if !aliased.contains(name) {
+            return Ok(());
         }
+        // A scalar costs one node, as the reference to it would.
+        let total = self.alias_cost.saturating_add(cost.saturating_sub(1));
+        if total > self.options.max_alias_nodes {
+            return Err(self
+                .error(Reason::AliasLimit, at)
+                .with_limit(self.options.max_alias_nodes));
+        }
+        self.alias_cost = total;
+        self.anchors.insert(name, (value.clone(), cost));
+        Ok(())
     }
 
     fn alias(&mut self, name: &str, at: usize) -> Result<(Json, usize), Error> {
@@ -366,7 +407,8 @@ impl<'a, 'o> Composer<'a, 'o> {
 }
 
 impl KeySet {
-    /// Whether `key` is among `entries`; when it is not, records it (the caller pushes it).
+    /// Whether `key` is among `entries`; when it is not, records it as the next entry (the
+    /// caller pushes it).
     fn contains_or_insert(
         &mut self,
         state: &RandomState,
@@ -377,21 +419,25 @@ impl KeySet {
             if entries.len() < HASH_THRESHOLD {
                 return entries.iter().any(|(k, _)| k == key);
             }
-            let mut set = HashSet::with_capacity(entries.len() * 2);
-            for (k, _) in entries {
-                set.insert(hash(state, k));
+            let mut set = HashMap::with_capacity(entries.len() * 2);
+            for (i, (k, _)) in entries.iter().enumerate() {
+                set.entry(hash(state, k)).or_insert(i);
             }
             self.hashes = Some(set);
         }
         match &mut self.hashes {
-            Some(set) => {
-                if set.insert(hash(state, key)) {
+            Some(set) => match set.entry(hash(state, key)) {
+                Entry::Vacant(slot) => {
+                    slot.insert(entries.len());
                     false
-                } else {
-                    // A hit: confirm against the keys (a 64-bit collision costs a scan).
-                    entries.iter().any(|(k, _)| k == key)
                 }
-            }
+                Entry::Occupied(slot) => match entries.get(*slot.get()) {
+                    Some((k, _)) if k == key => true,
+                    // Two keys with one 64-bit hash: confirmed by a scan (the hash is keyed
+                    // with random keys, so a document cannot aim for it).
+                    _ => entries.iter().any(|(k, _)| k == key),
+                },
+            },
             None => entries.iter().any(|(k, _)| k == key),
         }
     }
@@ -401,6 +447,22 @@ fn hash(state: &RandomState, key: &str) -> u64 {
     let mut h = state.build_hasher();
     h.write(key.as_bytes());
     h.finish()
+}
+
+/// Every name that follows a `*` in `text`, as the scanner reads an alias's name: the
+/// aliases of the text, and more (a `*` in a string or a comment).
+fn alias_names(text: &str) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    for (at, _) in text.match_indices('*') {
+        let start = at + 1;
+        let end = anchor_name_end(text.as_bytes(), start);
+        if let Some(name) = text.get(start..end) {
+            if !name.is_empty() {
+                names.insert(name);
+            }
+        }
+    }
+    names
 }
 
 fn is_core_tag(tag: &str) -> bool {

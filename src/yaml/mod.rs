@@ -72,7 +72,11 @@
 //!   before it ten times) would copy exponentially many nodes: anchors and aliases together
 //!   may copy at most [`DEFAULT_MAX_ALIAS_NODES`] nodes (each 64 bytes of string counting as
 //!   one more), then it is an error ([`ErrorKind::AliasLimit`]), found after copying at
-//!   most that much.
+//!   most that much. An anchor is copied only when its name follows a `*` somewhere in the
+//!   text, so anchors nested in anchors that no alias names copy nothing.
+//! - Merge keys (`<<`) and `%TAG` directives take linear time: a repeated key is found
+//!   through the hash set, a tag handle through a map, and a `%TAG` prefix is not copied
+//!   into the tags that name it unless the tag could be a core one.
 //! - A key that is a sequence or a mapping is copied too, as its JSON text, and a key
 //!   inside such a key is escaped again at each level: nested 30 deep, a kilobyte of
 //!   input would ask for gigabytes. That text counts against the same budget, measured

@@ -2,6 +2,7 @@
 //! states, so nesting never recurses.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::error::{Error, Reason};
 use super::scanner::{Scanner, Style, Tok, Token};
@@ -13,7 +14,15 @@ pub(crate) enum Tag {
     NonSpecific,
     /// A full tag, such as `tag:yaml.org,2002:str` or `!local`.
     Full(String),
+    /// A tag through a `%TAG` prefix that is longer than any core tag: none of them, so not
+    /// spelled out (a long prefix copied for every node that names it made the work grow
+    /// with the square of the input).
+    Other,
 }
+
+/// The longest tag a `%TAG` prefix resolves to that is spelled out: longer than every core
+/// tag (`tag:yaml.org,2002:float` is 23 bytes).
+const MAX_SPELLED_TAG: usize = 64;
 
 #[derive(Debug)]
 pub(crate) struct Props<'a> {
@@ -60,7 +69,8 @@ pub(crate) struct Parser<'a> {
     scanner: Scanner<'a>,
     state: State,
     states: Vec<State>,
-    tag_directives: Vec<(String, String)>,
+    /// The `%TAG` handles of the document and their prefixes, found by handle.
+    tag_directives: HashMap<String, String>,
     /// Whether the last document ended with `...` (a directive may only follow one that did).
     explicit_end: bool,
     seen_version: bool,
@@ -72,7 +82,7 @@ impl<'a> Parser<'a> {
             scanner: Scanner::new(text),
             state: State::StreamStart,
             states: Vec::new(),
-            tag_directives: Vec::new(),
+            tag_directives: HashMap::new(),
             explicit_end: true,
             seen_version: false,
         }
@@ -136,7 +146,10 @@ impl<'a> Parser<'a> {
                     self.next()?;
                     self.explicit_end = true;
                 }
-                self.tag_directives.clear();
+                // A new map rather than `clear`, which costs the capacity every document.
+                if !self.tag_directives.is_empty() {
+                    self.tag_directives = HashMap::new();
+                }
                 self.seen_version = false;
                 self.state = State::DocumentStart;
                 Ok((Event::DocumentEnd, at))
@@ -264,10 +277,10 @@ impl<'a> Parser<'a> {
                 }
                 Tok::TagDirective(..) => {
                     if let Tok::TagDirective(handle, prefix) = self.next()?.tok {
-                        if self.tag_directives.iter().any(|(h, _)| *h == handle) {
+                        if self.tag_directives.contains_key(&handle) {
                             return Err(self.error(Reason::DuplicateDirective, at));
                         }
-                        self.tag_directives.push((handle, prefix));
+                        self.tag_directives.insert(handle, prefix);
                     }
                 }
                 _ => return Ok(()),
@@ -282,7 +295,10 @@ impl<'a> Parser<'a> {
         if handle == "!" && suffix.is_empty() {
             return Ok(Tag::NonSpecific);
         }
-        if let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| *h == handle) {
+        if let Some(prefix) = self.tag_directives.get(&handle) {
+            if prefix.len() + suffix.len() > MAX_SPELLED_TAG {
+                return Ok(Tag::Other);
+            }
             return Ok(Tag::Full(format!("{prefix}{suffix}")));
         }
         match handle.as_str() {

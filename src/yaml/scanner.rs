@@ -674,17 +674,7 @@ impl<'a> Scanner<'a> {
         let at = self.pos;
         self.skip();
         let start = self.pos;
-        // Section 6.9.2: ns-anchor-char is any non-space character but the flow indicators.
-        let mut end = start;
-        while let Some(&b) = self.bytes.get(end) {
-            if matches!(
-                b,
-                b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}'
-            ) {
-                break;
-            }
-            end += 1;
-        }
+        let end = anchor_name_end(self.bytes, start);
         if end == start {
             return Err(self.error(Reason::BadAnchor, at));
         }
@@ -1443,4 +1433,20 @@ fn utf8_len(b: u8) -> usize {
     } else {
         2
     }
+}
+
+/// Where the anchor or alias name that starts at `start` ends. Section 6.9.2: ns-anchor-char
+/// is any non-space character but the flow indicators.
+pub(crate) fn anchor_name_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start;
+    while let Some(&b) = bytes.get(end) {
+        if matches!(
+            b,
+            b' ' | b'\t' | b'\n' | b'\r' | b',' | b'[' | b']' | b'{' | b'}'
+        ) {
+            break;
+        }
+        end += 1;
+    }
+    end
 }

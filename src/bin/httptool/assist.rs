@@ -4,9 +4,7 @@
 //!
 //! Kept apart from the commands so each of them only calls in here.
 
-use std::fs::File;
-use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use httptool::json::Map;
@@ -14,6 +12,7 @@ use httptool::plugin::{Auth, ConfigValue, FilePart, FileResolver, HttpPlugin};
 use httptool::tool::{self, CallContext, ToolOutput};
 
 use crate::args::Args;
+use crate::jail::{Budget, Jail};
 use crate::CliError;
 
 /// The message for an option no command took: the closest known one (by edit distance,
@@ -137,52 +136,22 @@ pub fn files_option(args: &mut Args, max_bytes: u64) -> Result<Option<FilesUnder
 }
 
 /// Serves a call's file parts from the files under one folder (`--files DIR`): a handle is
-/// a path relative to it. Absolute paths, `..` and a symbolic link that leads out are
-/// refused: the path is made canonical and must still start with the folder's.
+/// a path relative to it, read through the command line's one [`Jail`], each file at most
+/// `--max-input-bytes`.
 pub struct FilesUnder {
-    root: PathBuf,
-    max_bytes: u64,
+    jail: Jail,
 }
 
 impl FilesUnder {
     /// The folder `dir`, which must exist.
     pub fn new(dir: &Path, max_bytes: u64) -> Result<FilesUnder, CliError> {
-        let root = dir
-            .canonicalize()
-            .map_err(|e| CliError::Failed(format!("--files {}: {}", dir.display(), e)))?;
-        if !root.is_dir() {
-            return Err(CliError::Failed(format!(
-                "--files {}: not a folder",
-                dir.display()
-            )));
-        }
-        Ok(FilesUnder { root, max_bytes })
-    }
-
-    /// The canonical path of `handle` under the folder.
-    fn path(&self, handle: &str) -> Result<PathBuf, String> {
-        let relative = Path::new(handle);
-        let plain = relative
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-        if handle.is_empty() || !plain {
-            return Err(
-                "give a path relative to the folder named with --files, without '..'".to_string(),
-            );
-        }
-        let path = self
-            .root
-            .join(relative)
-            .canonicalize()
-            .map_err(|_| "no such file under the folder named with --files".to_string())?;
-        // A symbolic link may lead anywhere: what counts is where it ends.
-        if !path.starts_with(&self.root) {
-            return Err("the file is outside the folder named with --files".to_string());
-        }
-        if !path.is_file() {
-            return Err("not a file".to_string());
-        }
-        Ok(path)
+        Jail::new(
+            dir,
+            "the folder named with --files",
+            Budget::EachFile(max_bytes),
+        )
+        .map(|jail| FilesUnder { jail })
+        .map_err(|e| CliError::Failed(format!("--files {}: {}", dir.display(), e)))
     }
 }
 
@@ -192,21 +161,8 @@ impl FileResolver for FilesUnder {
         handle: &str,
         _context: &CallContext,
     ) -> Result<FilePart, Box<dyn std::error::Error + Send + Sync>> {
-        let path = self.path(handle)?;
-        let mut bytes = Vec::new();
-        File::open(&path)
-            .and_then(|f| {
-                f.take(self.max_bytes.saturating_add(1))
-                    .read_to_end(&mut bytes)
-            })
-            .map_err(|e| format!("cannot read it: {}", e))?;
-        if bytes.len() as u64 > self.max_bytes {
-            return Err(format!(
-                "it is larger than the input limit of {} bytes (--max-input-bytes)",
-                self.max_bytes
-            )
-            .into());
-        }
+        let path = self.jail.path(handle)?;
+        let bytes = self.jail.read(&path)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -55,6 +55,12 @@ pub fn read_input(path: &str, max_bytes: u64) -> Result<String, CliError> {
             name, max_bytes, MAX_INPUT_OPTION
         )));
     }
+    decode(&name, bytes)
+}
+
+/// `bytes` as UTF-8 text with a leading byte order mark removed; `name` says whose, for
+/// the error.
+pub fn decode(name: &str, bytes: Vec<u8>) -> Result<String, CliError> {
     let mut text = String::from_utf8(bytes).map_err(|e| {
         CliError::Failed(format!(
             "{} is not UTF-8 (invalid byte at offset {})",
@@ -69,7 +75,7 @@ pub fn read_input(path: &str, max_bytes: u64) -> Result<String, CliError> {
 }
 
 /// Reads at most `max_bytes + 1` bytes, so a longer input shows without being read whole.
-fn read_capped(reader: impl Read, max_bytes: u64) -> std::io::Result<Vec<u8>> {
+pub fn read_capped(reader: impl Read, max_bytes: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader
         .take(max_bytes.saturating_add(1))
@@ -89,13 +95,6 @@ pub fn is_yaml(path: &str, text: &str) -> bool {
         return false;
     }
     !matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['))
-}
-
-/// A JSON or YAML document (an OpenAPI document, a plugin file) as a value, read as
-/// [`read_input`] does; errors name the file and the position.
-pub fn read_document(path: &str, max_bytes: u64) -> Result<Json, CliError> {
-    let text = read_input(path, max_bytes)?;
-    parse_document(path, &text)
 }
 
 /// `text` as a value, YAML or JSON as [`is_yaml`] decides. Documents nest deeper than tool

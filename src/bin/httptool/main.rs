@@ -21,6 +21,7 @@ mod catalog;
 mod convert;
 mod demo;
 mod input;
+mod jail;
 mod network;
 mod openapi;
 mod pretty;
@@ -141,7 +142,12 @@ fn load_plugin_for(
     let text = if yaml || text.contains("\"openapi\"") || text.contains("\"swagger\"") {
         let value = input::parse_document(path, &text)?;
         if openapi::is_document(&value) {
-            return openapi::plugin(&value, path, needs_credentials);
+            return openapi::plugin(
+                &value,
+                path,
+                needs_credentials,
+                max_bytes.saturating_sub(text.len() as u64),
+            );
         }
         if yaml {
             value.to_string()

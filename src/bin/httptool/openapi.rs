@@ -5,13 +5,14 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use httptool::json::{Json, ParseOptions};
+use httptool::json::Json;
 use httptool::openapi::{self, Import, ImportOptions, RefResolver};
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
+use crate::jail::{Budget, Jail};
 use crate::{input, pretty, CliError};
 
 pub const HELP: &str = "\
@@ -19,7 +20,8 @@ usage: httptool import openapi SPEC.json|SPEC.yaml [options]
 
 Turns an OpenAPI 3.0 / 3.1 or Swagger 2.0 document into a plugin file with one tool per
 operation and prints it (pretty JSON). External $refs are read from the document's folder
-only; nothing is fetched. Standard error lists what was skipped or approximated (with the
+only (regular files, each once, all of them with the document within --max-input-bytes);
+nothing is fetched. Standard error lists what was skipped or approximated (with the
 JSON Pointer of where), the environment variables the plugin reads its credentials from,
 and the size of the tools.
 
@@ -100,8 +102,12 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
             ))
         }
     };
-    let document = input::read_document(path, max_bytes)?;
-    let import = run_import(&document, path, options)?;
+    let text = input::read_input(path, max_bytes)?;
+    let document = input::parse_document(path, &text)?;
+    // The files external `$ref`s name share the input limit with the document.
+    let left = max_bytes.saturating_sub(text.len() as u64);
+    drop(text);
+    let import = run_import(&document, path, options, left)?;
     let file = import.plugin().to_json();
     print_pretty(&file, threads)?;
     report(&import);
@@ -167,12 +173,15 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
-fn run_import(document: &Json, path: &str, options: ImportOptions) -> Result<Import, CliError> {
-    let folder = Path::new(path)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
-    let options = options.resolver(Arc::new(FolderResolver::new(&folder)));
+/// Imports `document`, read from `path`, its external `$ref`s read from its folder within
+/// `max_bytes` together.
+fn run_import(
+    document: &Json,
+    path: &str,
+    options: ImportOptions,
+    max_bytes: u64,
+) -> Result<Import, CliError> {
+    let options = options.resolver(Arc::new(FolderResolver::new(path, max_bytes)));
     openapi::import_with(document, &options)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
 }
@@ -184,10 +193,12 @@ pub fn is_document(value: &Json) -> bool {
 
 /// The plugin of an OpenAPI document named where a plugin file is expected: credentials
 /// from the environment; `needs_credentials` (a call) makes an unset variable an error.
+/// The files its external `$ref`s name are read within `max_bytes` together.
 pub fn plugin(
     document: &Json,
     path: &str,
     needs_credentials: bool,
+    max_bytes: u64,
 ) -> Result<HttpPlugin, CliError> {
     // One import: every environment variable is offered (the plugin reads only the names its
     // security schemes make), then the ones it reads are checked. Importing once to learn the
@@ -198,7 +209,7 @@ pub fn plugin(
             options = options.variable(name, value);
         }
     }
-    let import = run_import(document, path, options)?;
+    let import = run_import(document, path, options, max_bytes)?;
     if needs_credentials {
         for name in import.variables() {
             let problem = match std::env::var(name) {
@@ -215,40 +226,57 @@ pub fn plugin(
     Ok(import.into_plugin())
 }
 
-/// External `$ref`s read from one folder and below: a path that leaves it (`..`, an
-/// absolute path, a symbolic link out of it) is refused.
+/// External `$ref`s read from the document's folder and below, through the command line's
+/// one [`Jail`]: a path that leaves it (`..`, an absolute path, a symbolic link out of it)
+/// or is not a regular file is refused, and all the files together are read within the
+/// input limit the document left.
 struct FolderResolver {
-    root: Option<PathBuf>,
+    jail: Result<Jail, String>,
+    /// The document itself, which a `$ref` may name by its file (`openapi.yaml#/...`).
+    document: Option<PathBuf>,
 }
 
 impl FolderResolver {
-    fn new(folder: &Path) -> FolderResolver {
+    fn new(path: &str, max_bytes: u64) -> FolderResolver {
+        let folder = match Path::new(path).parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let jail = if path == "-" {
+            Err("the document was read from standard input, which has no folder".to_string())
+        } else {
+            Jail::new(
+                &folder,
+                "the document's folder",
+                Budget::AllFiles(Mutex::new(max_bytes)),
+            )
+            .map_err(|e| format!("the document's folder cannot be read: {}", e))
+        };
         FolderResolver {
-            root: folder.canonicalize().ok(),
+            jail,
+            document: Path::new(path).canonicalize().ok(),
         }
+    }
+
+    fn jail(&self) -> Result<&Jail, String> {
+        self.jail.as_ref().map_err(String::clone)
     }
 }
 
 impl RefResolver for FolderResolver {
+    fn canonical(&self, location: &str) -> Result<String, String> {
+        let jail = self.jail()?;
+        let path = jail.path(location)?;
+        if self.document.as_deref() == Some(path.as_path()) {
+            return Ok(String::new());
+        }
+        jail.relative(&path)
+    }
+
     fn resolve(&self, location: &str) -> Result<Json, String> {
-        let root = self
-            .root
-            .as_ref()
-            .ok_or("the document's folder cannot be read")?;
-        if Path::new(location).is_absolute() {
-            return Err(String::from("absolute paths are refused"));
-        }
-        let full = root
-            .join(location)
-            .canonicalize()
-            .map_err(|e| format!("cannot read it: {}", e))?;
-        if !full.starts_with(root) {
-            return Err(String::from("it is outside the document's folder"));
-        }
-        let text = std::fs::read_to_string(&full).map_err(|e| format!("cannot read it: {}", e))?;
-        ParseOptions::new()
-            .max_depth(512)
-            .parse(&text)
-            .map_err(|e| e.to_string())
+        let jail = self.jail()?;
+        let path = jail.path(location)?;
+        let text = input::decode(location, jail.read(&path)?).map_err(|e| e.to_string())?;
+        input::parse_document(location, &text).map_err(|e| e.to_string())
     }
 }
