@@ -217,6 +217,8 @@ mod tls {
             .collect::<Result<Vec<_>, _>>()
             .expect("certificate");
         let key = PrivateKeyDer::from_pem_slice(KEY).expect("key");
+        // ring, as the library uses (rustls 0.23.48 deprecates it for lacking post-quantum key exchange).
+        #[allow(deprecated)]
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let config = Arc::new(
             ServerConfig::builder_with_provider(provider)

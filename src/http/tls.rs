@@ -104,6 +104,15 @@ pub(crate) struct Connector {
     config: Result<Arc<ClientConfig>, rustls::Error>,
 }
 
+/// rustls's ring provider: TLS 1.3 and 1.2 with classical key exchange (X25519, P-256, P-384).
+///
+/// rustls 0.23.48 deprecates it for lacking post-quantum key exchange, which only its aws-lc-rs
+/// provider has; that provider brings a C library and its build, which this feature keeps out.
+#[allow(deprecated)]
+fn ring_provider() -> rustls::crypto::CryptoProvider {
+    provider::default_provider()
+}
+
 impl Connector {
     pub fn new(trust: &Trust) -> Connector {
         let mut roots = trust.added.clone();
@@ -112,7 +121,7 @@ impl Connector {
                 .roots
                 .extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
         }
-        let config = ClientConfig::builder_with_provider(Arc::new(provider::default_provider()))
+        let config = ClientConfig::builder_with_provider(Arc::new(ring_provider()))
             .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
             .map(|builder| {
                 let mut config = builder.with_root_certificates(roots).with_no_client_auth();
@@ -733,7 +742,7 @@ mod tests {
                 .unwrap();
         let key =
             PrivateKeyDer::from_pem_slice(include_bytes!("../../tests/data/server.key")).unwrap();
-        let config = ServerConfig::builder_with_provider(Arc::new(provider::default_provider()))
+        let config = ServerConfig::builder_with_provider(Arc::new(super::ring_provider()))
             .with_safe_default_protocol_versions()
             .unwrap()
             .with_no_client_auth()

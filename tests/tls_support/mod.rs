@@ -37,6 +37,8 @@ pub fn server_config(cert_pem: &[u8]) -> Arc<ServerConfig> {
         .collect::<Result<Vec<_>, _>>()
         .expect("test certificate");
     let key = PrivateKeyDer::from_pem_slice(SERVER_KEY).expect("test key");
+    // ring, as the library uses (rustls 0.23.48 deprecates it for lacking post-quantum key exchange).
+    #[allow(deprecated)]
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
