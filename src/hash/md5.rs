@@ -14,7 +14,7 @@ const S: [u32; 64] = [
     21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
 ];
 
-/// RFC 1321 section 3.4: T[i], the integer part of 2^32 times abs(sin(i + 1)).
+/// RFC 1321 section 3.4: `T[i]`, the integer part of 2^32 times abs(sin(i + 1)).
 const T: [u32; 64] = [
     0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
     0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
