@@ -33,10 +33,6 @@ const METHODS: [(&str, &str); 7] = [
     ("patch", "PATCH"),
 ];
 
-/// Times an endpoint refused by the plugin checks is dropped (with a warning) before the
-/// import fails: each retry checks the whole plugin again.
-const MAX_REFUSED: usize = 32;
-
 pub(crate) struct Outcome {
     pub plugin: HttpPlugin,
     pub version: Version,
@@ -49,6 +45,8 @@ pub(crate) struct Outcome {
 /// One endpoint being made.
 pub(super) struct Draft {
     pointer: String,
+    /// How warnings name the operation ([`operation_label`]).
+    label: String,
     name: String,
     method: &'static str,
     path: String,
@@ -250,7 +248,7 @@ pub(super) struct Env<'a, 'c> {
 
 /// The path items and operations of the document as steps, and the number of operations
 /// it holds (before selection). A path item that cannot be read ends the walk with its
-/// error (a warning with `skip_failing_operations`).
+/// error with `strict`, else a warning.
 fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<Step<'a>>, usize) {
     let paths = root.get("paths").and_then(Json::as_object);
     let mut steps: Vec<Step<'a>> = Vec::new();
@@ -259,7 +257,7 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
         let item_at = child("/paths", path);
         let (item, item_doc) = match resolve_object(item, 0, &item_at, refs) {
             Ok(found) => found,
-            Err(e) if options.skip_failing_operations => {
+            Err(e) if !options.strict => {
                 steps.push(Step::Warn(Warning::new(
                     item_at.as_str(),
                     format!("path not imported: {}", e.message()),
@@ -302,10 +300,14 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
             // it, so it is followed here too.
             let (value, op_doc) = match resolve_object(value, item_doc, &op_at, refs) {
                 Ok(found) => found,
-                Err(e) if options.skip_failing_operations => {
+                Err(e) if !options.strict => {
                     steps.push(Step::Warn(Warning::new(
                         op_at.as_str(),
-                        format!("not imported: {}", e),
+                        format!(
+                            "{} not imported: {}",
+                            operation_label(method, path, value),
+                            e.message()
+                        ),
                     )));
                     continue;
                 }
@@ -354,6 +356,22 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
         }
     }
     (steps, operations)
+}
+
+/// How a warning names an operation: `GET /pets/{id} (getPet)`, the `operationId` when it
+/// has one (capped: a document writes it).
+fn operation_label(method: &str, path: &str, op: &Json) -> String {
+    match op.get("operationId").and_then(Json::as_str) {
+        Some(id) if !id.trim().is_empty() => {
+            format!(
+                "{} {} ({})",
+                method,
+                super::refs::short(path),
+                super::refs::short(id)
+            )
+        }
+        _ => format!("{} {}", method, super::refs::short(path)),
+    }
 }
 
 /// What converting a run of steps gave.
@@ -426,10 +444,14 @@ pub(super) fn convert_steps<'a>(
         };
         match operation(&context, &mut conv) {
             Ok(draft) => drafts.push(draft),
-            Err(e) if options.skip_failing_operations => {
+            Err(e) if !options.strict => {
                 conv.warnings.push(Warning::new(
                     op.op_at.as_str(),
-                    format!("not imported: {}", e),
+                    format!(
+                        "{} not imported: {}",
+                        operation_label(op.method, op.path, op.op),
+                        e.message()
+                    ),
                 ));
             }
             Err(e) => error = Some(e),
@@ -690,6 +712,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     let name = tool_name(c.op, c.method, c.path, c.op_at, warnings);
     Ok(Draft {
         pointer: c.op_at.to_string(),
+        label: operation_label(c.method, c.path, c.op),
         name,
         method: c.method,
         path,
@@ -1011,44 +1034,68 @@ fn build(
                 .unwrap_or_default(),
         )
     };
-    // The plugin checks each endpoint; one they refuse is dropped with their message, never
-    // silently, and the rest imported.
+    // The plugin checks each endpoint; one it refuses is left out with its message, never
+    // silently, and the rest imported (with `strict`, the first refusal ends the import).
     root.insert("endpoints", Json::Array(endpoints));
-    let mut file = Json::Object(root);
-    for _ in 0..=MAX_REFUSED {
-        let error = match plugin::load_value(&file, &lookup, "variable", options.thread_count()) {
-            Ok(plugin) => return Ok((plugin, variables, drafts)),
-            Err(e) => e,
-        };
-        let index = refused_index(error.path());
-        let list = file.get_mut("endpoints").and_then(Json::as_array_mut);
-        match (index, list) {
-            (Some(i), Some(list)) if i < drafts.len() && drafts.len() > 1 && i < list.len() => {
-                warnings.push(Warning::new(
-                    drafts[i].pointer.as_str(),
-                    format!("not imported: the plugin refused it: {}", error.message()),
-                ));
-                drafts.remove(i);
-                list.remove(i);
-            }
-            _ => {
-                let at = index
+    let file = Json::Object(root);
+    let threads = options.thread_count();
+    if options.strict {
+        return match plugin::load_value(&file, &lookup, "variable", threads) {
+            Ok(plugin) => Ok((plugin, variables, drafts)),
+            Err(e) => {
+                let at = refused_index(e.path())
                     .and_then(|i| drafts.get(i))
                     .map(|d| d.pointer.clone())
                     .unwrap_or_default();
-                return Err(Error::new(
+                Err(Error::new(
                     ErrorKind::Plugin,
                     at,
-                    format!("the plugin refused the import: {}", error),
-                ));
+                    format!("the plugin refused the import: {}", e),
+                ))
             }
+        };
+    }
+    let (plugin, refused) = match plugin::load_value_skipping(&file, &lookup, "variable", threads) {
+        Ok(done) => done,
+        Err(e) => {
+            let at = refused_index(e.path())
+                .and_then(|i| drafts.get(i))
+                .map(|d| d.pointer.clone())
+                .unwrap_or_default();
+            let message = if refused_index(e.path()).is_some() {
+                format!("the plugin refused every operation; the first: {}", e)
+            } else {
+                format!("the plugin refused the import: {}", e)
+            };
+            return Err(Error::new(ErrorKind::Plugin, at, message));
+        }
+    };
+    if refused.is_empty() {
+        return Ok((plugin, variables, drafts));
+    }
+    let mut gone = vec![false; drafts.len()];
+    for (i, error) in &refused {
+        if let Some(draft) = drafts.get(*i) {
+            warnings.push(Warning::new(
+                draft.pointer.as_str(),
+                format!(
+                    "{} not imported: the plugin refused it: {}",
+                    draft.label,
+                    error.message()
+                ),
+            ));
+        }
+        if let Some(slot) = gone.get_mut(*i) {
+            *slot = true;
         }
     }
-    Err(Error::new(
-        ErrorKind::Plugin,
-        "",
-        format!("the plugin refused more than {} operations", MAX_REFUSED),
-    ))
+    let mut index = 0;
+    drafts.retain(|_| {
+        let keep = !gone.get(index).copied().unwrap_or(false);
+        index += 1;
+        keep
+    });
+    Ok((plugin, variables, drafts))
 }
 
 /// `endpoints[3]...` of a plugin error path: 3.

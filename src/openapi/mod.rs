@@ -165,7 +165,7 @@ pub struct ImportOptions {
     pub(crate) paths: Vec<String>,
     pub(crate) methods: Vec<String>,
     pub(crate) include_deprecated: bool,
-    pub(crate) skip_failing_operations: bool,
+    pub(crate) strict: bool,
     pub(crate) threads: usize,
     pub(crate) no_output_schemas: bool,
     pub(crate) max_description_bytes: Option<usize>,
@@ -192,6 +192,7 @@ impl fmt::Debug for ImportOptions {
             .field("paths", &self.paths)
             .field("methods", &self.methods)
             .field("include_deprecated", &self.include_deprecated)
+            .field("strict", &self.strict)
             .field("threads", &self.thread_count())
             .field("variables", &names)
             .field("resolver", &self.resolver.is_some())
@@ -303,11 +304,22 @@ impl ImportOptions {
         self
     }
 
-    /// An operation that cannot be imported (an unresolved `$ref`, schemas over budget) is
-    /// a warning and left out, instead of failing the import. Defaults to `false`.
+    /// Whether the first operation that cannot be imported fails the import. Defaults to
+    /// `false`: each operation that cannot be imported (an unresolved `$ref`, schemas over
+    /// budget, a parameter the plugin refuses) is left out with a warning naming it (method,
+    /// path, `operationId`) and why, every other is imported, and the import fails only when
+    /// no operation is left.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> ImportOptions {
+        self.strict = strict;
+        self
+    }
+
+    /// The opposite of [`strict`](ImportOptions::strict): `true` (the default) leaves out an
+    /// operation that cannot be imported, with a warning; `false` fails the import on it.
     #[must_use]
     pub fn skip_failing_operations(mut self, skip: bool) -> ImportOptions {
-        self.skip_failing_operations = skip;
+        self.strict = !skip;
         self
     }
 

@@ -35,14 +35,18 @@ and the size of the tools.
   --path GLOB             only paths matching GLOB (* any run, ? one character); repeatable
   --method M              only operations of this method; repeatable
   --include-deprecated    import deprecated operations too
-  --skip-failing          an operation that cannot be imported is a warning, not an error
+  --strict                the first operation that cannot be imported fails the import
+                          (by default it is left out with a warning naming it and why,
+                          and the import fails only when no operation is left)
   --threads N             threads to import and print with (default: one per core); the
                           output is the same for every N";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut options = ImportOptions::new()
         .include_deprecated(args.flag("--include-deprecated"))
-        .skip_failing_operations(args.flag("--skip-failing"));
+        .strict(args.flag("--strict"));
+    // Skipping is the default; the flag is still accepted.
+    let _ = args.flag("--skip-failing");
     if let Some(url) = args.value("--base-url")? {
         options = options.base_url(url);
     }
