@@ -199,6 +199,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
                 path: draft.path.clone(),
                 schema_bytes: response::compact_len(spec.parameters()),
                 description_bytes: spec.description().len(),
+                base_url: draft.base_url.clone().unwrap_or_else(|| base_url.clone()),
             }
         })
         .collect();
@@ -693,7 +694,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     // Written straight into the converter's list: an error here (a server without a url)
     // must leave the warnings of earlier operations where they are.
     let warnings = &mut conv.warnings;
-    let own = server::first_server(
+    let own = server::own_server(
         c.op.get("servers"),
         &child(c.op_at, "servers"),
         c.options,
@@ -701,7 +702,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     )?;
     let own = match own {
         Some(own) => Some(own),
-        None => server::first_server(
+        None => server::own_server(
             c.item.get("servers"),
             &child(c.item_at, "servers"),
             c.options,

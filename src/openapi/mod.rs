@@ -12,7 +12,7 @@
 //! | document | plugin |
 //! | --- | --- |
 //! | `servers[0]` with its variables' defaults; Swagger `schemes` (https first), `host`, `basePath` | `base_url` ([`ImportOptions::server`], [`variable`](ImportOptions::server_variable), [`base_url`](ImportOptions::base_url) choose another) |
-//! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
+//! | path-level or operation-level `servers` that differ (the one [`ImportOptions::server`] names, else the first; variables as above) | the endpoint's `base_url`, unless [`ImportOptions::base_url`] is given: it replaces the servers of every level |
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
 //! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped in bytes ([`ImportOptions::max_description_bytes`]) |
 //! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
@@ -211,7 +211,9 @@ impl ImportOptions {
         ImportOptions::default()
     }
 
-    /// The base URL, instead of the document's servers (operation-level servers still apply).
+    /// The base URL, instead of the document's servers at every level: the document's, a
+    /// path item's and an operation's. Every endpoint goes to it (a mock, a sandbox, a
+    /// proxy), never to a server the document names.
     #[must_use]
     pub fn base_url(mut self, url: impl Into<String>) -> ImportOptions {
         self.base_url = Some(url.into());
@@ -226,14 +228,16 @@ impl ImportOptions {
         self
     }
 
-    /// Which of `servers` to use. Defaults to 0.
+    /// Which of `servers` to use, at every level (a path item's or an operation's list
+    /// that has fewer uses its first). Defaults to 0.
     #[must_use]
     pub fn server(mut self, index: usize) -> ImportOptions {
         self.server = index;
         self
     }
 
-    /// The value of a server variable (`{region}`), instead of its default.
+    /// The value of a server variable (`{region}`), instead of its default, in the servers
+    /// of every level.
     #[must_use]
     pub fn server_variable(
         mut self,
@@ -446,6 +450,9 @@ pub struct ToolFigure {
     pub schema_bytes: usize,
     /// Bytes of the description.
     pub description_bytes: usize,
+    /// The base URL the tool's requests go to: the plugin's, or the endpoint's own (from
+    /// path-level or operation-level `servers`, kept when no base URL option is given).
+    pub base_url: String,
 }
 
 /// The result of an import: the plugin, what was approximated, the tools' sizes, and the

@@ -149,6 +149,7 @@ fn report(import: &Import) {
         let _ = writeln!(text, "environment variable {}", variable);
     }
     let tools = import.tools();
+    bases(tools, &mut text);
     let total: usize = tools.iter().map(|t| t.schema_bytes).sum();
     let mut largest: Vec<&openapi::ToolFigure> = tools.iter().collect();
     largest.sort_by(|a, b| {
@@ -170,6 +171,42 @@ fn report(import: &Import) {
         top.join(", ")
     );
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Which endpoints go to which base URL, one line a base in the order first met: the
+/// document's servers at every level, or the base URL given, decide where requests go.
+fn bases(tools: &[openapi::ToolFigure], text: &mut String) {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut slot: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for tool in tools {
+        let i = *slot.entry(tool.base_url.as_str()).or_insert_with(|| {
+            groups.push((tool.base_url.as_str(), Vec::new()));
+            groups.len() - 1
+        });
+        if let Some((_, names)) = groups.get_mut(i) {
+            names.push(tool.name.as_str());
+        }
+    }
+    if let [(base, names)] = groups.as_slice() {
+        let _ = writeln!(text, "base url {}: all {} endpoints", base, names.len());
+        return;
+    }
+    for (base, names) in &groups {
+        let shown: Vec<&str> = names.iter().take(8).copied().collect();
+        let more = names.len() - shown.len();
+        let _ = writeln!(
+            text,
+            "base url {}: {} endpoints: {}{}",
+            base,
+            names.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {} more", more)
+            } else {
+                String::new()
+            }
+        );
+    }
 }
 
 /// One import thread per core the process may use (1 where that cannot be known).
