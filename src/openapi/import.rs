@@ -131,7 +131,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         None => text::valid_name(&title.to_ascii_lowercase(), "openapi"),
     };
     let base_url = server::base_url(root, version, options, &mut warnings)?;
-    let schemes = security::schemes(root, version, &name, &mut warnings);
+    let schemes = security::schemes(root, version, &mut warnings);
     let resolver = options
         .resolver
         .as_deref()
@@ -930,8 +930,12 @@ fn build(
         .first()
         .map(|d| d.security.clone())
         .unwrap_or_default();
+    // A credential is named by the host it goes to: shared only when every endpoint goes
+    // to the plugin's base URL.
     let shared = first.len() == 1
-        && drafts.iter().all(|d| d.security == first)
+        && drafts
+            .iter()
+            .all(|d| d.security == first && d.base_url.is_none())
         && schemes
             .iter()
             .find(|s| s.name == first[0])
@@ -950,10 +954,13 @@ fn build(
         root.insert("description", description);
     }
     root.insert("base_url", base_url);
+    let mut shared_place = None;
     if shared {
         if let Some(scheme) = schemes.iter().find(|s| s.name == first[0]) {
+            let scheme = scheme.for_host(base_url);
             root.insert("auth", scheme.auth());
             add_vars(scheme.variables(), &mut variables);
+            shared_place = Some(scheme.place());
         }
     }
     let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
@@ -962,16 +969,54 @@ fn build(
         crate::sort::by_key(&mut all, |p| u64::from(location_rank(p.location)));
         all.append(&mut draft.body.params);
         unique_params(&mut all);
-        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
-        if !shared {
-            for scheme_name in &draft.security {
-                if let Some(scheme) = schemes.iter().find(|s| &s.name == scheme_name) {
-                    let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
-                    let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
-                    list.push(scheme.param(&pname));
-                    add_vars(scheme.param_variables(), &mut variables);
+        // The credentials this endpoint sends, and where: a document parameter in the same
+        // place is the credential's slot, left out (the plugin fills it).
+        let host = draft.base_url.as_deref().unwrap_or(base_url);
+        let own: Vec<Scheme> = if shared {
+            Vec::new()
+        } else {
+            draft
+                .security
+                .iter()
+                .filter_map(|n| schemes.iter().find(|s| &s.name == n))
+                .map(|s| s.for_host(host))
+                .collect()
+        };
+        let places: Vec<(&'static str, String)> = own
+            .iter()
+            .map(Scheme::place)
+            .chain(shared_place.clone())
+            .collect();
+        if !places.is_empty() {
+            let mut dropped: Vec<String> = Vec::new();
+            all.retain(|p| {
+                let key = if p.location == "header" {
+                    p.wire.to_ascii_lowercase()
+                } else {
+                    p.wire.clone()
+                };
+                let taken = places.iter().any(|(l, n)| *l == p.location && *n == key);
+                if taken {
+                    dropped.push(format!("{} '{}'", p.location, p.wire));
                 }
+                !taken
+            });
+            if !dropped.is_empty() {
+                warnings.push(Warning::new(
+                    draft.pointer.as_str(),
+                    format!(
+                        "{} is where the security scheme's credential goes: filled from its variable, not a parameter",
+                        super::refs::short(&dropped.join(", "))
+                    ),
+                ));
             }
+        }
+        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
+        for scheme in &own {
+            let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
+            let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
+            list.push(scheme.param(&pname));
+            add_vars(scheme.param_variables(), &mut variables);
         }
         draft.params = all;
         // Name, title and description move into the file (the figures and warnings after
