@@ -162,6 +162,10 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     }
     let mut drafts = converted.drafts;
     if drafts.is_empty() {
+        // Every operation was left out: the first one's reason is the import's.
+        if let Some(e) = converted.skipped {
+            return Err(e);
+        }
         return Err(Error::new(
             ErrorKind::NoOperations,
             "/paths",
@@ -219,6 +223,8 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
 /// order.
 pub(super) enum Step<'a> {
     Warn(Warning),
+    /// An operation left out: the warning that says so, and why.
+    Skip(Warning, Error),
     Convert(Operation<'a>),
     Fail(Error),
 }
@@ -259,10 +265,13 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
         let (item, item_doc) = match resolve_object(item, 0, &item_at, refs) {
             Ok(found) => found,
             Err(e) if !options.strict => {
-                steps.push(Step::Warn(Warning::new(
-                    item_at.as_str(),
-                    format!("path not imported: {}", e.message()),
-                )));
+                steps.push(Step::Skip(
+                    Warning::new(
+                        item_at.as_str(),
+                        format!("path not imported: {}", e.message()),
+                    ),
+                    e,
+                ));
                 continue;
             }
             Err(e) => {
@@ -302,14 +311,17 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
             let (value, op_doc) = match resolve_object(value, item_doc, &op_at, refs) {
                 Ok(found) => found,
                 Err(e) if !options.strict => {
-                    steps.push(Step::Warn(Warning::new(
-                        op_at.as_str(),
-                        format!(
-                            "{} not imported: {}",
-                            operation_label(method, path, value),
-                            e.message()
+                    steps.push(Step::Skip(
+                        Warning::new(
+                            op_at.as_str(),
+                            format!(
+                                "{} not imported: {}",
+                                operation_label(method, path, value),
+                                e.message()
+                            ),
                         ),
-                    )));
+                        e,
+                    ));
                     continue;
                 }
                 Err(e) => {
@@ -382,6 +394,8 @@ pub(super) struct Converted {
     pub warnings: Vec<Warning>,
     /// The error that ended the run, if one did.
     pub error: Option<Error>,
+    /// Why the first operation left out was (the import's error when none is left).
+    pub skipped: Option<Error>,
 }
 
 /// Converts `steps` with one converter over `refs` and `cache`. A run among others is
@@ -411,10 +425,16 @@ pub(super) fn convert_steps<'a>(
         .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
     let mut drafts: Vec<Draft> = Vec::new();
     let mut error = None;
+    let mut skipped: Option<Error> = None;
     for step in steps {
         let op = match step {
             Step::Warn(warning) => {
                 conv.warnings.push(warning.clone());
+                continue;
+            }
+            Step::Skip(warning, e) => {
+                conv.warnings.push(warning.clone());
+                skipped.get_or_insert_with(|| e.clone());
                 continue;
             }
             Step::Fail(e) => {
@@ -451,9 +471,10 @@ pub(super) fn convert_steps<'a>(
                     format!(
                         "{} not imported: {}",
                         operation_label(op.method, op.path, op.op),
-                        e.message()
+                        e
                     ),
                 ));
+                skipped.get_or_insert(e);
             }
             Err(e) => error = Some(e),
         }
@@ -474,6 +495,7 @@ pub(super) fn convert_steps<'a>(
         drafts,
         warnings: std::mem::take(&mut conv.warnings),
         error,
+        skipped,
     }
 }
 
