@@ -23,7 +23,23 @@
 //! | `application/x-www-form-urlencoded`, `multipart/form-data` | `form` parameters, `format: binary` as file parts, `encoding` styles kept |
 //! | `text/plain`, XML, `application/octet-stream`, other types | `body_encoding: raw` with the `content_type`: a string, or a file handle for binary |
 //! | schemas | each parameter's `schema`: `$ref`s inlined (cycles cut with a note), `allOf` merged, `nullable` as `["type", "null"]`, `readOnly` properties left out |
-//! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation, else secret parameters per endpoint; values are `${NAME}` variables ([`Import::variables`]); an `oauth2` `clientCredentials` flow is `oauth2_client_credentials` auth (its `tokenUrl`, the scopes the requirements name, `${NAME_CLIENT_ID}` and `${NAME_CLIENT_SECRET}`), other flows bearer slots |
+//! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation and every operation goes to the plugin's base URL, else secret parameters per endpoint; schemes of one requirement that put their credential in the same place (two OAuth 2.0 flows, both `Authorization: Bearer`) are one; of alternative requirements, the first the plugin can send (the others named in a warning); values are `${NAME}` variables ([`Import::variables`]) named by the host the credential goes to (below); an `oauth2` `clientCredentials` flow is `oauth2_client_credentials` auth (its `tokenUrl`, the scopes the requirements name, `${NAME_CLIENT_ID}` and `${NAME_CLIENT_SECRET}`), other flows bearer slots |
+//!
+//! # Credential variables
+//!
+//! A pasted document is trusted for nothing, so it does not name the variables a plugin
+//! reads credentials from: each is `HTTPTOOL_`, the host (and port) the credential goes to,
+//! `___`, and the scheme's name, upper case with `_` for every run of other characters
+//! (`https://api.github.com` and scheme `token`: `HTTPTOOL_API_GITHUB_COM___TOKEN`). A document
+//! titled `GitHub` cannot make its plugin read `GITHUB_TOKEN`, and endpoints on another host
+//! read variables of their own. AWS signing reads `AWS_ACCESS_KEY_ID` and
+//! `AWS_SECRET_ACCESS_KEY` only for hosts under `amazonaws.com`.
+//!
+//! # Operations that cannot be imported
+//!
+//! Each is left out with a warning that names it (method, path and `operationId`) and why,
+//! and every other operation is imported; the import fails only when none is left (with the
+//! first one's reason), or at the first with [`ImportOptions::strict`].
 //!
 //! # Parameter names
 //!
