@@ -126,3 +126,45 @@ fn the_command_line_skips_by_default_and_stops_with_strict() {
         stderr(&out)
     );
 }
+
+/// Found in the APIs-guru directory: what a document may say that the plugin once refused,
+/// each costing the whole document (its only operations).
+#[test]
+fn regression_azure_and_apisetu_operations_import() {
+    // Azure's metrics API declares `Content-Length` as a header parameter; azsadmin uses
+    // `{location}` twice in one path; apisetu's server url is "Your API URL".
+    let d = httptool::json::parse(
+        r#"{"openapi": "3.0.3", "info": {"title": "Azure-like", "version": "1"},
+        "servers": [{"url": "Your API URL"}],
+        "paths": {
+          "/metrics": {"post": {"operationId": "post",
+            "parameters": [{"name": "Content-Length", "in": "header", "required": true,
+                            "schema": {"type": "integer"}}]}},
+          "/System.{location}/fabric/{location}/ops": {"get": {"operationId": "ops",
+            "parameters": [{"name": "location", "in": "path", "required": true,
+                            "schema": {"type": "string"}}]}}}}"#,
+    )
+    .unwrap();
+    let import = openapi::import(&d).unwrap();
+    assert_eq!(import.tools().len(), 2);
+    let warnings: Vec<String> = import.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "/servers/0: the server url 'Your API URL' is not a url: the base url is https://api.example.invalid until one is given (base_url)",
+            "/paths/~1metrics/post/parameters/0: header parameter 'Content-Length' is not imported: the client writes it",
+        ]
+    );
+    let dry = import
+        .plugin()
+        .dry_run(
+            "ops",
+            r#"{"location": "west"}"#,
+            &httptool::tool::CallContext::new(),
+        )
+        .unwrap();
+    assert_eq!(
+        dry.request().url().as_str(),
+        "https://api.example.invalid/System.west/fabric/west/ops"
+    );
+}

@@ -152,6 +152,18 @@ fn expand(
 /// An absolute URL as it is; a relative one resolved against the option, or the
 /// placeholder with a warning.
 fn relative(url: &str, at: &str, options: &ImportOptions, warnings: &mut Vec<Warning>) -> String {
+    // Prose where a URL belongs ("Your API URL"): no base at all, so the placeholder.
+    if url.chars().any(char::is_whitespace) {
+        warnings.push(Warning::new(
+            at,
+            format!(
+                "the server url '{}' is not a url: the base url is {} until one is given (base_url)",
+                super::refs::short(url),
+                PLACEHOLDER
+            ),
+        ));
+        return PLACEHOLDER.to_string();
+    }
     let lower = url.to_ascii_lowercase();
     if lower.starts_with("http://") || lower.starts_with("https://") {
         return url.to_string();

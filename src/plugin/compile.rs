@@ -819,13 +819,8 @@ fn parse_path(
                         "a placeholder is a name between braces, such as {id}",
                     ));
                 }
-                if names.contains(name) {
-                    return Err(err(
-                        ErrorKind::InvalidPath,
-                        field,
-                        format!("placeholder {{{}}} appears twice", name),
-                    ));
-                }
+                // A placeholder may appear twice (Azure's `/System.{location}/.../{location}`):
+                // the one value fills both.
                 let i = path_params.get(name).copied().ok_or_else(|| {
                         err(
                             ErrorKind::InvalidPath,
@@ -836,7 +831,9 @@ fn parse_path(
                             ),
                         )
                     })?;
-                names.insert(name);
+                if !names.contains(name) {
+                    names.insert(name);
+                }
                 pieces.push(PathPiece::Param(i));
                 sample.push('x');
                 rest = &rest[c + 1..];

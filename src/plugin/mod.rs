@@ -167,6 +167,7 @@ mod style;
 mod token;
 mod tool;
 mod validate;
+pub(crate) use self::validate::MANAGED_HEADERS;
 
 pub use self::auth::Signer;
 pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
