@@ -168,3 +168,35 @@ fn regression_azure_and_apisetu_operations_import() {
         "https://api.example.invalid/System.west/fabric/west/ops"
     );
 }
+
+/// Found in the APIs-guru directory: an apiKey header name with spaces (rapidapi's
+/// `ADVICEment API Key`) refused the whole plugin, and a Swagger body parameter on a GET
+/// (Ticketmaster's) refused the operation.
+#[test]
+fn regression_a_bad_key_name_and_a_body_on_get_cost_only_themselves() {
+    let d = httptool::json::parse(
+        r#"{"swagger": "2.0", "info": {"title": "T", "version": "1"},
+        "host": "api.example.com",
+        "securityDefinitions": {"key": {"type": "apiKey", "in": "header", "name": "My API Key"}},
+        "security": [{"key": []}],
+        "paths": {"/offers": {"get": {"operationId": "offers",
+          "parameters": [{"name": "ids", "in": "body", "schema": {"type": "array", "items": {"type": "string"}}},
+                         {"name": "q", "in": "query", "type": "string"}]}}}}"#,
+    )
+    .unwrap();
+    let import = openapi::import(&d).unwrap();
+    let warnings: Vec<String> = import.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "/securityDefinitions/key: apiKey header 'My API Key' is not a header name: not imported",
+            "/paths/~1offers/get: a GET request body that is not an object cannot be sent: left out",
+            "/security: no security requirement uses only schemes that can be filled: the operation is imported without credentials",
+        ]
+    );
+    let params = import.plugin().to_json()["endpoints"][0]["params"].clone();
+    assert_eq!(
+        params,
+        httptool::json::parse(r#"[{"name": "q", "in": "query", "type": "string"}]"#).unwrap()
+    );
+}

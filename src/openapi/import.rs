@@ -702,6 +702,26 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             },
         }
     };
+    let mut body = body;
+    if matches!(c.method, "GET" | "HEAD" | "OPTIONS") && body.params.iter().any(|p| p.whole_body) {
+        // A whole body (an array, a scalar) has no query form: the request is sent without
+        // it (Ticketmaster's GET with a body parameter).
+        let at = if conv.version == Version::Swagger2 {
+            c.op_at.to_string()
+        } else {
+            child(c.op_at, "requestBody")
+        };
+        conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "a {} request body that is not an object cannot be sent: left out",
+                c.method
+            ),
+        ));
+        body.params.clear();
+        body.encoding = None;
+        body.content_type = None;
+    }
     if !body.params.is_empty() && matches!(c.method, "GET" | "HEAD" | "OPTIONS") {
         conv.warnings.push(Warning::new(
             child(c.op_at, "requestBody"),

@@ -90,6 +90,14 @@ fn push_upper(out: &mut String, text: &str) {
     }
 }
 
+/// Whether `name` is an RFC 9110 token (section 5.6.2), as a header name must be.
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 /// Whether `host` is one of AWS's (`*.amazonaws.com`, `*.amazonaws.com.cn`), where a
 /// signing scheme may read AWS's own variable names.
 fn is_aws_host(host: &str) -> bool {
@@ -279,6 +287,17 @@ pub(crate) fn schemes(root: &Json, version: Version, warnings: &mut Vec<Warning>
                     }
                 };
                 let key_name = match scheme.get("name").and_then(Json::as_str) {
+                    // RFC 9110 section 5.1: a field name is a token.
+                    Some(n) if location == "header" && !is_token(n) => {
+                        warnings.push(Warning::new(
+                            here,
+                            format!(
+                                "apiKey header '{}' is not a header name: not imported",
+                                super::refs::short(n)
+                            ),
+                        ));
+                        continue;
+                    }
                     Some(n) if !n.is_empty() => n.to_string(),
                     _ => {
                         warnings.push(Warning::new(
