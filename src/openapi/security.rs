@@ -106,10 +106,15 @@ fn is_aws_host(host: &str) -> bool {
 }
 
 impl Scheme {
-    /// This scheme with the variables of a credential sent to `base_url`.
+    /// This scheme with the variables of a credential sent to `base_url`. A client
+    /// credentials flow's id and secret go to its token URL, and are named by its host.
     pub(crate) fn for_host(&self, base_url: &str) -> Scheme {
         let mut scheme = self.clone();
-        scheme.variable = credential_variable(base_url, &self.name);
+        let goes_to = match &self.slot {
+            Slot::ClientCredentials { token_url, .. } => token_url.as_str(),
+            _ => base_url,
+        };
+        scheme.variable = credential_variable(goes_to, &self.name);
         scheme.aws_names = is_aws_host(&host_of(base_url));
         scheme
     }
