@@ -534,10 +534,8 @@ fn merge_places(
         let same = kept.iter().find(|(_, k)| k.place() == scheme.place());
         match same {
             None => kept.push((name, scheme)),
-            Some((first, k)) if k.slot == scheme.slot || both_bearer(k, scheme) => {
-                // The same credential under two names: one variable, one header.
-                let _ = first;
-            }
+            // The same credential under two names: one variable, one header.
+            Some((_, k)) if k.slot == scheme.slot || both_bearer(k, scheme) => {}
             Some((first, _)) => warnings.push(Warning::new(
                 at,
                 format!(
