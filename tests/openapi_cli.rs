@@ -45,7 +45,7 @@ fn import_prints_the_plugin_and_reports_on_stderr() {
     let plugin = json::parse(&stdout(&out)).unwrap();
     assert_eq!(
         plugin["auth"],
-        httptool::json!({"type": "header", "name": "X-Key", "value": "${PETS_KEY}"})
+        httptool::json!({"type": "header", "name": "X-Key", "value": "${HTTPTOOL_PETS_EXAMPLE_COM___KEY}"})
     );
     let names: Vec<&str> = plugin["endpoints"]
         .as_array()
@@ -60,7 +60,10 @@ fn import_prints_the_plugin_and_reports_on_stderr() {
         httptool::json!([{"name": "name", "in": "body", "type": "string", "required": true}])
     );
     let err = stderr(&out);
-    assert!(err.contains("environment variable PETS_KEY\n"), "{err}");
+    assert!(
+        err.contains("environment variable HTTPTOOL_PETS_EXAMPLE_COM___KEY\n"),
+        "{err}"
+    );
     assert!(err.ends_with("2 tools from 2 operations; 194 bytes of tool schemas; largest: addPet 106, listPets 88\n"), "{err}");
 }
 
@@ -257,17 +260,17 @@ fn tools_and_call_take_a_document() {
     assert_eq!(status(&unset), 1);
     assert_eq!(
         stderr(&unset),
-        format!("httptool: {}: environment variable 'PETS_KEY' is not set (the document's security scheme reads it)\n", spec)
+        format!("httptool: {}: environment variable 'HTTPTOOL_PETS_EXAMPLE_COM___KEY' is not set (the document's security scheme reads it)\n", spec)
     );
     let empty = httptool(
         &["call", &spec, "addPet", r#"{"name": "Rex"}"#],
         None,
-        &[("PETS_KEY", "")],
+        &[("HTTPTOOL_PETS_EXAMPLE_COM___KEY", "")],
     );
     assert_eq!(status(&empty), 1);
     assert_eq!(
         stderr(&empty),
-        format!("httptool: {}: environment variable 'PETS_KEY' is empty (the document's security scheme reads it)\n", spec)
+        format!("httptool: {}: environment variable 'HTTPTOOL_PETS_EXAMPLE_COM___KEY' is empty (the document's security scheme reads it)\n", spec)
     );
     let dry = httptool(
         &[
@@ -279,7 +282,7 @@ fn tools_and_call_take_a_document() {
             "--reveal-secrets",
         ],
         None,
-        &[("PETS_KEY", "k-1")],
+        &[("HTTPTOOL_PETS_EXAMPLE_COM___KEY", "k-1")],
     );
     assert_eq!(status(&dry), 0, "{}", stderr(&dry));
     let shown = stdout(&dry);

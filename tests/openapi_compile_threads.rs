@@ -239,29 +239,36 @@ fn refused_operations_give_the_same_warnings_on_every_thread_count() {
     }
 }
 
-/// More refused operations than the importer drops: the same error on every thread count.
+/// A quarter of the operations refused (38, more than the 32 the importer once dropped
+/// before it gave up): each left out with its warning, the rest imported, the same on
+/// every thread count; with `strict`, the first refusal is the error.
 #[test]
-fn too_many_refused_operations_fail_the_same_on_every_thread_count() {
+fn many_refused_operations_are_each_left_out_the_same_on_every_thread_count() {
     let refused: Vec<usize> = (0..150).filter(|i| i % 4 == 1).collect();
     let doc = with_refused(150, &refused);
     for options in option_sets(ImportOptions::new()) {
-        let error = same_on_every_thread_count("many refusals", &doc, &options).unwrap_err();
-        assert_eq!(
-            error, "Plugin: the plugin refused more than 32 operations",
-            "{}",
-            error
-        );
+        let outcome = same_on_every_thread_count("many refusals", &doc, &options).unwrap();
+        assert_eq!(outcome[1].matches(REFUSED).count(), refused.len());
+        assert_eq!(outcome.len() - 4, 150 - refused.len());
     }
+    let strict = ImportOptions::new().strict(true);
+    let error = same_on_every_thread_count("strict", &doc, &strict).unwrap_err();
+    assert!(
+        error.starts_with("Plugin: /paths/~1items1~1..~1up~1{id}/get: the plugin refused the import: endpoints[1].path: "),
+        "{}",
+        error
+    );
 }
 
-/// One operation, refused: nothing to drop it from, so the import fails, the same on every
-/// thread count (a plugin far under the threshold, and fewer endpoints than threads).
+/// One operation, refused: no operation is left, so the import fails with the refusal, the
+/// same on every thread count (a plugin far under the threshold, and fewer endpoints than
+/// threads).
 #[test]
 fn a_lone_refused_operation_fails_the_same_on_every_thread_count() {
     let doc = with_refused(1, &[0]);
     let error = same_on_every_thread_count("one refusal", &doc, &ImportOptions::new()).unwrap_err();
     assert!(
-        error.starts_with("Plugin: /paths/~1items0~1..~1up~1{id}/get: the plugin refused the import: endpoints[0].path: "),
+        error.starts_with("Plugin: /paths/~1items0~1..~1up~1{id}/get: the plugin refused every operation; the first: endpoints[0].path: "),
         "{}",
         error
     );

@@ -39,16 +39,16 @@ fn ref_loops_are_cut_with_a_note() {
 #[test]
 fn a_missing_target_is_an_error_or_a_skipped_operation() {
     let d = doc_with(Map::new(), "#/components/schemas/Gone");
-    let err = openapi::import(&d).unwrap_err();
+    let err = openapi::import_with(&d, &ImportOptions::new().strict(true)).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::UnresolvedRef);
     assert_eq!(
         err.to_string(),
         "/paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref '#/components/schemas/Gone' points to nothing in the document"
     );
-    // Asked to, the operation is left out with a warning; nothing else is left: no operations.
-    let err =
-        openapi::import_with(&d, &ImportOptions::new().skip_failing_operations(true)).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::NoOperations);
+    // By default the operation is left out with a warning; nothing else is left: the
+    // import fails with the reason the operation was left out.
+    let err = openapi::import(&d).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::UnresolvedRef);
     let mut two = d.clone();
     two.pointer_mut("/paths")
         .and_then(Json::as_object_mut)
@@ -59,7 +59,7 @@ fn a_missing_target_is_an_error_or_a_skipped_operation() {
     assert_eq!(import.tools().len(), 1);
     assert_eq!(
         import.warnings()[0].to_string(),
-        "/paths/~1x/post: not imported: /paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref '#/components/schemas/Gone' points to nothing in the document"
+        "/paths/~1x/post: POST /x (x) not imported: /paths/~1x/post/requestBody/content/application~1json/schema/$ref: $ref '#/components/schemas/Gone' points to nothing in the document"
     );
 }
 
@@ -443,7 +443,8 @@ fn a_line_break_in_a_key_is_escaped_in_the_error_and_the_warnings() {
           "responses": {"200": {"description": "ok"}}}}}}"##,
     )
     .unwrap();
-    let err = httptool::openapi::import(&document).unwrap_err();
+    let strict = httptool::openapi::ImportOptions::new().strict(true);
+    let err = httptool::openapi::import_with(&document, &strict).unwrap_err();
     assert_eq!(
         err.to_string(),
         "/paths/~1pets/put/requestBody/content/appli\\n\\ncation~1json/schema/$ref: \
@@ -462,7 +463,7 @@ fn a_line_break_in_a_key_is_escaped_in_the_error_and_the_warnings() {
         .collect();
     assert!(
         warnings.iter().any(|w| w.starts_with(
-            "/paths/~1pets/put: not imported: /paths/~1pets/put/requestBody/content/appli\\n"
+            "/paths/~1pets/put: PUT /pets (putPet) not imported: /paths/~1pets/put/requestBody/content/appli\\n"
         )),
         "{:?}",
         warnings

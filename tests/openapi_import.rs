@@ -143,7 +143,7 @@ fn a_skipped_operation_with_a_broken_server_keeps_the_earlier_warnings() {
             "/b": {"get": {"operationId": "b", "servers": [{}]}}}"#,
         "{}",
     );
-    let err = openapi::import_with(&d, &ImportOptions::new()).unwrap_err();
+    let err = openapi::import_with(&d, &ImportOptions::new().strict(true)).unwrap_err();
     assert_eq!(
         (err.kind(), err.to_string()),
         (
@@ -157,7 +157,7 @@ fn a_skipped_operation_with_a_broken_server_keeps_the_earlier_warnings() {
         warnings(&i),
         [
             "/paths/~1a/get/operationId: operationId 'a b' is not a valid tool name: named 'a_b'",
-            "/paths/~1b/get: not imported: /paths/~1b/get/servers/0: a server needs a 'url' string",
+            "/paths/~1b/get: GET /b (b) not imported: /paths/~1b/get/servers/0: a server needs a 'url' string",
         ]
     );
 }
@@ -533,10 +533,10 @@ fn one_scheme_for_every_operation_is_the_plugins_auth() {
     let i = import(&d);
     assert_eq!(
         i.plugin().to_json()["auth"],
-        httptool::json!({"type": "bearer", "token": "${BOX_OAUTH2SECURITY}"})
+        httptool::json!({"type": "bearer", "token": "${HTTPTOOL_API_EXAMPLE_COM___OAUTH2SECURITY}"})
     );
-    assert_eq!(i.variables(), ["BOX_OAUTH2SECURITY"]);
-    assert_eq!(warnings(&i), ["/components/securitySchemes/OAuth2Security: oauth2 scheme: a bearer token slot ${BOX_OAUTH2SECURITY}; the token is not fetched, set it yourself"]);
+    assert_eq!(i.variables(), ["HTTPTOOL_API_EXAMPLE_COM___OAUTH2SECURITY"]);
+    assert_eq!(warnings(&i), ["/components/securitySchemes/OAuth2Security: oauth2 scheme: a bearer token slot; the token is not fetched, set its variable yourself"]);
 }
 
 #[test]
@@ -547,7 +547,11 @@ fn schemes_that_differ_per_operation_are_secret_parameters() {
         "security": [{"key": []}],
         "paths": {"/a": {"get": {"operationId": "a"}}, "/b": {"get": {"operationId": "b", "security": [{"token": []}]}},
                   "/c": {"get": {"operationId": "c", "security": []}}, "/d": {"get": {"operationId": "d", "security": [{"sid": []}]}}}}"#).unwrap();
-    let i = openapi::import_with(&d, &ImportOptions::new().variable("SHOP_TOKEN", "t-1")).unwrap();
+    let i = openapi::import_with(
+        &d,
+        &ImportOptions::new().variable("HTTPTOOL_API_EXAMPLE_COM___TOKEN", "t-1"),
+    )
+    .unwrap();
     let file = i.plugin().to_json();
     assert!(file.get("auth").is_none());
     let params: Vec<Json> = file["endpoints"]
@@ -559,12 +563,19 @@ fn schemes_that_differ_per_operation_are_secret_parameters() {
     assert_eq!(
         Json::Array(params),
         httptool::json!([
-        [{"name": "auth_key", "wire_name": "api_key", "in": "query", "type": "string", "default": "${SHOP_KEY}", "secret": true}],
-        [{"name": "auth_token", "wire_name": "Authorization", "in": "header", "type": "string", "default": "Bearer ${SHOP_TOKEN}", "secret": true}],
+        [{"name": "auth_key", "wire_name": "api_key", "in": "query", "type": "string", "default": "${HTTPTOOL_API_EXAMPLE_COM___KEY}", "secret": true}],
+        [{"name": "auth_token", "wire_name": "Authorization", "in": "header", "type": "string", "default": "Bearer ${HTTPTOOL_API_EXAMPLE_COM___TOKEN}", "secret": true}],
         [],
-        [{"name": "auth_sid", "wire_name": "SID", "in": "cookie", "type": "string", "default": "${SHOP_SID}", "secret": true}]])
+        [{"name": "auth_sid", "wire_name": "SID", "in": "cookie", "type": "string", "default": "${HTTPTOOL_API_EXAMPLE_COM___SID}", "secret": true}]])
     );
-    assert_eq!(i.variables(), ["SHOP_KEY", "SHOP_TOKEN", "SHOP_SID"]);
+    assert_eq!(
+        i.variables(),
+        [
+            "HTTPTOOL_API_EXAMPLE_COM___KEY",
+            "HTTPTOOL_API_EXAMPLE_COM___TOKEN",
+            "HTTPTOOL_API_EXAMPLE_COM___SID"
+        ]
+    );
     let dry = i.plugin().dry_run("b", "{}", &Default::default()).unwrap();
     assert_eq!(
         dry.request().headers().get("authorization"),

@@ -243,7 +243,8 @@ fn a_node_budget_exceeded_gives_the_same_error_and_warnings() {
         ],
     );
     let d = doc(paths, schemas);
-    let err = same_for_threads(&d, &ImportOptions::new(), "fan out").unwrap_err();
+    let strict = ImportOptions::new().strict(true);
+    let err = same_for_threads(&d, &strict, "fan out").unwrap_err();
     assert_eq!(
         (err.kind(), err.to_string()),
         (
@@ -256,7 +257,7 @@ fn a_node_budget_exceeded_gives_the_same_error_and_warnings() {
     assert_eq!(tools.len(), MANY - 1);
     assert_eq!(
         warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-        ["/paths/~1op134/post: not imported: /paths/~1op134/post/requestBody/content/application~1json/schema/properties/y: the schemas of this operation expand to more than 200000 nodes once their $refs are inlined"]
+        ["/paths/~1op134/post: POST /op134 (op134) not imported: /paths/~1op134/post/requestBody/content/application~1json/schema/properties/y: the schemas of this operation expand to more than 200000 nodes once their $refs are inlined"]
     );
 }
 
@@ -279,7 +280,9 @@ fn the_budget_of_the_whole_import_is_shared_by_the_threads() {
         counted
     };
     // Three quarters of the operations fit: more than any one thread's share.
-    let options = ImportOptions::new().max_total_nodes(per_operation * MANY * 3 / 4);
+    let options = ImportOptions::new()
+        .max_total_nodes(per_operation * MANY * 3 / 4)
+        .strict(true);
     let err = same_for_threads(&d, &options, "total budget").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooLarge);
     assert!(err.to_string().contains("/paths/~1op150/post/"), "{}", err);
@@ -304,7 +307,8 @@ fn the_first_error_in_document_order_ends_the_import() {
         httptool::json!({"Small": {"type": "object", "properties": {"n": {"type": "integer"}}}});
     for (failing, first) in [(vec![150], 150), (vec![50, 150], 50), (vec![199], 199)] {
         let d = doc(paths(&failing), schemas.clone());
-        let err = same_for_threads(&d, &ImportOptions::new(), "errors").unwrap_err();
+        let strict = ImportOptions::new().strict(true);
+        let err = same_for_threads(&d, &strict, "errors").unwrap_err();
         assert_eq!(
             err.to_string(),
             format!("/paths/~1op{}/post/requestBody/content/application~1json/schema/properties/gone/$ref: $ref '#/components/schemas/Gone' points to nothing in the document", first)
@@ -378,7 +382,7 @@ fn a_resolver_is_asked_once_for_the_same_result() {
                 let texts: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
                 assert_eq!(texts, [
                     "common.json#/Pet/not: 'not' is not passed on to the model",
-                    "/paths/~1op120/post: not imported: /paths/~1op120/post/requestBody/content/application~1json/schema/properties/lost/$ref: $ref 'missing.json#/X' could not be read: no document missing.json",
+                    "/paths/~1op120/post: POST /op120 (op120) not imported: /paths/~1op120/post/requestBody/content/application~1json/schema/properties/lost/$ref: $ref 'missing.json#/X' could not be read: no document missing.json",
                 ]);
             }
             Err(e) => {

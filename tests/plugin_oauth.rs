@@ -767,15 +767,22 @@ fn openapi_client_credentials_flows_become_oauth_auth() {
         auth["token_url"].as_str(),
         Some("https://login.example.com/oauth/token")
     );
-    assert_eq!(auth["client_id"].as_str(), Some("${CRM_CC_CLIENT_ID}"));
+    // Named by the host the id and secret go to: the token URL's.
+    assert_eq!(
+        auth["client_id"].as_str(),
+        Some("${HTTPTOOL_LOGIN_EXAMPLE_COM___CC_CLIENT_ID}")
+    );
     assert_eq!(
         auth["client_secret"].as_str(),
-        Some("${CRM_CC_CLIENT_SECRET}")
+        Some("${HTTPTOOL_LOGIN_EXAMPLE_COM___CC_CLIENT_SECRET}")
     );
     assert_eq!(auth["scope"].as_str(), Some("contacts:read"));
     assert_eq!(
         import.variables(),
-        ["CRM_CC_CLIENT_ID", "CRM_CC_CLIENT_SECRET"]
+        [
+            "HTTPTOOL_LOGIN_EXAMPLE_COM___CC_CLIENT_ID",
+            "HTTPTOOL_LOGIN_EXAMPLE_COM___CC_CLIENT_SECRET"
+        ]
     );
 }
 

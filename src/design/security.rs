@@ -37,7 +37,9 @@
 //! - **Imports run nothing.** [`curl::parse`](crate::curl::parse) reads a command as bash and
 //!   curl would and acts on none of it; [`openapi::import`](crate::openapi::import) follows
 //!   external `$ref`s only through the host's [`RefResolver`](crate::openapi::RefResolver).
-//!   Both produce a plugin to review.
+//!   Both produce a plugin to review. A document cannot choose which of the user's secrets
+//!   is sent: an imported credential variable is `HTTPTOOL_`, the host it goes to, `___` and
+//!   the scheme's name (`HTTPTOOL_API_GITHUB_COM___TOKEN`), never a name the document spells.
 //!
 //! The rest of this page is the project's `SECURITY.md`, included here as it is, so the two
 //! cannot drift apart. Test names in it are files of the repository's `tests/` folder

@@ -33,10 +33,6 @@ const METHODS: [(&str, &str); 7] = [
     ("patch", "PATCH"),
 ];
 
-/// Times an endpoint refused by the plugin checks is dropped (with a warning) before the
-/// import fails: each retry checks the whole plugin again.
-const MAX_REFUSED: usize = 32;
-
 pub(crate) struct Outcome {
     pub plugin: HttpPlugin,
     pub version: Version,
@@ -49,6 +45,8 @@ pub(crate) struct Outcome {
 /// One endpoint being made.
 pub(super) struct Draft {
     pointer: String,
+    /// How warnings name the operation ([`operation_label`]).
+    label: String,
     name: String,
     method: &'static str,
     path: String,
@@ -133,7 +131,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         None => text::valid_name(&title.to_ascii_lowercase(), "openapi"),
     };
     let base_url = server::base_url(root, version, options, &mut warnings)?;
-    let schemes = security::schemes(root, version, &name, &mut warnings);
+    let schemes = security::schemes(root, version, &mut warnings);
     let resolver = options
         .resolver
         .as_deref()
@@ -164,6 +162,10 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
     }
     let mut drafts = converted.drafts;
     if drafts.is_empty() {
+        // Every operation was left out: the first one's reason is the import's.
+        if let Some(e) = converted.skipped {
+            return Err(e);
+        }
         return Err(Error::new(
             ErrorKind::NoOperations,
             "/paths",
@@ -201,6 +203,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
                 path: draft.path.clone(),
                 schema_bytes: response::compact_len(spec.parameters()),
                 description_bytes: spec.description().len(),
+                base_url: draft.base_url.clone().unwrap_or_else(|| base_url.clone()),
             }
         })
         .collect();
@@ -220,6 +223,8 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
 /// order.
 pub(super) enum Step<'a> {
     Warn(Warning),
+    /// An operation left out: the warning that says so, and why.
+    Skip(Warning, Error),
     Convert(Operation<'a>),
     Fail(Error),
 }
@@ -250,7 +255,7 @@ pub(super) struct Env<'a, 'c> {
 
 /// The path items and operations of the document as steps, and the number of operations
 /// it holds (before selection). A path item that cannot be read ends the walk with its
-/// error (a warning with `skip_failing_operations`).
+/// error with `strict`, else a warning.
 fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<Step<'a>>, usize) {
     let paths = root.get("paths").and_then(Json::as_object);
     let mut steps: Vec<Step<'a>> = Vec::new();
@@ -259,11 +264,14 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
         let item_at = child("/paths", path);
         let (item, item_doc) = match resolve_object(item, 0, &item_at, refs) {
             Ok(found) => found,
-            Err(e) if options.skip_failing_operations => {
-                steps.push(Step::Warn(Warning::new(
-                    item_at.as_str(),
-                    format!("path not imported: {}", e.message()),
-                )));
+            Err(e) if !options.strict => {
+                steps.push(Step::Skip(
+                    Warning::new(
+                        item_at.as_str(),
+                        format!("path not imported: {}", e.message()),
+                    ),
+                    e,
+                ));
                 continue;
             }
             Err(e) => {
@@ -302,11 +310,18 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
             // it, so it is followed here too.
             let (value, op_doc) = match resolve_object(value, item_doc, &op_at, refs) {
                 Ok(found) => found,
-                Err(e) if options.skip_failing_operations => {
-                    steps.push(Step::Warn(Warning::new(
-                        op_at.as_str(),
-                        format!("not imported: {}", e),
-                    )));
+                Err(e) if !options.strict => {
+                    steps.push(Step::Skip(
+                        Warning::new(
+                            op_at.as_str(),
+                            format!(
+                                "{} not imported: {}",
+                                operation_label(method, path, value),
+                                e.message()
+                            ),
+                        ),
+                        e,
+                    ));
                     continue;
                 }
                 Err(e) => {
@@ -356,6 +371,22 @@ fn walk<'a>(root: &'a Json, options: &ImportOptions, refs: &Refs<'a>) -> (Vec<St
     (steps, operations)
 }
 
+/// How a warning names an operation: `GET /pets/{id} (getPet)`, the `operationId` when it
+/// has one (capped: a document writes it).
+fn operation_label(method: &str, path: &str, op: &Json) -> String {
+    match op.get("operationId").and_then(Json::as_str) {
+        Some(id) if !id.trim().is_empty() => {
+            format!(
+                "{} {} ({})",
+                method,
+                super::refs::short(path),
+                super::refs::short(id)
+            )
+        }
+        _ => format!("{} {}", method, super::refs::short(path)),
+    }
+}
+
 /// What converting a run of steps gave.
 pub(super) struct Converted {
     pub drafts: Vec<Draft>,
@@ -363,6 +394,8 @@ pub(super) struct Converted {
     pub warnings: Vec<Warning>,
     /// The error that ended the run, if one did.
     pub error: Option<Error>,
+    /// Why the first operation left out was (the import's error when none is left).
+    pub skipped: Option<Error>,
 }
 
 /// Converts `steps` with one converter over `refs` and `cache`. A run among others is
@@ -392,10 +425,16 @@ pub(super) fn convert_steps<'a>(
         .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
     let mut drafts: Vec<Draft> = Vec::new();
     let mut error = None;
+    let mut skipped: Option<Error> = None;
     for step in steps {
         let op = match step {
             Step::Warn(warning) => {
                 conv.warnings.push(warning.clone());
+                continue;
+            }
+            Step::Skip(warning, e) => {
+                conv.warnings.push(warning.clone());
+                skipped.get_or_insert_with(|| e.clone());
                 continue;
             }
             Step::Fail(e) => {
@@ -426,11 +465,16 @@ pub(super) fn convert_steps<'a>(
         };
         match operation(&context, &mut conv) {
             Ok(draft) => drafts.push(draft),
-            Err(e) if options.skip_failing_operations => {
+            Err(e) if !options.strict => {
                 conv.warnings.push(Warning::new(
                     op.op_at.as_str(),
-                    format!("not imported: {}", e),
+                    format!(
+                        "{} not imported: {}",
+                        operation_label(op.method, op.path, op.op),
+                        e
+                    ),
                 ));
+                skipped.get_or_insert(e);
             }
             Err(e) => error = Some(e),
         }
@@ -451,6 +495,7 @@ pub(super) fn convert_steps<'a>(
         drafts,
         warnings: std::mem::take(&mut conv.warnings),
         error,
+        skipped,
     }
 }
 
@@ -657,6 +702,26 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
             },
         }
     };
+    let mut body = body;
+    if matches!(c.method, "GET" | "HEAD" | "OPTIONS") && body.params.iter().any(|p| p.whole_body) {
+        // A whole body (an array, a scalar) has no query form: the request is sent without
+        // it (Ticketmaster's GET with a body parameter).
+        let at = if conv.version == Version::Swagger2 {
+            c.op_at.to_string()
+        } else {
+            child(c.op_at, "requestBody")
+        };
+        conv.warnings.push(Warning::new(
+            at,
+            format!(
+                "a {} request body that is not an object cannot be sent: left out",
+                c.method
+            ),
+        ));
+        body.params.clear();
+        body.encoding = None;
+        body.content_type = None;
+    }
     if !body.params.is_empty() && matches!(c.method, "GET" | "HEAD" | "OPTIONS") {
         conv.warnings.push(Warning::new(
             child(c.op_at, "requestBody"),
@@ -671,7 +736,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     // Written straight into the converter's list: an error here (a server without a url)
     // must leave the warnings of earlier operations where they are.
     let warnings = &mut conv.warnings;
-    let own = server::first_server(
+    let own = server::own_server(
         c.op.get("servers"),
         &child(c.op_at, "servers"),
         c.options,
@@ -679,7 +744,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     )?;
     let own = match own {
         Some(own) => Some(own),
-        None => server::first_server(
+        None => server::own_server(
             c.item.get("servers"),
             &child(c.item_at, "servers"),
             c.options,
@@ -690,6 +755,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     let name = tool_name(c.op, c.method, c.path, c.op_at, warnings);
     Ok(Draft {
         pointer: c.op_at.to_string(),
+        label: operation_label(c.method, c.path, c.op),
         name,
         method: c.method,
         path,
@@ -906,8 +972,12 @@ fn build(
         .first()
         .map(|d| d.security.clone())
         .unwrap_or_default();
+    // A credential is named by the host it goes to: shared only when every endpoint goes
+    // to the plugin's base URL.
     let shared = first.len() == 1
-        && drafts.iter().all(|d| d.security == first)
+        && drafts
+            .iter()
+            .all(|d| d.security == first && d.base_url.is_none())
         && schemes
             .iter()
             .find(|s| s.name == first[0])
@@ -926,10 +996,13 @@ fn build(
         root.insert("description", description);
     }
     root.insert("base_url", base_url);
+    let mut shared_place = None;
     if shared {
         if let Some(scheme) = schemes.iter().find(|s| s.name == first[0]) {
+            let scheme = scheme.for_host(base_url);
             root.insert("auth", scheme.auth());
             add_vars(scheme.variables(), &mut variables);
+            shared_place = Some(scheme.place());
         }
     }
     let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
@@ -938,16 +1011,54 @@ fn build(
         crate::sort::by_key(&mut all, |p| u64::from(location_rank(p.location)));
         all.append(&mut draft.body.params);
         unique_params(&mut all);
-        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
-        if !shared {
-            for scheme_name in &draft.security {
-                if let Some(scheme) = schemes.iter().find(|s| &s.name == scheme_name) {
-                    let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
-                    let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
-                    list.push(scheme.param(&pname));
-                    add_vars(scheme.param_variables(), &mut variables);
+        // The credentials this endpoint sends, and where: a document parameter in the same
+        // place is the credential's slot, left out (the plugin fills it).
+        let host = draft.base_url.as_deref().unwrap_or(base_url);
+        let own: Vec<Scheme> = if shared {
+            Vec::new()
+        } else {
+            draft
+                .security
+                .iter()
+                .filter_map(|n| schemes.iter().find(|s| &s.name == n))
+                .map(|s| s.for_host(host))
+                .collect()
+        };
+        let places: Vec<(&'static str, String)> = own
+            .iter()
+            .map(Scheme::place)
+            .chain(shared_place.clone())
+            .collect();
+        if !places.is_empty() {
+            let mut dropped: Vec<String> = Vec::new();
+            all.retain(|p| {
+                let key = if p.location == "header" {
+                    p.wire.to_ascii_lowercase()
+                } else {
+                    p.wire.clone()
+                };
+                let taken = places.iter().any(|(l, n)| *l == p.location && *n == key);
+                if taken {
+                    dropped.push(format!("{} '{}'", p.location, p.wire));
                 }
+                !taken
+            });
+            if !dropped.is_empty() {
+                warnings.push(Warning::new(
+                    draft.pointer.as_str(),
+                    format!(
+                        "{} is where the security scheme's credential goes: filled from its variable, not a parameter",
+                        super::refs::short(&dropped.join(", "))
+                    ),
+                ));
             }
+        }
+        let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
+        for scheme in &own {
+            let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
+            let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
+            list.push(scheme.param(&pname));
+            add_vars(scheme.param_variables(), &mut variables);
         }
         draft.params = all;
         // Name, title and description move into the file (the figures and warnings after
@@ -1011,44 +1122,68 @@ fn build(
                 .unwrap_or_default(),
         )
     };
-    // The plugin checks each endpoint; one they refuse is dropped with their message, never
-    // silently, and the rest imported.
+    // The plugin checks each endpoint; one it refuses is left out with its message, never
+    // silently, and the rest imported (with `strict`, the first refusal ends the import).
     root.insert("endpoints", Json::Array(endpoints));
-    let mut file = Json::Object(root);
-    for _ in 0..=MAX_REFUSED {
-        let error = match plugin::load_value(&file, &lookup, "variable", options.thread_count()) {
-            Ok(plugin) => return Ok((plugin, variables, drafts)),
-            Err(e) => e,
-        };
-        let index = refused_index(error.path());
-        let list = file.get_mut("endpoints").and_then(Json::as_array_mut);
-        match (index, list) {
-            (Some(i), Some(list)) if i < drafts.len() && drafts.len() > 1 && i < list.len() => {
-                warnings.push(Warning::new(
-                    drafts[i].pointer.as_str(),
-                    format!("not imported: the plugin refused it: {}", error.message()),
-                ));
-                drafts.remove(i);
-                list.remove(i);
-            }
-            _ => {
-                let at = index
+    let file = Json::Object(root);
+    let threads = options.thread_count();
+    if options.strict {
+        return match plugin::load_value(&file, &lookup, "variable", threads) {
+            Ok(plugin) => Ok((plugin, variables, drafts)),
+            Err(e) => {
+                let at = refused_index(e.path())
                     .and_then(|i| drafts.get(i))
                     .map(|d| d.pointer.clone())
                     .unwrap_or_default();
-                return Err(Error::new(
+                Err(Error::new(
                     ErrorKind::Plugin,
                     at,
-                    format!("the plugin refused the import: {}", error),
-                ));
+                    format!("the plugin refused the import: {}", e),
+                ))
             }
+        };
+    }
+    let (plugin, refused) = match plugin::load_value_skipping(&file, &lookup, "variable", threads) {
+        Ok(done) => done,
+        Err(e) => {
+            let at = refused_index(e.path())
+                .and_then(|i| drafts.get(i))
+                .map(|d| d.pointer.clone())
+                .unwrap_or_default();
+            let message = if refused_index(e.path()).is_some() {
+                format!("the plugin refused every operation; the first: {}", e)
+            } else {
+                format!("the plugin refused the import: {}", e)
+            };
+            return Err(Error::new(ErrorKind::Plugin, at, message));
+        }
+    };
+    if refused.is_empty() {
+        return Ok((plugin, variables, drafts));
+    }
+    let mut gone = vec![false; drafts.len()];
+    for (i, error) in &refused {
+        if let Some(draft) = drafts.get(*i) {
+            warnings.push(Warning::new(
+                draft.pointer.as_str(),
+                format!(
+                    "{} not imported: the plugin refused it: {}",
+                    draft.label,
+                    error.message()
+                ),
+            ));
+        }
+        if let Some(slot) = gone.get_mut(*i) {
+            *slot = true;
         }
     }
-    Err(Error::new(
-        ErrorKind::Plugin,
-        "",
-        format!("the plugin refused more than {} operations", MAX_REFUSED),
-    ))
+    let mut index = 0;
+    drafts.retain(|_| {
+        let keep = !gone.get(index).copied().unwrap_or(false);
+        index += 1;
+        keep
+    });
+    Ok((plugin, variables, drafts))
 }
 
 /// `endpoints[3]...` of a plugin error path: 3.

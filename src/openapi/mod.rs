@@ -12,7 +12,7 @@
 //! | document | plugin |
 //! | --- | --- |
 //! | `servers[0]` with its variables' defaults; Swagger `schemes` (https first), `host`, `basePath` | `base_url` ([`ImportOptions::server`], [`variable`](ImportOptions::server_variable), [`base_url`](ImportOptions::base_url) choose another) |
-//! | path-level or operation-level `servers` that differ | the endpoint's `base_url` |
+//! | path-level or operation-level `servers` that differ (the one [`ImportOptions::server`] names, else the first; variables as above) | the endpoint's `base_url`, unless [`ImportOptions::base_url`] is given: it replaces the servers of every level |
 //! | `operationId`, else method and path | the tool name, made valid (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash when too long, `_2`, `_3` on a collision |
 //! | `summary` and `description` | the description: the summary as a sentence, a blank line, the description (the description alone when it says the summary already: it starts with it, or its first sentence holds every word of it), capped in bytes ([`ImportOptions::max_description_bytes`]) |
 //! | `summary` | the endpoint's `title` (MCP's), whitespace runs as one space, at most 80 characters |
@@ -23,7 +23,23 @@
 //! | `application/x-www-form-urlencoded`, `multipart/form-data` | `form` parameters, `format: binary` as file parts, `encoding` styles kept |
 //! | `text/plain`, XML, `application/octet-stream`, other types | `body_encoding: raw` with the `content_type`: a string, or a file handle for binary |
 //! | schemas | each parameter's `schema`: `$ref`s inlined (cycles cut with a note), `allOf` merged, `nullable` as `["type", "null"]`, `readOnly` properties left out |
-//! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation, else secret parameters per endpoint; values are `${NAME}` variables ([`Import::variables`]); an `oauth2` `clientCredentials` flow is `oauth2_client_credentials` auth (its `tokenUrl`, the scopes the requirements name, `${NAME_CLIENT_ID}` and `${NAME_CLIENT_SECRET}`), other flows bearer slots |
+//! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation and every operation goes to the plugin's base URL, else secret parameters per endpoint; schemes of one requirement that put their credential in the same place (two OAuth 2.0 flows, both `Authorization: Bearer`) are one; of alternative requirements, the first the plugin can send (the others named in a warning); values are `${NAME}` variables ([`Import::variables`]) named by the host the credential goes to (below); an `oauth2` `clientCredentials` flow is `oauth2_client_credentials` auth (its `tokenUrl`, the scopes the requirements name, `${NAME_CLIENT_ID}` and `${NAME_CLIENT_SECRET}`), other flows bearer slots |
+//!
+//! # Credential variables
+//!
+//! A pasted document is trusted for nothing, so it does not name the variables a plugin
+//! reads credentials from: each is `HTTPTOOL_`, the host (and port) the credential goes to,
+//! `___`, and the scheme's name, upper case with `_` for every run of other characters
+//! (`https://api.github.com` and scheme `token`: `HTTPTOOL_API_GITHUB_COM___TOKEN`). A document
+//! titled `GitHub` cannot make its plugin read `GITHUB_TOKEN`, and endpoints on another host
+//! read variables of their own. AWS signing reads `AWS_ACCESS_KEY_ID` and
+//! `AWS_SECRET_ACCESS_KEY` only for hosts under `amazonaws.com`.
+//!
+//! # Operations that cannot be imported
+//!
+//! Each is left out with a warning that names it (method, path and `operationId`) and why,
+//! and every other operation is imported; the import fails only when none is left (with the
+//! first one's reason), or at the first with [`ImportOptions::strict`].
 //!
 //! # Parameter names
 //!
@@ -165,7 +181,7 @@ pub struct ImportOptions {
     pub(crate) paths: Vec<String>,
     pub(crate) methods: Vec<String>,
     pub(crate) include_deprecated: bool,
-    pub(crate) skip_failing_operations: bool,
+    pub(crate) strict: bool,
     pub(crate) threads: usize,
     pub(crate) no_output_schemas: bool,
     pub(crate) max_description_bytes: Option<usize>,
@@ -192,6 +208,7 @@ impl fmt::Debug for ImportOptions {
             .field("paths", &self.paths)
             .field("methods", &self.methods)
             .field("include_deprecated", &self.include_deprecated)
+            .field("strict", &self.strict)
             .field("threads", &self.thread_count())
             .field("variables", &names)
             .field("resolver", &self.resolver.is_some())
@@ -210,7 +227,9 @@ impl ImportOptions {
         ImportOptions::default()
     }
 
-    /// The base URL, instead of the document's servers (operation-level servers still apply).
+    /// The base URL, instead of the document's servers at every level: the document's, a
+    /// path item's and an operation's. Every endpoint goes to it (a mock, a sandbox, a
+    /// proxy), never to a server the document names.
     #[must_use]
     pub fn base_url(mut self, url: impl Into<String>) -> ImportOptions {
         self.base_url = Some(url.into());
@@ -225,14 +244,16 @@ impl ImportOptions {
         self
     }
 
-    /// Which of `servers` to use. Defaults to 0.
+    /// Which of `servers` to use, at every level (a path item's or an operation's list
+    /// that has fewer uses its first). Defaults to 0.
     #[must_use]
     pub fn server(mut self, index: usize) -> ImportOptions {
         self.server = index;
         self
     }
 
-    /// The value of a server variable (`{region}`), instead of its default.
+    /// The value of a server variable (`{region}`), instead of its default, in the servers
+    /// of every level.
     #[must_use]
     pub fn server_variable(
         mut self,
@@ -303,11 +324,22 @@ impl ImportOptions {
         self
     }
 
-    /// An operation that cannot be imported (an unresolved `$ref`, schemas over budget) is
-    /// a warning and left out, instead of failing the import. Defaults to `false`.
+    /// Whether the first operation that cannot be imported fails the import. Defaults to
+    /// `false`: each operation that cannot be imported (an unresolved `$ref`, schemas over
+    /// budget, a parameter the plugin refuses) is left out with a warning naming it (method,
+    /// path, `operationId`) and why, every other is imported, and the import fails only when
+    /// no operation is left.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> ImportOptions {
+        self.strict = strict;
+        self
+    }
+
+    /// The opposite of [`strict`](ImportOptions::strict): `true` (the default) leaves out an
+    /// operation that cannot be imported, with a warning; `false` fails the import on it.
     #[must_use]
     pub fn skip_failing_operations(mut self, skip: bool) -> ImportOptions {
-        self.skip_failing_operations = skip;
+        self.strict = !skip;
         self
     }
 
@@ -434,6 +466,9 @@ pub struct ToolFigure {
     pub schema_bytes: usize,
     /// Bytes of the description.
     pub description_bytes: usize,
+    /// The base URL the tool's requests go to: the plugin's, or the endpoint's own (from
+    /// path-level or operation-level `servers`, kept when no base URL option is given).
+    pub base_url: String,
 }
 
 /// The result of an import: the plugin, what was approximated, the tools' sizes, and the

@@ -144,10 +144,14 @@ fn join(results: Vec<Converted>) -> Converted {
         drafts: Vec::new(),
         warnings: Vec::new(),
         error: None,
+        skipped: None,
     };
     for mut result in results {
         all.drafts.append(&mut result.drafts);
         all.warnings.append(&mut result.warnings);
+        if all.skipped.is_none() {
+            all.skipped = result.skipped;
+        }
         if result.error.is_some() {
             all.error = result.error;
             break;

@@ -149,6 +149,22 @@ pub(crate) fn convert(
         ));
         return Ok(None);
     }
+    // Framing and routing headers (`Content-Length`, `Host`) are the client's to write: a
+    // document declaring one (Azure's) describes the wire, not a value to choose.
+    if location == "header"
+        && crate::plugin::MANAGED_HEADERS
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(name))
+    {
+        conv.warnings.push(Warning::new(
+            at.as_str(),
+            format!(
+                "header parameter '{}' is not imported: the client writes it",
+                super::refs::short(name)
+            ),
+        ));
+        return Ok(None);
+    }
     let mut schema = if conv.version == Version::Swagger2 {
         conv.convert(p, source.doc, at)?
     } else if let Some(schema) = p.get("schema") {

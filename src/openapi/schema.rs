@@ -41,6 +41,11 @@ const COPIED: [&str; 17] = [
     "default",
 ];
 
+/// The compact JSON bytes of a keyword's value a converted schema keeps (an `enum`, a
+/// `const`, a `default`, a `pattern`): a larger one is left out with a warning, as a long
+/// description is cut. A `title` is cut like a description instead.
+pub(crate) const MAX_KEYWORD_BYTES: usize = 4096;
+
 /// Keywords the model is not given, each a warning where it is met.
 const NOT_PASSED_ON: [&str; 5] = [
     "not",
@@ -508,7 +513,7 @@ impl<'a, 'r> Converter<'a, 'r> {
                             .as_str()
                             .map(|t| Json::from(text::cap(t, self.max_description)))
                     } else {
-                        small_value(value)
+                        self.keyword(key, value, doc, at)
                     };
                     if let Some(value) = value {
                         out.insert(key, value);
@@ -517,6 +522,41 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
         }
         Ok(converted)
+    }
+
+    /// A copied keyword's value: a `title` cut like a description, any other value left
+    /// out (a warning) when it is over [`MAX_KEYWORD_BYTES`] or nests too deep.
+    fn keyword(&mut self, key: &str, value: &Json, doc: usize, at: &At<'_>) -> Option<Json> {
+        if key == "title" {
+            if let Some(title) = value.as_str() {
+                return Some(Json::from(text::cap(title, self.max_description)));
+            }
+        }
+        if !self.within_cap(key, value, doc, at) {
+            return None;
+        }
+        small_value(value)
+    }
+
+    /// Whether `value` of keyword `key` is within [`MAX_KEYWORD_BYTES`]; a warning when not.
+    fn within_cap(&mut self, key: &str, value: &Json, doc: usize, at: &At<'_>) -> bool {
+        // Scalars other than strings are short: not measured.
+        let long = match value {
+            Json::String(text) => text.len() > MAX_KEYWORD_BYTES,
+            Json::Array(_) | Json::Object(_) => value.compact_len() > MAX_KEYWORD_BYTES,
+            _ => false,
+        };
+        if long {
+            self.warn(
+                doc,
+                &At::Member(at, key),
+                format!(
+                    "'{}' is over {} bytes: left out of the tool schema",
+                    key, MAX_KEYWORD_BYTES
+                ),
+            );
+        }
+        !long
     }
 
     /// `allOf` merged into one schema (properties and `required` united, the first value of
@@ -589,11 +629,15 @@ impl<'a, 'r> Converter<'a, 'r> {
                 Some(value) if !out.contains_key(key) => value,
                 _ => continue,
             };
-            if let Some(value) = small_value(value) {
+            if let Some(value) = self.keyword(key, value, doc, at) {
                 out.insert(*key, value);
             }
         }
-        if let Some(Json::Array(values)) = members.enumeration {
+        let enumeration = match members.enumeration {
+            Some(values) if self.within_cap("enum", values, doc, at) => Some(values),
+            _ => None,
+        };
+        if let Some(Json::Array(values)) = enumeration {
             let mut values: Vec<Json> = values.iter().filter_map(small_value).collect();
             if nullable && !values.contains(&Json::Null) {
                 values.push(Json::Null);

@@ -2,7 +2,6 @@
 //! as secret slots filled from `${NAME}` variables.
 
 use super::error::{child, Warning};
-use super::text;
 use super::Version;
 use crate::json::{Json, Map};
 
@@ -39,11 +38,112 @@ const AWS_VARIABLES: [&str; 2] = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"];
 pub(crate) struct Scheme {
     pub name: String,
     pub slot: Slot,
-    /// The variable, or for basic the prefix of `_USERNAME` and `_PASSWORD`.
+    /// The variable, or for basic the prefix of `_USERNAME` and `_PASSWORD`: set by
+    /// [`Scheme::for_host`] from the host the credential goes to.
     pub variable: String,
+    /// Whether an AWS signing scheme reads AWS's own variables (its host is AWS's).
+    aws_names: bool,
+}
+
+/// The prefix of every credential variable an imported plugin reads.
+pub(crate) const VARIABLE_PREFIX: &str = "HTTPTOOL_";
+
+/// The variable a credential for scheme `scheme` sent to `base_url` is read from:
+/// `HTTPTOOL_`, the host (and port) the credential goes to, `___`, the scheme's name, upper
+/// case with `_` for every run of other characters (`https://api.github.com` and `token`
+/// give `HTTPTOOL_API_GITHUB_COM___TOKEN`). A document names its schemes and its title
+/// freely, but not the prefix, and not the host in the name without sending the credential
+/// there: it cannot make a plugin read `GITHUB_TOKEN`, or another host's credential.
+pub(crate) fn credential_variable(base_url: &str, scheme: &str) -> String {
+    let mut out = String::from(VARIABLE_PREFIX);
+    push_upper(&mut out, &host_of(base_url));
+    out.push_str("___");
+    push_upper(&mut out, scheme);
+    out
+}
+
+/// `host[:port]` of an absolute URL, lower case.
+fn host_of(url: &str) -> String {
+    let after = url.find("://").map_or(url, |i| &url[i + 3..]);
+    let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+    let authority = &after[..end];
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    host.to_ascii_lowercase()
+}
+
+/// `text` in upper case, each run of characters outside `A-Z 0-9` one `_`, none at either
+/// end (so `___` in a variable is only ever the separator); `X` when nothing is left.
+fn push_upper(out: &mut String, text: &str) {
+    let start = out.len();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_uppercase());
+        } else if out.len() > start && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    while out.len() > start && out.ends_with('_') {
+        out.pop();
+    }
+    if out.len() == start {
+        out.push('X');
+    }
+}
+
+/// Whether `name` is an RFC 9110 token (section 5.6.2), as a header name must be.
+fn is_token(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Whether `host` is one of AWS's (`*.amazonaws.com`, `*.amazonaws.com.cn`), where a
+/// signing scheme may read AWS's own variable names.
+fn is_aws_host(host: &str) -> bool {
+    let host = host.split(':').next().unwrap_or(host);
+    host.ends_with(".amazonaws.com") || host.ends_with(".amazonaws.com.cn")
 }
 
 impl Scheme {
+    /// This scheme with the variables of a credential sent to `base_url`. A client
+    /// credentials flow's id and secret go to its token URL, and are named by its host.
+    pub(crate) fn for_host(&self, base_url: &str) -> Scheme {
+        let mut scheme = self.clone();
+        let goes_to = match &self.slot {
+            Slot::ClientCredentials { token_url, .. } => token_url.as_str(),
+            _ => base_url,
+        };
+        scheme.variable = credential_variable(goes_to, &self.name);
+        scheme.aws_names = is_aws_host(&host_of(base_url));
+        scheme
+    }
+
+    /// Where the credential goes: the location and, for a header, the lower-case name.
+    /// Two schemes with the same place cannot both be sent.
+    pub(crate) fn place(&self) -> (&'static str, String) {
+        match &self.slot {
+            Slot::Key { location, name } if *location == "header" => {
+                ("header", name.to_ascii_lowercase())
+            }
+            Slot::Key { location, name } => (location, name.clone()),
+            _ => ("header", String::from("authorization")),
+        }
+    }
+
+    /// The AWS variables a signing scheme reads: AWS's own names on AWS's hosts, else the
+    /// scheme's variable with `_ACCESS_KEY_ID` and `_SECRET_ACCESS_KEY`.
+    fn aws_variables(&self) -> [String; 2] {
+        if self.aws_names {
+            [AWS_VARIABLES[0].to_string(), AWS_VARIABLES[1].to_string()]
+        } else {
+            [
+                format!("{}_ACCESS_KEY_ID", self.variable),
+                format!("{}_SECRET_ACCESS_KEY", self.variable),
+            ]
+        }
+    }
+
     /// The variables the scheme reads.
     pub(crate) fn variables(&self) -> Vec<String> {
         match self.slot {
@@ -55,7 +155,7 @@ impl Scheme {
                 format!("{}_USERNAME", self.variable),
                 format!("{}_PASSWORD", self.variable),
             ],
-            Slot::AwsSigV4 { .. } => AWS_VARIABLES.iter().map(|v| v.to_string()).collect(),
+            Slot::AwsSigV4 { .. } => self.aws_variables().to_vec(),
             _ => vec![self.variable.clone()],
         }
     }
@@ -94,8 +194,9 @@ impl Scheme {
                 map.insert("type", "aws_sigv4");
                 map.insert("region", region.as_str());
                 map.insert("service", service.as_str());
-                map.insert("access_key_id", format!("${{{}}}", AWS_VARIABLES[0]));
-                map.insert("secret_access_key", format!("${{{}}}", AWS_VARIABLES[1]));
+                let [key_id, secret] = self.aws_variables();
+                map.insert("access_key_id", format!("${{{}}}", key_id));
+                map.insert("secret_access_key", format!("${{{}}}", secret));
             }
         }
         Json::Object(map)
@@ -151,12 +252,7 @@ impl Scheme {
 
 /// The schemes of the document, by name, in document order; what cannot be filled is a
 /// warning.
-pub(crate) fn schemes(
-    root: &Json,
-    version: Version,
-    prefix: &str,
-    warnings: &mut Vec<Warning>,
-) -> Vec<Scheme> {
+pub(crate) fn schemes(root: &Json, version: Version, warnings: &mut Vec<Warning>) -> Vec<Scheme> {
     let at = if version == Version::Swagger2 {
         String::from("/securityDefinitions")
     } else {
@@ -170,7 +266,6 @@ pub(crate) fn schemes(
     for (name, scheme) in map.iter() {
         let here = child(&at, name);
         let kind = scheme.get("type").and_then(Json::as_str).unwrap_or("");
-        let variable = text::env_name(prefix, name);
         let aws = scheme
             .get("x-amazon-apigateway-authtype")
             .and_then(Json::as_str);
@@ -197,6 +292,17 @@ pub(crate) fn schemes(
                     }
                 };
                 let key_name = match scheme.get("name").and_then(Json::as_str) {
+                    // RFC 9110 section 5.1: a field name is a token.
+                    Some(n) if location == "header" && !is_token(n) => {
+                        warnings.push(Warning::new(
+                            here,
+                            format!(
+                                "apiKey header '{}' is not a header name: not imported",
+                                super::refs::short(n)
+                            ),
+                        ));
+                        continue;
+                    }
                     Some(n) if !n.is_empty() => n.to_string(),
                     _ => {
                         warnings.push(Warning::new(
@@ -236,10 +342,7 @@ pub(crate) fn schemes(
                 None => {
                     warnings.push(Warning::new(
                         here,
-                        format!(
-                            "oauth2 scheme: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
-                            variable
-                        ),
+                        "oauth2 scheme: a bearer token slot; the token is not fetched, set its variable yourself",
                     ));
                     Slot::Bearer
                 }
@@ -248,8 +351,8 @@ pub(crate) fn schemes(
                 warnings.push(Warning::new(
                     here,
                     format!(
-                        "{} scheme: a bearer token slot ${{{}}}; the token is not fetched, set it yourself",
-                        kind, variable
+                        "{} scheme: a bearer token slot; the token is not fetched, set its variable yourself",
+                        kind
                     ),
                 ));
                 Slot::Bearer
@@ -268,7 +371,8 @@ pub(crate) fn schemes(
         out.push(Scheme {
             name: name.clone(),
             slot,
-            variable,
+            variable: String::new(),
+            aws_names: false,
         });
     }
     out
@@ -382,15 +486,104 @@ pub(crate) fn requirement(
     {
         return Vec::new();
     }
-    for req in alternatives {
+    for (i, req) in alternatives.iter().enumerate() {
         let names = names_of(req);
-        if known(&names) {
-            return names;
+        if !known(&names) {
+            continue;
         }
+        let others: Vec<String> = alternatives
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, r)| names_of(r).join(" + "))
+            .collect();
+        if !others.is_empty() {
+            warnings.push(Warning::new(
+                list_at.as_str(),
+                format!(
+                    "security: '{}' is sent; the alternatives '{}' are not (any one requirement satisfies)",
+                    super::refs::short(&names.join(" + ")),
+                    super::refs::short(&others.join("', '"))
+                ),
+            ));
+        }
+        return merge_places(names, schemes, &list_at, warnings);
     }
     warnings.push(Warning::new(
         list_at,
         "no security requirement uses only schemes that can be filled: the operation is imported without credentials",
     ));
     Vec::new()
+}
+
+/// The schemes of one requirement, one a place: schemes that put their credential in the
+/// same place (two OAuth 2.0 flows, both `Authorization: Bearer`; bearer and basic) are one
+/// credential, the first named; a second of another kind there is a warning.
+fn merge_places(
+    names: Vec<String>,
+    schemes: &[Scheme],
+    at: &str,
+    warnings: &mut Vec<Warning>,
+) -> Vec<String> {
+    let mut kept: Vec<(String, &Scheme)> = Vec::with_capacity(names.len());
+    for name in names {
+        let scheme = match schemes.iter().find(|s| s.name == name) {
+            Some(scheme) => scheme,
+            None => continue,
+        };
+        let same = kept.iter().find(|(_, k)| k.place() == scheme.place());
+        match same {
+            None => kept.push((name, scheme)),
+            // The same credential under two names: one variable, one header.
+            Some((_, k)) if k.slot == scheme.slot || both_bearer(k, scheme) => {}
+            Some((first, _)) => warnings.push(Warning::new(
+                at,
+                format!(
+                    "security schemes '{}' and '{}' both put a credential in {} '{}': '{}' is sent",
+                    super::refs::short(first),
+                    super::refs::short(&name),
+                    scheme.place().0,
+                    super::refs::short(&scheme.place().1),
+                    super::refs::short(first)
+                ),
+            )),
+        }
+    }
+    kept.into_iter().map(|(name, _)| name).collect()
+}
+
+/// Whether both schemes send `Authorization: Bearer` (a bearer slot, an OAuth 2.0 flow).
+fn both_bearer(a: &Scheme, b: &Scheme) -> bool {
+    let bearer = |s: &Scheme| matches!(s.slot, Slot::Bearer | Slot::ClientCredentials { .. });
+    bearer(a) && bearer(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::credential_variable;
+
+    #[test]
+    fn variables_are_named_by_host_and_scheme() {
+        for (url, scheme, want) in [
+            (
+                "https://api.github.com",
+                "token",
+                "HTTPTOOL_API_GITHUB_COM___TOKEN",
+            ),
+            (
+                "https://api.github.com/v3/",
+                "bearer Auth",
+                "HTTPTOOL_API_GITHUB_COM___BEARER_AUTH",
+            ),
+            (
+                "http://127.0.0.1:4010/x",
+                "api_key",
+                "HTTPTOOL_127_0_0_1_4010___API_KEY",
+            ),
+            ("https://Example.COM?q", "__", "HTTPTOOL_EXAMPLE_COM___X"),
+            ("https://u@h.example", "k", "HTTPTOOL_H_EXAMPLE___K"),
+        ] {
+            assert_eq!(credential_variable(url, scheme), want, "{} {}", url, scheme);
+        }
+    }
 }

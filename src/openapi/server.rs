@@ -47,18 +47,33 @@ pub(crate) fn base_url(
     Ok(relative(&url, &at, options, warnings))
 }
 
-/// The URL of the first server of a path item's or operation's `servers`, if it has any.
-pub(crate) fn first_server(
+/// The URL of a path item's or operation's `servers`, if it has any: the one
+/// [`ImportOptions::server`] names, else the first, with the server variables the options
+/// give. `None` when [`ImportOptions::base_url`] is given: it replaces the servers of every
+/// level.
+pub(crate) fn own_server(
     servers: Option<&Json>,
     at: &str,
     options: &ImportOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Option<String>, Error> {
-    let first = match servers.and_then(Json::as_array).and_then(|l| l.first()) {
+    if options.base_url.is_some() {
+        return Ok(None);
+    }
+    let list = match servers.and_then(Json::as_array) {
+        Some(list) if !list.is_empty() => list,
+        _ => return Ok(None),
+    };
+    let index = if options.server < list.len() {
+        options.server
+    } else {
+        0
+    };
+    let first = match list.get(index) {
         Some(first) => first,
         None => return Ok(None),
     };
-    let at = child(at, "0");
+    let at = child(at, &index.to_string());
     let url = expand(first, &at, options, warnings)?;
     Ok(Some(relative(&url, &at, options, warnings)))
 }
@@ -137,6 +152,18 @@ fn expand(
 /// An absolute URL as it is; a relative one resolved against the option, or the
 /// placeholder with a warning.
 fn relative(url: &str, at: &str, options: &ImportOptions, warnings: &mut Vec<Warning>) -> String {
+    // Prose where a URL belongs ("Your API URL"): no base at all, so the placeholder.
+    if url.chars().any(char::is_whitespace) {
+        warnings.push(Warning::new(
+            at,
+            format!(
+                "the server url '{}' is not a url: the base url is {} until one is given (base_url)",
+                super::refs::short(url),
+                PLACEHOLDER
+            ),
+        ));
+        return PLACEHOLDER.to_string();
+    }
     let lower = url.to_ascii_lowercase();
     if lower.starts_with("http://") || lower.starts_with("https://") {
         return url.to_string();

@@ -136,30 +136,6 @@ pub(crate) fn method_path_name(method: &str, path: &str) -> String {
     valid_name(&raw, &method.to_ascii_lowercase())
 }
 
-/// An environment variable name: `BOX_OAUTH2` from `box` and `OAuth2`.
-pub(crate) fn env_name(prefix: &str, scheme: &str) -> String {
-    let mut out = String::new();
-    for part in [prefix, scheme] {
-        if !out.is_empty() {
-            out.push('_');
-        }
-        for c in part.chars() {
-            if c.is_ascii_alphanumeric() {
-                out.push(c.to_ascii_uppercase());
-            } else if !out.ends_with('_') {
-                out.push('_');
-            }
-        }
-        while out.ends_with('_') {
-            out.pop();
-        }
-    }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert_str(0, "API_");
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,11 +157,6 @@ mod tests {
             format!("{}_{:08x}", "x".repeat(55), stable_hash(&long))
         );
         assert_eq!(unique("a", &|n| n == "a" || n == "a_2"), "a_3");
-        assert_eq!(
-            env_name("box platform", "OAuth2Security"),
-            "BOX_PLATFORM_OAUTH2SECURITY"
-        );
-        assert_eq!(env_name("", "1x"), "API_1X");
     }
 
     #[test]

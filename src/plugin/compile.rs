@@ -122,7 +122,31 @@ pub(crate) enum BodyPlan {
 /// Checks `b` and prepares what every call reuses, compiling the endpoints on up to
 /// `threads` threads, the calling one included ([`compile_endpoints`]): the plugin, and the
 /// error when there is one, are the same for every count.
-pub(crate) fn build(mut b: Declaration, threads: usize) -> Result<Checked, Error> {
+pub(crate) fn build(b: Declaration, threads: usize) -> Result<Checked, Error> {
+    build_with(b, threads, false).map(|(checked, _)| checked)
+}
+
+/// [`build`], leaving out each endpoint that does not compile instead of failing: the
+/// plugin of the others, and each endpoint left out as its index in `b`'s endpoints and its
+/// error. Fails when a plugin-level part is wrong, or when no endpoint is left (with the
+/// first endpoint's error).
+pub(crate) fn build_skipping(
+    b: Declaration,
+    threads: usize,
+) -> Result<(Checked, Vec<(usize, Error)>), Error> {
+    let (checked, skipped) = build_with(b, threads, true)?;
+    if checked.endpoints.is_empty() && !skipped.is_empty() {
+        let mut skipped = skipped;
+        return Err(skipped.swap_remove(0).1);
+    }
+    Ok((checked, skipped))
+}
+
+fn build_with(
+    mut b: Declaration,
+    threads: usize,
+    skip: bool,
+) -> Result<(Checked, Vec<(usize, Error)>), Error> {
     check_tool_like_name(&b.name, "name", "plugin")?;
     let base_url = check_base_url(&b.base_url)?;
     let names = check_static_names(&b.headers, &b.query)?;
@@ -151,11 +175,11 @@ pub(crate) fn build(mut b: Declaration, threads: usize) -> Result<Checked, Error
         base_url: &base_url,
         prefix: &prefix,
     };
-    let endpoints = compile_endpoints(&plugin, declared, threads)?;
+    let (endpoints, skipped) = compile_endpoints(&plugin, declared, threads, skip)?;
     if let Some(duplicate) = duplicate {
         return Err(duplicate);
     }
-    Ok(Checked {
+    let checked = Checked {
         name: b.name,
         description: b.description,
         base_url,
@@ -168,7 +192,8 @@ pub(crate) fn build(mut b: Declaration, threads: usize) -> Result<Checked, Error
         endpoints,
         common,
         deferred: b.deferred,
-    })
+    };
+    Ok((checked, skipped))
 }
 
 /// The endpoints before the first whose tool name an earlier one has, and the error that
@@ -251,16 +276,17 @@ fn compile_endpoints(
     plugin: &PluginParts,
     declared: Vec<Endpoint>,
     threads: usize,
-) -> Result<Vec<Arc<Compiled>>, Error> {
+    skip: bool,
+) -> Result<CompiledSome, Error> {
     let count = declared.len();
     let threads = threads_for(count, threads);
     let failed = AtomicUsize::new(usize::MAX);
+    let failed = if skip { None } else { Some(&failed) };
     if threads == 1 {
-        return compile_chunk(plugin, declared, 0, &failed);
+        return compile_chunk(plugin, declared, 0, failed);
     }
     let (first, others) = chunks(declared, threads);
     let results = std::thread::scope(|scope| {
-        let failed = &failed;
         let started: Vec<_> = others
             .iter()
             .map(|chunk| {
@@ -283,11 +309,17 @@ fn compile_endpoints(
         results
     });
     let mut endpoints = Vec::with_capacity(count);
+    let mut skipped = Vec::new();
     for result in results {
-        endpoints.extend(result?);
+        let (compiled, refused) = result?;
+        endpoints.extend(compiled);
+        skipped.extend(refused);
     }
-    Ok(endpoints)
+    Ok((endpoints, skipped))
 }
+
+/// Endpoints compiled, and those left out (their index and error) when skipping.
+type CompiledSome = (Vec<Arc<Compiled>>, Vec<(usize, Error)>);
 
 /// The threads `endpoints` are compiled on when `threads` may be: as many as give each
 /// [`MIN_ENDPOINTS_PER_THREAD`], at least one.
@@ -337,28 +369,34 @@ fn chunks(mut declared: Vec<Endpoint>, count: usize) -> (Vec<Endpoint>, Vec<Chun
 /// Compiles `chunk`, the endpoints from index `start` on, in order, until one fails: its
 /// error is the chunk's. `failed` is the first index known to fail, for every chunk: once
 /// an endpoint before this chunk has failed, the chunk stops with what it made, since the
-/// earlier chunk's error is the build's and this result is never read.
+/// earlier chunk's error is the build's and this result is never read. Without `failed`
+/// (skipping), an endpoint that fails is left out, with its index and error, and the chunk
+/// goes on.
 fn compile_chunk(
     plugin: &PluginParts,
     chunk: Vec<Endpoint>,
     start: usize,
-    failed: &AtomicUsize,
-) -> Result<Vec<Arc<Compiled>>, Error> {
+    failed: Option<&AtomicUsize>,
+) -> Result<CompiledSome, Error> {
     let mut caches = Caches::default();
     let mut compiled = Vec::with_capacity(chunk.len());
+    let mut skipped = Vec::new();
     for (i, endpoint) in (start..).zip(chunk) {
-        if failed.load(Ordering::Relaxed) < start {
+        if failed.map_or(false, |f| f.load(Ordering::Relaxed) < start) {
             break;
         }
         match compile(plugin, endpoint, &index("endpoints", i), &mut caches) {
             Ok(endpoint) => compiled.push(Arc::new(endpoint)),
-            Err(e) => {
-                failed.fetch_min(i, Ordering::Relaxed);
-                return Err(e);
-            }
+            Err(e) => match failed {
+                Some(failed) => {
+                    failed.fetch_min(i, Ordering::Relaxed);
+                    return Err(e);
+                }
+                None => skipped.push((i, e)),
+            },
         }
     }
-    Ok(compiled)
+    Ok((compiled, skipped))
 }
 
 /// The plugin-level request parts every call reuses.
@@ -781,13 +819,8 @@ fn parse_path(
                         "a placeholder is a name between braces, such as {id}",
                     ));
                 }
-                if names.contains(name) {
-                    return Err(err(
-                        ErrorKind::InvalidPath,
-                        field,
-                        format!("placeholder {{{}}} appears twice", name),
-                    ));
-                }
+                // A placeholder may appear twice (Azure's `/System.{location}/.../{location}`):
+                // the one value fills both.
                 let i = path_params.get(name).copied().ok_or_else(|| {
                         err(
                             ErrorKind::InvalidPath,
@@ -798,7 +831,9 @@ fn parse_path(
                             ),
                         )
                     })?;
-                names.insert(name);
+                if !names.contains(name) {
+                    names.insert(name);
+                }
                 pieces.push(PathPiece::Param(i));
                 sample.push('x');
                 rest = &rest[c + 1..];

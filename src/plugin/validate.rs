@@ -50,7 +50,8 @@ pub(crate) fn err(kind: ErrorKind, path: impl Into<String>, message: impl Into<S
 }
 
 /// Headers the client writes itself: declaring them is a mistake.
-const MANAGED_HEADERS: [&str; 4] = ["host", "content-length", "transfer-encoding", "connection"];
+pub(crate) const MANAGED_HEADERS: [&str; 4] =
+    ["host", "content-length", "transfer-encoding", "connection"];
 
 pub(crate) fn check_tool_like_name(name: &str, path: &str, what: &str) -> Result<(), Error> {
     if tool::validate_name(name).is_err() {

@@ -35,14 +35,18 @@ and the size of the tools.
   --path GLOB             only paths matching GLOB (* any run, ? one character); repeatable
   --method M              only operations of this method; repeatable
   --include-deprecated    import deprecated operations too
-  --skip-failing          an operation that cannot be imported is a warning, not an error
+  --strict                the first operation that cannot be imported fails the import
+                          (by default it is left out with a warning naming it and why,
+                          and the import fails only when no operation is left)
   --threads N             threads to import and print with (default: one per core); the
                           output is the same for every N";
 
 pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let mut options = ImportOptions::new()
         .include_deprecated(args.flag("--include-deprecated"))
-        .skip_failing_operations(args.flag("--skip-failing"));
+        .strict(args.flag("--strict"));
+    // Skipping is the default; the flag is still accepted.
+    let _ = args.flag("--skip-failing");
     if let Some(url) = args.value("--base-url")? {
         options = options.base_url(url);
     }
@@ -145,6 +149,7 @@ fn report(import: &Import) {
         let _ = writeln!(text, "environment variable {}", variable);
     }
     let tools = import.tools();
+    bases(tools, &mut text);
     let total: usize = tools.iter().map(|t| t.schema_bytes).sum();
     let mut largest: Vec<&openapi::ToolFigure> = tools.iter().collect();
     largest.sort_by(|a, b| {
@@ -166,6 +171,42 @@ fn report(import: &Import) {
         top.join(", ")
     );
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// Which endpoints go to which base URL, one line a base in the order first met: the
+/// document's servers at every level, or the base URL given, decide where requests go.
+fn bases(tools: &[openapi::ToolFigure], text: &mut String) {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut slot: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for tool in tools {
+        let i = *slot.entry(tool.base_url.as_str()).or_insert_with(|| {
+            groups.push((tool.base_url.as_str(), Vec::new()));
+            groups.len() - 1
+        });
+        if let Some((_, names)) = groups.get_mut(i) {
+            names.push(tool.name.as_str());
+        }
+    }
+    if let [(base, names)] = groups.as_slice() {
+        let _ = writeln!(text, "base url {}: all {} endpoints", base, names.len());
+        return;
+    }
+    for (base, names) in &groups {
+        let shown: Vec<&str> = names.iter().take(8).copied().collect();
+        let more = names.len() - shown.len();
+        let _ = writeln!(
+            text,
+            "base url {}: {} endpoints: {}{}",
+            base,
+            names.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {} more", more)
+            } else {
+                String::new()
+            }
+        );
+    }
 }
 
 /// One import thread per core the process may use (1 where that cannot be known).

@@ -7,7 +7,8 @@ use std::time::Duration;
 use super::template::{expand, placeholder};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
-use crate::plugin::builder::ParamBuilder;
+use crate::plugin::builder::{ParamBuilder, PluginBuilder};
+use crate::plugin::compile;
 use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::plugin::http_plugin::HttpPlugin;
 use crate::plugin::model::MAX_TYPE_DEPTH;
@@ -265,6 +266,45 @@ pub(crate) fn load_value(
     load_with(root, lookup, what, Mode::LOOKUP, threads)
 }
 
+/// [`load_value`], leaving out each endpoint that cannot be read or compiled instead of
+/// failing: the plugin of the others, and each endpoint left out as its index in the file's
+/// `endpoints` and its error. Fails when a plugin-level field is wrong or no endpoint is
+/// left.
+pub(crate) fn load_value_skipping(
+    root: &Json,
+    lookup: &dyn Fn(&str) -> Option<String>,
+    what: &'static str,
+    threads: usize,
+) -> Result<(HttpPlugin, Vec<(usize, Error)>), Error> {
+    let loader = Loader {
+        lookup,
+        what,
+        mode: Mode::LOOKUP,
+        endpoint: RefCell::new(None),
+        deferred: RefCell::new(Vec::new()),
+    };
+    let (builder, kept, mut skipped) = loader.declaration(root, true)?;
+    if kept.is_empty() {
+        if let Some((_, first)) = skipped.into_iter().next() {
+            return Err(first);
+        }
+        return Err(Error::new(
+            ErrorKind::MissingField,
+            "endpoints",
+            "a plugin needs at least one endpoint",
+        ));
+    }
+    let (checked, refused) = compile::build_skipping(builder.decl, threads)?;
+    // Indexes among the endpoints read back to indexes in the file.
+    for (i, e) in refused {
+        if let Some(&original) = kept.get(i) {
+            skipped.push((original, e));
+        }
+    }
+    crate::sort::by_key(&mut skipped, |(i, _)| *i as u64);
+    Ok((HttpPlugin::new(checked), skipped))
+}
+
 fn load_with(
     root: &Json,
     lookup: &dyn Fn(&str) -> Option<String>,
@@ -279,25 +319,45 @@ fn load_with(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let map = fields(root, "", &[PLUGIN_FIELDS, &OPTION_NAMES])?;
-    let name = required_str(map, "name", "")?;
-    let base_text = required_str(map, "base_url", "")?;
-    // The base URL decides where requests go: never a placeholder.
-    let (base_url, base_url_template) = loader.template_with(base_text, "base_url", false)?;
-    let mut builder = HttpPlugin::builder(name, base_url);
-    builder.decl.base_url_template = base_url_template;
-    if let Some(description) = opt_str(map, "description", "")? {
-        builder = builder.description(description);
-    }
-    builder.decl.headers = loader.values(map, "headers", false)?;
-    builder.decl.query = loader.values(map, "query", true)?;
-    if let Some(auth) = map.get("auth") {
-        builder.decl.auth = Some(loader.auth(auth)?);
-    }
-    builder.decl.options = read_options(map, "")?;
-    builder.decl.endpoints = loader.endpoints(map)?;
-    builder.decl.deferred = loader.deferred.into_inner();
+    let (builder, _, _) = loader.declaration(root, false)?;
     builder.build_on(threads)
+}
+
+/// Endpoints read, the index in the file of each, and those that could not be read.
+type ReadEndpoints = (Vec<Endpoint>, Vec<usize>, Vec<(usize, Error)>);
+
+impl Loader<'_> {
+    /// The plugin file read into a builder, and with `skip` each endpoint that cannot be read
+    /// left out: the file index of each endpoint kept, and the index and error of each left
+    /// out.
+    #[allow(clippy::type_complexity)]
+    fn declaration(
+        self,
+        root: &Json,
+        skip: bool,
+    ) -> Result<(PluginBuilder, Vec<usize>, Vec<(usize, Error)>), Error> {
+        let loader = self;
+        let map = fields(root, "", &[PLUGIN_FIELDS, &OPTION_NAMES])?;
+        let name = required_str(map, "name", "")?;
+        let base_text = required_str(map, "base_url", "")?;
+        // The base URL decides where requests go: never a placeholder.
+        let (base_url, base_url_template) = loader.template_with(base_text, "base_url", false)?;
+        let mut builder = HttpPlugin::builder(name, base_url);
+        builder.decl.base_url_template = base_url_template;
+        if let Some(description) = opt_str(map, "description", "")? {
+            builder = builder.description(description);
+        }
+        builder.decl.headers = loader.values(map, "headers", false)?;
+        builder.decl.query = loader.values(map, "query", true)?;
+        if let Some(auth) = map.get("auth") {
+            builder.decl.auth = Some(loader.auth(auth)?);
+        }
+        builder.decl.options = read_options(map, "")?;
+        let (endpoints, kept, skipped) = loader.endpoints(map, skip)?;
+        builder.decl.endpoints = endpoints;
+        builder.decl.deferred = loader.deferred.into_inner();
+        Ok((builder, kept, skipped))
+    }
 }
 
 // ----------------------------------------------------------------- reading fields
@@ -706,17 +766,27 @@ impl Loader<'_> {
         Ok(Auth::OAuth2(oauth))
     }
 
-    fn endpoints(&self, map: &Map) -> Result<Vec<Endpoint>, Error> {
+    fn endpoints(&self, map: &Map, skip: bool) -> Result<ReadEndpoints, Error> {
         let value = map
             .get("endpoints")
             .ok_or_else(|| Error::new(ErrorKind::MissingField, "", "missing field 'endpoints'"))?;
         let list = value
             .as_array()
             .ok_or_else(|| type_error("endpoints", "an array", value))?;
-        list.iter()
-            .enumerate()
-            .map(|(i, e)| self.endpoint(e, &index("endpoints", i)))
-            .collect()
+        let mut endpoints = Vec::with_capacity(list.len());
+        let mut kept = Vec::with_capacity(list.len());
+        let mut skipped = Vec::new();
+        for (i, e) in list.iter().enumerate() {
+            match self.endpoint(e, &index("endpoints", i)) {
+                Ok(endpoint) => {
+                    endpoints.push(endpoint);
+                    kept.push(i);
+                }
+                Err(e) if skip => skipped.push((i, e)),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((endpoints, kept, skipped))
     }
 
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {
