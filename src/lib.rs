@@ -87,6 +87,8 @@ pub mod mcp;
 pub mod openapi;
 #[cfg(feature = "plugin")]
 pub mod plugin;
+#[cfg(feature = "postman")]
+pub mod postman;
 #[cfg(feature = "tool")]
 pub mod tool;
 pub mod url;

@@ -267,7 +267,8 @@
 mod command;
 mod error;
 mod form;
-mod infer;
+// The inference rules are shared with the Postman and HAR importers: one home for a rule.
+pub(crate) mod infer;
 mod multipart;
 mod options;
 mod quote;
