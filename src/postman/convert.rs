@@ -92,15 +92,8 @@ struct Text {
     unknown: bool,
     /// A variable with a value is in it.
     from_variable: bool,
-}
-
-impl Text {
-    fn config(&self) -> ConfigValue {
-        match &self.template {
-            Some(template) => ConfigValue::from_template(template.clone(), self.value.clone()),
-            None => ConfigValue::literal(self.value.clone()),
-        }
-    }
+    /// The environment variables the template reads, with what each holds.
+    reads: Vec<(String, String)>,
 }
 
 struct Converter<'o> {
@@ -367,6 +360,7 @@ impl Converter<'_> {
         let mut templated = false;
         let mut unknown = false;
         let mut from_variable = false;
+        let mut reads = Vec::new();
         let mut rest = text;
         while let Some(start) = rest.find("{{") {
             let after = &rest[start + 2..];
@@ -399,7 +393,7 @@ impl Converter<'_> {
                     let env = env_var(name);
                     template.push_str(&format!("${{{}}}", env));
                     templated = true;
-                    self.secrets.list(&env, purpose);
+                    reads.push((env, purpose.to_string()));
                 }
             }
         }
@@ -410,14 +404,32 @@ impl Converter<'_> {
             template: if templated { Some(template) } else { None },
             unknown,
             from_variable,
+            reads,
         }
+    }
+
+    /// The value a [`Text`] stands for in the plugin; the variables it reads are listed.
+    fn config(&mut self, read: &Text) -> ConfigValue {
+        for (name, purpose) in &read.reads {
+            self.secrets.list(name, purpose);
+        }
+        match &read.template {
+            Some(template) => ConfigValue::from_template(template.clone(), read.value.clone()),
+            None => ConfigValue::literal(read.value.clone()),
+        }
+    }
+
+    /// [`expand`](Self::expand) and [`config`](Self::config) in one.
+    fn expand_config(&mut self, text: &str, secret: bool, purpose: &str) -> ConfigValue {
+        let read = self.expand(text, secret, purpose);
+        self.config(&read)
     }
 
     /// A credential: its variables as `${NAME}`, or the whole literal value one.
     fn secret(&mut self, text: &str, suffix: &str, purpose: &str) -> ConfigValue {
         let read = self.expand(text, true, purpose);
         if read.template.is_some() {
-            return read.config();
+            return self.config(&read);
         }
         self.secrets.secret(suffix, purpose, &read.value)
     }
@@ -610,11 +622,14 @@ impl Converter<'_> {
                 if rest.starts_with('/') || rest.is_empty() {
                     let env = env_var(&name);
                     self.secrets.list(&env, "the base URL");
-                    self.warnings.push(format!(
+                    let message = format!(
                         "the base URL is the variable {} (no value in the collection): \
                          set ${{{}}} before loading the plugin file",
                         name, env
-                    ));
+                    );
+                    if !self.warnings.contains(&message) {
+                        self.warnings.push(message);
+                    }
                     let base = Base {
                         value: PLACEHOLDER_BASE.to_string(),
                         template: Some(format!("${{{}}}", env)),
@@ -636,13 +651,30 @@ impl Converter<'_> {
             Some(at) => (&rest[..at], &rest[at..]),
             None => (rest, ""),
         };
+        // Credentials in the URL are not carried over: a plugin's base URL holds none, and
+        // the collection's auth says how to authenticate.
+        let authority = match authority.rfind('@') {
+            Some(at) => {
+                let message = "a URL holds a user name or password, which is left out: give \
+                               the request basic auth instead";
+                if !self.warnings.iter().any(|w| w == message) {
+                    self.warnings.push(message.to_string());
+                }
+                &authority[at + 1..]
+            }
+            None => authority,
+        };
         let read = self.expand(authority, false, "the API's host");
         let scheme = scheme.to_ascii_lowercase();
-        let base = match read.template {
-            Some(template) => Base {
-                value: PLACEHOLDER_BASE.to_string(),
-                template: Some(format!("{}://{}", scheme, template)),
-            },
+        let base = match &read.template {
+            Some(template) => {
+                let template = format!("{}://{}", scheme, template);
+                self.config(&read);
+                Base {
+                    value: PLACEHOLDER_BASE.to_string(),
+                    template: Some(template),
+                }
+            }
             None => Base {
                 value: format!("{}://{}", scheme, read.value),
                 template: None,
@@ -801,7 +833,8 @@ impl Converter<'_> {
         let read = self.expand(&value, false, &purpose);
         if read.template.is_some() && !read.unknown {
             // A variable the user sets: sent with every call, not the model's.
-            params.push(fixed_param(builder, &read.config(), false));
+            let value = self.config(&read);
+            params.push(fixed_param(builder, &value, false));
             return;
         }
         if read.unknown {
@@ -890,7 +923,7 @@ impl Converter<'_> {
                     params.push(builder.required(true).build());
                     continue;
                 }
-                read.config()
+                self.config(&read)
             };
             params.push(fixed_param(builder, &config, secret));
         }
@@ -954,11 +987,7 @@ impl Converter<'_> {
                     }
                     .to_string()
                 });
-                let param = params
-                    .named(Location::Body, "body")
-                    .whole_body(true)
-                    .required(true)
-                    .build();
+                let param = params.named(Location::Body, "body").required(true).build();
                 params.push(param);
                 Ok((Some(BodyEncoding::Raw), Some(content_type)))
             }
@@ -975,7 +1004,6 @@ impl Converter<'_> {
             "file" => {
                 let param = params
                     .named(Location::Body, "body")
-                    .whole_body(true)
                     .file(true)
                     .required(true)
                     .build();
@@ -1126,7 +1154,8 @@ impl Converter<'_> {
                     if read.unknown {
                         params.push(builder.required(true).build());
                     } else if read.template.is_some() {
-                        params.push(fixed_param(builder, &read.config(), false));
+                        let value = self.config(&read);
+                        params.push(fixed_param(builder, &value, false));
                     } else {
                         params.push(builder.default(read.value).build());
                     }
@@ -1165,97 +1194,92 @@ impl Converter<'_> {
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default()
         };
-        let auth =
-            match kind {
-                "noauth" => return Ok(None),
-                "bearer" => Auth::bearer(self.secret(&get("token"), "token", "the bearer token")),
-                "basic" | "digest" => {
-                    let user = self.secret(&get("username"), "username", "the user name");
-                    let password = self.secret(&get("password"), "password", "the password");
-                    if kind == "basic" {
-                        Auth::basic(user, password)
-                    } else {
-                        Auth::digest(user, password)
-                    }
+        let auth = match kind {
+            "noauth" => return Ok(None),
+            "bearer" => Auth::bearer(self.secret(&get("token"), "token", "the bearer token")),
+            "basic" | "digest" => {
+                let user = self.secret(&get("username"), "username", "the user name");
+                let password = self.secret(&get("password"), "password", "the password");
+                if kind == "basic" {
+                    Auth::basic(user, password)
+                } else {
+                    Auth::digest(user, password)
                 }
-                "apikey" => {
-                    let name = get("key");
-                    let name = if name.is_empty() {
-                        "X-Api-Key".to_string()
-                    } else {
-                        name
-                    };
-                    let value = self.secret(&get("value"), &name, "the API key");
-                    if get("in") == "query" {
-                        Auth::query(name, value)
-                    } else {
-                        Auth::header(name, value)
-                    }
+            }
+            "apikey" => {
+                let name = get("key");
+                let name = if name.is_empty() {
+                    "X-Api-Key".to_string()
+                } else {
+                    name
+                };
+                let value = self.secret(&get("value"), &name, "the API key");
+                if get("in") == "query" {
+                    Auth::query(name, value)
+                } else {
+                    Auth::header(name, value)
                 }
-                "awsv4" => {
-                    let region = self
-                        .expand(&get("region"), false, "the AWS region")
-                        .config();
-                    let service = self
-                        .expand(&get("service"), false, "the AWS service")
-                        .config();
-                    let key =
-                        self.secret(&get("accessKey"), "access_key_id", "the AWS access key id");
+            }
+            "awsv4" => {
+                let region = self.expand_config(&get("region"), false, "the AWS region");
+                let service = self.expand_config(&get("service"), false, "the AWS service");
+                let key = self.secret(&get("accessKey"), "access_key_id", "the AWS access key id");
+                let secret = self.secret(
+                    &get("secretKey"),
+                    "secret_access_key",
+                    "the AWS secret access key",
+                );
+                let mut sigv4 = AwsSigV4::new(region, service, key, secret);
+                let token = get("sessionToken");
+                if !token.is_empty() {
+                    let token = self.secret(&token, "session_token", "the AWS session token");
+                    sigv4 = sigv4.with_session_token(token);
+                }
+                Auth::from(sigv4)
+            }
+            "oauth2" => {
+                let grant = get("grant_type");
+                if grant == "client_credentials" {
+                    let url = self.expand_config(&get("accessTokenUrl"), false, "the token URL");
+                    let id = self.secret(&get("clientId"), "client_id", "the OAuth client id");
                     let secret = self.secret(
-                        &get("secretKey"),
-                        "secret_access_key",
-                        "the AWS secret access key",
+                        &get("clientSecret"),
+                        "client_secret",
+                        "the OAuth client secret",
                     );
-                    let mut sigv4 = AwsSigV4::new(region, service, key, secret);
-                    let token = get("sessionToken");
-                    if !token.is_empty() {
-                        let token = self.secret(&token, "session_token", "the AWS session token");
-                        sigv4 = sigv4.with_session_token(token);
+                    let mut oauth = OAuth2::client_credentials(url, id, secret);
+                    let scope = get("scope");
+                    if !scope.is_empty() {
+                        oauth = oauth.with_scope(scope);
                     }
-                    Auth::from(sigv4)
-                }
-                "oauth2" => {
-                    let grant = get("grant_type");
-                    if grant == "client_credentials" {
-                        let url = self
-                            .expand(&get("accessTokenUrl"), false, "the token URL")
-                            .config();
-                        let id = self.secret(&get("clientId"), "client_id", "the OAuth client id");
-                        let secret = self.secret(
-                            &get("clientSecret"),
-                            "client_secret",
-                            "the OAuth client secret",
-                        );
-                        let mut oauth = OAuth2::client_credentials(url, id, secret);
-                        let scope = get("scope");
-                        if !scope.is_empty() {
-                            oauth = oauth.with_scope(scope);
-                        }
-                        Auth::from(oauth)
-                    } else {
-                        let token = get("accessToken");
-                        let message =
-                            format!(
+                    Auth::from(oauth)
+                } else {
+                    let token = get("accessToken");
+                    let message = format!(
                         "(request {}) uses the OAuth 2.0 {} grant, which httptool does not \
                          run; its access token is a bearer token",
                         shorten(request, 64),
-                        if grant.is_empty() { "authorization code" } else { "other" }
+                        if grant.is_empty() {
+                            "authorization code"
+                        } else {
+                            "other"
+                        }
                     );
-                        self.warn(at, &message);
-                        Auth::bearer(self.secret(&token, "access_token", "the OAuth access token"))
-                    }
+                    self.warn(at, &message);
+                    Auth::bearer(self.secret(&token, "access_token", "the OAuth access token"))
                 }
-                other => {
-                    let known = UNSUPPORTED_AUTH.contains(&other);
-                    let message = format!(
+            }
+            other => {
+                let known = UNSUPPORTED_AUTH.contains(&other);
+                let message = format!(
                     "(request {}) uses {} auth, which the plugin has no kind for; it is left out",
                     shorten(request, 64),
                     if known { other } else { "an unknown" }
                 );
-                    self.warn(at, &message);
-                    return Ok(None);
-                }
-            };
+                self.warn(at, &message);
+                return Ok(None);
+            }
+        };
         Ok(Some(auth))
     }
 
@@ -1270,9 +1294,9 @@ impl Converter<'_> {
                 value: PLACEHOLDER_BASE.to_string(),
                 template: None,
             });
-        let auth = most_common(self.drafts.iter().map(|d| &d.auth))
-            .cloned()
-            .unwrap_or(None);
+        // The auth most requests use; a request without one (a login, a health check)
+        // does not outvote them, since sending a credential it does not need is harmless.
+        let auth = most_common(self.drafts.iter().filter_map(|d| d.auth.as_ref())).cloned();
         let base = match &self.options.base_url {
             Some(url) => Base {
                 value: url.clone(),
@@ -1295,7 +1319,7 @@ impl Converter<'_> {
         }
         let drafts = std::mem::take(&mut self.drafts);
         for draft in drafts {
-            if draft.auth != auth {
+            if draft.auth.is_some() && draft.auth != auth {
                 let message = format!(
                     "uses {} auth where the plugin's is {}; the plugin's is sent",
                     draft.auth.as_ref().map_or("no", Auth::type_name),
