@@ -18,6 +18,9 @@ use crate::tool;
 /// loaded with the variable set.
 const PLACEHOLDER_BASE: &str = "http://localhost";
 
+/// The longest tag (the folders above a request, joined), in bytes.
+const MAX_TAG: usize = 256;
+
 /// The longest description taken from a request, in bytes.
 const MAX_DESCRIPTION: usize = 1024;
 
@@ -49,7 +52,6 @@ struct Var {
 struct Frame<'a> {
     items: &'a [Json],
     next: usize,
-    at: String,
     folder: Option<String>,
     auth: Option<&'a Json>,
     /// The variable names this level declared, taken off when it ends.
@@ -153,7 +155,6 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
     let mut stack = vec![Frame {
         items,
         next: 0,
-        at: "item".to_string(),
         folder: None,
         auth: root.get("auth").filter(|a| !a.is_null()),
         declared,
@@ -170,7 +171,7 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
             }
         };
         frame.next += 1;
-        let at = format!("{}[{}]", frame.at, index);
+        let at = item_path(&stack);
         let map = match item.as_object() {
             Some(map) => map,
             None => return Err(invalid(&at, "expected an object")),
@@ -184,22 +185,27 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
                 .as_array()
                 .ok_or_else(|| invalid(&format!("{}.item", at), "expected a list of items"))?;
             let name = text_field(map, "name", &at)?.unwrap_or("").to_string();
-            let parent = stack.iter().rev().find_map(|f| f.folder.clone());
-            let folder = match parent {
-                Some(parent) if !name.is_empty() => Some(format!("{} / {}", parent, name)),
+            // Each level holds its whole tag and auth, taken from the level above: nothing
+            // walks the stack, so 10,000 levels cost what 10 do, each. A tag stops growing
+            // at `MAX_TAG` bytes.
+            let parent = stack.last();
+            let parent_folder = parent.and_then(|f| f.folder.clone());
+            let folder = match parent_folder {
+                Some(parent) if !name.is_empty() && parent.len() < MAX_TAG => {
+                    Some(shorten(&format!("{} / {}", parent, name), MAX_TAG))
+                }
                 Some(parent) => Some(parent),
                 None if name.is_empty() => None,
-                None => Some(name),
+                None => Some(shorten(&name, MAX_TAG)),
             };
             let auth = map
                 .get("auth")
                 .filter(|a| !a.is_null())
-                .or_else(|| stack.iter().rev().find_map(|f| f.auth));
+                .or_else(|| parent.and_then(|f| f.auth));
             let declared = converter.declare(map.get("variable"), &format!("{}.variable", at))?;
             stack.push(Frame {
                 items: children,
                 next: 0,
-                at: format!("{}.item", at),
                 folder,
                 auth,
                 declared,
@@ -215,11 +221,29 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
                 max: options.max_requests,
             });
         }
-        let folder = stack.iter().rev().find_map(|f| f.folder.clone());
-        let inherited = stack.iter().rev().find_map(|f| f.auth);
+        let folder = stack.last().and_then(|f| f.folder.clone());
+        let inherited = stack.last().and_then(|f| f.auth);
         converter.request(map, &at, folder, inherited)?;
     }
     converter.finish(info)
+}
+
+/// Where the walk is, as `item[3].item[0]`: the first and last levels of a deep one, the
+/// levels between counted, so naming an item costs the same at any depth.
+fn item_path(stack: &[Frame<'_>]) -> String {
+    const ENDS: usize = 8;
+    let step = |frame: &Frame<'_>| format!("item[{}]", frame.next.saturating_sub(1));
+    if stack.len() <= 2 * ENDS {
+        return stack.iter().map(step).collect::<Vec<_>>().join(".");
+    }
+    let head: Vec<String> = stack[..ENDS].iter().map(step).collect();
+    let tail: Vec<String> = stack[stack.len() - ENDS..].iter().map(step).collect();
+    format!(
+        "{}.(... {} levels ...).{}",
+        head.join("."),
+        stack.len() - 2 * ENDS,
+        tail.join(".")
+    )
 }
 
 fn invalid(at: &str, reason: &str) -> Error {
@@ -1375,10 +1399,7 @@ impl Converter<'_> {
 }
 
 /// The most common of `values` (the first of those tied).
-fn most_common<'a, T: PartialEq>(values: impl Iterator<Item = &'a T>) -> Option<&'a T>
-where
-    T: 'a,
-{
+fn most_common<'a, T: PartialEq + 'a>(values: impl Iterator<Item = &'a T>) -> Option<&'a T> {
     let mut counts: Vec<(&T, usize)> = Vec::new();
     for value in values {
         match counts.iter_mut().find(|(v, _)| *v == value) {
