@@ -78,6 +78,8 @@ pub mod curl;
     feature = "yaml"
 ))]
 pub mod design;
+#[cfg(feature = "har")]
+pub mod har;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod json;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use httptool::curl::Variable;
 use httptool::json::{self, Json};
-use httptool::postman;
+use httptool::{har, postman};
 
 use crate::args::Args;
 use crate::{input, print_out, CliError};
@@ -20,7 +20,10 @@ type Format = (
 );
 
 /// The formats of this file.
-pub const FORMATS: [Format; 1] = [("postman", POSTMAN_HELP, postman_import)];
+pub const FORMATS: [Format; 2] = [
+    ("postman", POSTMAN_HELP, postman_import),
+    ("har", HAR_HELP, har_import),
+];
 
 const POSTMAN_HELP: &str = "\
 usage: httptool import postman COLLECTION.json [options]
@@ -36,6 +39,23 @@ approximated (naming the item) and the environment variables the plugin file rea
   --plugin-name NAME      the plugin's name (default: the collection's name)
   --keep-secrets          write credentials into the file instead of ${NAME} variables
   --max-requests N        the most requests the collection may hold (default 10000)
+  --max-input-bytes N     read at most N bytes of the file (default 64 MiB)";
+
+const HAR_HELP: &str = "\
+usage: httptool import har RECORDING.har [--host HOST]... [options]
+
+Turns a browser's HAR 1.2 recording (DevTools, Network, \"Save all as HAR\") into a plugin
+file with one tool per endpoint the page called, and prints it (pretty JSON). API calls
+(JSON requests or responses, XHR and fetch) are grouped by method and path template; ids in
+paths become parameters; query and body parameters are inferred from every call. The
+Authorization header, cookies and other credentials become ${NAME} environment variables:
+no recorded secret is written. Documents, scripts, styles, images, fonts, preflights and
+analytics calls are left out and counted on standard error.
+
+  --host HOST             keep calls to HOST or HOST:PORT; repeatable (default: the host
+                          with the most API calls)
+  --plugin-name NAME      the plugin's name (default: from the host)
+  --max-entries N         the most entries the recording may hold (default 100000)
   --max-input-bytes N     read at most N bytes of the file (default 64 MiB)";
 
 /// How deep a collection may nest: folders in folders, and the JSON of its bodies.
@@ -60,6 +80,47 @@ fn postman_import(mut args: Args) -> Result<ExitCode, CliError> {
     print_out(&import.plugin().to_json().to_pretty())?;
     report(
         import.warnings(),
+        import.variables(),
+        import.plugin().endpoints().count(),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn har_import(mut args: Args) -> Result<ExitCode, CliError> {
+    let mut options = har::ImportOptions::new();
+    for host in args.values("--host")? {
+        options = options.host(host);
+    }
+    if let Some(name) = args.value("--plugin-name")? {
+        options = options.plugin_name(name);
+    }
+    if let Some(max) = count(&mut args, "--max-entries")? {
+        options = options.max_entries(max);
+    }
+    let max_bytes = input::max_input_bytes(&mut args)?;
+    let path = one_path(
+        args,
+        "import har needs one recording: `httptool import har FILE.har`",
+    )?;
+    let document = read_json(&path, max_bytes)?;
+    let import = har::import_with(&document, &options)
+        .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
+    print_out(&import.plugin().to_json().to_pretty())?;
+    let mut warnings = import.warnings().to_vec();
+    if import.skipped() > 0 {
+        let reasons: Vec<String> = import
+            .skipped_by_reason()
+            .iter()
+            .map(|(reason, n)| format!("{} {}", n, reason))
+            .collect();
+        warnings.push(format!(
+            "{} entries left out: {}",
+            import.skipped(),
+            reasons.join(", ")
+        ));
+    }
+    report(
+        &warnings,
         import.variables(),
         import.plugin().endpoints().count(),
     );
