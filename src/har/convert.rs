@@ -140,7 +140,7 @@ fn invalid(at: String, reason: &str) -> Error {
     }
 }
 
-fn text<'a>(value: Option<&'a Json>) -> Option<&'a str> {
+fn text(value: Option<&Json>) -> Option<&str> {
     value.and_then(Json::as_str)
 }
 
