@@ -271,7 +271,9 @@ fn read_entry(entry: &Json, index: usize) -> Result<Result<Call<'_>, &'static st
     let xhr = resource == "xhr" || resource == "fetch";
     let json_response = is_json(&response_mime);
     let json_request = body.as_ref().map_or(false, |b| is_json(&b.mime));
-    let static_json = url.path().to_ascii_lowercase().ends_with(".json") && !xhr;
+    // Translations, manifests and configuration the page fetches (with XHR too) are
+    // files, not calls.
+    let static_json = url.path().to_ascii_lowercase().ends_with(".json") && method == Method::Get;
     if static_json && !json_request {
         return Ok(Err("static .json file"));
     }
