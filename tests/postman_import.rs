@@ -408,3 +408,23 @@ fn secrets_never_reach_errors_or_warnings() {
         assert!(!import.warnings().iter().any(|w| w.contains(secret)));
     }
 }
+
+#[test]
+fn a_saved_example_answer_gives_the_output_schema_without_its_values() {
+    let text = r#"{"info": {"name": "a"}, "item": [
+        {"name": "Me", "request": {"method": "GET", "url": "https://x.test/me"},
+         "response": [{"name": "ok", "code": 200, "body": "{\"id\": 7, \"email\": \"ann@x.test\", \"tags\": [\"a\"]}"}]}]}"#;
+    let import = import(text);
+    let schema = import
+        .plugin()
+        .endpoint("me")
+        .unwrap()
+        .output_schema()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        schema,
+        r#"{"type":"object","properties":{"id":{"type":"integer"},"email":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}}}}"#
+    );
+    assert!(!import.plugin().to_json().to_string().contains("ann@x.test"));
+}

@@ -8,11 +8,10 @@ use super::{Error, Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 use crate::curl::infer;
 use crate::http::{base64_decode, is_credential_name, Method};
 use crate::json::{self, Json, Map};
-use crate::plugin::{
-    Auth, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, ParamType,
-    MAX_OUTPUT_SCHEMA_BYTES,
+use crate::plugin::{Auth, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, ParamType};
+use crate::postman::collect::{
+    encode_segment, fits, fixed_param, json_type, shape, text_type, Params, Secrets,
 };
-use crate::postman::collect::{encode_segment, fixed_param, json_type, text_type, Params, Secrets};
 use crate::tool;
 use crate::url::Url;
 
@@ -80,12 +79,6 @@ const BROWSER_HEADERS: [&str; 22] = [
     "authorization",
     "purpose",
 ];
-
-/// The deepest an output schema describes a response (deeper is any value).
-const MAX_SCHEMA_DEPTH: usize = 12;
-
-/// The most properties an output schema lists for one object.
-const MAX_SCHEMA_PROPERTIES: usize = 256;
 
 /// One recorded API call.
 struct Call<'a> {
@@ -599,7 +592,7 @@ impl Builder<'_> {
             endpoint = endpoint.content_type(content_type);
         }
         if let Some(schema) = samples.iter().find_map(|c| c.response.as_ref()).map(shape) {
-            if schema.to_string().len() <= MAX_OUTPUT_SCHEMA_BYTES {
+            if fits(&schema) {
                 endpoint = endpoint.output_schema(schema);
             }
         }
@@ -1071,47 +1064,6 @@ fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> Option<&'a str> {
         }
     }
     best.map(|(v, _)| v)
-}
-
-/// The JSON Schema of a value's shape: types and property names, never a value.
-/// Recursion is bounded by [`MAX_SCHEMA_DEPTH`], not by the value.
-fn shape(value: &Json) -> Json {
-    shape_at(value, 0)
-}
-
-fn shape_at(value: &Json, depth: usize) -> Json {
-    let mut schema = Map::new();
-    if depth >= MAX_SCHEMA_DEPTH {
-        return Json::Object(schema);
-    }
-    match value {
-        Json::Null => {}
-        Json::Bool(_) => {
-            schema.insert("type", "boolean");
-        }
-        Json::Number(n) => {
-            let integer = n.is_integer() && !n.is_f64();
-            schema.insert("type", if integer { "integer" } else { "number" });
-        }
-        Json::String(_) => {
-            schema.insert("type", "string");
-        }
-        Json::Array(items) => {
-            schema.insert("type", "array");
-            if let Some(first) = items.first() {
-                schema.insert("items", shape_at(first, depth + 1));
-            }
-        }
-        Json::Object(map) => {
-            schema.insert("type", "object");
-            let mut properties = Map::new();
-            for (key, member) in map.iter().take(MAX_SCHEMA_PROPERTIES) {
-                properties.insert(key.to_string(), shape_at(member, depth + 1));
-            }
-            schema.insert("properties", Json::Object(properties));
-        }
-    }
-    Json::Object(schema)
 }
 
 fn decode(text: &str) -> String {

@@ -6,8 +6,10 @@ use std::collections::HashSet;
 
 use crate::curl::infer;
 use crate::curl::Variable;
-use crate::json::Json;
-use crate::plugin::{ConfigValue, Location, Param, ParamBuilder, ParamType};
+use crate::json::{Json, Map};
+use crate::plugin::{
+    ConfigValue, Location, Param, ParamBuilder, ParamType, MAX_OUTPUT_SCHEMA_BYTES,
+};
 
 /// The credentials of one import: each becomes a `${NAME}` variable of the plugin file
 /// (the plugin in memory holds the value), listed once.
@@ -128,6 +130,58 @@ pub(crate) fn json_type(value: &Json) -> Option<(ParamType, bool)> {
         return Some((ParamType::String, false));
     }
     infer::json_type(value, 1)
+}
+
+/// The deepest an output schema describes a response (deeper is any value).
+const MAX_SCHEMA_DEPTH: usize = 12;
+
+/// The most properties an output schema lists for one object.
+const MAX_SCHEMA_PROPERTIES: usize = 256;
+
+/// The JSON Schema of a value's shape: types and property names, never a value.
+/// Recursion is bounded by [`MAX_SCHEMA_DEPTH`], not by the value.
+pub(crate) fn shape(value: &Json) -> Json {
+    shape_at(value, 0)
+}
+
+fn shape_at(value: &Json, depth: usize) -> Json {
+    let mut schema = Map::new();
+    if depth >= MAX_SCHEMA_DEPTH {
+        return Json::Object(schema);
+    }
+    match value {
+        Json::Null => {}
+        Json::Bool(_) => {
+            schema.insert("type", "boolean");
+        }
+        Json::Number(n) => {
+            let integer = n.is_integer() && !n.is_f64();
+            schema.insert("type", if integer { "integer" } else { "number" });
+        }
+        Json::String(_) => {
+            schema.insert("type", "string");
+        }
+        Json::Array(items) => {
+            schema.insert("type", "array");
+            if let Some(first) = items.first() {
+                schema.insert("items", shape_at(first, depth + 1));
+            }
+        }
+        Json::Object(map) => {
+            schema.insert("type", "object");
+            let mut properties = Map::new();
+            for (key, member) in map.iter().take(MAX_SCHEMA_PROPERTIES) {
+                properties.insert(key.to_string(), shape_at(member, depth + 1));
+            }
+            schema.insert("properties", Json::Object(properties));
+        }
+    }
+    Json::Object(schema)
+}
+
+/// Whether an output schema is small enough for the plugin.
+pub(crate) fn fits(schema: &Json) -> bool {
+    schema.to_string().len() <= MAX_OUTPUT_SCHEMA_BYTES
 }
 
 /// `text` cut to at most `max` bytes, at a character boundary.

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use super::collect::{encode_segment, fixed_param, json_type, shorten, text_type, Params, Secrets};
+use super::collect::{
+    encode_segment, fits, fixed_param, json_type, shape, shorten, text_type, Params, Secrets,
+};
 use super::{Error, Import, ImportOptions};
 use crate::curl::infer;
 use crate::http::{is_credential_name, Method};
@@ -70,6 +72,7 @@ struct Draft {
     params: Vec<Param>,
     encoding: Option<BodyEncoding>,
     content_type: Option<String>,
+    output_schema: Option<Json>,
     at: String,
 }
 
@@ -536,6 +539,17 @@ impl Converter<'_> {
             None if item_name.trim().is_empty() => format!("{} {}", method, path),
             None => format!("{} ({} {})", item_name.trim(), method, path),
         };
+        // A saved example's JSON object answer gives the output schema: its shape only.
+        let output_schema = item
+            .get("response")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.get("body").and_then(Json::as_str))
+            .filter_map(|body| json::parse(body).ok())
+            .find(Json::is_object)
+            .map(|value| shape(&value))
+            .filter(fits);
         self.drafts.push(Draft {
             name,
             method,
@@ -547,6 +561,7 @@ impl Converter<'_> {
             params: params.into_params(),
             encoding,
             content_type,
+            output_schema,
             at: at.to_string(),
         });
         Ok(())
@@ -1367,6 +1382,9 @@ impl Converter<'_> {
                 .params(params)
                 .allow_get_body(draft.method == Method::Get && has_body)
                 .allow_delete_body(draft.method == Method::Delete && has_body);
+            if let Some(schema) = draft.output_schema {
+                endpoint = endpoint.output_schema(schema);
+            }
             if let Some(tag) = draft.tag {
                 endpoint = endpoint.tag(tag);
             }
