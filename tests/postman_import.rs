@@ -428,3 +428,23 @@ fn a_saved_example_answer_gives_the_output_schema_without_its_values() {
     );
     assert!(!import.plugin().to_json().to_string().contains("ann@x.test"));
 }
+
+#[test]
+fn an_environment_gives_the_variables_their_values() {
+    let server = Server::json("{}");
+    let text = r#"{"info": {"name": "a"}, "variable": [{"key": "host", "value": "http://unused.test"}],
+        "item": [{"name": "Ping", "request": {"method": "GET", "url": "{{host}}/ping?v={{version}}"}}]}"#;
+    let environment = collection(&format!(
+        r#"{{"name": "dev", "values": [{{"key": "host", "value": "{}", "enabled": true}},
+            {{"key": "version", "value": "3", "enabled": true}}, {{"key": "off", "value": "x", "enabled": false}}]}}"#,
+        server.base()
+    ));
+    let options = ImportOptions::new().environment(environment);
+    let import = postman::import_with(&collection(text), &options).unwrap();
+    assert_eq!(
+        import.plugin().base_url().as_str(),
+        format!("{}/", server.base())
+    );
+    call(import.plugin(), "ping", "{}");
+    assert_eq!(server.requests()[0].target, "/ping?v=3");
+}

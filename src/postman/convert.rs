@@ -154,7 +154,17 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
         drafts: Vec::new(),
         plugin_name,
     };
-    let declared = converter.declare(root.get("variable"), "variable")?;
+    let mut declared = converter.declare(root.get("variable"), "variable")?;
+    // An environment's values win over the collection's, as in Postman.
+    if let Some(environment) = &options.environment {
+        let values = environment.get("values").ok_or_else(|| {
+            invalid(
+                "environment",
+                "expected a Postman environment with a `values` list",
+            )
+        })?;
+        declared.extend(converter.declare(Some(values), "environment.values")?);
+    }
     let mut stack = vec![Frame {
         items,
         next: 0,
@@ -324,7 +334,9 @@ fn entries(value: Option<&Json>, at: &str) -> Result<Vec<Entry>, Error> {
         out.push(Entry {
             key,
             value: scalar_text(map.get("value")),
-            enabled: map.get("disabled").and_then(Json::as_bool) != Some(true),
+            // Collections say `disabled`, environments `enabled`.
+            enabled: map.get("disabled").and_then(Json::as_bool) != Some(true)
+                && map.get("enabled").and_then(Json::as_bool) != Some(false),
             description: description_of(map.get("description")).map(str::to_string),
             kind: map.get("type").and_then(Json::as_str).map(str::to_string),
         });

@@ -34,7 +34,8 @@
 //! with a warning.
 //!
 //! **Variables.** `{{name}}` is looked up in the folders' and the collection's `variable`
-//! lists, the innermost first. A variable with a value is written in where it stands, unless
+//! lists, the innermost first, and in an environment ([`ImportOptions::environment`]),
+//! which wins over the collection's. A variable with a value is written in where it stands, unless
 //! it is a credential (its name or value says so, or its type is `secret`); a credential,
 //! and a variable without a value, becomes `${NAME}` (the name in upper snake case,
 //! `apiKey` is `API_KEY`), read from the environment when the plugin file is loaded, and
@@ -107,6 +108,7 @@ pub struct ImportOptions {
     pub(crate) plugin_name: Option<String>,
     pub(crate) keep_secrets: bool,
     pub(crate) max_requests: usize,
+    pub(crate) environment: Option<Json>,
 }
 
 impl Default for ImportOptions {
@@ -116,6 +118,7 @@ impl Default for ImportOptions {
             plugin_name: None,
             keep_secrets: false,
             max_requests: DEFAULT_MAX_REQUESTS,
+            environment: None,
         }
     }
 }
@@ -145,6 +148,14 @@ impl ImportOptions {
     #[must_use]
     pub fn keep_secrets(mut self, on: bool) -> ImportOptions {
         self.keep_secrets = on;
+        self
+    }
+
+    /// A Postman environment (its exported file, with a `values` list): its variables are
+    /// read as the collection's are, and win over them. Defaults to none.
+    #[must_use]
+    pub fn environment(mut self, environment: Json) -> ImportOptions {
+        self.environment = Some(environment);
         self
     }
 

@@ -35,6 +35,7 @@ variables; auth of the collection, its folders and requests maps to the plugin's
 Nothing is fetched and no script is run. Standard error lists what was skipped or
 approximated (naming the item) and the environment variables the plugin file reads.
 
+  --environment FILE      a Postman environment whose values the {{variables}} take
   --base-url URL          the plugin's base URL, instead of the one most requests use
   --plugin-name NAME      the plugin's name (default: the collection's name)
   --keep-secrets          write credentials into the file instead of ${NAME} variables
@@ -72,7 +73,11 @@ fn postman_import(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(max) = count(&mut args, "--max-requests")? {
         options = options.max_requests(max);
     }
+    let environment = args.value("--environment")?;
     let max_bytes = input::max_input_bytes(&mut args)?;
+    if let Some(environment) = environment {
+        options = options.environment(read_json(&environment, max_bytes)?);
+    }
     let path = one_path(args, "import postman needs one collection file")?;
     let document = read_json(&path, max_bytes)?;
     let import = postman::import_with(&document, &options)
