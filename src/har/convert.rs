@@ -80,6 +80,10 @@ const BROWSER_HEADERS: [&str; 22] = [
     "purpose",
 ];
 
+/// How many recorded answers of an endpoint are read to find a JSON object for its output
+/// schema.
+const MAX_ANSWERS_READ: usize = 8;
+
 /// One recorded API call.
 struct Call<'a> {
     index: usize,
@@ -92,7 +96,9 @@ struct Call<'a> {
     query: Vec<(String, String)>,
     headers: Vec<(String, &'a str)>,
     body: Option<Body<'a>>,
-    response: Option<Json>,
+    /// The recorded JSON answer's `content`, read only when its endpoint needs an output
+    /// schema (one answer an endpoint, not every one recorded).
+    response: Option<&'a Json>,
 }
 
 struct Body<'a> {
@@ -273,11 +279,7 @@ fn read_entry(entry: &Json, index: usize) -> Result<Result<Call<'_>, &'static st
     if !(xhr || json_response || json_request) {
         return Ok(Err(mime_reason(&response_mime)));
     }
-    let response = if json_response {
-        response_json(content)
-    } else {
-        None
-    };
+    let response = if json_response { content } else { None };
     let path = url.path();
     let segments = path
         .strip_prefix('/')
@@ -382,8 +384,7 @@ fn read_body<'a>(post: Option<&'a Json>, at: &str) -> Result<Option<Body<'a>>, E
 }
 
 /// A JSON response's value (base64 text decoded), when it is an object.
-fn response_json(content: Option<&Json>) -> Option<Json> {
-    let content = content?;
+fn response_json(content: &Json) -> Option<Json> {
     let raw = text(content.get("text"))?;
     let decoded;
     let body = if text(content.get("encoding")) == Some("base64") {
@@ -591,7 +592,12 @@ impl Builder<'_> {
         if let Some(content_type) = content_type {
             endpoint = endpoint.content_type(content_type);
         }
-        if let Some(schema) = samples.iter().find_map(|c| c.response.as_ref()).map(shape) {
+        let answer = samples
+            .iter()
+            .filter_map(|c| c.response)
+            .take(MAX_ANSWERS_READ)
+            .find_map(response_json);
+        if let Some(schema) = answer.as_ref().map(shape) {
             if fits(&schema) {
                 endpoint = endpoint.output_schema(schema);
             }
