@@ -78,6 +78,8 @@ pub mod curl;
     feature = "yaml"
 ))]
 pub mod design;
+#[cfg(feature = "har")]
+pub mod har;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod json;
@@ -87,6 +89,8 @@ pub mod mcp;
 pub mod openapi;
 #[cfg(feature = "plugin")]
 pub mod plugin;
+#[cfg(feature = "postman")]
+pub mod postman;
 #[cfg(feature = "tool")]
 pub mod tool;
 pub mod url;

@@ -172,9 +172,9 @@ messages! {
     refused_auth_scheme: "curl --ntlm -u a:b x" => (Unsupported, Some(1), None,
         "--ntlm at argument 1 is not supported: httptool sends basic (-u), digest \
          (--digest -u) and bearer (--oauth2-bearer) credentials only");
-    refused_signing: "curl --aws-sigv4 aws:amz x" => (Unsupported, Some(1), None,
-        "--aws-sigv4 at argument 1 is not supported: request signing is not supported; \
-         httptool cannot reproduce the signature");
+    refused_signing: "curl --aws-sigv4 osc:osc x" => (Unsupported, Some(1), None,
+        "--aws-sigv4 at argument 1 is not supported: httptool signs with AWS's own algorithm \
+         only: write `aws:amz:REGION:SERVICE`");
     refused_config: "curl -K f x" => (Unsupported, Some(1), None,
         "-K/--config at argument 1 is not supported: it reads options from a file, which \
          httptool never does; put the options on the command line");

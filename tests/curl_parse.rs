@@ -713,7 +713,7 @@ fn options_that_would_change_the_request_are_refused() {
         "curl --ntlm -u a:b x.test",
         "curl --negotiate x.test",
         "curl --anyauth x.test",
-        "curl --aws-sigv4 aws:amz x.test",
+        "curl --aws-sigv4 osc:osc x.test",
         "curl -C - x.test",
         "curl -z 'Jan 1 2024' x.test",
         "curl --request-target '*' x.test",

@@ -511,6 +511,18 @@ pub enum Auth {
         /// The token.
         token: String,
     },
+    /// `--aws-sigv4 aws:amz:REGION:SERVICE -u KEY:SECRET`: each request signed with AWS
+    /// Signature Version 4.
+    AwsSigV4 {
+        /// The access key id (`-u`'s user).
+        access_key_id: String,
+        /// The secret access key (`-u`'s password).
+        secret_access_key: String,
+        /// The region, when the option gives it (else read from the host).
+        region: Option<String>,
+        /// The service, when the option gives it (else read from the host).
+        service: Option<String>,
+    },
 }
 
 impl fmt::Debug for Auth {
@@ -527,6 +539,18 @@ impl fmt::Debug for Auth {
                 .field("password", &password.as_ref().map(|_| MASK))
                 .finish(),
             Auth::Bearer { .. } => f.debug_struct("Bearer").field("token", &MASK).finish(),
+            Auth::AwsSigV4 {
+                access_key_id,
+                region,
+                service,
+                ..
+            } => f
+                .debug_struct("AwsSigV4")
+                .field("access_key_id", access_key_id)
+                .field("secret_access_key", &MASK)
+                .field("region", region)
+                .field("service", service)
+                .finish(),
         }
     }
 }

@@ -59,8 +59,12 @@
 //! (`--http2`, ...), retries, `-w`, and the file references below. Options whose absence
 //! would change the request are refused with [`Error::Unsupported`] saying what to write
 //! instead: `-K`/`--config`, `--next`, `--ntlm`/`--negotiate`/`--anyauth`,
-//! `--aws-sigv4`, `-C`, `-z`, `--request-target`, `--variable`. `--digest -u` makes the
-//! plugin's auth [`Auth::Digest`](crate::plugin::Auth::Digest). `--url-query` (curl 7.87)
+//! `-C`, `-z`, `--request-target`, `--variable`. `--digest -u` makes the
+//! plugin's auth [`Auth::Digest`](crate::plugin::Auth::Digest), and `--aws-sigv4
+//! aws:amz:REGION:SERVICE -u KEY:SECRET` [`Auth::AwsSigV4`](crate::plugin::Auth::AwsSigV4)
+//! (a region or service left out is read from an `SERVICE.REGION.amazonaws.com` host, as
+//! curl does; an `X-Amz-Security-Token` header is the session token; other providers than
+//! `aws:amz` are refused). `--url-query` (curl 7.87)
 //! adds to the URL's query as curl does: `name=value`, `=value` and `value` percent-encoded
 //! (the name as written), `+name=value` as written; `name@file` would read a file and is
 //! refused. `-r/--range` becomes a `Range: bytes=...` header (RFC 9110 section 14.2) unless
@@ -267,7 +271,8 @@
 mod command;
 mod error;
 mod form;
-mod infer;
+// The inference rules are shared with the Postman and HAR importers: one home for a rule.
+pub(crate) mod infer;
 mod multipart;
 mod options;
 mod quote;

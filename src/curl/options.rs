@@ -38,6 +38,9 @@ pub(crate) enum Action {
     Digest,
     /// `--basic`: the `-u` credentials go as Basic (undoes `--digest`).
     Basic,
+    /// `--aws-sigv4 PROVIDER1[:PROVIDER2[:REGION[:SERVICE]]]`: the `-u` credentials sign
+    /// each request (AWS Signature Version 4).
+    AwsSigV4,
     UserAgent,
     Referer,
     Cookie,
@@ -160,7 +163,6 @@ const FOLLOW: &str = "read as -L; which method a redirect uses follows httptool'
 
 const AUTH: &str =
     "httptool sends basic (-u), digest (--digest -u) and bearer (--oauth2-bearer) credentials only";
-const SIGV4: &str = "request signing is not supported; httptool cannot reproduce the signature";
 const CONFIG: &str = "it reads options from a file, which httptool never does; put the options \
                       on the command line";
 const NEXT: &str = "httptool reads one request per command; split the command in two";
@@ -206,7 +208,7 @@ static OPTIONS: &[Spec] = &[
     value("alt-svc", 0, Note(CACHE)),
     none("anyauth", 0, Refuse(AUTH)),
     switch("append", b'a', Note(OTHER_PROTOCOL)),
-    value("aws-sigv4", 0, Refuse(SIGV4)),
+    value("aws-sigv4", 0, Action::AwsSigV4),
     switch("basic", 0, Action::Basic),
     // `-N` is `--no-buffer`: either way only output buffering changes.
     switch("buffer", b'N', Ignore),

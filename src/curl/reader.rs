@@ -60,6 +60,8 @@ struct Reader {
     bearer: Option<(String, usize)>,
     /// `--digest` (the last of `--digest` and `--basic` wins, as in curl).
     digest: bool,
+    /// `--aws-sigv4`: the region and service when given, and the argument index.
+    aws_sigv4: Option<(Option<String>, Option<String>, usize)>,
     user_agent: Option<String>,
     referer: Option<String>,
     cookies: Vec<String>,
@@ -334,6 +336,7 @@ impl Reader {
             Action::Bearer => self.bearer = Some((one_line(spec, value, at)?, at)),
             Action::Digest => self.digest = on,
             Action::Basic => self.digest &= !on,
+            Action::AwsSigV4 => self.aws_sigv4(spec, value, at)?,
             Action::UserAgent => self.user_agent = Some(one_line(spec, value, at)?),
             Action::Referer => self.referer(spec, value, at)?,
             Action::Cookie => self.cookie(spec, value, at)?,
@@ -565,6 +568,36 @@ impl Reader {
             }
         };
         self.user = Some((user, password, at));
+        Ok(())
+    }
+
+    /// `--aws-sigv4 aws:amz[:REGION[:SERVICE]]`: the providers say which signature (only
+    /// AWS's, `AWS4-HMAC-SHA256` with `X-Amz-*` headers, is made here); a region or
+    /// service left out is read from the host later, as curl does.
+    fn aws_sigv4(&mut self, spec: &Spec, value: Value, at: usize) -> Result<(), Error> {
+        let text = one_line(spec, value, at)?;
+        let mut parts = text.split(':');
+        let provider1 = parts.next().unwrap_or("");
+        let provider2 = parts.next().unwrap_or("amz");
+        if !provider1.eq_ignore_ascii_case("aws") || !provider2.eq_ignore_ascii_case("amz") {
+            return Err(Error::Unsupported {
+                option: spec.name(),
+                arg_index: at,
+                reason:
+                    "httptool signs with AWS's own algorithm only: write `aws:amz:REGION:SERVICE`",
+            });
+        }
+        let part = |p: Option<&str>| p.filter(|s| !s.is_empty()).map(str::to_owned);
+        let region = part(parts.next());
+        let service = part(parts.next());
+        if parts.next().is_some() {
+            return Err(Error::Unsupported {
+                option: spec.name(),
+                arg_index: at,
+                reason: "it takes at most four parts: `aws:amz:REGION:SERVICE`",
+            });
+        }
+        self.aws_sigv4 = Some((region, service, at));
         Ok(())
     }
 
@@ -852,11 +885,26 @@ impl Reader {
                 }
                 Some(Auth::Bearer { token })
             }
+            (None, Some((user, password, _))) if self.aws_sigv4.is_some() => {
+                let (region, service, _) = self.aws_sigv4.take()?;
+                Some(Auth::AwsSigV4 {
+                    access_key_id: user,
+                    secret_access_key: password.unwrap_or_default(),
+                    region,
+                    service,
+                })
+            }
             (None, Some((user, password, _))) if self.digest => {
                 Some(Auth::Digest { user, password })
             }
             (None, Some((user, password, _))) => Some(Auth::Basic { user, password }),
-            (None, None) => None,
+            (None, None) => {
+                if let Some((_, _, at)) = self.aws_sigv4.take() {
+                    let message = "--aws-sigv4 without -u KEY:SECRET signs nothing".to_owned();
+                    self.note(at, message);
+                }
+                None
+            }
         }
     }
 }

@@ -21,7 +21,7 @@
 //! | --- | --- | --- |
 //! | the `httptool` binary (`src/bin/httptool/`) | the command line: `demo`, `tools`, `call`, `import`, `export`, `serve` | everything |
 //! | [`mcp`](crate::mcp) | the Model Context Protocol server over any `BufRead` and `Write` | `tool`, `plugin`, `json` |
-//! | [`curl`](crate::curl), [`openapi`](crate::openapi) | importers and the exporter: text in, [`HttpPlugin`](crate::plugin::HttpPlugin) out, and back to curl | `plugin` and below |
+//! | [`curl`](crate::curl), [`openapi`](crate::openapi), `postman`, `har` | importers and the exporter: text in, [`HttpPlugin`](crate::plugin::HttpPlugin) out, and back to curl (Postman collections and HAR recordings share the curl importer's inference rules) | `plugin` and below |
 //! | [`plugin`](crate::plugin) | declared endpoints: the declaration and its checks, the argument pipeline, [`HttpTool`](crate::plugin::HttpTool) | `tool`, `http`, `url`, `json` |
 //! | [`tool`](crate::tool) | [`ToolSpec`](crate::tool::ToolSpec), [`ToolCall`](crate::tool::ToolCall), [`ToolOutput`](crate::tool::ToolOutput), the [`Tool`](crate::tool::Tool) trait, [`ToolRegistry`](crate::tool::ToolRegistry), the provider formats | `json` |
 //! | [`http`](crate::http) | [`Request`](crate::http::Request), [`Response`](crate::http::Response), [`Headers`](crate::http::Headers), [`Method`](crate::http::Method), the [`Transport`](crate::http::Transport) trait, [`Client`](crate::http::Client) (TCP, pool, TLS) | `url` |

@@ -63,6 +63,15 @@ impl Args {
             == Some("openapi")
     }
 
+    /// Whether the first positional is `format` (`import postman ...`).
+    pub fn peek_format(&self, format: &str) -> bool {
+        self.words
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .map(String::as_str)
+            == Some(format)
+    }
+
     /// These words without the first positional (the format word of `import`).
     pub fn skip_first(mut self) -> Args {
         if let Some(i) = self.words.iter().position(|w| !w.starts_with('-')) {

@@ -32,7 +32,8 @@ plugin file reads its credentials from (set them before loading it).
   --keep-browser-headers  keep the sec-ch-*, sec-fetch-*, priority, ... headers of browsers
   --max-input-bytes N     read at most N bytes of standard input (default 64 MiB)
 
-`httptool import openapi --help` for OpenAPI and Swagger documents.";
+`httptool import openapi --help` for OpenAPI and Swagger documents, `httptool import postman
+--help` for Postman collections, `httptool import har --help` for browser recordings.";
 
 const EXPORT_HELP: &str = "\
 usage: httptool export curl PLUGIN.json [TOOL] [ARGS-JSON] [options]
@@ -57,6 +58,15 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
         }
         return crate::openapi::import(args.skip_first());
     }
+    for (format, help, run) in crate::collections::FORMATS {
+        if args.peek_format(format) {
+            if args.help() {
+                print_out(help)?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            return run(args.skip_first());
+        }
+    }
     if args.help() {
         print_out(IMPORT_HELP)?;
         return Ok(ExitCode::SUCCESS);
@@ -68,7 +78,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
         Some("curl") => {}
         Some(other) => {
             return Err(CliError::Usage(format!(
-                "unknown import format '{}'; the formats are curl, openapi",
+                "unknown import format '{}'; the formats are curl, openapi, postman, har",
                 other
             )))
         }

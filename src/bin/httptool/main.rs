@@ -18,6 +18,7 @@ mod args;
 mod assist;
 mod call;
 mod catalog;
+mod collections;
 mod convert;
 mod demo;
 mod input;
@@ -42,6 +43,8 @@ commands:
   call PLUGIN.json TOOL [ARGS-JSON]     perform a call and print what the model would get
   import curl ['curl ...']              turn a curl command (or stdin) into a plugin file
   import openapi SPEC.json              turn an OpenAPI or Swagger document into a plugin file
+  import postman COLLECTION.json        turn a Postman collection (v2.0, v2.1) into a plugin file
+  import har RECORDING.har [--host H]   turn a browser's HAR recording into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
   serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
 

@@ -22,7 +22,8 @@ mod segments;
 mod types;
 
 pub(crate) use names::{
-    env_name, param_name, plugin_name, singular, snake_case, tool_name, unique, Names,
+    env_name, param_name, plugin_name, singular, snake_case, tool_name, unique, valid_tool_name,
+    Names,
 };
 pub(crate) use secrets::{is_browser_header, is_secret_value};
 pub(crate) use segments::{is_id_segment, is_token_segment, is_version_segment};

@@ -274,7 +274,7 @@ fn strip_extension(word: &str) -> &str {
 }
 
 /// A valid tool name made from `name` (already mostly valid): `call_api` when nothing is left.
-fn valid_tool_name(name: &str) -> String {
+pub(crate) fn valid_tool_name(name: &str) -> String {
     let name = param_name(&snake_case(name));
     if name == "param" {
         "call_api".to_string()

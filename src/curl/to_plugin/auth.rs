@@ -6,7 +6,7 @@ use crate::curl::error::Error;
 use crate::curl::infer;
 use crate::curl::sent::userinfo;
 use crate::http::{self, base64_decode};
-use crate::plugin::{Auth, ConfigValue, Location, ParamBuilder};
+use crate::plugin::{Auth, AwsSigV4, ConfigValue, Location, ParamBuilder};
 
 impl Converter<'_> {
     /// A credential's value: as it is with [`ImportOptions::keep_secrets`] (or when it is
@@ -141,6 +141,16 @@ impl Converter<'_> {
                 let value = self.secret("token", "the bearer token", &token);
                 self.auth = Some(Auth::bearer(value));
             }
+            Some(CurlAuth::AwsSigV4 {
+                access_key_id,
+                secret_access_key,
+                region,
+                service,
+            }) => {
+                let (key, secret) = (access_key_id.clone(), secret_access_key.clone());
+                let (region, service) = (region.clone(), service.clone());
+                self.aws_sigv4(&key, &secret, region, service);
+            }
             Some(CurlAuth::Basic { user, password })
             | Some(CurlAuth::Digest { user, password }) => {
                 let (user, password) = (user.clone(), password.clone());
@@ -157,6 +167,52 @@ impl Converter<'_> {
                 }
             }
         }
+    }
+
+    /// `--aws-sigv4 -u KEY:SECRET`: AWS Signature Version 4, the key and secret as
+    /// variables, a region or service the option leaves out read from the host
+    /// (`SERVICE.REGION.amazonaws.com`, as curl reads it), and an `X-Amz-Security-Token`
+    /// header the session token of temporary credentials.
+    fn aws_sigv4(
+        &mut self,
+        key: &str,
+        secret: &str,
+        region: Option<String>,
+        service: Option<String>,
+    ) {
+        let (host_service, host_region) = aws_host_parts(self.url.host_str());
+        let region = region.or(host_region);
+        let service = service.or(host_service);
+        let (region, service) = match (region, service) {
+            (Some(region), Some(service)) => (region, service),
+            (region, service) => {
+                if self.failed.is_none() {
+                    self.failed = Some(Error::Unsupported {
+                        option: "--aws-sigv4".to_string(),
+                        arg_index: 0,
+                        reason: "the region and service are neither given nor read from the \
+                                 host (SERVICE.REGION.amazonaws.com): write \
+                                 `aws:amz:REGION:SERVICE`",
+                    });
+                }
+                (region.unwrap_or_default(), service.unwrap_or_default())
+            }
+        };
+        let key = self.secret("access_key_id", "the AWS access key id", key);
+        let secret = self.secret("secret_access_key", "the AWS secret access key", secret);
+        let mut sigv4 = AwsSigV4::new(region, service, key, secret);
+        let token = self
+            .cmd
+            .headers()
+            .iter()
+            .rev()
+            .find(|h| h.name().eq_ignore_ascii_case("x-amz-security-token"))
+            .map(|h| h.value().to_string());
+        if let Some(token) = token.filter(|t| !t.is_empty()) {
+            let token = self.secret("session_token", "the AWS session token", &token);
+            sigv4 = sigv4.with_session_token(token);
+        }
+        self.auth = Some(Auth::from(sigv4));
     }
 
     /// `-u` (or the URL's) credentials: Basic, or Digest after `--digest`.
@@ -276,4 +332,47 @@ fn unique_variable(name: &str, taken: &[Variable], shell: &[String]) -> String {
     // The user's own variables keep their names.
     names.extend(shell.iter().cloned());
     infer::unique(name, &names)
+}
+
+/// The service and region of an AWS host, `SERVICE.REGION.amazonaws.com` (an API
+/// Gateway's `ID.execute-api.REGION.amazonaws.com` too); a global host,
+/// `SERVICE.amazonaws.com`, is in `us-east-1`.
+fn aws_host_parts(host: &str) -> (Option<String>, Option<String>) {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let prefix = match host
+        .strip_suffix(".amazonaws.com")
+        .or_else(|| host.strip_suffix(".amazonaws.com.cn"))
+    {
+        Some(prefix) => prefix,
+        None => return (None, None),
+    };
+    let labels: Vec<&str> = prefix.split('.').collect();
+    match labels.as_slice() {
+        [service] => (Some(service.to_string()), Some("us-east-1".to_string())),
+        [.., service, region] => (Some(service.to_string()), Some(region.to_string())),
+        [] => (None, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aws_host_parts;
+
+    #[test]
+    fn aws_hosts_name_their_service_and_region() {
+        let parts = |s: &str, r: &str| (Some(s.to_string()), Some(r.to_string()));
+        assert_eq!(
+            aws_host_parts("s3.eu-west-1.amazonaws.com"),
+            parts("s3", "eu-west-1")
+        );
+        assert_eq!(
+            aws_host_parts("abc123.execute-api.us-west-2.amazonaws.com"),
+            parts("execute-api", "us-west-2")
+        );
+        assert_eq!(
+            aws_host_parts("iam.amazonaws.com"),
+            parts("iam", "us-east-1")
+        );
+        assert_eq!(aws_host_parts("api.example.com"), (None, None));
+    }
 }

@@ -5,7 +5,7 @@ use super::Converter;
 use crate::curl::infer;
 use crate::curl::sent::{effective_headers, SentHeader};
 use crate::http::{is_credential_name, media};
-use crate::plugin::ConfigValue;
+use crate::plugin::{Auth, ConfigValue};
 
 impl Converter<'_> {
     /// Every header curl would send but its own defaults: static headers, credentials, or
@@ -101,6 +101,11 @@ impl Converter<'_> {
                 Some("the client writes it")
             }
             "expect" => Some("the client does not wait for 100 Continue"),
+            "x-amz-security-token" | "x-amz-date" | "x-amz-content-sha256"
+                if matches!(self.auth, Some(Auth::AwsSigV4(_))) =>
+            {
+                Some("the plugin's AWS signature writes it")
+            }
             "accept-encoding" => {
                 Some("httptool does not decompress responses, so it asks for none")
             }

@@ -204,6 +204,15 @@ pub struct Variable {
 }
 
 impl Variable {
+    /// A variable named `name` that holds `purpose` (the Postman and HAR importers list
+    /// theirs with this type too).
+    pub(crate) fn new(name: impl Into<String>, purpose: impl Into<String>) -> Variable {
+        Variable {
+            name: name.into(),
+            purpose: purpose.into(),
+        }
+    }
+
     /// The variable's name, such as `GITHUB_TOKEN`.
     pub fn name(&self) -> &str {
         &self.name

@@ -1,0 +1,272 @@
+//! HAR 1.2 recordings (a browser's "Save all as HAR") to plugins.
+//!
+//! [`import`] reads a recording (already parsed into a [`Json`]) and returns an [`Import`]:
+//! a plugin with one tool for each endpoint the web app called, the warnings, the
+//! environment variables its credentials read, and how many entries were left out and why.
+//! Nothing is fetched; no recorded value of a credential reaches the plugin file.
+//!
+//! ```
+//! let text = r#"{"log": {"version": "1.2", "entries": [
+//!   {"request": {"method": "GET", "url": "https://app.example.com/api/users/17?expand=team",
+//!     "headers": [{"name": "Authorization", "value": "Bearer abc.def"}]},
+//!    "response": {"status": 200, "content": {"mimeType": "application/json", "text": "{\"id\": 17}"}}},
+//!   {"request": {"method": "GET", "url": "https://app.example.com/api/users/42?expand=team", "headers": []},
+//!    "response": {"status": 200, "content": {"mimeType": "application/json", "text": "{\"id\": 42}"}}},
+//!   {"request": {"method": "GET", "url": "https://app.example.com/logo.png", "headers": []},
+//!    "response": {"status": 200, "content": {"mimeType": "image/png"}}}
+//! ]}}"#;
+//! let import = httptool::har::import(&httptool::json::parse(text)?)?;
+//! let endpoint = import.plugin().endpoint("get_user").unwrap();
+//! assert_eq!(endpoint.path(), "/api/users/{user_id}");
+//! assert_eq!(import.skipped(), 1);
+//! assert!(!import.plugin().to_json().to_string().contains("abc.def"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # How a recording is read
+//!
+//! **Which entries.** An API call is a request whose response or request body is JSON (any
+//! status), or that the page made with XHR or `fetch` (Chrome's `_resourceType`). Left out,
+//! and counted: `OPTIONS` preflights, documents, scripts, styles, images, fonts and media,
+//! `.json` files fetched as static assets, and calls to analytics and monitoring hosts.
+//! Only the hosts asked for are kept ([`ImportOptions::host`], `host` or `host:port`);
+//! without any, the host with the most API calls.
+//!
+//! **Endpoints.** Calls are grouped by method and path template. A segment becomes a path
+//! parameter when it reads as a number, a UUID, a long hex or a token mixing letters and
+//! digits (named after the segment before it: `/users/42` is `/users/{user_id}`), or when
+//! it varies across calls that agree on every other segment (not after a version segment
+//! such as `/v1`, and at the end only after a plural word: `/users/alice` and `/users/bob`
+//! are one endpoint, `/api/users` and `/api/orders` two). Trailing slashes are kept. Tools
+//! are named from the method and path as the curl importer names them.
+//!
+//! **Parameters.** Query and body parameters are inferred across all calls of an
+//! endpoint: types from every sample, an enum where at most five values recur, required
+//! when present in every call. Cache-busting keys (`_`, `_t`, `cb`, `_dc`,
+//! `dojo.preventCache`, a key whose value is a Unix timestamp in every call) are dropped.
+//! JSON bodies give a parameter per top-level member; form bodies form parameters;
+//! multipart bodies form parameters and file parameters; other bodies one raw parameter.
+//!
+//! **Credentials.** The `Authorization` header most calls send is the plugin's auth
+//! (bearer, basic, or a header), the `Cookie` header a static header, credential-looking
+//! headers, query values and body fields hidden parameters: each a `${NAME}` variable,
+//! its recorded value never written. Headers browsers add (`User-Agent`, `Accept-*`,
+//! `Referer`, `Origin`, `sec-*`, ...) are left out; other custom headers sent with the
+//! same value in every call are hidden parameters with that value.
+//!
+//! **Output schemas.** A recorded JSON object response gives the endpoint's output schema,
+//! reduced to its shape (types and property names): no recorded value reaches the plugin.
+//!
+//! # Security
+//!
+//! The recording is untrusted: reading it takes time linear in its size, never panics,
+//! stops at [`ImportOptions::max_entries`], and quotes no value in errors and warnings.
+
+mod convert;
+
+use std::fmt;
+
+use crate::json::Json;
+use crate::plugin::{self, HttpPlugin};
+
+pub use crate::curl::Variable;
+
+/// The most entries a recording may hold by default: 100,000.
+pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
+
+/// How [`import_with`] reads a recording.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    pub(crate) hosts: Vec<String>,
+    pub(crate) plugin_name: Option<String>,
+    pub(crate) max_entries: Option<usize>,
+}
+
+impl ImportOptions {
+    /// The defaults: the host with the most API calls, the plugin named after it.
+    pub fn new() -> ImportOptions {
+        ImportOptions::default()
+    }
+
+    /// Keeps the calls to `host` (any port) or `host:port`; repeatable. Defaults to the
+    /// host with the most API calls.
+    #[must_use]
+    pub fn host(mut self, host: impl Into<String>) -> ImportOptions {
+        self.hosts.push(host.into());
+        self
+    }
+
+    /// The plugin's name. Defaults to one derived from the host (`app.example.com` is
+    /// `example`).
+    #[must_use]
+    pub fn plugin_name(mut self, name: impl Into<String>) -> ImportOptions {
+        self.plugin_name = Some(name.into());
+        self
+    }
+
+    /// The most entries the recording may hold ([`Error::TooManyEntries`] beyond). Defaults
+    /// to [`DEFAULT_MAX_ENTRIES`].
+    #[must_use]
+    pub fn max_entries(mut self, max: usize) -> ImportOptions {
+        self.max_entries = Some(max);
+        self
+    }
+}
+
+/// The result of [`import`].
+#[derive(Debug)]
+pub struct Import {
+    pub(crate) plugin: HttpPlugin,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) variables: Vec<Variable>,
+    pub(crate) skipped: Vec<(String, usize)>,
+}
+
+impl Import {
+    /// The plugin: one tool an endpoint.
+    pub fn plugin(&self) -> &HttpPlugin {
+        &self.plugin
+    }
+
+    /// The plugin, by value.
+    pub fn into_plugin(self) -> HttpPlugin {
+        self.plugin
+    }
+
+    /// What was approximated, each naming the entry (`log.entries[17]`) or endpoint.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The environment variables the plugin file reads its credentials from.
+    pub fn variables(&self) -> &[Variable] {
+        &self.variables
+    }
+
+    /// How many entries were left out in all.
+    pub fn skipped(&self) -> usize {
+        self.skipped.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The entries left out, by reason (`image`, `preflight`, `other host`, ...), in order of
+    /// first appearance.
+    pub fn skipped_by_reason(&self) -> &[(String, usize)] {
+        &self.skipped
+    }
+}
+
+/// Why a recording could not be imported.
+///
+/// `#[non_exhaustive]`: more cases will be told apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The document is not a HAR recording (no `log.entries` list).
+    NotAHar {
+        /// Why.
+        reason: String,
+    },
+    /// An entry has a field of the wrong type.
+    Invalid {
+        /// Where, such as `log.entries[17].request.url`.
+        at: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// More entries than [`ImportOptions::max_entries`].
+    TooManyEntries {
+        /// The limit.
+        max: usize,
+    },
+    /// No entry is an API call to the hosts asked for.
+    NoApiCalls {
+        /// How many entries were left out.
+        skipped: usize,
+    },
+    /// The plugin made from the recording fails the plugin's checks.
+    Plugin(plugin::Error),
+}
+
+/// What kind of [`Error`] it is, for code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// See [`Error::NotAHar`].
+    NotAHar,
+    /// See [`Error::Invalid`].
+    Invalid,
+    /// See [`Error::TooManyEntries`].
+    TooManyEntries,
+    /// See [`Error::NoApiCalls`].
+    NoApiCalls,
+    /// See [`Error::Plugin`].
+    Plugin,
+}
+
+impl Error {
+    /// What kind of error it is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::NotAHar { .. } => ErrorKind::NotAHar,
+            Error::Invalid { .. } => ErrorKind::Invalid,
+            Error::TooManyEntries { .. } => ErrorKind::TooManyEntries,
+            Error::NoApiCalls { .. } => ErrorKind::NoApiCalls,
+            Error::Plugin(_) => ErrorKind::Plugin,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotAHar { reason } => write!(f, "not a HAR 1.2 recording: {}", reason),
+            Error::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
+            Error::TooManyEntries { max } => write!(
+                f,
+                "the recording holds more than {} entries; raise the limit to import it",
+                max
+            ),
+            Error::NoApiCalls { skipped } => write!(
+                f,
+                "the recording holds no API call to import ({} entries left out: documents, \
+                 assets, preflights, other hosts)",
+                skipped
+            ),
+            Error::Plugin(err) => write!(f, "the plugin made from the recording: {}", err),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Plugin(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// Imports a HAR recording with the default [`ImportOptions`].
+///
+/// # Errors
+///
+/// As [`import_with`].
+pub fn import(har: &Json) -> Result<Import, Error> {
+    import_with(har, &ImportOptions::new())
+}
+
+/// Imports a HAR 1.2 recording: one tool an endpoint the web app called. See the
+/// [module docs](self) for the rules.
+///
+/// # Errors
+///
+/// [`Error::NotAHar`], [`Error::Invalid`] naming the entry and field,
+/// [`Error::TooManyEntries`], [`Error::NoApiCalls`], and [`Error::Plugin`].
+///
+/// # Security
+///
+/// The recording is untrusted: time linear in its size, no panic, no value quoted in an
+/// error; recorded credentials become `${NAME}` variables and never reach the plugin file.
+pub fn import_with(har: &Json, options: &ImportOptions) -> Result<Import, Error> {
+    convert::run(har, options)
+}

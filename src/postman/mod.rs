@@ -1,0 +1,309 @@
+//! Postman collections (v2.0 and v2.1) to plugins.
+//!
+//! [`import`] reads a collection (already parsed into a [`Json`]) and returns an
+//! [`Import`]: an [`HttpPlugin`] with one tool for each request, the warnings on what was
+//! left out or approximated, and the environment variables its credentials read. Nothing
+//! is fetched, no file is read, no pre-request script is run.
+//!
+//! ```
+//! let text = r#"{
+//!   "info": {"name": "Shop", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+//!   "variable": [{"key": "baseUrl", "value": "https://api.example.com/v1"}],
+//!   "auth": {"type": "bearer", "bearer": [{"key": "token", "value": "{{token}}"}]},
+//!   "item": [{"name": "Orders", "item": [
+//!     {"name": "Get order", "request": {"method": "GET", "url": "{{baseUrl}}/orders/:id"}}
+//!   ]}]
+//! }"#;
+//! let import = httptool::postman::import(&httptool::json::parse(text)?)?;
+//! let plugin = import.plugin();
+//! assert_eq!(plugin.base_url().as_str(), "https://api.example.com/v1");
+//! let endpoint = plugin.endpoint("get_order").unwrap();
+//! assert_eq!(endpoint.path(), "/orders/{id}");
+//! assert_eq!(import.variables()[0].name(), "TOKEN"); // the file says ${TOKEN}
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # How a collection is read
+//!
+//! **Items.** Folders are walked in order, without recursion (a collection nested 10,000
+//! folders deep costs what its bytes cost); each request is one endpoint whose tool is
+//! named from the request's name (`Get order` is `get_order`), made unique
+//! (`get_order_2`), or from the method and path when the name gives nothing. The folders
+//! above a request, joined with ` / `, are its tag. An item with `"disabled": true`, a
+//! WebSocket or gRPC request, or an item that is neither a folder nor a request is skipped
+//! with a warning.
+//!
+//! **Variables.** `{{name}}` is looked up in the folders' and the collection's `variable`
+//! lists, the innermost first, and in an environment ([`ImportOptions::environment`]),
+//! which wins over the collection's. A variable with a value is written in where it stands, unless
+//! it is a credential (its name or value says so, or its type is `secret`); a credential,
+//! and a variable without a value, becomes `${NAME}` (the name in upper snake case,
+//! `apiKey` is `API_KEY`), read from the environment when the plugin file is loaded, and
+//! listed in [`Import::variables`]. Dynamic variables (`{{$guid}}`, `{{$timestamp}}`) leave
+//! the value to the model, with a warning.
+//!
+//! **URL.** The base URL is what a leading `{{variable}}` holds (`{{baseUrl}}`, as
+//! collections write it), else the scheme and host (`http` when none is written, as
+//! Postman does). Requests whose base differs from the most common one get their own
+//! endpoint base URL. A base URL whose variable has no value is `${NAME}` in the file (a
+//! warning says so; the plugin in memory points at `http://localhost` until it is loaded
+//! from its file). Path segments `:id`, `{{id}}` (a variable without a value) and `{id}`
+//! become path parameters; other variables in the path are written in.
+//!
+//! **Parameters.** Query keys become query parameters, required when enabled, optional when
+//! disabled in the collection; a repeated key is an array. Values are samples that give the
+//! type (`20` an integer); a value from a variable is the parameter's default. Headers are
+//! the request's own: each is a hidden parameter whose default is its value (the model does
+//! not see it), secret when it looks like a credential; `Content-Type` of a body the
+//! plugin encodes, `Content-Length`, `Host` and the headers browsers and Postman add are
+//! left out. Bodies: `raw` JSON (comments `//` and `/* */` stripped, as Postman does) gives
+//! a body parameter per top-level member, typed as the curl importer types them, or one
+//! whole-body parameter; other `raw` text one raw body parameter with its content type;
+//! `urlencoded` form parameters; `formdata` multipart parameters (file parts are file
+//! parameters); `graphql` a JSON body with `query` (its default the collection's query) and
+//! `variables`; `file` a raw body. A credential-looking field is hidden, its value a
+//! variable. A GET or DELETE with a body keeps it.
+//!
+//! **Auth.** The request's own auth, else its folders', else the collection's: `bearer`,
+//! `basic`, `digest`, `apikey` (header or query), `awsv4` (AWS SigV4) and `oauth2` (the
+//! client credentials grant; another grant with an access token is a bearer token) map to
+//! the plugin's auth kinds; every value is a variable. `noauth` is no auth; `oauth1`,
+//! `hawk`, `ntlm`, `akamai`, `edgegrid`, `asap` and `jwt` are left out with a warning
+//! naming the request. The plugin's auth is the one most requests use; a request whose
+//! auth differs gets a warning.
+//!
+//! # Security
+//!
+//! The collection is untrusted: reading it takes time linear in its size, recurses on
+//! nothing, never panics, and stops at [`ImportOptions::max_requests`]. Error messages and
+//! warnings name items (`item[3].item[0].request.url`) and never quote a value.
+
+pub(crate) mod collect;
+mod convert;
+
+use std::fmt;
+
+use crate::json::Json;
+use crate::plugin::{self, HttpPlugin};
+
+pub use crate::curl::Variable;
+
+/// The most requests a collection may hold by default: 10,000 (the largest published
+/// collections hold a few thousand). Change it with [`ImportOptions::max_requests`].
+pub const DEFAULT_MAX_REQUESTS: usize = 10_000;
+
+/// How [`import_with`] reads a collection.
+///
+/// # Examples
+///
+/// ```
+/// let options = httptool::postman::ImportOptions::new()
+///     .base_url("https://staging.example.com")
+///     .plugin_name("shop");
+/// # let _ = options;
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    pub(crate) base_url: Option<String>,
+    pub(crate) plugin_name: Option<String>,
+    pub(crate) keep_secrets: bool,
+    pub(crate) max_requests: usize,
+    pub(crate) environment: Option<Json>,
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions {
+            base_url: None,
+            plugin_name: None,
+            keep_secrets: false,
+            max_requests: DEFAULT_MAX_REQUESTS,
+            environment: None,
+        }
+    }
+}
+
+impl ImportOptions {
+    /// The defaults.
+    pub fn new() -> ImportOptions {
+        ImportOptions::default()
+    }
+
+    /// The plugin's base URL, instead of the one the requests use most. Defaults to none.
+    #[must_use]
+    pub fn base_url(mut self, url: impl Into<String>) -> ImportOptions {
+        self.base_url = Some(url.into());
+        self
+    }
+
+    /// The plugin's name. Defaults to the collection's name in snake case.
+    #[must_use]
+    pub fn plugin_name(mut self, name: impl Into<String>) -> ImportOptions {
+        self.plugin_name = Some(name.into());
+        self
+    }
+
+    /// Writes credentials into the plugin as they are. Defaults to `false`: each is a
+    /// `${NAME}` variable.
+    #[must_use]
+    pub fn keep_secrets(mut self, on: bool) -> ImportOptions {
+        self.keep_secrets = on;
+        self
+    }
+
+    /// A Postman environment (its exported file, with a `values` list): its variables are
+    /// read as the collection's are, and win over them. Defaults to none.
+    #[must_use]
+    pub fn environment(mut self, environment: Json) -> ImportOptions {
+        self.environment = Some(environment);
+        self
+    }
+
+    /// The most requests the collection may hold ([`Error::TooManyRequests`] beyond).
+    /// Defaults to [`DEFAULT_MAX_REQUESTS`].
+    #[must_use]
+    pub fn max_requests(mut self, max: usize) -> ImportOptions {
+        self.max_requests = max;
+        self
+    }
+}
+
+/// The result of [`import`]: the plugin, warnings, and the variables it reads.
+#[derive(Debug)]
+pub struct Import {
+    pub(crate) plugin: HttpPlugin,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) variables: Vec<Variable>,
+}
+
+impl Import {
+    /// The plugin, one tool a request; `to_json` writes its file.
+    pub fn plugin(&self) -> &HttpPlugin {
+        &self.plugin
+    }
+
+    /// The plugin, by value.
+    pub fn into_plugin(self) -> HttpPlugin {
+        self.plugin
+    }
+
+    /// What was skipped or approximated, each naming the item.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The environment variables the plugin file reads (set them before loading it).
+    pub fn variables(&self) -> &[Variable] {
+        &self.variables
+    }
+}
+
+/// Why a collection could not be imported.
+///
+/// `#[non_exhaustive]`: more cases will be told apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The document is not a Postman collection (no `item` list, or a v1 collection).
+    NotACollection {
+        /// Why.
+        reason: String,
+    },
+    /// A field has the wrong type or a value httptool cannot use.
+    Invalid {
+        /// Where, such as `item[3].request.url`.
+        at: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// More requests than [`ImportOptions::max_requests`].
+    TooManyRequests {
+        /// The limit.
+        max: usize,
+    },
+    /// The collection has no request to import.
+    NoRequests,
+    /// The plugin made from the collection fails the plugin's checks.
+    Plugin(plugin::Error),
+}
+
+/// What kind of [`Error`] it is, for code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// See [`Error::NotACollection`].
+    NotACollection,
+    /// See [`Error::Invalid`].
+    Invalid,
+    /// See [`Error::TooManyRequests`].
+    TooManyRequests,
+    /// See [`Error::NoRequests`].
+    NoRequests,
+    /// See [`Error::Plugin`].
+    Plugin,
+}
+
+impl Error {
+    /// What kind of error it is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::NotACollection { .. } => ErrorKind::NotACollection,
+            Error::Invalid { .. } => ErrorKind::Invalid,
+            Error::TooManyRequests { .. } => ErrorKind::TooManyRequests,
+            Error::NoRequests => ErrorKind::NoRequests,
+            Error::Plugin(_) => ErrorKind::Plugin,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotACollection { reason } => {
+                write!(f, "not a Postman collection v2.0 or v2.1: {}", reason)
+            }
+            Error::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
+            Error::TooManyRequests { max } => write!(
+                f,
+                "the collection holds more than {} requests; raise the limit to import it",
+                max
+            ),
+            Error::NoRequests => write!(f, "the collection holds no request to import"),
+            Error::Plugin(err) => write!(f, "the plugin made from the collection: {}", err),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Plugin(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// Imports a Postman collection (v2.0 or v2.1) with the default [`ImportOptions`].
+///
+/// # Errors
+///
+/// As [`import_with`].
+pub fn import(collection: &Json) -> Result<Import, Error> {
+    import_with(collection, &ImportOptions::new())
+}
+
+/// Imports a Postman collection (v2.0 or v2.1): one tool a request. See the
+/// [module docs](self) for the rules.
+///
+/// # Errors
+///
+/// [`Error::NotACollection`], [`Error::Invalid`] naming the field, [`Error::TooManyRequests`],
+/// [`Error::NoRequests`], and [`Error::Plugin`] when the result fails the plugin's checks.
+///
+/// # Security
+///
+/// The collection is untrusted: time linear in its size, no recursion, no panic; no value
+/// of it is quoted in an error, and credentials become `${NAME}` variables.
+pub fn import_with(collection: &Json, options: &ImportOptions) -> Result<Import, Error> {
+    convert::run(collection, options)
+}
