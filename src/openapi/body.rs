@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use super::error::{child, Error, Warning};
 use super::params::ParamOut;
 use super::schema::Converter;
+use super::tool_schema;
 use crate::http;
 use crate::json::{Json, Map};
 use crate::plugin::{ArrayStyle, ParamType};
@@ -159,12 +160,13 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
     let all_optional = required_names(&schema).is_empty();
     if flattens(&schema) && !(required && all_optional) {
         let names = required_names(&schema);
-        // The properties are moved out of the converted schema, which is not needed again.
-        let props = schema
-            .into_object()
-            .and_then(|mut map| map.remove("properties"))
-            .and_then(Json::into_object);
+        // The properties are moved out of the converted schema, which is not needed again;
+        // each takes the `$defs` entries it refers to.
+        let mut map = schema.into_object().unwrap_or_default();
+        let defs = take_defs(&mut map);
+        let props = map.remove("properties").and_then(Json::into_object);
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
+            let property = tool_schema::with_defs(property, &defs);
             let mut param = ParamOut::new(&name, "body", property);
             param.required = required && names.contains(name.as_str());
             params.push(param);
@@ -180,6 +182,13 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
         encoding: None,
         content_type,
     }
+}
+
+/// The `$defs` of a converted schema's root, taken out of it.
+fn take_defs(map: &mut Map) -> Map {
+    map.remove("$defs")
+        .and_then(Json::into_object)
+        .unwrap_or_default()
 }
 
 /// Whether a converted schema is binary content (a file part or raw bytes).
@@ -217,11 +226,17 @@ fn form_body(
         }
     };
     let names = required_names(&schema);
+    let defs = match schema.get("$defs") {
+        Some(Json::Object(defs)) => defs.clone(),
+        _ => Map::new(),
+    };
     for (name, property) in props.iter() {
-        let mut param = ParamOut::new(name, "form", property.clone());
+        let own = tool_schema::with_defs(property.clone(), &defs);
+        let binary = is_binary(&own);
+        let item_binary = own.get("items").map_or(false, is_binary);
+        let mut param = ParamOut::new(name, "form", own);
         param.required = required && names.contains(name.as_str());
-        let item_binary = property.get("items").map_or(false, is_binary);
-        if multipart && (is_binary(property) || item_binary) {
+        if multipart && (binary || item_binary) {
             if item_binary {
                 conv.warnings.push(Warning::new(
                     child(&child(at, "schema"), name),

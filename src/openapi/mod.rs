@@ -96,6 +96,7 @@ mod security;
 mod select;
 mod server;
 mod text;
+mod tool_schema;
 
 use std::fmt;
 use std::sync::Arc;

@@ -10,8 +10,11 @@ use crate::json::{Json, Map};
 pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
     let mut properties = Vec::with_capacity(endpoint.params.len());
     let mut required = Vec::new();
+    let mut defs = Map::new();
     for param in endpoint.params.iter().filter(|p| !p.is_hidden()) {
-        properties.push((param.name.clone(), param_schema(param)));
+        let mut schema = param_schema(param);
+        hoist_defs(&mut schema, &mut defs);
+        properties.push((param.name.clone(), schema));
         // A parameter with a default is never missing, so the model need not send it.
         if param.is_required() && param.default.is_none() {
             required.push(Json::from(param.name.as_str()));
@@ -30,7 +33,35 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
         schema.insert("required", required);
     }
     schema.insert("additionalProperties", false);
+    if !defs.is_empty() {
+        schema.insert("$defs", defs);
+    }
     Json::Object(schema)
+}
+
+/// Moves the `$defs` of a parameter's schema to the tool schema's root, where its
+/// `#/$defs/Name` references point once the schema is a property (JSON Schema 2020-12, Core,
+/// section 8.2.4). An entry the root has already is kept as it is: the parameters of one
+/// import name each component once, and a hand-written plugin whose parameters give one
+/// name two meanings gets the first.
+fn hoist_defs(schema: &mut Json, defs: &mut Map) {
+    let own = match schema
+        .as_object_mut()
+        .and_then(|map| map.remove("$defs"))
+        .and_then(Json::into_object)
+    {
+        Some(own) => own,
+        None => return,
+    };
+    if defs.is_empty() {
+        *defs = own;
+        return;
+    }
+    for (name, body) in own {
+        if !defs.contains_key(&name) {
+            defs.insert(name, body);
+        }
+    }
 }
 
 /// A declared `schema` is taken as it is, the parameter's description, enum and default
