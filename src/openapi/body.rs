@@ -165,8 +165,9 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
         let mut map = schema.into_object().unwrap_or_default();
         let defs = take_defs(&mut map);
         let props = map.remove("properties").and_then(Json::into_object);
+        let mut carrier = Some(defs.clone());
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
-            let property = tool_schema::with_defs(property, &defs);
+            let property = tool_schema::carry(property, &defs, &mut carrier);
             let mut param = ParamOut::new(&name, "body", property);
             param.required = required && names.contains(name.as_str());
             params.push(param);
@@ -230,8 +231,9 @@ fn form_body(
         Some(Json::Object(defs)) => defs.clone(),
         _ => Map::new(),
     };
+    let mut carrier = Some(defs.clone());
     for (name, property) in props.iter() {
-        let own = tool_schema::with_defs(property.clone(), &defs);
+        let own = tool_schema::carry(property.clone(), &defs, &mut carrier);
         let binary = is_binary(&own);
         let item_binary = own.get("items").map_or(false, is_binary);
         let mut param = ParamOut::new(name, "form", own);

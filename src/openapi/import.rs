@@ -16,6 +16,7 @@ use super::security::{self, Scheme};
 use super::select;
 use super::server;
 use super::text;
+use super::tool_schema;
 use super::{ImportOptions, ToolFigure, Version};
 use crate::json::{Json, Map};
 use crate::plugin::{self, HttpPlugin};
@@ -933,11 +934,16 @@ fn build(
         }
     }
     let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
+    // Shared and recursive components, once for the plugin.
+    let mut defs = tool_schema::Hoisted::default();
     for draft in drafts.iter_mut() {
         let mut all: Vec<ParamOut> = std::mem::take(&mut draft.params);
         crate::sort::by_key(&mut all, |p| u64::from(location_rank(p.location)));
         all.append(&mut draft.body.params);
         unique_params(&mut all);
+        for p in all.iter_mut() {
+            tool_schema::hoist(&mut p.schema, &mut defs);
+        }
         let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
         if !shared {
             for scheme_name in &draft.security {
@@ -1014,6 +1020,10 @@ fn build(
     // The plugin checks each endpoint; one they refuse is dropped with their message, never
     // silently, and the rest imported.
     root.insert("endpoints", Json::Array(endpoints));
+    let defs = defs.into_map();
+    if !defs.is_empty() {
+        root.insert("$defs", defs);
+    }
     let mut file = Json::Object(root);
     for _ in 0..=MAX_REFUSED {
         let error = match plugin::load_value(&file, &lookup, "variable", options.thread_count()) {

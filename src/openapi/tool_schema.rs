@@ -1,8 +1,7 @@
-//! A part of a converted schema made a schema of its own: a body's property becomes a
-//! parameter, and takes with it the `$defs` entries it refers to (JSON Schema 2020-12,
-//! Core, section 8.2.4: `#/$defs/Name` is read from the root of the schema that holds it).
-//! The plugin puts every parameter's `$defs` at the root of the tool's schema. Pure, and
-//! without recursion: schemas are walked with explicit stacks.
+//! Converted schemas made parameters' schemas: a body's property becomes a parameter, and the
+//! `$defs` entries a converted schema carries become the plugin's `$defs`, written once for
+//! the whole plugin (JSON Schema 2020-12, Core, section 8.2.4: `#/$defs/Name` is read from
+//! the root; the plugin gives each tool's schema the entries its parameters reach). Pure.
 
 use std::collections::HashSet;
 
@@ -17,61 +16,53 @@ pub(crate) fn def_name(reference: &str) -> Option<String> {
     Some(token.replace("~1", "/").replace("~0", "~"))
 }
 
-/// The `$defs` names referred to anywhere in `schema`, pushed onto `out` in the order met.
-fn referred(schema: &Json, out: &mut Vec<String>) {
-    let mut stack = vec![schema];
-    while let Some(value) = stack.pop() {
-        match value {
-            Json::Object(map) => {
-                if let Some(name) = map.get("$ref").and_then(Json::as_str).and_then(def_name) {
-                    out.push(name);
-                }
-                // Reversed, so that names come out in document order.
-                stack.extend(map.values().rev());
-            }
-            Json::Array(items) => stack.extend(items.iter().rev()),
-            _ => {}
+/// A property of a converted schema (whose root held `defs`) as a parameter's schema: a
+/// `$ref` at its top written in place (so that its type shows), and `carrier`'s entries, the
+/// first time, under its `$defs`. The importer moves every parameter's `$defs` to the
+/// plugin's (see [`hoist`]), where any parameter's references find them.
+pub(crate) fn carry(schema: Json, defs: &Map, carrier: &mut Option<Map>) -> Json {
+    if defs.is_empty() {
+        return schema;
+    }
+    let mut schema = inline_top(schema, defs);
+    if let Some(map) = schema.as_object_mut() {
+        if let Some(entries) = carrier.take() {
+            map.insert("$defs", entries);
+        }
+    }
+    schema
+}
+
+/// The plugin's `$defs`, gathered from the schemas of its parameters: each name once (the
+/// first), which is one component, converted once, for a whole import.
+#[derive(Default)]
+pub(crate) struct Hoisted {
+    names: HashSet<String>,
+    entries: Vec<(String, Json)>,
+}
+
+/// Moves the `$defs` of `schema` into `into`.
+pub(crate) fn hoist(schema: &mut Json, into: &mut Hoisted) {
+    let own = match schema
+        .as_object_mut()
+        .and_then(|map| map.remove("$defs"))
+        .and_then(Json::into_object)
+    {
+        Some(own) => own,
+        None => return,
+    };
+    for (name, body) in own {
+        if into.names.insert(name.clone()) {
+            into.entries.push((name, body));
         }
     }
 }
 
-/// `schema` (a part of a schema whose root held `defs`) as a schema of its own: a `$ref` at
-/// its top written in place (so that its type shows), and under its own `$defs` every entry
-/// of `defs` it refers to, directly or through other entries.
-pub(crate) fn with_defs(schema: Json, defs: &Map) -> Json {
-    if defs.is_empty() {
-        return schema;
+impl Hoisted {
+    /// The entries gathered, as the plugin file's `$defs`.
+    pub(crate) fn into_map(self) -> Map {
+        Map::from_unique_entries(self.entries)
     }
-    let schema = inline_top(schema, defs);
-    let mut names = Vec::new();
-    referred(&schema, &mut names);
-    if names.is_empty() {
-        return schema;
-    }
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut entries: Vec<(String, Json)> = Vec::new();
-    let mut next = 0;
-    names.retain(|name| seen.insert(name.clone()));
-    while let Some(name) = names.get(next).cloned() {
-        next += 1;
-        let body = match defs.get(&name) {
-            Some(body) => body,
-            None => continue,
-        };
-        let mut inner = Vec::new();
-        referred(body, &mut inner);
-        for name in inner {
-            if seen.insert(name.clone()) {
-                names.push(name);
-            }
-        }
-        entries.push((name, body.clone()));
-    }
-    let mut schema = schema;
-    if let (false, Some(map)) = (entries.is_empty(), schema.as_object_mut()) {
-        map.insert("$defs", Map::from_unique_entries(entries));
-    }
-    schema
 }
 
 /// A schema that is a `$ref` to an entry of `defs` replaced by the entry, the keywords beside
@@ -103,21 +94,22 @@ mod tests {
     use crate::json;
 
     #[test]
-    fn a_part_takes_the_entries_it_reaches_and_no_others() {
-        let defs = json!({
-            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"},
-                "tag": {"$ref": "#/$defs/Tag"}}},
-            "Tag": {"type": "string", "enum": ["a", "b"]},
-            "Other": {"type": "integer"}});
+    fn a_property_shows_its_type_and_the_first_carries_the_entries() {
+        let defs = json!({"Tag": {"type": "string", "enum": ["a", "b"]}});
         let defs = defs.as_object().unwrap();
-        let part = with_defs(json!({"$ref": "#/$defs/Node", "description": "first"}), defs);
+        let mut carrier = Some(defs.clone());
+        let first = carry(json!({"$ref": "#/$defs/Tag", "description": "d"}), defs, &mut carrier);
         assert_eq!(
-            part,
-            json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"},
-                "tag": {"$ref": "#/$defs/Tag"}}, "description": "first",
-                "$defs": {"Node": defs["Node"].clone(), "Tag": defs["Tag"].clone()}})
+            first,
+            json!({"type": "string", "enum": ["a", "b"], "description": "d",
+                   "$defs": {"Tag": defs["Tag"].clone()}})
         );
-        let plain = json!({"type": "array", "items": {"type": "string"}});
-        assert_eq!(with_defs(plain.clone(), defs), plain);
+        let second = carry(json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}}), defs, &mut carrier);
+        assert_eq!(second, json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}}));
+        let mut hoisted = Hoisted::default();
+        let mut first = first;
+        hoist(&mut first, &mut hoisted);
+        assert!(first.get("$defs").is_none());
+        assert_eq!(Json::Object(hoisted.into_map()), json!({"Tag": defs["Tag"].clone()}));
     }
 }

@@ -2,12 +2,15 @@
 //! ([parameters](crate::design::endpoints#parameters)). Internal keywords
 //! (location, wire name, secret, hidden, context) never reach it.
 
+use std::collections::{HashMap, HashSet};
+
 use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map};
 
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
-/// with the parameters the model may set, in declaration order.
-pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
+/// with the parameters the model may set, in declaration order, and under `$defs` the
+/// entries their `$ref`s reach (their own, then `defs`: see [`reached_defs`]).
+pub(crate) fn endpoint_schema(endpoint: &Endpoint, plugin_defs: &Map) -> Json {
     let mut properties = Vec::with_capacity(endpoint.params.len());
     let mut required = Vec::new();
     let mut defs = Map::new();
@@ -33,10 +36,79 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
         schema.insert("required", required);
     }
     schema.insert("additionalProperties", false);
+    for (name, body) in plugin_defs.iter() {
+        if !defs.contains_key(name) {
+            defs.insert(name.clone(), body.clone());
+        }
+    }
     if !defs.is_empty() {
         schema.insert("$defs", defs);
     }
     Json::Object(schema)
+}
+
+/// The entries of the plugin's `defs` that the endpoint's parameter schemas refer to
+/// (`#/$defs/Name`), directly or through other entries, each once in the order met; found
+/// with a work list, and the names each entry refers to are found once per plugin (kept in
+/// `refs`), so a tool costs the entries it reaches, not their bytes.
+pub(crate) fn reached_defs(
+    endpoint: &Endpoint,
+    defs: &Map,
+    refs: &mut HashMap<String, Vec<String>>,
+) -> Map {
+    if defs.is_empty() {
+        return Map::new();
+    }
+    let mut names = Vec::new();
+    for param in endpoint.params.iter().filter(|p| !p.is_hidden()) {
+        if let Some(schema) = &param.schema {
+            referred(schema, &mut names);
+        }
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    names.retain(|name| seen.insert(name.clone()));
+    let mut entries = Vec::new();
+    let mut next = 0;
+    while let Some(name) = names.get(next).cloned() {
+        next += 1;
+        let body = match defs.get(&name) {
+            Some(body) => body,
+            None => continue,
+        };
+        let inner = refs.entry(name.clone()).or_insert_with(|| {
+            let mut inner = Vec::new();
+            referred(body, &mut inner);
+            inner
+        });
+        for name in inner.iter() {
+            if seen.insert(name.clone()) {
+                names.push(name.clone());
+            }
+        }
+        entries.push((name, body.clone()));
+    }
+    Map::from_unique_entries(entries)
+}
+
+/// The `$defs` names `schema` refers to (`#/$defs/Name`, RFC 6901 escapes read), pushed onto
+/// `out` in the order met; walked with an explicit stack.
+pub(crate) fn referred(schema: &Json, out: &mut Vec<String>) {
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Json::Object(map) => {
+                let reference = map.get("$ref").and_then(Json::as_str);
+                if let Some(token) = reference.and_then(|r| r.strip_prefix("#/$defs/")) {
+                    if !token.contains('/') {
+                        out.push(token.replace("~1", "/").replace("~0", "~"));
+                    }
+                }
+                stack.extend(map.values().rev());
+            }
+            Json::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
 }
 
 /// Moves the `$defs` of a parameter's schema to the tool schema's root, where its

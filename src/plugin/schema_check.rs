@@ -21,11 +21,27 @@ use crate::json::{Json, Map};
 /// `$ref`s and compositions followed in a row without reading deeper into the value.
 const MAX_HOPS: usize = 64;
 
-/// Checks `value` against `schema`; `Err` says where (`.a[2]`) and what is wrong.
-pub(crate) fn check(value: &Json, schema: &Json) -> Result<(), String> {
+/// Checks `value` against `schema`, whose `$ref`s name entries of its own `$defs` or else
+/// of the plugin's `defs`; `Err` says where (`.a[2]`) and what is wrong.
+pub(crate) fn check(value: &Json, schema: &Json, defs: &Map) -> Result<(), String> {
     let mut path = String::new();
-    let defs = schema.get("$defs").and_then(Json::as_object);
-    check_at(value, schema, &mut path, defs, 0)
+    let own = schema.get("$defs").and_then(Json::as_object);
+    let defs = Defs { own, plugin: defs };
+    check_at(value, schema, &mut path, &defs, 0)
+}
+
+/// Where `#/$defs/Name` is looked up: the schema's own `$defs`, then the plugin's.
+struct Defs<'a> {
+    own: Option<&'a Map>,
+    plugin: &'a Map,
+}
+
+impl<'a> Defs<'a> {
+    fn get(&self, name: &str) -> Option<&'a Json> {
+        self.own
+            .and_then(|own| own.get(name))
+            .or_else(|| self.plugin.get(name))
+    }
 }
 
 fn fail(path: &str, problem: String) -> Result<(), String> {
@@ -36,7 +52,7 @@ fn check_at(
     value: &Json,
     schema: &Json,
     path: &mut String,
-    defs: Option<&Map>,
+    defs: &Defs<'_>,
     hops: usize,
 ) -> Result<(), String> {
     let map = match schema.as_object() {
@@ -47,7 +63,7 @@ fn check_at(
         let entry = reference
             .strip_prefix("#/$defs/")
             .map(|token| token.replace("~1", "/").replace("~0", "~"))
-            .and_then(|name| defs.and_then(|defs| defs.get(&name)));
+            .and_then(|name| defs.get(&name));
         if let Some(entry) = entry {
             check_at(value, entry, path, defs, hops + 1)?;
         }
@@ -203,7 +219,7 @@ fn object(
     members: &Map,
     map: &Map,
     path: &mut String,
-    defs: Option<&Map>,
+    defs: &Defs<'_>,
 ) -> Result<(), String> {
     let properties = map.get("properties").and_then(Json::as_object);
     if let Some(Json::Array(required)) = map.get("required") {
@@ -286,7 +302,7 @@ mod tests {
         // Regression: this copy of "a value for a message" cut at 40 characters and left DEL
         // and NEL (U+0085, a line break to some loggers) as they were, where the argument
         // pipeline's copy escaped them; both use the plugin's one `short_value` now.
-        let err = check(&json!("a\u{7f}\u{85}b"), &json!({"type": "integer"})).unwrap_err();
+        let err = check(&json!("a\u{7f}\u{85}b"), &json!({"type": "integer"}), &Map::new()).unwrap_err();
         assert_eq!(err, " must be of type integer; got \"a\\u{7f}\\u{85}b\"");
     }
 
@@ -294,7 +310,7 @@ mod tests {
         ($($name:ident: $value:expr, $schema:expr => $expected:expr;)*) => {$(
             #[test]
             fn $name() {
-                let got = check(&$value, &$schema);
+                let got = check(&$value, &$schema, &Map::new());
                 let expected: Result<(), &str> = $expected;
                 assert_eq!(got.as_ref().map(|_| ()).map_err(String::as_str), expected);
             }

@@ -31,6 +31,7 @@ const PLUGIN_FIELDS: &[&str] = &[
     "query",
     "auth",
     "endpoints",
+    "$defs",
 ];
 const ENDPOINT_FIELDS: &[&str] = &[
     "name",
@@ -296,6 +297,20 @@ fn load_with(
     }
     builder.decl.options = read_options(map, "")?;
     builder.decl.endpoints = loader.endpoints(map)?;
+    match map.get("$defs") {
+        Some(Json::Object(defs)) => builder.decl.defs = defs.clone(),
+        Some(other) => {
+            return Err(Error::new(
+                ErrorKind::InvalidField,
+                "$defs",
+                format!(
+                    "expected an object of schemas by name; got {}",
+                    other.type_name()
+                ),
+            ))
+        }
+        None => {}
+    }
     builder.decl.deferred = loader.deferred.into_inner();
     builder.build_on(threads)
 }
