@@ -17,7 +17,7 @@ pub(crate) fn def_name(reference: &str) -> Option<String> {
 }
 
 /// A property of a converted schema (whose root held `defs`) as a parameter's schema: a
-/// `$ref` at its top written in place (so that its type shows), and `carrier`'s entries, the
+/// `$ref` at its top with its type shown ([`inline_top`]), and `carrier`'s entries, the
 /// first time, under its `$defs`. The importer moves every parameter's `$defs` to the
 /// plugin's (see [`hoist`]), where any parameter's references find them.
 pub(crate) fn carry(schema: Json, defs: &Map, carrier: &mut Option<Map>) -> Json {
@@ -65,8 +65,10 @@ impl Hoisted {
     }
 }
 
-/// A schema that is a `$ref` to an entry of `defs` replaced by the entry, the keywords beside
-/// the `$ref` written over it.
+/// A schema that is a `$ref` to an entry of `defs`, with its type shown: the entry written
+/// over it when the entry is a leaf (no `properties`, `items` or composition: an enum, a
+/// string with a pattern), else the entry's `type` beside the `$ref` (so the value is coerced
+/// as the type says, and a large shared object is written once, under `$defs`).
 fn inline_top(schema: Json, defs: &Map) -> Json {
     let body = match schema
         .get("$ref")
@@ -77,12 +79,23 @@ fn inline_top(schema: Json, defs: &Map) -> Json {
         Some(Json::Object(body)) => body.clone(),
         _ => return schema,
     };
+    let leaf = !["properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties"]
+        .iter()
+        .any(|key| body.contains_key(key));
+    let mut schema = match schema.into_object() {
+        Some(map) => map,
+        None => return Json::Object(body),
+    };
+    if !leaf {
+        if let (Some(ty), false) = (body.get("type"), schema.contains_key("type")) {
+            schema.insert("type", ty.clone());
+        }
+        return Json::Object(schema);
+    }
     let mut out = body;
-    if let Some(map) = schema.into_object() {
-        for (key, value) in map {
-            if key != "$ref" {
-                out.insert(key, value);
-            }
+    for (key, value) in schema {
+        if key != "$ref" {
+            out.insert(key, value);
         }
     }
     Json::Object(out)
