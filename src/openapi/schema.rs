@@ -637,7 +637,12 @@ impl<'a, 'r> Converter<'a, 'r> {
             self.beside(next, &mut beside);
             from = target.doc;
             reference = next_ref.to_string();
-            target = self.refs.resolve_at(&reference, from, &ref_at)?;
+            // An error names the link where it is.
+            let link_at = At::Pointer(&target.pointer);
+            let next_target = self
+                .refs
+                .resolve_at(&reference, from, &At::Member(&link_at, "$ref"))?;
+            target = next_target;
         };
         let prefix = if self.output { OUTPUT_KEY } else { "" };
         let key = target.key_after(prefix, self.refs);
