@@ -136,7 +136,10 @@ fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_documen
         assert_keeps(&inline_refs(f.parameters()), &inlined, c.name(), 0);
         assert_eq!(
             inlined,
-            inline_refs(&compact_schema(f.parameters(), DEFAULT_MAX_DESCRIPTION_BYTES)),
+            inline_refs(&compact_schema(
+                f.parameters(),
+                DEFAULT_MAX_DESCRIPTION_BYTES
+            )),
             "{}",
             c.name()
         );

@@ -1258,7 +1258,10 @@ fn a_component_holding_a_read_only_one_differs_between_request_and_response() {
         inner
     );
     let output = &e["output_schema"];
-    assert_eq!(output.pointer("/properties/inner/$ref"), Some(&Json::from("#/$defs/Inner")));
+    assert_eq!(
+        output.pointer("/properties/inner/$ref"),
+        Some(&Json::from("#/$defs/Inner"))
+    );
     assert!(
         output.pointer("/$defs/Inner/properties/id").is_some(),
         "the response keeps id: {}",

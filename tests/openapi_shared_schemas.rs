@@ -80,7 +80,10 @@ fn a_recursive_component_stays_a_ref_into_the_tool_schemas_defs() {
     let spec = &import.plugin().specs()[0];
     let node = httptool::json!({"type": "object", "properties": {"name": {"type": "string"},
         "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}});
-    assert_eq!(spec.parameters()["$defs"], httptool::json!({ "Node": node }));
+    assert_eq!(
+        spec.parameters()["$defs"],
+        httptool::json!({ "Node": node })
+    );
     assert_eq!(
         spec.parameters()["properties"]["root"],
         httptool::json!({"$ref": "#/$defs/Node", "type": "object"})
@@ -91,7 +94,11 @@ fn a_recursive_component_stays_a_ref_into_the_tool_schemas_defs() {
     let bad = r#"{"root": {"name": "a", "children": [{"name": "b", "children": [{"name": 3}]}]}}"#;
     let out = registry.call(&ToolCall::new("1", "tree", bad));
     assert!(out.is_error());
-    assert!(out.text().contains("must be of type string"), "{}", out.text());
+    assert!(
+        out.text().contains("must be of type string"),
+        "{}",
+        out.text()
+    );
 }
 
 #[test]
@@ -102,25 +109,40 @@ fn a_shared_component_is_converted_once_and_written_once() {
         httptool::json!({"type": "object", "properties": {"street": {"type": "string"},
             "city": {"type": "string", "description": "The city."}}, "required": ["city"]}),
     );
-    schemas.insert("Unused", httptool::json!({"type": "object", "properties": {"x": {"type": "integer"}}}));
+    schemas.insert(
+        "Unused",
+        httptool::json!({"type": "object", "properties": {"x": {"type": "integer"}}}),
+    );
     let both = httptool::json!({"type": "object", "properties": {
         "billing": reference("Address"), "shipping": reference("Address")}});
     let one = httptool::json!({"type": "object", "properties": {"home": reference("Address")}});
     let plain = httptool::json!({"type": "object", "properties": {"n": {"type": "integer"}}});
     let doc = document(
         schemas,
-        paths(vec![post("order", both, None), post("move", one, None), post("count", plain, None)]),
+        paths(vec![
+            post("order", both, None),
+            post("move", one, None),
+            post("count", plain, None),
+        ]),
     );
     let import = openapi::import(&doc).unwrap();
     let file = import.plugin().to_json();
     let address = httptool::json!({"type": "object", "properties": {"street": {"type": "string"},
         "city": {"type": "string", "description": "The city."}}, "required": ["city"]});
     // Once in the file, for every tool.
-    assert_eq!(file["$defs"], httptool::json!({ "Address": address.clone() }));
+    assert_eq!(
+        file["$defs"],
+        httptool::json!({ "Address": address.clone() })
+    );
     let specs = import.plugin().specs();
     for spec in &specs[..2] {
-        assert_eq!(spec.parameters()["$defs"], httptool::json!({ "Address": address.clone() }));
-        assert!(refs_in(spec.parameters()).iter().all(|r| r == "#/$defs/Address"));
+        assert_eq!(
+            spec.parameters()["$defs"],
+            httptool::json!({ "Address": address.clone() })
+        );
+        assert!(refs_in(spec.parameters())
+            .iter()
+            .all(|r| r == "#/$defs/Address"));
     }
     // A tool that reaches no entry gets none.
     assert!(specs[2].parameters().get("$defs").is_none());
@@ -131,7 +153,11 @@ fn a_shared_component_is_converted_once_and_written_once() {
     assert_eq!(specs_again[0].parameters(), specs[0].parameters());
     let mut registry = ToolRegistry::new();
     registry.add_plugin(&again).unwrap();
-    let out = registry.call(&ToolCall::new("1", "order", r#"{"billing": {"street": "x"}}"#));
+    let out = registry.call(&ToolCall::new(
+        "1",
+        "order",
+        r#"{"billing": {"street": "x"}}"#,
+    ));
     assert!(out.is_error());
     assert!(out.text().contains("city"), "{}", out.text());
 }
@@ -141,7 +167,10 @@ fn a_shared_component_is_converted_once_and_written_once() {
 fn chain(n: usize, link: &dyn Fn(&str) -> Json) -> Map {
     let mut schemas = Map::new();
     for i in 0..n {
-        schemas.insert(format!("C{}", i), link(&format!("#/components/schemas/C{}", i + 1)));
+        schemas.insert(
+            format!("C{}", i),
+            link(&format!("#/components/schemas/C{}", i + 1)),
+        );
     }
     schemas.insert(
         format!("C{}", n),
@@ -182,14 +211,18 @@ const LINKS: usize = 10_000;
 fn ten_thousand_refs_in_a_chain_import_on_a_small_stack() {
     let schemas = chain(LINKS, &|next| httptool::json!({ "$ref": next }));
     let body = httptool::json!({"type": "object", "properties": {"body": reference("C0")}});
-    let (tools, bytes) = import_on_small_stack(document(schemas, paths(vec![post("op", body, None)])));
+    let (tools, bytes) =
+        import_on_small_stack(document(schemas, paths(vec![post("op", body, None)])));
     assert_eq!(tools, 1);
     assert!(bytes < 10_000, "{} bytes", bytes);
 }
 
 #[test]
 fn ten_thousand_refs_with_a_sibling_keyword_import_on_a_small_stack() {
-    let schemas = chain(LINKS, &|next| httptool::json!({"$ref": next, "description": "a link"}));
+    let schemas = chain(
+        LINKS,
+        &|next| httptool::json!({"$ref": next, "description": "a link"}),
+    );
     let body = httptool::json!({"type": "object", "properties": {"body": reference("C0")}});
     let (tools, _) = import_on_small_stack(document(schemas, paths(vec![post("op", body, None)])));
     assert_eq!(tools, 1);
@@ -197,9 +230,10 @@ fn ten_thousand_refs_with_a_sibling_keyword_import_on_a_small_stack() {
 
 #[test]
 fn ten_thousand_all_of_refs_in_a_chain_import_on_a_small_stack() {
-    let schemas = chain(LINKS, &|next| {
-        httptool::json!({"allOf": [{ "$ref": next }], "description": "a link"})
-    });
+    let schemas = chain(
+        LINKS,
+        &|next| httptool::json!({"allOf": [{ "$ref": next }], "description": "a link"}),
+    );
     let body = httptool::json!({"type": "object", "properties": {"body": reference("C0")}});
     let (tools, _) = import_on_small_stack(document(schemas, paths(vec![post("op", body, None)])));
     assert_eq!(tools, 1);
@@ -208,9 +242,10 @@ fn ten_thousand_all_of_refs_in_a_chain_import_on_a_small_stack() {
 #[test]
 fn ten_thousand_nested_refs_in_a_chain_import_on_a_small_stack() {
     // Each link an object whose property is the next link: depth of data, not of aliases.
-    let schemas = chain(LINKS, &|next| {
-        httptool::json!({"type": "object", "properties": {"next": { "$ref": next }}})
-    });
+    let schemas = chain(
+        LINKS,
+        &|next| httptool::json!({"type": "object", "properties": {"next": { "$ref": next }}}),
+    );
     let body = httptool::json!({"type": "object", "properties": {"body": reference("C0")}});
     let (tools, _) = import_on_small_stack(document(schemas, paths(vec![post("op", body, None)])));
     assert_eq!(tools, 1);
@@ -218,11 +253,15 @@ fn ten_thousand_nested_refs_in_a_chain_import_on_a_small_stack() {
 
 #[test]
 fn ten_thousand_refs_in_a_response_schema_import_on_a_small_stack() {
-    let schemas = chain(LINKS, &|next| {
-        httptool::json!({"allOf": [{ "$ref": next }, {"properties": {"x": {"$ref": next}}}]})
-    });
+    let schemas = chain(
+        LINKS,
+        &|next| httptool::json!({"allOf": [{ "$ref": next }, {"properties": {"x": {"$ref": next}}}]}),
+    );
     let body = httptool::json!({"type": "object", "properties": {"body": {"type": "object"}}});
-    let doc = document(schemas, paths(vec![post("op", body, Some(reference("C0")))]));
+    let doc = document(
+        schemas,
+        paths(vec![post("op", body, Some(reference("C0")))]),
+    );
     let (tools, _) = import_on_small_stack(doc);
     assert_eq!(tools, 1);
 }
@@ -238,7 +277,10 @@ fn shared_by(n: usize, properties: usize) -> Json {
         );
     }
     let mut schemas = Map::new();
-    schemas.insert("Big", httptool::json!({"type": "object", "properties": Json::Object(big)}));
+    schemas.insert(
+        "Big",
+        httptool::json!({"type": "object", "properties": Json::Object(big)}),
+    );
     let items = (0..n)
         .map(|i| {
             let body = httptool::json!({"type": "object", "properties": {
@@ -277,7 +319,10 @@ fn gemini_declarations_have_no_ref_and_say_where_a_recursive_one_was_cut() {
         httptool::json!({"type": "object", "properties": {"name": {"type": "string"},
             "next": {"$ref": "#/components/schemas/Node"}}}),
     );
-    schemas.insert("Tag", httptool::json!({"type": "object", "properties": {"label": {"type": "string"}}}));
+    schemas.insert(
+        "Tag",
+        httptool::json!({"type": "object", "properties": {"label": {"type": "string"}}}),
+    );
     let body = httptool::json!({"type": "object", "properties": {"node": reference("Node"),
         "a": reference("Tag"), "b": reference("Tag")}});
     let doc = document(schemas, paths(vec![post("op", body, None)]));
@@ -286,8 +331,19 @@ fn gemini_declarations_have_no_ref_and_say_where_a_recursive_one_was_cut() {
     assert!(!refs_in(spec.parameters()).is_empty());
     let declaration = gemini::function_declaration(spec);
     assert!(refs_in(&declaration).is_empty(), "{}", declaration);
-    assert!(declaration.get("parameters").unwrap().get("$defs").is_none());
+    assert!(declaration
+        .get("parameters")
+        .unwrap()
+        .get("$defs")
+        .is_none());
     let parameters = &declaration["parameters"]["properties"];
-    assert_eq!(parameters["a"]["properties"]["label"]["type"], httptool::json!("STRING"));
-    assert!(declaration.to_string().contains("another Node"), "{}", declaration);
+    assert_eq!(
+        parameters["a"]["properties"]["label"]["type"],
+        httptool::json!("STRING")
+    );
+    assert!(
+        declaration.to_string().contains("another Node"),
+        "{}",
+        declaration
+    );
 }

@@ -244,13 +244,19 @@ fn a_node_budget_exceeded_gives_the_same_error_and_warnings() {
     let err = same_for_threads(&d, &small, "fan out").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::TooLarge);
     // Where the count ran out: inside the first shared component op60 converts.
-    assert!(err.to_string().starts_with("/components/schemas/L"), "{}", err);
+    assert!(
+        err.to_string().starts_with("/components/schemas/L"),
+        "{}",
+        err
+    );
     assert!(err.to_string().ends_with("the schemas of this operation expand to more than 20 nodes once their $refs are inlined"), "{}", err);
     let skipping = small.skip_failing_operations(true);
     let (.., warnings, tools, _, _) = same_for_threads(&d, &skipping, "fan out, skipped").unwrap();
     assert!(!warnings.is_empty());
     assert_eq!(tools.len(), MANY - warnings.len());
-    assert!(warnings[0].to_string().starts_with("/paths/~1op60/post: not imported: "));
+    assert!(warnings[0]
+        .to_string()
+        .starts_with("/paths/~1op60/post: not imported: "));
 }
 
 /// The import's budget, counted by each thread from zero, is the whole import's: threads

@@ -631,7 +631,11 @@ impl<'a, 'r> Converter<'a, 'r> {
                 None => break value,
             };
             if !followed.insert(target.key(self.refs)) {
-                self.warn(doc, at, "a cycle of $refs that names no schema: read as any value");
+                self.warn(
+                    doc,
+                    at,
+                    "a cycle of $refs that names no schema: read as any value",
+                );
                 return Ok(Json::Object(Map::new()));
             }
             self.beside(next, &mut beside);
@@ -639,17 +643,16 @@ impl<'a, 'r> Converter<'a, 'r> {
             reference = next_ref.to_string();
             // An error names the link where it is.
             let link_at = At::Pointer(&target.pointer);
-            let next_target = self
-                .refs
-                .resolve_at(&reference, from, &At::Member(&link_at, "$ref"))?;
+            let next_target =
+                self.refs
+                    .resolve_at(&reference, from, &At::Member(&link_at, "$ref"))?;
             target = next_target;
         };
         let prefix = if self.output { OUTPUT_KEY } else { "" };
         let key = target.key_after(prefix, self.refs);
         let shared = from != 0 || self.uses.get(&reference).map_or(true, |&n| n > 1);
         let on_stack = self.stack.contains(&key);
-        let in_place =
-            inline_ok && !on_stack && self.hops < MAX_INLINE_HOPS && (force || !shared);
+        let in_place = inline_ok && !on_stack && self.hops < MAX_INLINE_HOPS && (force || !shared);
         let mut converted = if in_place {
             self.in_place(value, &target, key, depth, height)?
         } else {

@@ -79,9 +79,16 @@ fn inline_top(schema: Json, defs: &Map) -> Json {
         Some(Json::Object(body)) => body.clone(),
         _ => return schema,
     };
-    let leaf = !["properties", "items", "anyOf", "oneOf", "allOf", "additionalProperties"]
-        .iter()
-        .any(|key| body.contains_key(key));
+    let leaf = ![
+        "properties",
+        "items",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "additionalProperties",
+    ]
+    .iter()
+    .any(|key| body.contains_key(key));
     let mut schema = match schema.into_object() {
         Some(map) => map,
         None => return Json::Object(body),
@@ -111,18 +118,32 @@ mod tests {
         let defs = json!({"Tag": {"type": "string", "enum": ["a", "b"]}});
         let defs = defs.as_object().unwrap();
         let mut carrier = Some(defs.clone());
-        let first = carry(json!({"$ref": "#/$defs/Tag", "description": "d"}), defs, &mut carrier);
+        let first = carry(
+            json!({"$ref": "#/$defs/Tag", "description": "d"}),
+            defs,
+            &mut carrier,
+        );
         assert_eq!(
             first,
             json!({"type": "string", "enum": ["a", "b"], "description": "d",
                    "$defs": {"Tag": defs["Tag"].clone()}})
         );
-        let second = carry(json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}}), defs, &mut carrier);
-        assert_eq!(second, json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}}));
+        let second = carry(
+            json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}}),
+            defs,
+            &mut carrier,
+        );
+        assert_eq!(
+            second,
+            json!({"type": "array", "items": {"$ref": "#/$defs/Tag"}})
+        );
         let mut hoisted = Hoisted::default();
         let mut first = first;
         hoist(&mut first, &mut hoisted);
         assert!(first.get("$defs").is_none());
-        assert_eq!(Json::Object(hoisted.into_map()), json!({"Tag": defs["Tag"].clone()}));
+        assert_eq!(
+            Json::Object(hoisted.into_map()),
+            json!({"Tag": defs["Tag"].clone()})
+        );
     }
 }

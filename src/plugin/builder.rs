@@ -496,7 +496,6 @@ impl PluginBuilder {
     /// importer writes shared and recursive components so). Each tool's schema gets, under
     /// its own `$defs`, the entries its parameters reach, and a call's values are checked
     /// through them. The plugin file's `$defs`.
-    #[must_use]
     pub fn defs(mut self, defs: crate::json::Map) -> PluginBuilder {
         self.decl.defs = defs;
         self

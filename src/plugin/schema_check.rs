@@ -215,12 +215,7 @@ fn trim(n: f64) -> String {
     Json::from(n).to_string().trim_end_matches(".0").to_string()
 }
 
-fn object(
-    members: &Map,
-    map: &Map,
-    path: &mut String,
-    defs: &Defs<'_>,
-) -> Result<(), String> {
+fn object(members: &Map, map: &Map, path: &mut String, defs: &Defs<'_>) -> Result<(), String> {
     let properties = map.get("properties").and_then(Json::as_object);
     if let Some(Json::Array(required)) = map.get("required") {
         for name in required.iter().filter_map(Json::as_str) {
@@ -302,7 +297,12 @@ mod tests {
         // Regression: this copy of "a value for a message" cut at 40 characters and left DEL
         // and NEL (U+0085, a line break to some loggers) as they were, where the argument
         // pipeline's copy escaped them; both use the plugin's one `short_value` now.
-        let err = check(&json!("a\u{7f}\u{85}b"), &json!({"type": "integer"}), &Map::new()).unwrap_err();
+        let err = check(
+            &json!("a\u{7f}\u{85}b"),
+            &json!({"type": "integer"}),
+            &Map::new(),
+        )
+        .unwrap_err();
         assert_eq!(err, " must be of type integer; got \"a\\u{7f}\\u{85}b\"");
     }
 
