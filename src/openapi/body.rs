@@ -85,7 +85,11 @@ pub(crate) fn request_body(
     let null = Json::Null;
     let media_object = content.get(media).unwrap_or(&null);
     let schema = match media_object.get("schema") {
-        Some(schema) => conv.convert(schema, doc, &child(&media_at, "schema"))?,
+        Some(schema) => {
+            // A shared component too wide to be one parameter a property stays one `$ref`.
+            let in_place = !wide_component(schema, doc, conv);
+            conv.convert_with(schema, doc, &child(&media_at, "schema"), in_place)?
+        }
         None => Json::Object(Map::new()),
     };
     let encoding = media_object.get("encoding").and_then(Json::as_object);
@@ -107,6 +111,31 @@ pub(crate) fn request_body(
         }
         Kind::Raw => raw_body(schema, media, required, &media_at, conv),
     })
+}
+
+/// The most properties a JSON body that is a shared component is flattened into: past it,
+/// one `body` parameter that refers to the component (written once, under the plugin's
+/// `$defs`), so that operations sharing a wide schema cost its size once, not once each.
+const MAX_FLAT_SHARED_PROPERTIES: usize = 256;
+
+/// Whether `schema` is a `$ref` to a component with more than
+/// [`MAX_FLAT_SHARED_PROPERTIES`] properties.
+fn wide_component(schema: &Json, doc: usize, conv: &Converter<'_, '_>) -> bool {
+    let reference = match schema.get("$ref").and_then(Json::as_str) {
+        Some(reference) => reference,
+        None => return false,
+    };
+    let target = match conv.refs.resolve(reference, doc, "") {
+        Ok(target) => target,
+        Err(_) => return false,
+    };
+    conv.refs
+        .target_value(&target)
+        .and_then(|value| value.get("properties"))
+        .and_then(Json::as_object)
+        .map_or(false, |properties| {
+            properties.len() > MAX_FLAT_SHARED_PROPERTIES
+        })
 }
 
 fn empty() -> BodyOut {
@@ -173,6 +202,15 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
             params.push(param);
         }
     } else {
+        // A `$ref` at the root (a wide shared component) shows its type.
+        let schema = match schema.as_object() {
+            Some(map) if map.contains_key("$defs") => {
+                let mut map = map.clone();
+                let defs = take_defs(&mut map);
+                tool_schema::carry(Json::Object(map), &defs, &mut Some(defs.clone()))
+            }
+            _ => schema,
+        };
         let mut param = ParamOut::new("body", "body", schema);
         param.whole_body = true;
         param.required = required;

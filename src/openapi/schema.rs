@@ -417,9 +417,21 @@ impl<'a, 'r> Converter<'a, 'r> {
         doc: usize,
         pointer: &str,
     ) -> Result<Json, Error> {
+        self.convert_with(schema, doc, pointer, true)
+    }
+
+    /// [`convert`](Converter::convert), a `$ref` at the root written in place only when
+    /// `in_place`, else kept a `$ref` if its component is shared.
+    pub(crate) fn convert_with(
+        &mut self,
+        schema: &Json,
+        doc: usize,
+        pointer: &str,
+        in_place: bool,
+    ) -> Result<Json, Error> {
         let outer = std::mem::take(&mut self.reached);
         let mut height = 0;
-        self.force_inline = true;
+        self.force_inline = in_place;
         let result = self.node(schema, doc, &At::Pointer(pointer), 0, &mut height);
         let reached = std::mem::replace(&mut self.reached, outer);
         let mut schema = result?;
