@@ -89,16 +89,16 @@
 //!   properties is one `body` parameter referring to it, not 256 parameters in every
 //!   operation. Gemini's `parameters` take no `$ref`: entries are written in place there,
 //!   bounded, and a recursive one left is named in the description.
-//!   Measured (release build, 2 vCPUs, `/usr/bin/time -v`, whole `httptool import openapi`
-//!   process; FastMCP 4.2.3 `from_openapi` by `../shared/peers/openapi/fastmcp_peer.py`, one
-//!   run, on a machine busy with other builds): APIs-guru Stripe (2.5 MB, 452 operations)
-//!   0.42 s, 32 MB peak, 448 tools, against FastMCP 155 s; GitHub `api.github.com.json`
-//!   (5.7 MB) 0.51 s, 55 MB, against 11.9 s, and 564,926 context bytes (name, description
-//!   and `inputSchema` of `tools/list`) against FastMCP's 921,757 (0.61); Microsoft Graph
-//!   (20 MB, 11,422 operations) 5.7 s, 380 MB, a 70 MB plugin file; 400 and 1,000
-//!   operations sharing one 2,000-property schema (272 KB, 437 KB) 0.21 s and 0.62 s, 12
-//!   and 17 MB, plugin files of 373 KB and 575 KB (before: more than 1 GB, and 3.4 GB and
-//!   10 s).
+//!   Measured (release build, 2 vCPUs, `/usr/bin/time`, the whole `httptool import openapi`
+//!   process, reading and printing included, on an idle machine; FastMCP 4.2.3
+//!   `from_openapi` by `../shared/peers/openapi/fastmcp_peer.py`, one run, while other builds
+//!   ran): APIs-guru Stripe (2.5 MB, 452 operations) 0.12 s, 32 MB peak, 448 tools (4
+//!   deprecated), against FastMCP's 155 s; GitHub `api.github.com.json` (5.7 MB) 0.17 s,
+//!   55 MB, against 11.9 s, and 560,818 context bytes (name, description and `inputSchema`
+//!   of `tools/list`, compact JSON) against FastMCP's 921,757 (0.61); Microsoft Graph (20 MB,
+//!   11,422 operations) 1.7 s, 381 MB, a 69 MB plugin file; 400 and 1,000 operations sharing
+//!   one 2,000-property schema (272 KB, 437 KB documents) 0.06 s and 0.08 s, 11 and 17 MB,
+//!   plugin files of 373 KB and 575 KB (before: more than 1 GB; 3.4 GB, 10 s and 257 MB).
 //! - The MCP server reads lines under a cap without holding a long line, and runs calls on a
 //!   bounded worker pool ([`Server`](crate::mcp::Server) documents the limits), so calls
 //!   to a slow API run side by side instead of one after another.
