@@ -387,7 +387,7 @@ fn json_is_preferred_and_the_others_named() {
 
 #[test]
 fn schemas_as_the_model_reads_them() {
-    let e = endpoint(
+    let (paths, components) = (
         r##"{"/x": {"post": {"operationId": "x", "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {
             "pet": {"allOf": [{"$ref": "#/components/schemas/Named"}, {"type": "object", "required": ["age"], "properties": {"age": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}}]},
             "either": {"oneOf": [{"type": "string"}, {"type": "integer"}], "discriminator": {"propertyName": "x"}},
@@ -396,13 +396,20 @@ fn schemas_as_the_model_reads_them() {
         r##"{"schemas": {"Named": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}}},
             "Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}}}}}}"##,
     );
+    let e = endpoint(paths, components);
     same(
         e["params"].clone(),
-        r#"[
+        r##"[
         {"name": "pet", "in": "body", "type": "object", "schema": {"type": "object", "properties": {"name": {"type": "string", "pattern": "^[a-z]+$"}, "age": {"type": "integer", "exclusiveMinimum": 0}}, "required": ["name", "age"]}},
         {"name": "either", "in": "body", "type": "any", "schema": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
         {"name": "note", "in": "body", "type": "string", "schema": {"type": ["string", "null"], "examples": ["hi"]}},
-        {"name": "tree", "in": "body", "type": "object", "schema": {"type": "object", "properties": {"children": {"type": "array", "items": {"description": "(recursive: another Tree; not described again)"}}}}}]"#,
+        {"name": "tree", "in": "body", "type": "object", "schema": {"$ref": "#/$defs/Tree", "type": "object"}}]"##,
+    );
+    // A recursive component stays a `$ref`, written once for the plugin.
+    let file = import(&doc(paths, components)).plugin().to_json();
+    same(
+        file["$defs"].clone(),
+        r##"{"Tree": {"type": "object", "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}}"##,
     );
 }
 
@@ -934,12 +941,15 @@ fn the_first_json_success_response_is_the_output_schema_without_assertions() {
     assert_eq!(e["title"], Json::from("Find a pet"));
     same(
         e["output_schema"].clone(),
-        r#"{"type": "object", "properties": {
+        r##"{"type": "object", "properties": {
             "id": {},
             "name": {"description": "Its name"},
             "status": {},
-            "owner": {"anyOf": [{"properties": {"pet": {"description": "(recursive: another Pet; not described again)"}}}, {}]},
-            "tags": {"examples": [["a"]], "items": {}}}}"#,
+            "owner": {"anyOf": [{"properties": {"pet": {"$ref": "#/$defs/Pet"}}}, {}]},
+            "tags": {"examples": [["a"]], "items": {}}},
+            "$defs": {"Pet": {"properties": {"id": {}, "name": {"description": "Its name"}, "status": {},
+              "owner": {"anyOf": [{"properties": {"pet": {"$ref": "#/$defs/Pet"}}}, {}]},
+              "tags": {"examples": [["a"]], "items": {}}}}}}"##,
     );
     // The request side still leaves readOnly out and keeps writeOnly (and its cache is apart).
     let post = doc(
@@ -1248,24 +1258,23 @@ fn a_component_holding_a_read_only_one_differs_between_request_and_response() {
             "Inner": {"type": "object", "properties": {"id": {"type": "string", "readOnly": true}, "name": {"type": "string"}}},
             "Outer": {"type": "object", "properties": {"inner": {"$ref": "#/components/schemas/Inner"}, "note": {"type": "string"}}}}}"##,
     );
-    let e = import(&d).plugin().to_json()["endpoints"][1].clone();
+    let file = import(&d).plugin().to_json();
+    let e = file["endpoints"][1].clone();
     assert_eq!(e["name"], Json::from("addOuter"));
-    let inner = e["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == Json::from("inner"))
-        .unwrap()
-        .clone();
+    // Inner is shared: a `$ref` into the plugin's `$defs` (the request's side).
+    let inner = file["$defs"]["Inner"].clone();
     assert!(
-        inner.pointer("/schema/properties/name").is_some()
-            && inner.pointer("/schema/properties/id").is_none(),
+        inner.pointer("/properties/name").is_some() && inner.pointer("/properties/id").is_none(),
         "the request leaves id out: {}",
         inner
     );
     let output = &e["output_schema"];
+    assert_eq!(
+        output.pointer("/properties/inner/$ref"),
+        Some(&Json::from("#/$defs/Inner"))
+    );
     assert!(
-        output.pointer("/properties/inner/properties/id").is_some(),
+        output.pointer("/$defs/Inner/properties/id").is_some(),
         "the response keeps id: {}",
         output
     );

@@ -35,7 +35,7 @@ fn count_operations(doc: &Json) -> usize {
 
 /// Keywords an imported output schema may hold: annotations and applicators, no
 /// assertion (`type` only as `"object"` at the root).
-const DESCRIPTIVE: [&str; 11] = [
+const DESCRIPTIVE: [&str; 13] = [
     "properties",
     "items",
     "additionalProperties",
@@ -47,6 +47,9 @@ const DESCRIPTIVE: [&str; 11] = [
     "examples",
     "contentMediaType",
     "contentEncoding",
+    // A shared or recursive component: an entry of the root's `$defs`, itself descriptive.
+    "$ref",
+    "$defs",
 ];
 
 /// Asserts that `schema` validates any value (below a root object): walked here
@@ -73,6 +76,11 @@ fn assert_descriptive(schema: &Json, at_root: bool, name: &str) {
                 }
             }
             "items" | "additionalProperties" => assert_descriptive(value, false, name),
+            "$defs" => {
+                for (_, s) in value.as_object().unwrap().iter() {
+                    assert_descriptive(s, false, name);
+                }
+            }
             "anyOf" | "allOf" => {
                 for s in value.as_array().unwrap() {
                     assert_descriptive(s, false, name);

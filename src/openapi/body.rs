@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use super::error::{child, Error, Warning};
 use super::params::ParamOut;
 use super::schema::Converter;
+use super::tool_schema;
 use crate::http;
 use crate::json::{Json, Map};
 use crate::plugin::{ArrayStyle, ParamType};
@@ -84,7 +85,11 @@ pub(crate) fn request_body(
     let null = Json::Null;
     let media_object = content.get(media).unwrap_or(&null);
     let schema = match media_object.get("schema") {
-        Some(schema) => conv.convert(schema, doc, &child(&media_at, "schema"))?,
+        Some(schema) => {
+            // A shared component too wide to be one parameter a property stays one `$ref`.
+            let in_place = !wide_component(schema, doc, conv);
+            conv.convert_with(schema, doc, &child(&media_at, "schema"), in_place)?
+        }
         None => Json::Object(Map::new()),
     };
     let encoding = media_object.get("encoding").and_then(Json::as_object);
@@ -106,6 +111,31 @@ pub(crate) fn request_body(
         }
         Kind::Raw => raw_body(schema, media, required, &media_at, conv),
     })
+}
+
+/// The most properties a JSON body that is a shared component is flattened into: past it,
+/// one `body` parameter that refers to the component (written once, under the plugin's
+/// `$defs`), so that operations sharing a wide schema cost its size once, not once each.
+const MAX_FLAT_SHARED_PROPERTIES: usize = 256;
+
+/// Whether `schema` is a `$ref` to a component with more than
+/// [`MAX_FLAT_SHARED_PROPERTIES`] properties.
+fn wide_component(schema: &Json, doc: usize, conv: &Converter<'_, '_>) -> bool {
+    let reference = match schema.get("$ref").and_then(Json::as_str) {
+        Some(reference) => reference,
+        None => return false,
+    };
+    let target = match conv.refs.resolve(reference, doc, "") {
+        Ok(target) => target,
+        Err(_) => return false,
+    };
+    conv.refs
+        .target_value(&target)
+        .and_then(|value| value.get("properties"))
+        .and_then(Json::as_object)
+        .map_or(false, |properties| {
+            properties.len() > MAX_FLAT_SHARED_PROPERTIES
+        })
 }
 
 fn empty() -> BodyOut {
@@ -159,17 +189,28 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
     let all_optional = required_names(&schema).is_empty();
     if flattens(&schema) && !(required && all_optional) {
         let names = required_names(&schema);
-        // The properties are moved out of the converted schema, which is not needed again.
-        let props = schema
-            .into_object()
-            .and_then(|mut map| map.remove("properties"))
-            .and_then(Json::into_object);
+        // The properties are moved out of the converted schema, which is not needed again;
+        // each takes the `$defs` entries it refers to.
+        let mut map = schema.into_object().unwrap_or_default();
+        let defs = take_defs(&mut map);
+        let props = map.remove("properties").and_then(Json::into_object);
+        let mut carrier = Some(defs.clone());
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
+            let property = tool_schema::carry(property, &defs, &mut carrier);
             let mut param = ParamOut::new(&name, "body", property);
             param.required = required && names.contains(name.as_str());
             params.push(param);
         }
     } else {
+        // A `$ref` at the root (a wide shared component) shows its type.
+        let schema = match schema.as_object() {
+            Some(map) if map.contains_key("$defs") => {
+                let mut map = map.clone();
+                let defs = take_defs(&mut map);
+                tool_schema::carry(Json::Object(map), &defs, &mut Some(defs.clone()))
+            }
+            _ => schema,
+        };
         let mut param = ParamOut::new("body", "body", schema);
         param.whole_body = true;
         param.required = required;
@@ -180,6 +221,13 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
         encoding: None,
         content_type,
     }
+}
+
+/// The `$defs` of a converted schema's root, taken out of it.
+fn take_defs(map: &mut Map) -> Map {
+    map.remove("$defs")
+        .and_then(Json::into_object)
+        .unwrap_or_default()
 }
 
 /// Whether a converted schema is binary content (a file part or raw bytes).
@@ -217,11 +265,18 @@ fn form_body(
         }
     };
     let names = required_names(&schema);
+    let defs = match schema.get("$defs") {
+        Some(Json::Object(defs)) => defs.clone(),
+        _ => Map::new(),
+    };
+    let mut carrier = Some(defs.clone());
     for (name, property) in props.iter() {
-        let mut param = ParamOut::new(name, "form", property.clone());
+        let own = tool_schema::carry(property.clone(), &defs, &mut carrier);
+        let binary = is_binary(&own);
+        let item_binary = own.get("items").map_or(false, is_binary);
+        let mut param = ParamOut::new(name, "form", own);
         param.required = required && names.contains(name.as_str());
-        let item_binary = property.get("items").map_or(false, is_binary);
-        if multipart && (is_binary(property) || item_binary) {
+        if multipart && (binary || item_binary) {
             if item_binary {
                 conv.warnings.push(Warning::new(
                     child(&child(at, "schema"), name),

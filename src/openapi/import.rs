@@ -16,6 +16,7 @@ use super::security::{self, Scheme};
 use super::select;
 use super::server;
 use super::text;
+use super::tool_schema;
 use super::{ImportOptions, ToolFigure, Version};
 use crate::json::{Json, Map};
 use crate::plugin::{self, HttpPlugin};
@@ -1006,6 +1007,8 @@ fn build(
         }
     }
     let mut endpoints: Vec<Json> = Vec::with_capacity(drafts.len());
+    // Shared and recursive components, once for the plugin.
+    let mut defs = tool_schema::Hoisted::default();
     for draft in drafts.iter_mut() {
         let mut all: Vec<ParamOut> = std::mem::take(&mut draft.params);
         crate::sort::by_key(&mut all, |p| u64::from(location_rank(p.location)));
@@ -1052,6 +1055,9 @@ fn build(
                     ),
                 ));
             }
+        }
+        for p in all.iter_mut() {
+            tool_schema::hoist(&mut p.schema, &mut defs);
         }
         let mut list: Vec<Json> = all.iter_mut().map(ParamOut::take_json).collect();
         for scheme in &own {
@@ -1125,6 +1131,10 @@ fn build(
     // The plugin checks each endpoint; one it refuses is left out with its message, never
     // silently, and the rest imported (with `strict`, the first refusal ends the import).
     root.insert("endpoints", Json::Array(endpoints));
+    let defs = defs.into_map();
+    if !defs.is_empty() {
+        root.insert("$defs", defs);
+    }
     let file = Json::Object(root);
     let threads = options.thread_count();
     if options.strict {

@@ -22,7 +22,7 @@
 //! | any other JSON body (an array, a composition) | one `whole_body` parameter named `body` |
 //! | `application/x-www-form-urlencoded`, `multipart/form-data` | `form` parameters, `format: binary` as file parts, `encoding` styles kept |
 //! | `text/plain`, XML, `application/octet-stream`, other types | `body_encoding: raw` with the `content_type`: a string, or a file handle for binary |
-//! | schemas | each parameter's `schema`: `$ref`s inlined (cycles cut with a note), `allOf` merged, `nullable` as `["type", "null"]`, `readOnly` properties left out |
+//! | schemas | each parameter's `schema`: a component used once written in place, one that is shared or recursive a `$ref` into the plugin's `$defs` (each converted once; each tool's schema gets the entries it reaches), `allOf` merged, `nullable` as `["type", "null"]`, `readOnly` properties left out |
 //! | security: `apiKey` (header, query, cookie), `http` bearer and basic, `oauth2`, `openIdConnect` | `auth` when one scheme covers every operation and every operation goes to the plugin's base URL, else secret parameters per endpoint; schemes of one requirement that put their credential in the same place (two OAuth 2.0 flows, both `Authorization: Bearer`) are one; of alternative requirements, the first the plugin can send (the others named in a warning); values are `${NAME}` variables ([`Import::variables`]) named by the host the credential goes to (below); an `oauth2` `clientCredentials` flow is `oauth2_client_credentials` auth (its `tokenUrl`, the scopes the requirements name, `${NAME_CLIENT_ID}` and `${NAME_CLIENT_SECRET}`), other flows bearer slots |
 //!
 //! # Credential variables
@@ -112,6 +112,7 @@ mod security;
 mod select;
 mod server;
 mod text;
+mod tool_schema;
 
 use std::fmt;
 use std::sync::Arc;

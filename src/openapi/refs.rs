@@ -142,6 +142,11 @@ impl<'a> Refs<'a> {
     }
 
     /// The location of document `doc`, for messages (`""` for the root).
+    /// The root document.
+    pub(crate) fn root(&self) -> &'a Json {
+        self.root
+    }
+
     pub(crate) fn location(&self, doc: usize) -> String {
         self.documents.location(doc).to_string()
     }

@@ -305,6 +305,21 @@ fn loose_len(schema: &Json, at_root: bool, limit: usize, scratch: &mut String) -
                 }
                 inner
             }
+            "$defs" => {
+                let mut inner = "{}".len();
+                if let Some(defs) = value.as_object() {
+                    inner += defs.len().saturating_sub(1);
+                    for (name, schema) in defs.iter() {
+                        scratch.clear();
+                        crate::json::write_str(scratch, name);
+                        inner += scratch.len() + 1;
+                        let left = room?.checked_sub(inner)?;
+                        inner += loose_len(schema, false, left, scratch)?;
+                    }
+                }
+                inner
+            }
+            "$ref" => value.compact_len(),
             "items" => loose_len(value, false, room?, scratch)?,
             "additionalProperties" if value.is_object() => loose_len(value, false, room?, scratch)?,
             "oneOf" | "anyOf" | "allOf" => {
@@ -372,6 +387,18 @@ fn loosen(schema: Json, at_root: bool) -> Json {
                     .map(|(name, schema)| (name, loosen(schema, false)))
                     .collect();
                 out.insert("properties", props);
+            }
+            "$defs" => {
+                let defs: Map = value
+                    .into_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, schema)| (name, loosen(schema, false)))
+                    .collect();
+                out.insert("$defs", defs);
+            }
+            "$ref" => {
+                out.insert("$ref", value);
             }
             "items" => {
                 out.insert("items", loosen(value, false));

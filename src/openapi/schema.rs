@@ -1,11 +1,20 @@
-//! OpenAPI schemas into the self-contained JSON Schema a model reads: `$ref`s inlined (cycles
-//! cut with a note), `allOf` merged, `nullable` as a type list, OpenAPI-only keywords
-//! dropped, `readOnly` properties left out of requests and `writeOnly` ones out of responses.
+//! OpenAPI schemas into the JSON Schema a model reads: `allOf` merged, `nullable` as a type
+//! list, OpenAPI-only keywords dropped, `readOnly` properties left out of requests and
+//! `writeOnly` ones out of responses.
 //!
-//! Recursion follows the schema and stops at [`ImportOptions::max_schema_depth`] levels, so
-//! any depth of document is safe; the nodes written are counted against a budget per tool
-//! and per import, so references that fan out exponentially end in an error, not in an
-//! out-of-memory.
+//! Each component a `$ref` names is converted once per direction (request, response). One
+//! that is recursive or used in more than one place stays a `$ref` into the schema's
+//! `$defs` (JSON Schema 2020-12: `#/$defs/Name`), and [`Converter::convert`] puts under
+//! `$defs` exactly the entries its schema reaches; a component used once is written in
+//! place. So a schema costs the size of what it holds, not the number of paths through the
+//! document's `$ref` graph.
+//!
+//! Nothing recurses on the input's length: a chain of `$ref`s to `$ref`s is followed in a
+//! loop, a component written in place adds at most [`MAX_INLINE_HOPS`] levels before the
+//! next one stays a `$ref`, and the `$defs` a schema reaches are converted from a work list.
+//! Nesting within a schema stops at [`ImportOptions::max_schema_depth`] levels. The nodes
+//! written are counted against a budget per tool and per import, a guard against hostile
+//! input.
 //!
 //! [`ImportOptions::max_schema_depth`]: super::ImportOptions::max_schema_depth
 
@@ -180,21 +189,38 @@ const _: () = assert!(super::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH
 /// Examples longer than this (compact JSON) are left out: a model needs a hint, not a dump.
 const MAX_EXAMPLE_BYTES: usize = 256;
 
-/// The result of expanding one `$ref` without any cut, reused where it is met again.
+/// The result of converting one `$ref`'s target in place without any cut, reused where it
+/// is met again.
 struct Cached {
     schema: Json,
     nodes: usize,
     height: usize,
-    /// Whether a `readOnly` or `writeOnly` property was met inside: only then does the
-    /// schema differ between requests and responses.
-    directional: bool,
-    /// Every warning the expansion gives, given again where it is reused: then what an
+    /// The `$defs` entries the schema refers to.
+    reached: Vec<Reach>,
+    /// Every warning the conversion gives, given again where it is reused: then what an
     /// operation warns does not depend on what was cached before it (by this converter or
     /// by another one sharing the cache), and the import's dedupe keeps the first.
     warnings: Vec<Warning>,
 }
 
-/// The `$ref`s expanded so far, by key (see [`Target::key_after`]): shared by the
+/// A `$defs` entry a schema refers to: its name, its cache key, and where its component is.
+#[derive(Clone)]
+struct Reach {
+    name: String,
+    key: String,
+    doc: usize,
+    pointer: String,
+}
+
+/// A component as it stands under `$defs`, converted once from its own root.
+struct Def {
+    schema: Json,
+    /// The entries it refers to in turn.
+    reached: Vec<Reach>,
+    warnings: Vec<Warning>,
+}
+
+/// The `$ref`s converted so far, by key (see [`Target::key_after`]): shared by the
 /// converters of one import's threads, as each entry is what a conversion afresh would give
 /// wherever it is used.
 ///
@@ -202,18 +228,62 @@ struct Cached {
 #[derive(Default)]
 pub(crate) struct SchemaCache {
     entries: Mutex<HashMap<String, Arc<Cached>>>,
+    defs: Mutex<HashMap<String, Arc<Def>>>,
+    /// How often each local `$ref` is written in the root document, counted once.
+    uses: Mutex<Option<Arc<HashMap<String, usize>>>>,
+}
+
+/// Locks a mutex of the cache. A converter that panicked left no entry half made: the map is
+/// used as it is.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl SchemaCache {
     fn entries(&self) -> MutexGuard<'_, HashMap<String, Arc<Cached>>> {
-        // A converter that panicked left no entry half made: the map is used as it is.
-        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+        lock(&self.entries)
     }
 
     fn get(&self, key: &str) -> Option<Arc<Cached>> {
         self.entries().get(key).cloned()
     }
+
+    fn def(&self, key: &str) -> Option<Arc<Def>> {
+        lock(&self.defs).get(key).cloned()
+    }
+
+    /// The uses of each local `$ref` of `root`, counted on the first call (a walk over the
+    /// whole document, with an explicit stack).
+    fn uses(&self, root: &Json) -> Arc<HashMap<String, usize>> {
+        let mut slot = lock(&self.uses);
+        if let Some(uses) = slot.as_ref() {
+            return uses.clone();
+        }
+        let mut uses: HashMap<String, usize> = HashMap::new();
+        let mut stack = vec![root];
+        while let Some(value) = stack.pop() {
+            match value {
+                Json::Object(map) => {
+                    if let Some(Json::String(reference)) = map.get("$ref") {
+                        if reference.starts_with('#') {
+                            *uses.entry(reference.clone()).or_insert(0) += 1;
+                        }
+                    }
+                    stack.extend(map.values());
+                }
+                Json::Array(items) => stack.extend(items.iter()),
+                _ => {}
+            }
+        }
+        let uses = Arc::new(uses);
+        *slot = Some(uses.clone());
+        uses
+    }
 }
+
+/// The most components written in place one inside another before the next stays a
+/// `$ref` (with a `$defs` entry): each costs stack, and a document may chain thousands.
+pub(crate) const MAX_INLINE_HOPS: usize = 16;
 
 /// The start of a cache key for a schema converted for a response (see
 /// [`Converter::output`]).
@@ -241,11 +311,18 @@ pub(crate) struct Converter<'a, 'r> {
     pub budget_exceeded: bool,
     /// The references being expanded, innermost last (cycle detection).
     stack: Vec<String>,
-    /// Cuts made so far (cycles, depth): a reference expanded without one is cached.
+    /// Cuts made so far (a component kept a `$ref` because of where it was met, depth): a
+    /// reference converted without one is cached.
     cuts: usize,
-    /// `readOnly` or `writeOnly` properties met so far (in either direction): a reference
-    /// expanded without one is the same for requests and responses, and cached for both.
-    directional: usize,
+    /// Components written in place around the node being converted.
+    hops: usize,
+    /// Whether the next node is converted in place even if it is a `$ref` to a shared
+    /// component: the root of a schema, an `allOf` branch (merged).
+    force_inline: bool,
+    /// The `$defs` entries the schema being converted refers to, in order met.
+    reached: Vec<Reach>,
+    /// How often each local `$ref` is written in the root document.
+    uses: Arc<HashMap<String, usize>>,
     /// The `$ref`s expanded so far, shared with the converters of the import's other
     /// threads.
     cache: &'r SchemaCache,
@@ -283,7 +360,10 @@ impl<'a, 'r> Converter<'a, 'r> {
             budget_exceeded: false,
             stack: Vec::new(),
             cuts: 0,
-            directional: 0,
+            hops: 0,
+            force_inline: false,
+            reached: Vec::new(),
+            uses: cache.uses(refs.root()),
             cache,
             output_memo: HashMap::new(),
         }
@@ -333,27 +413,114 @@ impl<'a, 'r> Converter<'a, 'r> {
         Ok(())
     }
 
-    /// The schema at `pointer` of document `doc`, converted; `Ok(None)` when it is a
-    /// `readOnly` property's and `skip_read_only`.
+    /// The schema at `pointer` of document `doc`, converted, with the `$defs` entries it
+    /// refers to (and those refer to, and so on) at its root. A `$ref` at its root is written
+    /// in place.
     pub(crate) fn convert(
         &mut self,
         schema: &Json,
         doc: usize,
         pointer: &str,
     ) -> Result<Json, Error> {
+        self.convert_with(schema, doc, pointer, true)
+    }
+
+    /// [`convert`](Converter::convert), a `$ref` at the root written in place only when
+    /// `in_place`, else kept a `$ref` if its component is shared.
+    pub(crate) fn convert_with(
+        &mut self,
+        schema: &Json,
+        doc: usize,
+        pointer: &str,
+        in_place: bool,
+    ) -> Result<Json, Error> {
+        let outer = std::mem::take(&mut self.reached);
         let mut height = 0;
-        self.node(schema, doc, &At::Pointer(pointer), 0, &mut height)
+        self.force_inline = in_place;
+        let result = self.node(schema, doc, &At::Pointer(pointer), 0, &mut height);
+        let reached = std::mem::replace(&mut self.reached, outer);
+        let mut schema = result?;
+        let defs = self.defs(reached)?;
+        if let (false, Some(map)) = (defs.is_empty(), schema.as_object_mut()) {
+            map.insert("$defs", defs);
+        }
+        Ok(schema)
+    }
+
+    /// The `$defs` entries `reached` names and every entry those refer to, each once, in
+    /// the order met: found with a work list, each converted on first need.
+    fn defs(&mut self, reached: Vec<Reach>) -> Result<Map, Error> {
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut queue: Vec<Reach> = Vec::new();
+        for reach in reached {
+            if seen.insert(reach.key.clone()) {
+                queue.push(reach);
+            }
+        }
+        let mut entries: Vec<(String, Json)> = Vec::new();
+        let mut next = 0;
+        while let Some(reach) = queue.get(next).cloned() {
+            next += 1;
+            let def = self.def(&reach)?;
+            self.warnings.extend(def.warnings.iter().cloned());
+            for inner in &def.reached {
+                if seen.insert(inner.key.clone()) {
+                    queue.push(inner.clone());
+                }
+            }
+            entries.push((reach.name, def.schema.clone()));
+        }
+        // Names are unique per key (see [`def_name`]).
+        Ok(Map::from_unique_entries(entries))
+    }
+
+    /// The `$defs` entry of `reach`, converted from its component's root (at depth 1: under
+    /// `$defs` and its name) the first time it is needed by any converter of the import.
+    fn def(&mut self, reach: &Reach) -> Result<Arc<Def>, Error> {
+        if let Some(def) = self.cache.def(&reach.key) {
+            return Ok(def);
+        }
+        let target = super::refs::Target {
+            doc: reach.doc,
+            document: self.refs.document(reach.doc),
+            pointer: reach.pointer.clone(),
+        };
+        let value = match self.refs.target_value(&target) {
+            Some(value) => value,
+            None => {
+                return Ok(Arc::new(Def {
+                    schema: Json::Object(Map::new()),
+                    reached: Vec::new(),
+                    warnings: Vec::new(),
+                }))
+            }
+        };
+        let stack = std::mem::replace(&mut self.stack, vec![reach.key.clone()]);
+        let hops = std::mem::replace(&mut self.hops, 0);
+        let outer = std::mem::take(&mut self.reached);
+        let warned = self.warnings.len();
+        let mut height = 0;
+        self.force_inline = true;
+        let at = At::Pointer(&reach.pointer);
+        let result = self.node(value, reach.doc, &at, 1, &mut height);
+        self.stack = stack;
+        self.hops = hops;
+        let reached = std::mem::replace(&mut self.reached, outer);
+        let warnings = self.warnings.split_off(warned.min(self.warnings.len()));
+        let def = Arc::new(Def {
+            schema: result?,
+            reached,
+            warnings,
+        });
+        let mut defs = lock(&self.cache.defs);
+        Ok(defs.entry(reach.key.clone()).or_insert(def).clone())
     }
 
     /// Whether the property is left out of the schema being converted: `readOnly` in a
     /// request, `writeOnly` in a response (OpenAPI 3.1 section 4.8.24, JSON Schema
     /// validation 2020-12 section 9.4).
-    /// Counts a property flagged either way in `directional`.
     fn left_out(&mut self, schema: &Json, doc: usize) -> bool {
         let (read_only, write_only) = self.flags(schema, doc);
-        if read_only || write_only {
-            self.directional += 1;
-        }
         if self.output {
             write_only
         } else {
@@ -389,6 +556,7 @@ impl<'a, 'r> Converter<'a, 'r> {
         height: &mut usize,
     ) -> Result<Json, Error> {
         *height = 1;
+        let force_inline = std::mem::take(&mut self.force_inline);
         let map = match schema {
             Json::Object(map) => map,
             // JSON Schema 2020-12 section 4.3.2: `true` and `false` are schemas.
@@ -405,6 +573,13 @@ impl<'a, 'r> Converter<'a, 'r> {
             }
         };
         self.count_at(1, at)?;
+        if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
+            // Deeper than the limit, a `$ref` still says all: its entry starts again at the
+            // top.
+            let in_place = force_inline && depth < self.max_depth;
+            let shared_ok = depth < self.max_depth;
+            return self.reference(map, reference, doc, at, depth, height, in_place, shared_ok);
+        }
         if depth >= self.max_depth {
             self.cuts += 1;
             self.warn(
@@ -419,9 +594,6 @@ impl<'a, 'r> Converter<'a, 'r> {
                 "(nested deeper than {} levels; not described further)",
                 self.max_depth
             )));
-        }
-        if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
-            return self.reference(map, reference, doc, at, depth, height);
         }
         let members = Members::of(map);
         let mut out = match map.get("allOf").and_then(Json::as_array) {
@@ -438,6 +610,12 @@ impl<'a, 'r> Converter<'a, 'r> {
         Ok(Json::Object(out))
     }
 
+    /// A `$ref`: its component written in place (`force`, or when it is used once in the
+    /// document and not already being written around this node), else a `$ref` into
+    /// `$defs`. `inline_ok` is false past the depth limit. A chain of `$ref`s to `$ref`s is
+    /// followed in a loop; the keywords beside each (`description`, `title`, `default`)
+    /// say more about this use, the outermost first.
+    #[allow(clippy::too_many_arguments)]
     fn reference(
         &mut self,
         map: &Map,
@@ -446,79 +624,74 @@ impl<'a, 'r> Converter<'a, 'r> {
         at: &At<'_>,
         depth: usize,
         height: &mut usize,
+        force: bool,
+        inline_ok: bool,
     ) -> Result<Json, Error> {
-        let target = self
-            .refs
-            .resolve_at(reference, doc, &At::Member(at, "$ref"))?;
-        // A schema converted for a response differs from the same one for a request when
-        // it holds a `readOnly` or `writeOnly` property (else it is cached for both).
-        let key = target.key_after(if self.output { OUTPUT_KEY } else { "" }, self.refs);
-        if self.stack.contains(&key) {
-            self.cuts += 1;
-            let name = reference.rsplit('/').next().unwrap_or(reference);
-            return Ok(note(format!(
-                "(recursive: another {}; not described again)",
-                name
-            )));
-        }
-        let mut converted = match self.cache.get(&key) {
-            Some(cached) if depth + cached.height <= self.max_depth => {
-                self.directional += usize::from(cached.directional);
-                self.count_at(cached.nodes, at)?;
-                *height = cached.height;
-                self.warnings.extend(cached.warnings.iter().cloned());
-                cached.schema.clone()
+        let mut beside: Vec<(&'static str, Json)> = Vec::new();
+        self.beside(map, doc, at, &mut beside);
+        let ref_at = At::Member(at, "$ref");
+        let mut reference = reference.to_string();
+        let mut from = doc;
+        let mut target = self.refs.resolve_at(&reference, from, &ref_at)?;
+        let mut followed: HashSet<String> = HashSet::new();
+        let value = loop {
+            let value = match self.refs.target_value(&target) {
+                Some(value) => value,
+                None => return Ok(Json::Object(Map::new())),
+            };
+            let next = match value.as_object() {
+                Some(next) => next,
+                None => break value,
+            };
+            let next_ref = match next.get("$ref").and_then(Json::as_str) {
+                Some(next_ref) => next_ref,
+                None => break value,
+            };
+            if !followed.insert(target.key(self.refs)) {
+                self.warn(
+                    doc,
+                    at,
+                    "a cycle of $refs that names no schema: read as any value",
+                );
+                return Ok(Json::Object(Map::new()));
             }
-            _ => {
-                let value = match target.value(self.refs) {
-                    Some(value) => value,
-                    None => return Ok(Json::Object(Map::new())),
-                };
-                let (cuts, nodes, directional) = (self.cuts, self.tool_nodes, self.directional);
-                let warned = self.warnings.len();
-                self.stack.push(key.clone());
-                let target_at = At::Pointer(&target.pointer);
-                let result = self.node(value, target.doc, &target_at, depth, height);
-                self.stack.pop();
-                let schema = result?;
-                if self.cuts == cuts {
-                    let directional = self.directional != directional;
-                    let cached = Arc::new(Cached {
-                        schema: schema.clone(),
-                        nodes: self.tool_nodes - nodes,
-                        height: *height,
-                        directional,
-                        warnings: self.warnings.get(warned..).unwrap_or_default().to_vec(),
-                    });
-                    let other_key = match key.strip_prefix(OUTPUT_KEY) {
-                        Some(request) if self.output => request.to_string(),
-                        _ => [OUTPUT_KEY, key.as_str()].concat(),
-                    };
-                    let mut entries = self.cache.entries();
-                    if !directional && !entries.contains_key(&other_key) {
-                        entries.insert(other_key, cached.clone());
-                    }
-                    entries.insert(key, cached);
-                }
-                schema
-            }
+            self.beside(next, target.doc, &At::Pointer(&target.pointer), &mut beside);
+            from = target.doc;
+            reference = next_ref.to_string();
+            // An error names the link where it is.
+            let link_at = At::Pointer(&target.pointer);
+            let next_target =
+                self.refs
+                    .resolve_at(&reference, from, &At::Member(&link_at, "$ref"))?;
+            target = next_target;
         };
-        // OpenAPI 3.1 (JSON Schema 2020-12) reads keywords beside a `$ref`; a description
-        // or title there says more about this use of the referenced schema.
+        let prefix = if self.output { OUTPUT_KEY } else { "" };
+        let key = target.key_after(prefix, self.refs);
+        let shared = from != 0 || self.uses.get(&reference).map_or(true, |&n| n > 1);
+        let on_stack = self.stack.contains(&key);
+        let in_place = inline_ok && !on_stack && self.hops < MAX_INLINE_HOPS && (force || !shared);
+        let mut converted = if in_place {
+            self.in_place(value, &target, key, depth, height)?
+        } else {
+            if force || !shared || !inline_ok {
+                // Kept a `$ref` because of where it was met, not for what it is.
+                self.cuts += 1;
+            }
+            let name = def_name(&key, prefix);
+            self.reached.push(Reach {
+                name: name.clone(),
+                key,
+                doc: target.doc,
+                pointer: target.pointer.clone(),
+            });
+            *height = 1;
+            let mut map = Map::with_capacity(1 + beside.len());
+            map.insert("$ref", format!("#/$defs/{}", name));
+            Json::Object(map)
+        };
         if let Some(out) = converted.as_object_mut() {
-            for key in ["description", "title", "default"] {
-                if let Some(value) = map.get(key) {
-                    let value = if key == "description" {
-                        value
-                            .as_str()
-                            .map(|t| Json::from(text::cap(t, self.max_description)))
-                    } else {
-                        self.keyword(key, value, doc, at)
-                    };
-                    if let Some(value) = value {
-                        out.insert(key, value);
-                    }
-                }
+            for (key, value) in beside {
+                out.insert(key, value);
             }
         }
         Ok(converted)
@@ -559,6 +732,69 @@ impl<'a, 'r> Converter<'a, 'r> {
         !long
     }
 
+    /// The keywords beside a `$ref` that say more about this use of the referenced schema
+    /// (OpenAPI 3.1 reads them; JSON Schema 2020-12 too), each kept the first time met.
+    fn beside(&mut self, map: &Map, doc: usize, at: &At<'_>, out: &mut Vec<(&'static str, Json)>) {
+        for key in ["description", "title", "default"] {
+            if out.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            if let Some(value) = map.get(key) {
+                let value = if key == "description" {
+                    value
+                        .as_str()
+                        .map(|t| Json::from(text::cap(t, self.max_description)))
+                } else {
+                    self.keyword(key, value, doc, at)
+                };
+                if let Some(value) = value {
+                    out.push((key, value));
+                }
+            }
+        }
+    }
+
+    /// The component `value` (the target of a `$ref`, whose key is `key`) converted in
+    /// place, from the cache when it was converted without a cut and fits here.
+    fn in_place(
+        &mut self,
+        value: &Json,
+        target: &super::refs::Target<'_>,
+        key: String,
+        depth: usize,
+        height: &mut usize,
+    ) -> Result<Json, Error> {
+        if let Some(cached) = self.cache.get(&key) {
+            if depth + cached.height <= self.max_depth {
+                self.count_at(cached.nodes, &At::Pointer(&target.pointer))?;
+                *height = cached.height;
+                self.warnings.extend(cached.warnings.iter().cloned());
+                self.reached.extend(cached.reached.iter().cloned());
+                return Ok(cached.schema.clone());
+            }
+        }
+        let (cuts, nodes) = (self.cuts, self.tool_nodes);
+        let (warned, reached) = (self.warnings.len(), self.reached.len());
+        self.stack.push(key.clone());
+        self.hops += 1;
+        let target_at = At::Pointer(&target.pointer);
+        let result = self.node(value, target.doc, &target_at, depth, height);
+        self.stack.pop();
+        self.hops -= 1;
+        let schema = result?;
+        if self.cuts == cuts {
+            let cached = Arc::new(Cached {
+                schema: schema.clone(),
+                nodes: self.tool_nodes - nodes,
+                height: *height,
+                reached: self.reached.get(reached..).unwrap_or_default().to_vec(),
+                warnings: self.warnings.get(warned..).unwrap_or_default().to_vec(),
+            });
+            self.cache.entries().insert(key, cached);
+        }
+        Ok(schema)
+    }
+
     /// `allOf` merged into one schema (properties and `required` united, the first value of
     /// any other keyword kept); branches that cannot be merged (two different types) stay an
     /// `allOf`.
@@ -575,6 +811,8 @@ impl<'a, 'r> Converter<'a, 'r> {
         let mut converted = Vec::with_capacity(branches.len());
         for (i, branch) in branches.iter().enumerate() {
             let mut h = 0;
+            // Merged, so written in place even when shared.
+            self.force_inline = true;
             converted.push(self.node(branch, doc, &At::Element(&all_at, i), depth, &mut h)?);
             *height = (*height).max(h);
         }
@@ -789,6 +1027,38 @@ impl<'a, 'r> Converter<'a, 'r> {
     }
 }
 
+/// The `$defs` name of the component with cache key `key` (after `prefix`): its last
+/// pointer token when that is a plain word of a root component (`#/components/schemas/Pet`
+/// is `Pet`), else that word made plain and a hash of the key, so that a name is the same
+/// whichever thread or operation met it first, and two keys never share one.
+fn def_name(key: &str, prefix: &str) -> String {
+    let key = key.strip_prefix(prefix).unwrap_or(key);
+    let token = key.rsplit('/').next().unwrap_or(key);
+    let plain: String = token
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let component = ["#/components/schemas/", "#/definitions/"]
+        .iter()
+        .any(|start| key.strip_prefix(start) == Some(token));
+    if component && plain == token && !plain.is_empty() {
+        return plain;
+    }
+    // FNV-1a: the same on every platform and release.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{}_{:08x}", plain, hash as u32)
+}
+
 /// `{"description": text}`: a schema that accepts anything and says why.
 fn note(text: String) -> Json {
     let mut map = Map::new();
@@ -852,8 +1122,9 @@ impl United {
 /// branch's `properties` and `required` go to `united` (see [`United::finish`]).
 fn merge(out: &mut Map, branch: Json, united: &mut United) -> bool {
     let branch = match branch.into_object() {
-        Some(map) => map,
-        None => return false,
+        // A branch that stayed a `$ref` (recursive) is kept as a branch.
+        Some(map) if !map.contains_key("$ref") => map,
+        _ => return false,
     };
     if let (Some(a), Some(b)) = (out.get("type"), branch.get("type")) {
         if a != b {

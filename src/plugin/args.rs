@@ -24,6 +24,7 @@ pub(crate) type Values = Vec<Option<Json>>;
 /// suggested, a missing required one, or a value that cannot be read as its type.
 pub(crate) fn resolve(
     endpoint: &Endpoint,
+    defs: &Map,
     arguments: Map,
     context: &CallContext,
 ) -> Result<Values, ToolOutput> {
@@ -51,7 +52,7 @@ pub(crate) fn resolve(
         *slot = if param.is_hidden() {
             hidden_value(param, context)?
         } else {
-            model_value(param, slot.take())?
+            model_value(param, defs, slot.take())?
         };
     }
     Ok(values)
@@ -86,7 +87,7 @@ fn present(value: Option<Json>) -> Option<Json> {
     }
 }
 
-fn model_value(param: &Param, given: Option<Json>) -> Result<Option<Json>, ToolOutput> {
+fn model_value(param: &Param, defs: &Map, given: Option<Json>) -> Result<Option<Json>, ToolOutput> {
     let value = match present(given) {
         Some(value) => value,
         None => return default_or_missing(param),
@@ -96,7 +97,7 @@ fn model_value(param: &Param, given: Option<Json>) -> Result<Option<Json>, ToolO
         .map_err(|problem| invalid(format!("parameter {} {}", quote(&param.name), problem)))?;
     check_enum(param, &value)?;
     if let Some(schema) = &param.schema {
-        schema_check::check(&value, schema)
+        schema_check::check(&value, schema, defs)
             .map_err(|problem| invalid(format!("parameter {}{}", quote(&param.name), problem)))?;
     }
     Ok(Some(value))

@@ -491,6 +491,16 @@ impl HttpPlugin {
 }
 
 impl PluginBuilder {
+    /// Schemas that parameter schemas refer to as `#/$defs/Name` (JSON Schema 2020-12): a
+    /// component many parameters share, or a recursive one, written once (the OpenAPI
+    /// importer writes shared and recursive components so). Each tool's schema gets, under
+    /// its own `$defs`, the entries its parameters reach, and a call's values are checked
+    /// through them. The plugin file's `$defs`.
+    pub fn defs(mut self, defs: crate::json::Map) -> PluginBuilder {
+        self.decl.defs = defs;
+        self
+    }
+
     /// What the plugin is for.
     pub fn description(mut self, description: impl Into<String>) -> PluginBuilder {
         self.decl.description = description.into();

@@ -42,6 +42,10 @@ pub(crate) struct Checked {
     pub auth: Option<Auth>,
     pub options: Options,
     pub endpoints: Vec<Arc<Compiled>>,
+    /// Schemas the parameters' `$ref`s name (see [`PluginBuilder::defs`]).
+    ///
+    /// [`PluginBuilder::defs`]: super::PluginBuilder::defs
+    pub defs: Map,
     pub common: Common,
     /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
     /// level (every endpoint needs those).
@@ -70,6 +74,9 @@ pub(crate) struct Common {
 /// One endpoint, checked, with what every call of it reuses.
 pub(crate) struct Compiled {
     pub endpoint: Endpoint,
+    /// The plugin's `$defs` entries the parameters reach: what a call's values are checked
+    /// through.
+    pub defs: Map,
     pub spec: ToolSpec,
     pub path: Vec<PathPiece>,
     /// `scheme://authority` and the base path without its trailing `/`.
@@ -190,6 +197,7 @@ fn build_with(
         auth: b.auth,
         options: b.options,
         endpoints,
+        defs: b.defs,
         common,
         deferred: b.deferred,
     };
@@ -248,6 +256,8 @@ struct PluginParts<'a> {
 struct Caches {
     /// Schemas the endpoints share (one OpenAPI component in many tools) made compact.
     memo: tool::CompactMemo,
+    /// The `$defs` names each entry of the plugin's `$defs` refers to, found once.
+    def_refs: HashMap<String, Vec<String>>,
     /// The sizes of output schemas the endpoints share, by their allocation (the endpoints
     /// hold them, so an allocation is never reused while this lives).
     output_sizes: HashMap<usize, usize>,
@@ -588,7 +598,8 @@ fn compile(
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
     let options = endpoint.options.or(&b.options);
-    let spec = tool_spec(endpoint, path, &mut caches.output_sizes)?;
+    let defs = schema::reached_defs(endpoint, &b.defs, &mut caches.def_refs);
+    let spec = tool_spec(endpoint, &defs, path, &mut caches.output_sizes)?;
     // The model reads the compact schema unless the full one is asked for; the checks
     // above ran on the schema as declared.
     let spec = match options.full_schemas {
@@ -639,6 +650,7 @@ fn compile(
         headers,
         headers_with_body,
         endpoint: with_plain_integers(owned),
+        defs,
         spec,
         path: pieces,
         prefix: prefix.to_string(),
@@ -709,6 +721,7 @@ fn header_templates(
 
 fn tool_spec(
     endpoint: &Endpoint,
+    defs: &Map,
     path: &str,
     output_sizes: &mut HashMap<usize, usize>,
 ) -> Result<ToolSpec, Error> {
@@ -720,7 +733,7 @@ fn tool_spec(
     let mut spec = ToolSpec::new(
         endpoint.name.clone(),
         description,
-        schema::endpoint_schema(endpoint),
+        schema::endpoint_schema(endpoint, defs),
     )
     .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?
     .with_annotations(endpoint.annotations());

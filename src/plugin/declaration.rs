@@ -4,6 +4,7 @@
 //! the module order in the [`plugin`](super) docs).
 
 use super::model::{Auth, ConfigValue, Endpoint, Location, Options, Param};
+use crate::json::Map;
 
 /// A plugin as declared: fields as written, unchecked.
 #[derive(Clone, Debug)]
@@ -19,6 +20,8 @@ pub(crate) struct Declaration {
     pub auth: Option<Auth>,
     pub options: Options,
     pub endpoints: Vec<Endpoint>,
+    /// Schemas the parameters' `$ref`s name (`#/$defs/Name`), by name.
+    pub defs: Map,
     /// Variables a plugin file left unresolved (see `HttpPlugin::from_json_deferred`):
     /// `(endpoint, name)`, `None` for the plugin level.
     pub deferred: Vec<(Option<String>, String)>,
@@ -37,6 +40,7 @@ impl Declaration {
             auth: None,
             options: Options::default(),
             endpoints: Vec::new(),
+            defs: Map::new(),
             deferred: Vec::new(),
         }
     }

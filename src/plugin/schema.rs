@@ -2,16 +2,22 @@
 //! ([parameters](crate::design::endpoints#parameters)). Internal keywords
 //! (location, wire name, secret, hidden, context) never reach it.
 
+use std::collections::{HashMap, HashSet};
+
 use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map};
 
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
-/// with the parameters the model may set, in declaration order.
-pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
+/// with the parameters the model may set, in declaration order, and under `$defs` the
+/// entries their `$ref`s reach (their own, then `defs`: see [`reached_defs`]).
+pub(crate) fn endpoint_schema(endpoint: &Endpoint, plugin_defs: &Map) -> Json {
     let mut properties = Vec::with_capacity(endpoint.params.len());
     let mut required = Vec::new();
+    let mut defs = Map::new();
     for param in endpoint.params.iter().filter(|p| !p.is_hidden()) {
-        properties.push((param.name.clone(), param_schema(param)));
+        let mut schema = param_schema(param);
+        hoist_defs(&mut schema, &mut defs);
+        properties.push((param.name.clone(), schema));
         // A parameter with a default is never missing, so the model need not send it.
         if param.is_required() && param.default.is_none() {
             required.push(Json::from(param.name.as_str()));
@@ -30,7 +36,104 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint) -> Json {
         schema.insert("required", required);
     }
     schema.insert("additionalProperties", false);
+    for (name, body) in plugin_defs.iter() {
+        if !defs.contains_key(name) {
+            defs.insert(name.clone(), body.clone());
+        }
+    }
+    if !defs.is_empty() {
+        schema.insert("$defs", defs);
+    }
     Json::Object(schema)
+}
+
+/// The entries of the plugin's `defs` that the endpoint's parameter schemas refer to
+/// (`#/$defs/Name`), directly or through other entries, each once in the order met; found
+/// with a work list, and the names each entry refers to are found once per plugin (kept in
+/// `refs`), so a tool costs the entries it reaches, not their bytes.
+pub(crate) fn reached_defs(
+    endpoint: &Endpoint,
+    defs: &Map,
+    refs: &mut HashMap<String, Vec<String>>,
+) -> Map {
+    if defs.is_empty() {
+        return Map::new();
+    }
+    let mut names = Vec::new();
+    for param in endpoint.params.iter().filter(|p| !p.is_hidden()) {
+        if let Some(schema) = &param.schema {
+            referred(schema, &mut names);
+        }
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    names.retain(|name| seen.insert(name.clone()));
+    let mut entries = Vec::new();
+    let mut next = 0;
+    while let Some(name) = names.get(next).cloned() {
+        next += 1;
+        let body = match defs.get(&name) {
+            Some(body) => body,
+            None => continue,
+        };
+        let inner = refs.entry(name.clone()).or_insert_with(|| {
+            let mut inner = Vec::new();
+            referred(body, &mut inner);
+            inner
+        });
+        for name in inner.iter() {
+            if seen.insert(name.clone()) {
+                names.push(name.clone());
+            }
+        }
+        entries.push((name, body.clone()));
+    }
+    Map::from_unique_entries(entries)
+}
+
+/// The `$defs` names `schema` refers to (`#/$defs/Name`, RFC 6901 escapes read), pushed onto
+/// `out` in the order met; walked with an explicit stack.
+pub(crate) fn referred(schema: &Json, out: &mut Vec<String>) {
+    let mut stack = vec![schema];
+    while let Some(value) = stack.pop() {
+        match value {
+            Json::Object(map) => {
+                let reference = map.get("$ref").and_then(Json::as_str);
+                if let Some(token) = reference.and_then(|r| r.strip_prefix("#/$defs/")) {
+                    if !token.contains('/') {
+                        out.push(token.replace("~1", "/").replace("~0", "~"));
+                    }
+                }
+                stack.extend(map.values().rev());
+            }
+            Json::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+}
+
+/// Moves the `$defs` of a parameter's schema to the tool schema's root, where its
+/// `#/$defs/Name` references point once the schema is a property (JSON Schema 2020-12, Core,
+/// section 8.2.4). An entry the root has already is kept as it is: the parameters of one
+/// import name each component once, and a hand-written plugin whose parameters give one
+/// name two meanings gets the first.
+fn hoist_defs(schema: &mut Json, defs: &mut Map) {
+    let own = match schema
+        .as_object_mut()
+        .and_then(|map| map.remove("$defs"))
+        .and_then(Json::into_object)
+    {
+        Some(own) => own,
+        None => return,
+    };
+    if defs.is_empty() {
+        *defs = own;
+        return;
+    }
+    for (name, body) in own {
+        if !defs.contains_key(&name) {
+            defs.insert(name, body);
+        }
+    }
 }
 
 /// A declared `schema` is taken as it is, the parameter's description, enum and default

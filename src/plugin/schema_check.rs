@@ -8,26 +8,66 @@
 //!
 //! `pattern` and `format` are passed on to the model and not checked here: a regular
 //! expression engine is not part of this crate, and formats are advisory (section 7.2).
-//! Pure; recursion follows the schema, whose depth the JSON parser bounds.
+//! A `$ref` to an entry of the root's `$defs` (`#/$defs/Name`, as imported schemas write a
+//! shared or recursive component) is checked as that entry, beside the keywords next to it.
+//!
+//! Pure; recursion follows the value, whose depth the JSON parser bounds: a `$ref` or a
+//! composition that reads no deeper into the value counts a hop, and past
+//! [`MAX_HOPS`] of them in a row the rest is not checked (the server decides).
 
 use super::error::{quote, short_value as short};
 use crate::json::{Json, Map};
 
-/// Checks `value` against `schema`; `Err` says where (`.a[2]`) and what is wrong.
-pub(crate) fn check(value: &Json, schema: &Json) -> Result<(), String> {
+/// `$ref`s and compositions followed in a row without reading deeper into the value.
+const MAX_HOPS: usize = 64;
+
+/// Checks `value` against `schema`, whose `$ref`s name entries of its own `$defs` or else
+/// of the plugin's `defs`; `Err` says where (`.a[2]`) and what is wrong.
+pub(crate) fn check(value: &Json, schema: &Json, defs: &Map) -> Result<(), String> {
     let mut path = String::new();
-    check_at(value, schema, &mut path)
+    let own = schema.get("$defs").and_then(Json::as_object);
+    let defs = Defs { own, plugin: defs };
+    check_at(value, schema, &mut path, &defs, 0)
+}
+
+/// Where `#/$defs/Name` is looked up: the schema's own `$defs`, then the plugin's.
+struct Defs<'a> {
+    own: Option<&'a Map>,
+    plugin: &'a Map,
+}
+
+impl<'a> Defs<'a> {
+    fn get(&self, name: &str) -> Option<&'a Json> {
+        self.own
+            .and_then(|own| own.get(name))
+            .or_else(|| self.plugin.get(name))
+    }
 }
 
 fn fail(path: &str, problem: String) -> Result<(), String> {
     Err(format!("{}{}", path, problem))
 }
 
-fn check_at(value: &Json, schema: &Json, path: &mut String) -> Result<(), String> {
+fn check_at(
+    value: &Json,
+    schema: &Json,
+    path: &mut String,
+    defs: &Defs<'_>,
+    hops: usize,
+) -> Result<(), String> {
     let map = match schema.as_object() {
-        Some(map) => map,
-        None => return Ok(()),
+        Some(map) if hops <= MAX_HOPS => map,
+        _ => return Ok(()),
     };
+    if let Some(reference) = map.get("$ref").and_then(Json::as_str) {
+        let entry = reference
+            .strip_prefix("#/$defs/")
+            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+            .and_then(|name| defs.get(&name));
+        if let Some(entry) = entry {
+            check_at(value, entry, path, defs, hops + 1)?;
+        }
+    }
     if let Some(ty) = map.get("type") {
         if !type_matches(value, ty) {
             return fail(
@@ -86,17 +126,17 @@ fn check_at(value: &Json, schema: &Json, path: &mut String) -> Result<(), String
                 for (i, item) in items.iter().enumerate() {
                     let mark = path.len();
                     path.push_str(&format!("[{}]", i));
-                    check_at(item, item_schema, path)?;
+                    check_at(item, item_schema, path, defs, 0)?;
                     path.truncate(mark);
                 }
             }
         }
-        Json::Object(members) => object(members, map, path)?,
+        Json::Object(members) => object(members, map, path, defs)?,
         _ => {}
     }
     if let Some(Json::Array(all)) = map.get("allOf") {
         for branch in all {
-            check_at(value, branch, path)?;
+            check_at(value, branch, path, defs, hops + 1)?;
         }
     }
     for key in ["anyOf", "oneOf"] {
@@ -104,7 +144,7 @@ fn check_at(value: &Json, schema: &Json, path: &mut String) -> Result<(), String
             let mut first_problem = None;
             let matched = branches.iter().any(|branch| {
                 let mut scratch = path.clone();
-                match check_at(value, branch, &mut scratch) {
+                match check_at(value, branch, &mut scratch, defs, hops + 1) {
                     Ok(()) => true,
                     Err(problem) => {
                         first_problem.get_or_insert(problem);
@@ -175,7 +215,7 @@ fn trim(n: f64) -> String {
     Json::from(n).to_string().trim_end_matches(".0").to_string()
 }
 
-fn object(members: &Map, map: &Map, path: &mut String) -> Result<(), String> {
+fn object(members: &Map, map: &Map, path: &mut String, defs: &Defs<'_>) -> Result<(), String> {
     let properties = map.get("properties").and_then(Json::as_object);
     if let Some(Json::Array(required)) = map.get("required") {
         for name in required.iter().filter_map(Json::as_str) {
@@ -190,7 +230,7 @@ fn object(members: &Map, map: &Map, path: &mut String) -> Result<(), String> {
         path.push('.');
         path.push_str(key);
         match properties.and_then(|p| p.get(key)) {
-            Some(property) => check_at(member, property, path)?,
+            Some(property) => check_at(member, property, path, defs, 0)?,
             None => match map.get("additionalProperties") {
                 Some(Json::Bool(false)) => {
                     let accepted: Vec<&str> = properties
@@ -206,7 +246,7 @@ fn object(members: &Map, map: &Map, path: &mut String) -> Result<(), String> {
                         ),
                     );
                 }
-                Some(extra @ Json::Object(_)) => check_at(member, extra, path)?,
+                Some(extra @ Json::Object(_)) => check_at(member, extra, path, defs, 0)?,
                 _ => {}
             },
         }
@@ -257,7 +297,12 @@ mod tests {
         // Regression: this copy of "a value for a message" cut at 40 characters and left DEL
         // and NEL (U+0085, a line break to some loggers) as they were, where the argument
         // pipeline's copy escaped them; both use the plugin's one `short_value` now.
-        let err = check(&json!("a\u{7f}\u{85}b"), &json!({"type": "integer"})).unwrap_err();
+        let err = check(
+            &json!("a\u{7f}\u{85}b"),
+            &json!({"type": "integer"}),
+            &Map::new(),
+        )
+        .unwrap_err();
         assert_eq!(err, " must be of type integer; got \"a\\u{7f}\\u{85}b\"");
     }
 
@@ -265,7 +310,7 @@ mod tests {
         ($($name:ident: $value:expr, $schema:expr => $expected:expr;)*) => {$(
             #[test]
             fn $name() {
-                let got = check(&$value, &$schema);
+                let got = check(&$value, &$schema, &Map::new());
                 let expected: Result<(), &str> = $expected;
                 assert_eq!(got.as_ref().map(|_| ()).map_err(String::as_str), expected);
             }

@@ -135,7 +135,12 @@ impl HttpTool {
     ) -> Result<(Request, Redactor), ToolOutput> {
         // The `fields` argument shapes the answer, not the request (checked all the same).
         self.take_fields(&mut arguments)?;
-        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        let values = args::resolve(
+            &self.compiled.endpoint,
+            &self.compiled.defs,
+            arguments,
+            context,
+        )?;
         self.assemble(&values, context, None)
     }
 
@@ -297,7 +302,12 @@ impl HttpTool {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
         self.take_fields(&mut arguments)?;
-        let values = args::resolve(&self.compiled.endpoint, arguments, context)?;
+        let values = args::resolve(
+            &self.compiled.endpoint,
+            &self.compiled.defs,
+            arguments,
+            context,
+        )?;
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             Some(Auth::Digest { username, password }) => {

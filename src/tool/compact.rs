@@ -37,6 +37,10 @@ fn description_limit(depth: usize, max: usize) -> usize {
     }
 }
 
+/// The `properties` depth `$defs` entries are compacted at, less one: past the levels
+/// that keep descriptions (see [`description_limit`]).
+const DEFS_DEPTH: usize = 2;
+
 /// Whether `key` is a keyword that never reaches a model in a compact schema: documentation
 /// for people and tools (examples, links, XML naming, OpenAPI's discriminator, comments).
 /// A `match`, as every key of every schema is asked.
@@ -468,9 +472,16 @@ fn compact_entry(
             Edit::Drop
         }
         "items" if value.as_object().map_or(false, Map::is_empty) => Edit::Drop,
-        // Maps of names to schemas (definitions too: `defs` leaves a schema holding them
-        // alone, but their members are compacted like any other subschema).
-        _ if is_schema_map(key) || matches!(key, "$defs" | "definitions") => match value {
+        // Entries under `$defs` are used at any depth (an OpenAPI import writes shared and
+        // recursive components there): compacted as the deepest level is, names, types,
+        // enums and required lists without descriptions (a description beside a `$ref`
+        // is compacted where it is).
+        "$defs" | "definitions" => match value {
+            Json::Object(members) => compact_members(members, depth.max(DEFS_DEPTH), max, memo),
+            _ => Edit::Keep,
+        },
+        // Maps of names to schemas.
+        _ if is_schema_map(key) => match value {
             Json::Object(members) => compact_members(members, depth, max, memo),
             _ => Edit::Keep,
         },

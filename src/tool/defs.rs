@@ -581,6 +581,11 @@ pub(crate) fn factor_repeated_owned(schema: Json, factors: &mut Factors) -> Json
 /// The schema with its repeats written once, or `None` when it stays as it is.
 fn factor(schema: &Json, factors: &mut Factors) -> Option<Json> {
     let root = schema.as_object()?;
+    // A schema with `$defs` of its own already says each shared part once, and its
+    // `$ref`s name those entries: left as it is.
+    if root.contains_key("$defs") || root.contains_key("definitions") {
+        return None;
+    }
     let mut interned = Interned {
         local: std::mem::take(&mut factors.local),
         schema: factors.schemas,
@@ -853,7 +858,9 @@ impl<'a> Inliner<'a> {
             if !self.stack.contains(&name) && cost <= self.budget {
                 self.budget -= cost;
                 self.stack.push(name);
-                let inlined = self.inline(body, depth);
+                // Each entry a level deeper: a chain of entries that refer to the next ends
+                // at the depth limit, not in the stack.
+                let inlined = self.inline(body, depth + 1);
                 self.stack.pop();
                 let mut inlined = match inlined.into_object() {
                     Some(inlined) => inlined,

@@ -32,6 +32,7 @@ const PLUGIN_FIELDS: &[&str] = &[
     "query",
     "auth",
     "endpoints",
+    "$defs",
 ];
 const ENDPOINT_FIELDS: &[&str] = &[
     "name",
@@ -355,6 +356,20 @@ impl Loader<'_> {
         builder.decl.options = read_options(map, "")?;
         let (endpoints, kept, skipped) = loader.endpoints(map, skip)?;
         builder.decl.endpoints = endpoints;
+        match map.get("$defs") {
+            Some(Json::Object(defs)) => builder.decl.defs = defs.clone(),
+            Some(other) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidField,
+                    "$defs",
+                    format!(
+                        "expected an object of schemas by name; got {}",
+                        other.type_name()
+                    ),
+                ))
+            }
+            None => {}
+        }
         builder.decl.deferred = loader.deferred.into_inner();
         Ok((builder, kept, skipped))
     }

@@ -41,6 +41,9 @@ impl HttpPlugin {
             .map(|endpoint| endpoint_json(endpoint, &mut members))
             .collect();
         root.insert("endpoints", endpoints);
+        if !self.decl.defs.is_empty() {
+            root.insert("$defs", self.decl.defs.clone());
+        }
         Json::Object(root)
     }
 }

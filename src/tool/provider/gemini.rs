@@ -173,6 +173,15 @@ fn convert(node: &Json, depth: usize) -> Json {
     for (key, value) in source {
         node.keyword(key, value, kind, depth);
     }
+    // A `$ref` left by `inline_refs` (recursive, or past its bound) cannot be sent: say what
+    // was cut.
+    if let Some(reference) = source.get("$ref").and_then(Json::as_str) {
+        let name = reference.rsplit('/').next().unwrap_or(reference);
+        node.notes.push(format!(
+            "(another {}, as described above; not repeated here)",
+            crate::quote::excerpt(name)
+        ));
+    }
     if kind == Some("OBJECT") {
         if let Some(required) = required_names(source, &node.out) {
             node.out.insert("required", required);
