@@ -526,7 +526,12 @@ impl<S: Source> Reader<S> {
         if self.buf.len() < self.end + want {
             self.buf.resize(self.end + want, 0);
         }
-        self.source.read_until(deadline)?;
+        if let Err(e) = self.source.read_until(deadline) {
+            if e.kind() == io::ErrorKind::TimedOut {
+                return Ok(Got::TimedOut);
+            }
+            return Err(e);
+        }
         loop {
             match self.source.read(&mut self.buf[self.end..self.end + want]) {
                 Ok(0) => return Ok(Got::Eof),
