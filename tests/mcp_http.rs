@@ -41,7 +41,10 @@ fn registry(api: &support::Server) -> ToolRegistry {
 }
 
 /// A transport on a free loopback port.
-fn start(api: &support::Server, configure: impl FnOnce(HttpTransport) -> HttpTransport) -> SocketAddr {
+fn start(
+    api: &support::Server,
+    configure: impl FnOnce(HttpTransport) -> HttpTransport,
+) -> SocketAddr {
     let stateless = Server::new().stateless(Arc::new(registry(api)));
     let transport = configure(HttpTransport::new(stateless));
     let server = HttpServer::bind("127.0.0.1:0", ServerConfig::new()).unwrap();
@@ -161,15 +164,29 @@ fn older_revisions_through_initialize_and_their_header() {
     assert_eq!(answer["result"]["tools"].as_array().unwrap().len(), 2);
     let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_weather"}}"#;
     let answer = body(&post(addr, call, &header("2025-06-18")));
-    assert_eq!(answer["result"]["structuredContent"]["city"], Json::from("Oslo"));
+    assert_eq!(
+        answer["result"]["structuredContent"]["city"],
+        Json::from("Oslo")
+    );
     // 2024-11-05 gets what it defines: no structured content.
     let answer = body(&post(addr, call, &header("2024-11-05")));
-    assert!(answer["result"].get("structuredContent").is_none(), "{}", answer);
+    assert!(
+        answer["result"].get("structuredContent").is_none(),
+        "{}",
+        answer
+    );
     // Without the header: 2025-03-26, as the specification lets a server assume.
     let answer = body(&post(addr, call, &[]));
-    assert!(answer["result"].get("structuredContent").is_none(), "{}", answer);
+    assert!(
+        answer["result"].get("structuredContent").is_none(),
+        "{}",
+        answer
+    );
     let ping = r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
-    assert_eq!(body(&post(addr, ping, &header("2025-11-25")))["result"], json!({}));
+    assert_eq!(
+        body(&post(addr, ping, &header("2025-11-25")))["result"],
+        json!({})
+    );
     // A revision not spoken: 400 and the revisions that are.
     let response = post(addr, list, &header("1999-01-01"));
     assert_eq!(response.status(), 400);
@@ -186,10 +203,7 @@ fn progress_comes_in_an_event_stream() {
     );
     // `modern` puts its own _meta over the one given: add the token back.
     let mut value = json::parse(&text).unwrap();
-    if let Some(Json::Object(meta)) = value
-        .get_mut("params")
-        .and_then(|p| p.get_mut("_meta"))
-    {
+    if let Some(Json::Object(meta)) = value.get_mut("params").and_then(|p| p.get_mut("_meta")) {
         meta.insert("progressToken", "p1");
     }
     let response = post(addr, &value.to_string(), &headers);
@@ -275,7 +289,11 @@ fn headers_must_mirror_the_body_at_2026_07_28() {
         (response.status(), body(&response)["error"]["code"].as_i64())
     };
     let without = |name: &str| -> Vec<(&'static str, String)> {
-        headers.iter().filter(|(n, _)| *n != name).cloned().collect()
+        headers
+            .iter()
+            .filter(|(n, _)| *n != name)
+            .cloned()
+            .collect()
     };
     let replaced = |name: &'static str, value: &str| {
         let mut h = without(name);
@@ -338,6 +356,11 @@ fn the_endpoint_takes_one_json_message_by_post() {
     ] {
         let response = post(addr, text, &[]);
         assert_eq!(response.status(), 400, "{}", text);
-        assert_eq!(body(&response)["error"]["code"], Json::from(code), "{}", text);
+        assert_eq!(
+            body(&response)["error"]["code"],
+            Json::from(code),
+            "{}",
+            text
+        );
     }
 }
