@@ -22,7 +22,7 @@ const TOKEN: &str = "test-token-0123456789";
 
 /// A plugin tool against a loopback API, and a tool that reports progress.
 fn registry(api: &support::Server) -> ToolRegistry {
-    let plugin = HttpPlugin::builder("weather", &api.base())
+    let plugin = HttpPlugin::builder("weather", api.base())
         .description("City weather")
         .endpoint(Endpoint::get("get_weather", "/v1/weather"))
         .build()

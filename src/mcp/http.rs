@@ -187,7 +187,7 @@ impl HttpTransport {
             None => true,
             Some(origin) => {
                 let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-                self.allowed_origins.iter().any(|o| *o == origin)
+                self.allowed_origins.contains(&origin)
             }
         }
     }

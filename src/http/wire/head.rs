@@ -22,17 +22,12 @@ pub(crate) enum Framing {
 }
 
 /// What `Transfer-Encoding` said.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum Coding {
+    #[default]
     Absent,
     Chunked,
     Other,
-}
-
-impl Default for Coding {
-    fn default() -> Coding {
-        Coding::Absent
-    }
 }
 
 /// What the framing and connection fields of a head say: the same rules for a response
