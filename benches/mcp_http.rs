@@ -29,11 +29,7 @@ fn main() {
         .unwrap_or(3);
     let api = start_api();
     let mcp = start_mcp(api);
-    let direct = format!(
-        "GET /v1/weather?q=Oslo HTTP/1.1\r\nHost: {}\r\n\r\n",
-        api
-    )
-    .into_bytes();
+    let direct = format!("GET /v1/weather?q=Oslo HTTP/1.1\r\nHost: {}\r\n\r\n", api).into_bytes();
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
     let call = format!(
         "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: get_weather\r\nContent-Length: {}\r\n\r\n{}",
@@ -44,12 +40,21 @@ fn main() {
     .into_bytes();
     for connections in [1usize, 16, 64] {
         let runs: [(String, SocketAddr, &[u8]); 2] = [
-            (format!("api_alone/{}_connections", connections), api, &direct),
-            (format!("mcp_http/tools_call/{}_connections", connections), mcp, &call),
+            (
+                format!("api_alone/{}_connections", connections),
+                api,
+                &direct,
+            ),
+            (
+                format!("mcp_http/tools_call/{}_connections", connections),
+                mcp,
+                &call,
+            ),
         ];
         for (name, addr, request) in runs {
             if filter.as_deref().map_or(true, |f| name.contains(f)) {
-                let (rate, p50, p99) = load(addr, request, connections, Duration::from_secs(seconds));
+                let (rate, p50, p99) =
+                    load(addr, request, connections, Duration::from_secs(seconds));
                 println!(
                     "{:<40} {:>10.0} calls/s  p50 {:>7.3} ms  p99 {:>7.3} ms  rss {} KiB",
                     name,
@@ -151,7 +156,11 @@ fn load(
     let elapsed = start.elapsed();
     latencies.sort();
     let at = |q: f64| latencies[((latencies.len() as f64 - 1.0) * q) as usize];
-    (latencies.len() as f64 / elapsed.as_secs_f64(), at(0.5), at(0.99))
+    (
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        at(0.5),
+        at(0.99),
+    )
 }
 
 /// Reads one response framed by `Content-Length`, asserting a 200.
