@@ -9,21 +9,7 @@
 //! then. Connections are bounded too: one more than
 //! [`max_connections`](ServerConfig::max_connections) is answered `503` and closed at once.
 //!
-//! | what the client does | answer |
-//! | --- | --- |
-//! | a head over its limit, too many fields | `431`, closed |
-//! | a target over its limit | `414`, closed |
-//! | a body over its limit (declared or chunked) | `413`, closed, the body never read |
-//! | a head or body not in by its deadline (slowloris) | `408`, closed |
-//! | a malformed request line or field, no `Host`, `Content-Length` with `Transfer-Encoding`, two different lengths, a bad chunk | `400`, closed |
-//! | a transfer coding other than chunked | `501`, closed |
-//! | an HTTP version other than 1.0 and 1.1 | `505`, closed |
-//! | a second request sent before the first is answered (pipelining) | the first answered, with `Connection: close`, then closed |
-//! | nothing more within the keep-alive idle time | closed, without an answer |
-//!
-//! Nothing is guessed at: after any refusal the connection is closed, since what follows a
-//! bad message cannot be framed. The handler runs on the connection's own thread and sees
-//! only whole, well-framed requests.
+//! What each hostile input gets is on [`HttpServer`].
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -788,8 +774,24 @@ fn refusal(problem: HeadProblem) -> RequestError {
 ///
 /// # Security
 ///
-/// Everything a client sends is bounded as the [module](self) documents, and no input can
-/// panic the reader. It binds where it is told: bind a loopback address unless the server
+/// | what the client does | answer |
+/// | --- | --- |
+/// | a head over its limit, too many fields | `431`, closed |
+/// | a target over its limit | `414`, closed |
+/// | a body over its limit (declared or chunked) | `413`, closed, the body never read |
+/// | a head or body not in by its deadline (slowloris) | `408`, closed |
+/// | a malformed request line or field, no `Host`, `Content-Length` with `Transfer-Encoding`, two different lengths, a bad chunk | `400`, closed |
+/// | a transfer coding other than chunked | `501`, closed |
+/// | an HTTP version other than 1.0 and 1.1 | `505`, closed |
+/// | a second request sent before the first is answered (pipelining) | the first answered, with `Connection: close`, then closed |
+/// | nothing more within the keep-alive idle time | closed, without an answer |
+/// | one connection more than [`max_connections`](ServerConfig::max_connections) | `503` with `Retry-After: 1`, at once, closed |
+///
+/// Nothing is guessed at: after any refusal the connection is closed, since what follows a
+/// bad message cannot be framed. The handler runs on the connection's own thread and sees
+/// only whole, well-framed requests.
+///
+/// No input can panic the reader. It binds where it is told: bind a loopback address unless the server
 /// is meant to be reached from other machines, and authenticate what it serves.
 ///
 /// # Examples
