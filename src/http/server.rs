@@ -2,9 +2,9 @@
 //! MCP Streamable HTTP transport listens with.
 //!
 //! Every size it reads is bounded by the client's own limits (a head of
-//! [`DEFAULT_MAX_HEAD`](super::DEFAULT_MAX_HEAD), [`DEFAULT_MAX_HEADERS`](super::DEFAULT_MAX_HEADERS)
-//! fields, a target of [`DEFAULT_MAX_REQUEST_TARGET`](super::DEFAULT_MAX_REQUEST_TARGET),
-//! a chunk line of [`DEFAULT_MAX_CHUNK_LINE`](super::DEFAULT_MAX_CHUNK_LINE)) plus a body
+//! [`DEFAULT_MAX_HEAD`], [`DEFAULT_MAX_HEADERS`]
+//! fields, a target of [`DEFAULT_MAX_REQUEST_TARGET`],
+//! a chunk line of [`DEFAULT_MAX_CHUNK_LINE`]) plus a body
 //! limit, and every wait by a deadline, so a slow client holds its connection only until
 //! then. Connections are bounded too: one more than
 //! [`max_connections`](ServerConfig::max_connections) is answered `503` and closed at once.
@@ -102,28 +102,28 @@ impl ServerConfig {
     }
 
     /// Bytes of a request head, request line and fields with their line endings; over it is
-    /// `431`. Defaults to [`DEFAULT_MAX_HEAD`](super::DEFAULT_MAX_HEAD) (64 KiB).
+    /// `431`. Defaults to [`DEFAULT_MAX_HEAD`] (64 KiB).
     pub fn max_head(mut self, bytes: usize) -> ServerConfig {
         self.max_head = bytes;
         self
     }
 
     /// Header fields of a request; over it is `431`. Defaults to
-    /// [`DEFAULT_MAX_HEADERS`](super::DEFAULT_MAX_HEADERS) (100).
+    /// [`DEFAULT_MAX_HEADERS`] (100).
     pub fn max_headers(mut self, fields: usize) -> ServerConfig {
         self.max_headers = fields;
         self
     }
 
     /// Bytes of a request target; over it is `414`. Defaults to
-    /// [`DEFAULT_MAX_REQUEST_TARGET`](super::DEFAULT_MAX_REQUEST_TARGET) (8 KiB).
+    /// [`DEFAULT_MAX_REQUEST_TARGET`] (8 KiB).
     pub fn max_request_target(mut self, bytes: usize) -> ServerConfig {
         self.max_request_target = bytes;
         self
     }
 
     /// Bytes of a chunk-size line, and of each trailer line; over it is `400`. Defaults to
-    /// [`DEFAULT_MAX_CHUNK_LINE`](super::DEFAULT_MAX_CHUNK_LINE) (1 KiB).
+    /// [`DEFAULT_MAX_CHUNK_LINE`] (1 KiB).
     pub fn max_chunk_line(mut self, bytes: usize) -> ServerConfig {
         self.max_chunk_line = bytes;
         self

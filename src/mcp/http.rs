@@ -23,7 +23,7 @@ pub const HEALTH_PATH: &str = "/healthz";
 const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 
 /// MCP's Streamable HTTP transport: a [`RequestHandler`] for an
-/// [`HttpServer`](crate::http::HttpServer) that serves a [`Stateless`] at one path
+/// [`HttpServer`] that serves a [`Stateless`] at one path
 /// (default [`DEFAULT_HTTP_PATH`]), for revision 2026-07-28 and for the clients of
 /// 2025-11-25 and before (through `initialize`; no `Mcp-Session-Id` is issued, so none is
 /// needed on any later request). Built with the `mcp` and `http` features.
