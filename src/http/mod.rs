@@ -31,7 +31,8 @@
 //! | `tls.rs` | the only code that names rustls types: roots, handshake, the TLS stream |
 //! | `pool.rs` | idle connections |
 //! | `replay.rs` | [`read_response`]: the same reader over bytes in memory |
-//! | `wire/` | message syntax, pure: response head, chunk lines, request head |
+//! | `server.rs` | [`HttpServer`]: the server side, bounded and with deadlines, for MCP over HTTP |
+//! | `wire/` | message syntax, pure: response head, chunk lines, request heads (written and read) |
 //! | `media.rs` | [`media`]: which media types are JSON or a form, a response's file name |
 //! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
 //!
@@ -67,6 +68,7 @@ mod replay;
 mod request;
 mod response;
 mod retry;
+mod server;
 #[cfg(feature = "tls")]
 mod tls;
 mod wire;
@@ -100,6 +102,12 @@ pub(crate) use self::request::is_host as is_host_header;
 pub use self::request::{HeadHook, Request, Secrets};
 pub use self::response::{Response, Version};
 pub use self::retry::RetryPolicy;
+pub use self::server::{
+    read_request, HttpServer, RequestError, RequestHandler, ServerConfig, ServerRequest,
+    ServerResponse, DEFAULT_SERVER_MAX_BODY, DEFAULT_SERVER_MAX_CONNECTIONS,
+    DEFAULT_SERVER_TIMEOUT_BODY, DEFAULT_SERVER_TIMEOUT_HEAD, DEFAULT_SERVER_TIMEOUT_IDLE,
+    DEFAULT_SERVER_TIMEOUT_WRITE,
+};
 
 /// Sends a request and returns its final response.
 ///

@@ -13,7 +13,8 @@
 //! | --- | --- |
 //! | `lines.rs` | newline-delimited reading with a cap that never holds a long line |
 //! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
-//! | `server.rs` | the session: the reader loop, the writer thread, the worker pool |
+//! | `server.rs` | the session: the reader loop, the writer thread, the worker pool; [`Stateless`], the same answers without a session |
+//! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `http`) |
 //!
 //! # Examples
 //!
@@ -35,16 +36,20 @@
 //! ```
 
 mod error;
+#[cfg(feature = "http")]
+mod http;
 mod lines;
 mod rpc;
 mod server;
 
 pub use self::error::Error;
+#[cfg(feature = "http")]
+pub use self::http::{HttpTransport, DEFAULT_HTTP_PATH, HEALTH_PATH};
 pub use self::server::{
-    Server, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY,
-    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES, DEFAULT_PAGE_SIZE,
-    DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION,
-    LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    Reply, Server, Stateless, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT,
+    DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES,
+    DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS,
+    LATEST_HANDSHAKE_VERSION, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
 };
 
 use std::io::{BufRead, Write};

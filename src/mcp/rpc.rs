@@ -16,6 +16,10 @@ pub(crate) const SERVER_BUSY: i64 = -32000;
 /// -32020 to -32099 that the specification keeps for itself (this server's own codes stay
 /// in -32000 to -32019).
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// MCP 2026-07-28, "Streamable HTTP", "Server Validation": `HeaderMismatch`, the HTTP
+/// headers do not mirror the body, or one it needs is missing.
+#[cfg(feature = "http")]
+pub(crate) const HEADER_MISMATCH: i64 = -32020;
 
 /// One message from the client.
 pub(crate) enum Incoming {

@@ -339,6 +339,7 @@ impl Server {
                 }
                 result
             });
+            let core = Arc::new(Core::new(self, registry.clone()));
             let shared = Arc::new(Shared {
                 registry,
                 queue: Mutex::new(Queue::default()),
@@ -351,9 +352,7 @@ impl Server {
                 shared,
                 out,
                 version: None,
-                tools: Default::default(),
-                cursor_key: RandomState::new(),
-                server_meta: server_meta(self),
+                core,
             };
             let read = session.run(reader);
             session.shut_down();
@@ -589,19 +588,554 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// What answering needs beyond a session: the options, the tools, each tool rendered for
+/// `tools/list` once, and the key of the cursors. Shared by a stdio session and the
+/// stateless answers of [`Stateless`].
+struct Core {
+    server: Server,
+    registry: Arc<ToolRegistry>,
+    /// Each tool rendered for `tools/list`, for each [`Shape`], made on its first list.
+    tools: Mutex<[Option<Arc<Vec<String>>>; 3]>,
+    /// The key of this server's cursors: random for each server, so a client cannot make a
+    /// cursor the server did not give.
+    cursor_key: RandomState,
+    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, for 2026-07-28 results.
+    server_meta: Json,
+}
+
+impl Core {
+    fn new(server: &Server, registry: Arc<ToolRegistry>) -> Core {
+        Core {
+            server: server.clone(),
+            registry,
+            tools: Mutex::new(Default::default()),
+            cursor_key: RandomState::new(),
+            server_meta: server_meta(server),
+        }
+    }
+
+    /// MCP 2026-07-28, "Discovery": the revisions, capabilities and identity of the server.
+    fn discover(&self, id: &Json) -> String {
+        let mut capabilities = Map::with_capacity(1);
+        capabilities.insert("tools", Map::new());
+        let mut result = Map::with_capacity(7);
+        result.insert("resultType", "complete");
+        result.insert(
+            "supportedVersions",
+            PROTOCOL_VERSIONS
+                .iter()
+                .map(|v| Json::from(*v))
+                .collect::<Vec<_>>(),
+        );
+        result.insert("capabilities", capabilities);
+        if let Some(instructions) = &self.server.instructions {
+            result.insert("instructions", instructions.as_str());
+        }
+        result.insert("ttlMs", self.server.list_ttl_ms);
+        result.insert("cacheScope", LIST_CACHE_SCOPE);
+        result.insert("_meta", self.server_meta.clone());
+        rpc::response(id, Json::Object(result))
+    }
+
+    /// MCP 2025-11-25, "Lifecycle", "Initialization".
+    /// The revision negotiated and the answer, or the error answer.
+    fn initialize(&self, id: &Json, params: &Map) -> Result<(&'static str, String), String> {
+        let requested = match params.get("protocolVersion").and_then(Json::as_str) {
+            Some(requested) => requested,
+            None => {
+                return Err(rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    "invalid params: initialize needs \"protocolVersion\", a string",
+                ))
+            }
+        };
+        let version = HANDSHAKE_PROTOCOL_VERSIONS
+            .iter()
+            .copied()
+            .find(|v| *v == requested)
+            .unwrap_or(LATEST_HANDSHAKE_VERSION);
+        let mut tools = Map::with_capacity(1);
+        tools.insert("listChanged", false);
+        let mut capabilities = Map::with_capacity(1);
+        capabilities.insert("tools", tools);
+        let mut info = Map::with_capacity(2);
+        info.insert("name", self.server.name.as_str());
+        info.insert("version", self.server.version.as_str());
+        let mut result = Map::with_capacity(4);
+        result.insert("protocolVersion", version);
+        result.insert("capabilities", capabilities);
+        result.insert("serverInfo", info);
+        if let Some(instructions) = &self.server.instructions {
+            result.insert("instructions", instructions.as_str());
+        }
+        Ok((version, rpc::response(id, Json::Object(result))))
+    }
+
+    /// MCP 2025-11-25, "Tools", "Listing Tools", and "Pagination": the cursor is opaque to
+    /// the client; here it names the index of the page's first tool with a tag keyed for
+    /// this server, so a cursor the server did not give is refused. The order is the
+    /// registry's, the same on every call (MCP 2026-07-28, "Changelog", minor change 3).
+    /// `modern` adds what revision 2026-07-28 asks of every list result.
+    fn list(&self, id: &Json, params: &Map, shape: Shape, modern: bool) -> String {
+        let registry = &self.registry;
+        let start = match params.get("cursor") {
+            None | Some(Json::Null) => 0,
+            Some(Json::String(cursor)) => match self.read_cursor(cursor, registry.len()) {
+                Some(start) => start,
+                None => {
+                    return rpc::error(
+                        id,
+                        rpc::INVALID_PARAMS,
+                        "invalid params: the cursor is not one this server gave",
+                    )
+                }
+            },
+            Some(other) => {
+                return rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    &format!(
+                        "invalid params: the cursor must be a string, got {}",
+                        other.type_name()
+                    ),
+                )
+            }
+        };
+        let tools = {
+            let mut rendered = lock(&self.tools);
+            match rendered.get_mut(shape as usize) {
+                Some(slot) => slot
+                    .get_or_insert_with(|| {
+                        Arc::new(
+                            registry
+                                .iter_specs()
+                                .map(|spec| shape.tool(spec).to_string())
+                                .collect(),
+                        )
+                    })
+                    .clone(),
+                None => return rpc::error(id, rpc::INTERNAL_ERROR, "internal error: no tool list"),
+            }
+        };
+        let end = match self.server.page_size {
+            0 => tools.len(),
+            size => start.saturating_add(size).min(tools.len()),
+        };
+        let page = tools.get(start..end).unwrap_or(&[]);
+        let mut text = rpc::response_head(id);
+        text.reserve(page.iter().map(|t| t.len() + 1).sum::<usize>() + 256);
+        text.push_str("{\"tools\":[");
+        for (i, tool) in page.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(tool);
+        }
+        text.push(']');
+        let total = tools.len();
+        if end < total {
+            text.push_str(",\"nextCursor\":");
+            let cursor = self.make_cursor(end, total);
+            crate::json::write_str(&mut text, &cursor);
+        }
+        if modern {
+            // MCP 2026-07-28, "Caching": `ttlMs` and `cacheScope` on every list result.
+            text.push_str(",\"resultType\":\"complete\",\"ttlMs\":");
+            text.push_str(&self.server.list_ttl_ms.to_string());
+            text.push_str(",\"cacheScope\":");
+            crate::json::write_str(&mut text, LIST_CACHE_SCOPE);
+            text.push_str(",\"_meta\":");
+            self.server_meta.write_to(&mut text);
+        }
+        text.push_str("}}");
+        text
+    }
+
+    /// A keyed tag of a page start: SipHash under this server's random key, so only the
+    /// server can make one.
+    fn cursor_tag(&self, index: usize, total: usize) -> u64 {
+        let mut hasher = self.cursor_key.build_hasher();
+        hasher.write_usize(index);
+        hasher.write_usize(total);
+        hasher.write_usize(self.server.page_size);
+        hasher.finish()
+    }
+
+    /// `"{index:x}.{tag:016x}"`: where the next page starts.
+    fn make_cursor(&self, index: usize, total: usize) -> String {
+        format!("{:x}.{:016x}", index, self.cursor_tag(index, total))
+    }
+
+    /// The page start a cursor names, when this server made it: the cursor must be, byte
+    /// for byte, the one the server gives for a start inside the list (no sign, no leading
+    /// zero, no other case), tag included.
+    fn read_cursor(&self, cursor: &str, total: usize) -> Option<usize> {
+        let (index, _) = cursor.split_once('.')?;
+        if index.is_empty() || index.len() > 16 || !index.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let index = usize::from_str_radix(index, 16).ok()?;
+        if index == 0 || index >= total || self.make_cursor(index, total) != cursor {
+            return None;
+        }
+        Some(index)
+    }
+
+    /// The call a `tools/call` request asks for, and its progress token; or the error
+    /// answer.
+    fn prepare_call(&self, id: &Json, mut params: Map) -> Result<(ToolCall, Option<Json>), String> {
+        let invalid = |message: String| Err(rpc::error(id, rpc::INVALID_PARAMS, &message));
+        // "Progress": a token is a string or an integer, unique among the requests in flight.
+        let progress_token = match params.remove("_meta") {
+            None | Some(Json::Null) => None,
+            Some(meta) if meta.is_object() => match meta
+                .into_object()
+                .and_then(|mut m| m.remove("progressToken"))
+            {
+                None | Some(Json::Null) => None,
+                Some(token @ Json::String(_)) => Some(token),
+                Some(token @ Json::Number(_)) if token.as_i64().is_some() => Some(token),
+                Some(other) => {
+                    return invalid(format!(
+                    "invalid params: _meta.progressToken must be a string or an integer, got {}",
+                    other.type_name()
+                ))
+                }
+            },
+            Some(other) => {
+                return invalid(format!(
+                    "invalid params: _meta must be an object, got {}",
+                    other.type_name()
+                ))
+            }
+        };
+        let call_id = match id {
+            Json::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let call = match shape::call_from_params(call_id, &Json::Object(params)) {
+            Ok(call) => call,
+            Err(e) => return invalid(format!("invalid params: {}", e)),
+        };
+        let registry = &self.registry;
+        if !registry.contains(call.name()) {
+            // MCP 2025-11-25, "Tools", "Error Handling": an unknown tool is a protocol error.
+            return invalid(format!(
+                "invalid params: {}",
+                tool::unknown_name_message("tool", call.name(), registry.names())
+            ));
+        }
+        Ok((call, progress_token))
+    }
+}
+
+/// MCP answered one message at a time, without a session: what a transport on which every
+/// message stands alone calls (MCP Streamable HTTP, where any copy of a server may get any
+/// request). Made by [`Server::stateless`]; cheap to clone and shared between threads.
+///
+/// A request whose `_meta` names revision 2026-07-28 is answered at that revision, as on
+/// stdio. Any other is answered at the revision the transport says the client negotiated
+/// (Streamable HTTP carries it in the `MCP-Protocol-Version` header): `initialize` is
+/// answered (no session is kept; the client's later requests name their revision
+/// themselves), `ping`, `tools/list` and `tools/call` at that revision. A call runs on the
+/// calling thread; its progress notifications come back with its answer
+/// ([`Reply::notifications`]). Notifications and responses get no answer;
+/// `notifications/cancelled` cancels nothing (a transport without sessions cancels by closing
+/// the request's stream). Batches are refused (-32600).
+///
+/// `tools/list` cursors are keyed for this process: behind a load balancer, keep the
+/// default [`page_size`](Server::page_size) of 0 (one page), so no cursor crosses copies.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use httptool::json;
+/// use httptool::mcp::Server;
+/// use httptool::tool::ToolRegistry;
+///
+/// let stateless = Server::new().stateless(Arc::new(ToolRegistry::new()));
+/// let message = json::parse(r#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#)?;
+/// let reply = stateless.answer(message, "2025-03-26");
+/// assert!(reply.text().unwrap().contains("\"supportedVersions\""));
+/// assert_eq!(reply.error_code(), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Stateless {
+    core: Arc<Core>,
+}
+
+impl std::fmt::Debug for Stateless {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stateless")
+            .field("server", &self.core.server)
+            .field("tools", &self.core.registry.len())
+            .finish()
+    }
+}
+
+/// The answer to one message of [`Stateless::answer`].
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    text: Option<String>,
+    notifications: Vec<String>,
+}
+
+impl Reply {
+    /// The JSON-RPC response, as one line of JSON; `None` for a notification or a response.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
+    }
+
+    /// The response, owned.
+    pub fn into_text(self) -> Option<String> {
+        self.text
+    }
+
+    /// The notifications sent while the request ran (`notifications/progress`), in order,
+    /// each one line of JSON.
+    pub fn notifications(&self) -> &[String] {
+        &self.notifications
+    }
+
+    /// The JSON-RPC error code when the response is an error (a tool's failure is a result
+    /// with `isError`, not an error).
+    pub fn error_code(&self) -> Option<i64> {
+        error_code(self.text.as_deref()?)
+    }
+}
+
+/// The code of an error response written by [`rpc`]: `"error":{"code":` after the id, where
+/// a result would have `"result":`. Neither can sit inside a string (its quote would be
+/// escaped), and the top level's key comes before anything a result holds.
+fn error_code(answer: &str) -> Option<i64> {
+    const ERROR: &str = ",\"error\":{\"code\":";
+    let at = answer.find(ERROR)?;
+    if answer
+        .find(",\"result\":")
+        .map_or(false, |result| result < at)
+    {
+        return None;
+    }
+    let digits = &answer[at + ERROR.len()..];
+    let end = digits
+        .char_indices()
+        .find(|&(i, c)| !(c.is_ascii_digit() || (i == 0 && c == '-')))
+        .map_or(digits.len(), |(i, _)| i);
+    digits[..end].parse().ok()
+}
+
+impl Server {
+    /// These options and `registry`, to answer messages without a session; see
+    /// [`Stateless`].
+    pub fn stateless(&self, registry: Arc<ToolRegistry>) -> Stateless {
+        Stateless {
+            core: Arc::new(Core::new(self, registry)),
+        }
+    }
+}
+
+impl Stateless {
+    /// The options answers are made with.
+    pub fn server(&self) -> &Server {
+        &self.core.server
+    }
+
+    /// The tools served.
+    pub fn registry(&self) -> &Arc<ToolRegistry> {
+        &self.core.registry
+    }
+
+    /// Answers one message (already parsed: parse it strictly, duplicate keys refused, as
+    /// [`json::ParseOptions::reject_duplicate_keys`](crate::json::ParseOptions::reject_duplicate_keys)
+    /// does). `revision` is the revision of a request that does not name 2026-07-28 in its
+    /// `_meta`: one of [`HANDSHAKE_PROTOCOL_VERSIONS`] (another is answered -32022).
+    pub fn answer(&self, message: Json, revision: &str) -> Reply {
+        self.answer_with(message, revision, None)
+    }
+
+    /// As [`answer`](Stateless::answer), with `context` for this request's call instead of
+    /// the server's [`context`](Server::context) (the caller's identity, say).
+    pub fn answer_with(
+        &self,
+        message: Json,
+        revision: &str,
+        context: Option<CallContext>,
+    ) -> Reply {
+        match rpc::message(message) {
+            Incoming::Invalid(text) => Reply {
+                text: Some(text),
+                notifications: Vec::new(),
+            },
+            Incoming::Request { id, method, params } => {
+                self.request(&id, &method, params, revision, context)
+            }
+            Incoming::Notification { .. } | Incoming::Response | Incoming::Batch(_) => {
+                Reply::default()
+            }
+        }
+    }
+
+    fn request(
+        &self,
+        id: &Json,
+        method: &str,
+        params: Option<Json>,
+        revision: &str,
+        context: Option<CallContext>,
+    ) -> Reply {
+        let text = |text: String| Reply {
+            text: Some(text),
+            notifications: Vec::new(),
+        };
+        let params = match params {
+            None | Some(Json::Null) => Map::new(),
+            Some(value) if value.is_object() => value.into_object().unwrap_or_default(),
+            Some(other) => {
+                return text(rpc::error(
+                    id,
+                    rpc::INVALID_PARAMS,
+                    &format!(
+                        "invalid params: {} takes an object, got {}",
+                        method,
+                        other.type_name()
+                    ),
+                ))
+            }
+        };
+        let core = &self.core;
+        if method != "initialize" {
+            match modern_version(&params) {
+                Ok(true) => {
+                    return match method {
+                        "server/discover" => text(core.discover(id)),
+                        "tools/list" => text(core.list(id, &params, Shape::Full, true)),
+                        "tools/call" => {
+                            self.call(id, params, LATEST_PROTOCOL_VERSION, context)
+                        }
+                        other => text(rpc::error(
+                            id,
+                            rpc::METHOD_NOT_FOUND,
+                            &format!(
+                                "method not found: {}; at revision 2026-07-28 this server offers server/discover, tools/list and tools/call",
+                                tool::quote(other)
+                            ),
+                        )),
+                    }
+                }
+                Ok(false) => {}
+                Err((code, message, data)) => {
+                    return text(rpc::error_with(id, code, &message, data))
+                }
+            }
+        }
+        match method {
+            "ping" => return text(rpc::response(id, Json::Object(Map::new()))),
+            "initialize" => {
+                return text(match core.initialize(id, &params) {
+                    Ok((_, answer)) | Err(answer) => answer,
+                })
+            }
+            _ => {}
+        }
+        let version = match HANDSHAKE_PROTOCOL_VERSIONS
+            .iter()
+            .copied()
+            .find(|v| *v == revision)
+        {
+            Some(version) => version,
+            None => {
+                let mut data = Map::with_capacity(2);
+                data.insert(
+                    "supported",
+                    PROTOCOL_VERSIONS
+                        .iter()
+                        .map(|v| Json::from(*v))
+                        .collect::<Vec<_>>(),
+                );
+                data.insert("requested", revision);
+                return text(rpc::error_with(
+                    id,
+                    rpc::UNSUPPORTED_PROTOCOL_VERSION,
+                    &format!(
+                        "unsupported protocol version: {}; this server speaks 2026-07-28 on each request, and {} through initialize",
+                        tool::quote(revision),
+                        HANDSHAKE_PROTOCOL_VERSIONS.join(", ")
+                    ),
+                    Some(Json::Object(data)),
+                ));
+            }
+        };
+        match method {
+            "tools/list" => text(core.list(id, &params, Shape::of(version), false)),
+            "tools/call" => self.call(id, params, version, context),
+            other => text(rpc::error(
+                id,
+                rpc::METHOD_NOT_FOUND,
+                &format!(
+                    "method not found: {}; this server offers initialize, ping, tools/list and tools/call",
+                    tool::quote(other)
+                ),
+            )),
+        }
+    }
+
+    fn call(
+        &self,
+        id: &Json,
+        params: Map,
+        version: &'static str,
+        context: Option<CallContext>,
+    ) -> Reply {
+        let core = &self.core;
+        let (call, token) = match core.prepare_call(id, params) {
+            Ok(prepared) => prepared,
+            Err(answer) => {
+                return Reply {
+                    text: Some(answer),
+                    notifications: Vec::new(),
+                }
+            }
+        };
+        let mut context = context.unwrap_or_else(|| core.server.context.clone());
+        let progress = token.map(|token| {
+            Arc::new(CollectedProgress {
+                token,
+                messages: version != "2024-11-05",
+                lines: Mutex::new((Vec::new(), None)),
+            })
+        });
+        if let Some(progress) = &progress {
+            context = context.with_progress(progress.clone());
+        }
+        let meta = if version == LATEST_PROTOCOL_VERSION {
+            Some(core.server_meta.clone())
+        } else {
+            None
+        };
+        let answer = call_answer(&core.registry, id, call, &context, Shape::of(version), meta);
+        drop(context);
+        let notifications = match progress {
+            Some(progress) => std::mem::take(&mut lock(&progress.lines).0),
+            None => Vec::new(),
+        };
+        Reply {
+            text: Some(answer),
+            notifications,
+        }
+    }
+}
+
 struct Session<'a> {
     server: &'a Server,
     shared: Arc<Shared>,
     out: Outgoing,
     /// The revision negotiated through `initialize`, once it was answered.
     version: Option<&'static str>,
-    /// Each tool rendered for `tools/list`, for each [`Shape`], made on its first list.
-    tools: [Option<Vec<String>>; 3],
-    /// The key of this server's cursors: random for each server, so a client cannot make a
-    /// cursor the server did not give.
-    cursor_key: RandomState,
-    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, for 2026-07-28 results.
-    server_meta: Json,
+    /// The options, the tools and what is made of them once.
+    core: Arc<Core>,
 }
 
 impl Session<'_> {
@@ -776,7 +1310,7 @@ impl Session<'_> {
         };
         let shape = Shape::of(version);
         match method {
-            "tools/list" => Some(self.list(id, &params, shape, false)),
+            "tools/list" => Some(self.core.list(id, &params, shape, false)),
             "tools/call" => self.call(id, params, version, batch),
             other => Some(rpc::error(
                 id,
@@ -800,8 +1334,8 @@ impl Session<'_> {
         batch: Option<&Arc<Batch>>,
     ) -> Option<String> {
         match method {
-            "server/discover" => Some(self.discover(id)),
-            "tools/list" => Some(self.list(id, &params, Shape::Full, true)),
+            "server/discover" => Some(self.core.discover(id)),
+            "tools/list" => Some(self.core.list(id, &params, Shape::Full, true)),
             "tools/call" => self.call(id, params, LATEST_PROTOCOL_VERSION, batch),
             other => Some(rpc::error(
                 id,
@@ -814,29 +1348,6 @@ impl Session<'_> {
         }
     }
 
-    /// MCP 2026-07-28, "Discovery": the revisions, capabilities and identity of the server.
-    fn discover(&self, id: &Json) -> String {
-        let mut capabilities = Map::with_capacity(1);
-        capabilities.insert("tools", Map::new());
-        let mut result = Map::with_capacity(7);
-        result.insert("resultType", "complete");
-        result.insert(
-            "supportedVersions",
-            PROTOCOL_VERSIONS
-                .iter()
-                .map(|v| Json::from(*v))
-                .collect::<Vec<_>>(),
-        );
-        result.insert("capabilities", capabilities);
-        if let Some(instructions) = &self.server.instructions {
-            result.insert("instructions", instructions.as_str());
-        }
-        result.insert("ttlMs", self.server.list_ttl_ms);
-        result.insert("cacheScope", LIST_CACHE_SCOPE);
-        result.insert("_meta", self.server_meta.clone());
-        rpc::response(id, Json::Object(result))
-    }
-
     /// MCP 2025-11-25, "Lifecycle", "Initialization".
     fn initialize(&mut self, id: &Json, params: &Map) -> String {
         if self.version.is_some() {
@@ -846,191 +1357,27 @@ impl Session<'_> {
                 "invalid request: the session is already initialized",
             );
         }
-        let requested = match params.get("protocolVersion").and_then(Json::as_str) {
-            Some(requested) => requested,
-            None => {
-                return rpc::error(
-                    id,
-                    rpc::INVALID_PARAMS,
-                    "invalid params: initialize needs \"protocolVersion\", a string",
-                )
+        match self.core.initialize(id, params) {
+            Ok((version, answer)) => {
+                self.version = Some(version);
+                answer
             }
-        };
-        let version = HANDSHAKE_PROTOCOL_VERSIONS
-            .iter()
-            .copied()
-            .find(|v| *v == requested)
-            .unwrap_or(LATEST_HANDSHAKE_VERSION);
-        self.version = Some(version);
-        let mut tools = Map::with_capacity(1);
-        tools.insert("listChanged", false);
-        let mut capabilities = Map::with_capacity(1);
-        capabilities.insert("tools", tools);
-        let mut info = Map::with_capacity(2);
-        info.insert("name", self.server.name.as_str());
-        info.insert("version", self.server.version.as_str());
-        let mut result = Map::with_capacity(4);
-        result.insert("protocolVersion", version);
-        result.insert("capabilities", capabilities);
-        result.insert("serverInfo", info);
-        if let Some(instructions) = &self.server.instructions {
-            result.insert("instructions", instructions.as_str());
+            Err(answer) => answer,
         }
-        rpc::response(id, Json::Object(result))
-    }
-
-    /// MCP 2025-11-25, "Tools", "Listing Tools", and "Pagination": the cursor is opaque to
-    /// the client; here it names the index of the page's first tool with a tag keyed for
-    /// this server, so a cursor the server did not give is refused. The order is the
-    /// registry's, the same on every call (MCP 2026-07-28, "Changelog", minor change 3).
-    /// `modern` adds what revision 2026-07-28 asks of every list result.
-    fn list(&mut self, id: &Json, params: &Map, shape: Shape, modern: bool) -> String {
-        let registry = self.shared.registry.clone();
-        let start = match params.get("cursor") {
-            None | Some(Json::Null) => 0,
-            Some(Json::String(cursor)) => match self.read_cursor(cursor, registry.len()) {
-                Some(start) => start,
-                None => {
-                    return rpc::error(
-                        id,
-                        rpc::INVALID_PARAMS,
-                        "invalid params: the cursor is not one this server gave",
-                    )
-                }
-            },
-            Some(other) => {
-                return rpc::error(
-                    id,
-                    rpc::INVALID_PARAMS,
-                    &format!(
-                        "invalid params: the cursor must be a string, got {}",
-                        other.type_name()
-                    ),
-                )
-            }
-        };
-        let tools = match self.tools.get_mut(shape as usize) {
-            Some(slot) => slot.get_or_insert_with(|| {
-                registry
-                    .iter_specs()
-                    .map(|spec| shape.tool(spec).to_string())
-                    .collect()
-            }),
-            None => return rpc::error(id, rpc::INTERNAL_ERROR, "internal error: no tool list"),
-        };
-        let end = match self.server.page_size {
-            0 => tools.len(),
-            size => start.saturating_add(size).min(tools.len()),
-        };
-        let page = tools.get(start..end).unwrap_or(&[]);
-        let mut text = rpc::response_head(id);
-        text.reserve(page.iter().map(|t| t.len() + 1).sum::<usize>() + 256);
-        text.push_str("{\"tools\":[");
-        for (i, tool) in page.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(tool);
-        }
-        text.push(']');
-        let total = tools.len();
-        if end < total {
-            text.push_str(",\"nextCursor\":");
-            let cursor = self.make_cursor(end, total);
-            crate::json::write_str(&mut text, &cursor);
-        }
-        if modern {
-            // MCP 2026-07-28, "Caching": `ttlMs` and `cacheScope` on every list result.
-            text.push_str(",\"resultType\":\"complete\",\"ttlMs\":");
-            text.push_str(&self.server.list_ttl_ms.to_string());
-            text.push_str(",\"cacheScope\":");
-            crate::json::write_str(&mut text, LIST_CACHE_SCOPE);
-            text.push_str(",\"_meta\":");
-            self.server_meta.write_to(&mut text);
-        }
-        text.push_str("}}");
-        text
-    }
-
-    /// A keyed tag of a page start: SipHash under this server's random key, so only the
-    /// server can make one.
-    fn cursor_tag(&self, index: usize, total: usize) -> u64 {
-        let mut hasher = self.cursor_key.build_hasher();
-        hasher.write_usize(index);
-        hasher.write_usize(total);
-        hasher.write_usize(self.server.page_size);
-        hasher.finish()
-    }
-
-    /// `"{index:x}.{tag:016x}"`: where the next page starts.
-    fn make_cursor(&self, index: usize, total: usize) -> String {
-        format!("{:x}.{:016x}", index, self.cursor_tag(index, total))
-    }
-
-    /// The page start a cursor names, when this server made it: the cursor must be, byte
-    /// for byte, the one the server gives for a start inside the list (no sign, no leading
-    /// zero, no other case), tag included.
-    fn read_cursor(&self, cursor: &str, total: usize) -> Option<usize> {
-        let (index, _) = cursor.split_once('.')?;
-        if index.is_empty() || index.len() > 16 || !index.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        let index = usize::from_str_radix(index, 16).ok()?;
-        if index == 0 || index >= total || self.make_cursor(index, total) != cursor {
-            return None;
-        }
-        Some(index)
     }
 
     /// MCP 2025-11-25, "Tools", "Calling Tools".
     fn call(
         &mut self,
         id: &Json,
-        mut params: Map,
+        params: Map,
         version: &'static str,
         batch: Option<&Arc<Batch>>,
     ) -> Option<String> {
-        let invalid = |message: String| Some(rpc::error(id, rpc::INVALID_PARAMS, &message));
-        // "Progress": a token is a string or an integer, unique among the requests in flight.
-        let progress_token = match params.remove("_meta") {
-            None | Some(Json::Null) => None,
-            Some(meta) if meta.is_object() => match meta
-                .into_object()
-                .and_then(|mut m| m.remove("progressToken"))
-            {
-                None | Some(Json::Null) => None,
-                Some(token @ Json::String(_)) => Some(token),
-                Some(token @ Json::Number(_)) if token.as_i64().is_some() => Some(token),
-                Some(other) => {
-                    return invalid(format!(
-                    "invalid params: _meta.progressToken must be a string or an integer, got {}",
-                    other.type_name()
-                ))
-                }
-            },
-            Some(other) => {
-                return invalid(format!(
-                    "invalid params: _meta must be an object, got {}",
-                    other.type_name()
-                ))
-            }
+        let (call, progress_token) = match self.core.prepare_call(id, params) {
+            Ok(prepared) => prepared,
+            Err(answer) => return Some(answer),
         };
-        let call_id = match id {
-            Json::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        let call = match shape::call_from_params(call_id, &Json::Object(params)) {
-            Ok(call) => call,
-            Err(e) => return invalid(format!("invalid params: {}", e)),
-        };
-        let registry = &self.shared.registry;
-        if !registry.contains(call.name()) {
-            // MCP 2025-11-25, "Tools", "Error Handling": an unknown tool is a protocol error.
-            return invalid(format!(
-                "invalid params: {}",
-                tool::unknown_name_message("tool", call.name(), registry.names())
-            ));
-        }
         let key = rpc::id_key(id);
         let state = Arc::new(CallState {
             cancelled: AtomicBool::new(false),
@@ -1072,7 +1419,7 @@ impl Session<'_> {
             context: self.server.context.clone(),
             shape: Shape::of(version),
             result_meta: if version == LATEST_PROTOCOL_VERSION {
-                Some(self.server_meta.clone())
+                Some(self.core.server_meta.clone())
             } else {
                 None
             },
@@ -1185,14 +1532,14 @@ fn run(shared: &Shared, out: &Outgoing, job: Job) {
             out: Mutex::new((out.clone(), None)),
         }));
     }
-    let name = String::from(job.call.name());
-    let output = shared.registry.call_owned(job.call, &context);
-    let mut result = match shared.registry.get(&name) {
-        Some(tool) => shape::call_tool_result_for(tool.spec(), &output),
-        None => shape::call_tool_result(&output),
-    };
-    job.shape.result(&mut result, job.result_meta);
-    let line = rpc::response(&job.id, result);
+    let line = call_answer(
+        &shared.registry,
+        &job.id,
+        job.call,
+        &context,
+        job.shape,
+        job.result_meta,
+    );
     // Answer only while the call is still waited for; the check and the send happen under
     // the lock that cancellation takes, so a cancelled call is never answered.
     let mut in_flight = lock(&shared.in_flight);
@@ -1213,6 +1560,26 @@ fn run(shared: &Shared, out: &Outgoing, job: Job) {
     }
     drop(in_flight);
     shared.settled.notify_all();
+}
+
+/// Runs a call and makes its answer: the result as the revision (`shape`) defines it, with
+/// `meta` (2026-07-28) added.
+fn call_answer(
+    registry: &ToolRegistry,
+    id: &Json,
+    call: ToolCall,
+    context: &CallContext,
+    shape: Shape,
+    meta: Option<Json>,
+) -> String {
+    let name = String::from(call.name());
+    let output = registry.call_owned(call, context);
+    let mut result = match registry.get(&name) {
+        Some(tool) => shape::call_tool_result_for(tool.spec(), &output),
+        None => shape::call_tool_result(&output),
+    };
+    shape.result(&mut result, meta);
+    rpc::response(id, result)
 }
 
 /// Turns a call's progress reports into `notifications/progress` (MCP 2025-11-25,
@@ -1237,19 +1604,54 @@ impl Progress for CallProgress {
             return;
         }
         out.1 = Some(done);
-        let mut params = Map::with_capacity(4);
-        params.insert("progressToken", self.token.clone());
-        params.insert("progress", done);
-        if let Some(total) = total {
-            params.insert("total", total);
-        }
-        if self.messages && !message.is_empty() {
-            params.insert("message", message);
-        }
-        out.0.line(rpc::notification(
-            "notifications/progress",
-            Json::Object(params),
+        out.0.line(progress_notification(
+            &self.token,
+            done,
+            total,
+            message,
+            self.messages,
         ));
+    }
+}
+
+/// `notifications/progress` for `token`; `message` only where the revision has it
+/// (`messages`).
+fn progress_notification(
+    token: &Json,
+    done: u64,
+    total: Option<u64>,
+    message: &str,
+    messages: bool,
+) -> String {
+    let mut params = Map::with_capacity(4);
+    params.insert("progressToken", token.clone());
+    params.insert("progress", done);
+    if let Some(total) = total {
+        params.insert("total", total);
+    }
+    if messages && !message.is_empty() {
+        params.insert("message", message);
+    }
+    rpc::notification("notifications/progress", Json::Object(params))
+}
+
+/// Progress of a call answered without a session: its notifications, kept until the answer
+/// goes out with them.
+struct CollectedProgress {
+    token: Json,
+    messages: bool,
+    lines: Mutex<(Vec<String>, Option<u64>)>,
+}
+
+impl Progress for CollectedProgress {
+    fn report(&self, done: u64, total: Option<u64>, message: &str) {
+        let mut lines = lock(&self.lines);
+        if lines.1.map_or(false, |last| done <= last) {
+            return;
+        }
+        lines.1 = Some(done);
+        let line = progress_notification(&self.token, done, total, message, self.messages);
+        lines.0.push(line);
     }
 }
 

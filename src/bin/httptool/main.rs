@@ -47,6 +47,7 @@ commands:
   import har RECORDING.har [--host H]   turn a browser's HAR recording into a plugin file
   export curl PLUGIN.json [TOOL] [ARGS] print the curl command a call would amount to
   serve PLUGIN.json...                  serve the tools to an MCP client on stdin and stdout
+  serve PLUGIN.json... --http PORT      the same over MCP's Streamable HTTP (loopback by default)
 
 Plugin files and documents may be JSON or YAML (by extension, or YAML unless the text
 starts with '{' or '['); each input is read up to 64 MiB (--max-input-bytes N changes it).

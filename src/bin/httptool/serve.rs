@@ -1,10 +1,13 @@
 //! `httptool serve`: every tool of the plugin files, served to an MCP client on standard
-//! input and output.
+//! input and output, or over Streamable HTTP with `--http ADDR:PORT`.
 
 use std::io::{self, BufReader};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
+use std::sync::Arc;
 
-use httptool::mcp::{self, Server};
+use httptool::http::{HttpServer, ServerConfig};
+use httptool::mcp::{self, HttpTransport, Server};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
 
@@ -13,6 +16,7 @@ use crate::{call_context, load_plugin_for, print_out, CliError};
 
 const HELP: &str = "\
 usage: httptool serve PLUGIN.json... [--openapi SPEC]... [--context KEY=VALUE] [--max-concurrency N]
+       httptool serve PLUGIN.json... --http [ADDR:]PORT [--token-env VAR | --no-auth] [HTTP OPTIONS]
 
 Serves every tool of the plugin files as a Model Context Protocol server (revision
 2026-07-28, no handshake; and 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 through
@@ -33,6 +37,23 @@ variable it names must be set.
   --full-schemas        the schemas as declared, every description whole, instead of
                         the compact schemas a model reads by default
   --max-input-bytes N   read at most N bytes of each plugin file (default 64 MiB)
+
+Streamable HTTP (MCP over the network; no sessions, so any number of copies can serve
+behind a load balancer):
+  --http [ADDR:]PORT    serve at http://ADDR:PORT/mcp instead of stdio; ADDR defaults to
+                        127.0.0.1 (loopback only). GET /healthz answers 200 for load
+                        balancers. The address served is printed on standard error.
+  --token-env VAR       every request must send `Authorization: Bearer $VAR` (the token
+                        is read from the environment variable VAR, never from the command
+                        line; default variable: HTTPTOOL_MCP_TOKEN, when it is set)
+  --no-auth             serve without a token. Needed to listen on a non-loopback address
+                        without one; loopback without a token needs nothing
+  --allow-host HOST[:PORT]  a Host header to accept besides the address listened on (the
+                        name a proxy or load balancer sends); repeatable. Others get 403
+  --allow-origin ORIGIN a browser Origin to accept (https://app.example.com); repeatable.
+                        Requests with any other Origin get 403 (DNS rebinding)
+  --path PATH           the MCP endpoint's path (default /mcp)
+  --max-connections N   connections served at once (default 512); more get 503
 {catalog}";
 
 /// The end of the help, after the network options: an MCP client's configuration.
@@ -70,6 +91,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(word) = args.value("--page-size")? {
         server = server.page_size(count(&word, "--page-size", 0)?);
     }
+    let http = HttpOptions::take(&mut args)?;
     let catalog = crate::catalog::take(&mut args)?;
     let full = args.flag("--full-schemas");
     let documents = args.values("--openapi")?;
@@ -103,11 +125,175 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if let Some(instructions) = mcp::plugin_instructions(&plugins) {
         server = server.instructions(instructions);
     }
+    if let Some(http) = http {
+        return serve_http(http, server, registry);
+    }
     let stdin = io::stdin();
     let reader = BufReader::with_capacity(64 * 1024, stdin.lock());
     server
         .serve(&registry, reader, io::stdout())
         .map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options of `serve --http`.
+struct HttpOptions {
+    addr: SocketAddr,
+    token: Option<String>,
+    no_auth: bool,
+    hosts: Vec<String>,
+    origins: Vec<String>,
+    path: String,
+    max_connections: Option<usize>,
+}
+
+/// The variable the token is read from when `--token-env` is not given.
+const DEFAULT_TOKEN_VARIABLE: &str = "HTTPTOOL_MCP_TOKEN";
+
+impl HttpOptions {
+    /// The HTTP options, when `--http` is given; the others alone are a usage error.
+    fn take(args: &mut Args) -> Result<Option<HttpOptions>, CliError> {
+        let addr = args.value("--http")?;
+        let token_env = args.value("--token-env")?;
+        let no_auth = args.flag("--no-auth");
+        let hosts = args.values("--allow-host")?;
+        let origins = args.values("--allow-origin")?;
+        let path = args.value("--path")?;
+        let max_connections = args.value("--max-connections")?;
+        let addr = match addr {
+            Some(addr) => addr,
+            None => {
+                let given = token_env.is_some()
+                    || no_auth
+                    || !hosts.is_empty()
+                    || !origins.is_empty()
+                    || path.is_some()
+                    || max_connections.is_some();
+                if given {
+                    return Err(CliError::Usage(
+                        "--token-env, --no-auth, --allow-host, --allow-origin, --path and --max-connections go with --http ADDR:PORT".to_string(),
+                    ));
+                }
+                return Ok(None);
+            }
+        };
+        let addr = listen_address(&addr)?;
+        if token_env.is_some() && no_auth {
+            return Err(CliError::Usage(
+                "--token-env and --no-auth contradict each other; give one".to_string(),
+            ));
+        }
+        let token = match &token_env {
+            Some(variable) => match std::env::var(variable) {
+                Ok(token) if !token.trim().is_empty() => Some(token.trim().to_string()),
+                _ => {
+                    return Err(CliError::Failed(format!(
+                        "--token-env {}: the variable is not set or is empty; set it to the token clients must send",
+                        variable
+                    )))
+                }
+            },
+            None if no_auth => None,
+            None => std::env::var(DEFAULT_TOKEN_VARIABLE)
+                .ok()
+                .map(|t| t.trim().to_string())
+                .filter(|t| !t.is_empty()),
+        };
+        let path = path.unwrap_or_else(|| mcp::DEFAULT_HTTP_PATH.to_string());
+        if !path.starts_with('/') || path.contains(['?', '#', ' ']) || path == mcp::HEALTH_PATH {
+            return Err(CliError::Usage(format!(
+                "--path takes a path such as /mcp (not {}), got '{}'",
+                mcp::HEALTH_PATH,
+                path
+            )));
+        }
+        let max_connections = match max_connections {
+            Some(word) => Some(count(&word, "--max-connections", 1)?),
+            None => None,
+        };
+        Ok(Some(HttpOptions {
+            addr,
+            token,
+            no_auth,
+            hosts,
+            origins,
+            path,
+            max_connections,
+        }))
+    }
+}
+
+/// `ADDR:PORT`, `[V6]:PORT`, `localhost:PORT` or a bare `PORT` (on 127.0.0.1).
+fn listen_address(word: &str) -> Result<SocketAddr, CliError> {
+    let bad = || {
+        CliError::Usage(format!(
+            "--http takes [ADDR:]PORT, such as 8080, 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080; got '{}'",
+            word
+        ))
+    };
+    if let Ok(port) = word.parse::<u16>() {
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    if let Some(port) = word.strip_prefix("localhost:") {
+        let port = port.parse::<u16>().map_err(|_| bad())?;
+        return Ok(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), port));
+    }
+    word.parse::<SocketAddr>().map_err(|_| bad())
+}
+
+/// Serves over Streamable HTTP until the listening socket fails.
+fn serve_http(
+    options: HttpOptions,
+    server: Server,
+    registry: ToolRegistry,
+) -> Result<ExitCode, CliError> {
+    let loopback = options.addr.ip().is_loopback();
+    if options.token.is_none() && !loopback {
+        if !options.no_auth {
+            return Err(CliError::Failed(format!(
+                "refusing to serve {} without authentication: anyone who reaches the address could call every tool with this server's credentials. Set a token with --token-env VAR (or {}), or give --no-auth if something in front of it authenticates",
+                options.addr, DEFAULT_TOKEN_VARIABLE
+            )));
+        }
+        eprintln!(
+            "httptool: WARNING: serving {} with --no-auth: anyone who reaches this address can call every tool",
+            options.addr
+        );
+    }
+    let mut config = ServerConfig::new();
+    if let Some(n) = options.max_connections {
+        config = config.max_connections(n);
+    }
+    let listener = HttpServer::bind(options.addr, config)
+        .map_err(|e| CliError::Failed(format!("cannot listen on {}: {}", options.addr, e)))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| CliError::Failed(format!("cannot listen on {}: {}", options.addr, e)))?;
+    let mut transport =
+        HttpTransport::new(server.stateless(Arc::new(registry))).path(options.path.as_str());
+    for host in options.hosts {
+        transport = transport.allow_host(host);
+    }
+    for origin in options.origins {
+        transport = transport.allow_origin(origin);
+    }
+    let auth = match options.token {
+        Some(token) => {
+            transport = transport.bearer_token(token);
+            "bearer token required"
+        }
+        None => "no authentication",
+    };
+    eprintln!(
+        "httptool: serving MCP at http://{}{} ({}; health check at {})",
+        local,
+        options.path,
+        auth,
+        mcp::HEALTH_PATH
+    );
+    transport
+        .serve(&listener)
+        .map_err(|e| CliError::Failed(format!("serving {} failed: {}", local, e)))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -22,11 +22,24 @@ pub(crate) enum Framing {
 }
 
 /// What `Transfer-Encoding` said.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coding {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Coding {
+    #[default]
     Absent,
     Chunked,
     Other,
+}
+
+/// What the framing and connection fields of a head say: the same rules for a response
+/// the client reads and a request the server reads.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    /// `Connection: close` was sent.
+    pub close: bool,
+    /// `Connection: keep-alive` was sent (matters for HTTP/1.0).
+    pub keep_alive: bool,
+    pub content_length: Option<Result<u64, Malformed>>,
+    pub coding: Coding,
 }
 
 /// A parsed response head.
@@ -36,12 +49,8 @@ pub(crate) struct Head {
     pub status: u16,
     pub reason: Cow<'static, str>,
     pub headers: Headers,
-    /// `Connection: close` was sent.
-    pub close: bool,
-    /// `Connection: keep-alive` was sent (matters for HTTP/1.0).
-    pub keep_alive: bool,
-    content_length: Option<Result<u64, Malformed>>,
-    coding: Coding,
+    /// The framing and connection fields.
+    pub notes: Notes,
 }
 
 /// Finds the empty line that ends a head; returns the length of the head including it.
@@ -65,7 +74,7 @@ pub(crate) fn find_head_end(buf: &[u8], from: usize) -> Option<usize> {
 
 /// Splits off one line: the line without its ending (CRLF or bare LF), and the rest.
 /// RFC 9112 section 2.2: a bare CR anywhere else makes the element invalid.
-fn next_line(data: &[u8]) -> Option<(&[u8], &[u8])> {
+pub(crate) fn next_line(data: &[u8]) -> Option<(&[u8], &[u8])> {
     let nl = super::find_byte(data, b'\n')?;
     let line = &data[..nl];
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -89,10 +98,7 @@ pub(crate) fn parse_head(head: &[u8], limits: &Limits) -> Result<Head, Error> {
         status,
         reason: reason_text(status, reason),
         headers: Headers::with_capacity(head.len(), 16),
-        close: false,
-        keep_alive: false,
-        content_length: None,
-        coding: Coding::Absent,
+        notes: Notes::default(),
     };
     let mut count = 0usize;
     while let Some((line, tail)) = next_line(rest) {
@@ -109,7 +115,7 @@ pub(crate) fn parse_head(head: &[u8], limits: &Limits) -> Result<Head, Error> {
             ));
         }
         let (name, value) = parse_field_line(line, Malformed::HeaderLine)?;
-        parsed.note(name, value);
+        parsed.notes.note(name, value);
         let value = String::from_utf8_lossy(value);
         parsed.headers.push(name, &value, false);
     }
@@ -186,7 +192,7 @@ pub(crate) fn parse_field_line(line: &[u8], bad_line: Malformed) -> Result<(&str
     Ok((name, value))
 }
 
-fn trim_ows(mut v: &[u8]) -> &[u8] {
+pub(crate) fn trim_ows(mut v: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = v {
         v = rest;
     }
@@ -227,9 +233,9 @@ impl<'a> Iterator for List<'a> {
     }
 }
 
-impl Head {
+impl Notes {
     /// Records what the framing and connection headers say.
-    fn note(&mut self, name: &str, value: &[u8]) {
+    pub(crate) fn note(&mut self, name: &str, value: &[u8]) {
         if name.eq_ignore_ascii_case("content-length") {
             self.note_length(value);
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
@@ -273,13 +279,15 @@ impl Head {
             };
         }
     }
+}
 
+impl Head {
     /// RFC 9112 section 6.3: how the body is delimited, given whether the request was HEAD.
     pub(crate) fn framing(&self, head_request: bool) -> Result<Framing, Error> {
         if head_request || (100..200).contains(&self.status) || matches!(self.status, 204 | 304) {
             return Ok(Framing::None);
         }
-        match (self.coding, self.content_length) {
+        match (self.notes.coding, self.notes.content_length) {
             (Coding::Absent, None) => Ok(Framing::Close),
             (Coding::Absent, Some(Ok(n))) => Ok(Framing::Length(n)),
             (Coding::Absent, Some(Err(e))) => Err(Error::malformed(e)),
@@ -296,8 +304,10 @@ impl Head {
     /// has faulty framing, so its connection is closed after it.
     pub(crate) fn persists(&self) -> bool {
         match self.version {
-            Version::Http11 => !self.close,
-            Version::Http10 => self.keep_alive && !self.close && self.coding == Coding::Absent,
+            Version::Http11 => !self.notes.close,
+            Version::Http10 => {
+                self.notes.keep_alive && !self.notes.close && self.notes.coding == Coding::Absent
+            }
         }
     }
 }
@@ -317,7 +327,7 @@ fn reason_text(status: u16, reason: &[u8]) -> Cow<'static, str> {
     Cow::Owned(String::from_utf8_lossy(reason).into_owned())
 }
 
-fn canonical_reason(status: u16) -> Option<&'static str> {
+pub(crate) fn canonical_reason(status: u16) -> Option<&'static str> {
     Some(match status {
         100 => "Continue",
         200 => "OK",
@@ -336,13 +346,21 @@ fn canonical_reason(status: u16) -> Option<&'static str> {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        413 => "Content Too Large",
+        414 => "URI Too Long",
+        415 => "Unsupported Media Type",
         409 => "Conflict",
         422 => "Unprocessable Content",
         429 => "Too Many Requests",
+        431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         502 => "Bad Gateway",
         503 => "Service Unavailable",
+        501 => "Not Implemented",
         504 => "Gateway Timeout",
+        505 => "HTTP Version Not Supported",
         _ => return None,
     })
 }

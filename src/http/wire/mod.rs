@@ -2,10 +2,12 @@
 //!
 //! - [`head`]: finding, parsing and framing the response head;
 //! - [`chunked`]: the chunk-size line;
-//! - [`write`](mod@write): the request head.
+//! - [`write`](mod@write): the request head;
+//! - [`request`]: the request head a server reads.
 
 pub(crate) mod chunked;
 pub(crate) mod head;
+pub(crate) mod request;
 pub(crate) mod write;
 
 /// The position of the first `byte` in `bytes`. The one search for a line ending or a colon
