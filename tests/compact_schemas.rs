@@ -116,6 +116,7 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str, depth: usize) {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_document() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/openapi/box-platform.openapi.json");
@@ -175,6 +176,7 @@ fn real_document(name: &str) -> Json {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn no_parameter_type_enum_or_required_flag_is_lost_on_the_real_documents() {
     // Box is checked above; these hold summaries and descriptions with Markdown, HTML line
     // breaks, restated defaults and titles (Spotify), and lean ones (Figma). Kubernetes is

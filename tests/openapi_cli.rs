@@ -164,6 +164,7 @@ fn library_pretty(document: &Path) -> String {
 /// library's pretty writer, whatever the thread count: a small document and each real one
 /// in `../shared/data/openapi/` (DigitalOcean's, many files, is refused before printing).
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn the_plugin_file_printed_on_threads_is_the_library_pretty_text() {
     let dir = TempDir::new("openapi-print-threads");
     let mut documents = vec![PathBuf::from(dir.file("small.json", SMALL))];

@@ -153,6 +153,7 @@ fn run_case(dir: &Path) -> Outcome {
 }
 
 #[test]
+#[ignore = "needs ../shared/conformance/yaml-test-suite: see tests/README.md"]
 fn yaml_test_suite() {
     // A small stack: no case may need deep recursion.
     let handle = std::thread::Builder::new()
