@@ -6,8 +6,6 @@
 //!
 //! Run with `--nocapture` to see the hit rates and the misses.
 
-#![cfg(feature = "openapi")]
-
 use std::path::Path;
 
 use httptool::json::ParseOptions;

@@ -3,20 +3,16 @@
 //! type, enum and required flag, over a whole real document; `full_schemas` keeps the text
 //! whole; `httptool tools --stats` says what each tool costs.
 
-#![cfg(feature = "cli")]
-
-#[path = "cli_support/mod.rs"]
-mod cli_support;
-
 use std::path::Path;
 
-use cli_support::{httptool, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{
     anthropic, compact_schema, gemini, inline_refs, mcp, openai, ToolSize,
     DEFAULT_MAX_DESCRIPTION_BYTES,
 };
+
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
 
 /// The same plugin with `full_schemas` set in its file.
 fn full(plugin: &HttpPlugin) -> HttpPlugin {

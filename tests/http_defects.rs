@@ -3,12 +3,6 @@
 //! refused early sent twice with its answer lost, and a dry run checking other limits than
 //! the send.
 
-#![cfg(feature = "plugin")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
-
 use std::io::Read;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,8 +13,9 @@ use httptool::http::{
 };
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{ToolCall, ToolRegistry};
-use steps::{steps, Test};
-use support::{Peer, Server};
+
+use crate::support::steps::{steps, Test};
+use crate::support::{Peer, Server};
 
 const STRAY: &str = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{\"balance\":999999}\n";
 const REAL_BALANCE: &str = r#"{"balance":100}"#;
@@ -264,7 +259,7 @@ fn dry_run_and_send(
 
 #[test]
 fn a_dry_run_and_a_send_check_the_same_request_target_limit() {
-    let server = Server::fixed(&support::ok("ok"));
+    let server = Server::fixed(&crate::support::ok("ok"));
     let client = Client::with_config(Config::new().max_request_target(100));
     let over = Err(Limit::RequestTarget);
     // (target length, per-request limit, verdict): both sides of each boundary.

@@ -1,14 +1,11 @@
 //! Every limit just under and just over, asserting the exact error kind, with the limit set per
 //! request and on the client.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use httptool::http::{
     Client, Config, Error, ErrorKind, Limit, Request, RequestOptions, Response, Transport,
 };
-use support::Server;
+
+use crate::support::Server;
 
 fn get(server: &Server, path: &str, options: RequestOptions) -> Result<Response, Error> {
     let request = Request::get(&server.url(path))
@@ -125,7 +122,7 @@ trait StreamWrite {
     fn stream_write(&mut self, bytes: &[u8]) -> bool;
 }
 
-impl StreamWrite for support::Peer {
+impl StreamWrite for crate::support::Peer {
     fn stream_write(&mut self, bytes: &[u8]) -> bool {
         use std::io::Write;
         self.stream.write_all(bytes).is_ok()
@@ -266,7 +263,7 @@ fn max_chunk_line() {
 
 #[test]
 fn max_request_target_is_checked_before_sending() {
-    let server = Server::fixed(&support::ok(""));
+    let server = Server::fixed(&crate::support::ok(""));
     // "/" and 99 more bytes: a target of exactly 100.
     let at = server.url(&format!("/{}", "a".repeat(99)));
     let over = server.url(&format!("/{}", "a".repeat(100)));

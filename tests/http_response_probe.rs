@@ -4,16 +4,13 @@
 //! lines in `http_malformed`, limits in `http_limits`, late stray responses in
 //! `http_defects`, timeouts in `http_timeouts`) are not repeated.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use std::time::Duration;
 
 use httptool::http::{
     Client, Config, Error, ErrorKind, Limit, Request, Response, Timeout, Transport,
 };
-use support::Server;
+
+use crate::support::Server;
 
 const SHORT: Duration = Duration::from_millis(300);
 

@@ -131,7 +131,11 @@ fn suite(sub: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/conformance/JSONTestSuite")
         .join(sub);
-    assert!(dir.is_dir(), "JSONTestSuite is missing at {}", dir.display());
+    assert!(
+        dir.is_dir(),
+        "JSONTestSuite is missing at {}",
+        dir.display()
+    );
     dir
 }
 

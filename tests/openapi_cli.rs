@@ -1,17 +1,14 @@
 //! `httptool import openapi`, and OpenAPI documents (JSON and YAML) given to `tools`,
 //! `call` and `serve`.
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-mod support;
-
-use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
-use httptool::json::{self, Json};
-use httptool::openapi::{self, ImportOptions};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use support::Server as Api;
+
+use httptool::json::{self, Json};
+use httptool::openapi::{self, ImportOptions};
+
+use crate::support::cli::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
+use crate::support::Server as Api;
 
 const PETS: &str = r##"{"openapi": "3.0.3", "info": {"title": "Pets", "version": "1"},
  "servers": [{"url": "https://pets.example.com/v1"}],

@@ -5,20 +5,14 @@
 //! benchmark's generated document, and on documents with operations the plugin refuses
 //! (the importer drops each with a warning and builds the plugin again).
 
-#![cfg(all(feature = "openapi", feature = "yaml"))]
-
-mod openapi_support;
-
 use std::sync::Arc;
 
 use httptool::json::{Json, Map, ParseOptions};
 use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSpec};
-use openapi_support::{dir, read, Folder};
 
-#[allow(dead_code)]
-#[path = "../benches/support/openapi_document.rs"]
-mod openapi_document;
+use crate::support::openapi::{dir, read, Folder};
+use crate::support::openapi_document;
 
 /// The thread counts compared: one (the sequential loop), two, and three (more chunks than
 /// this machine has cores).
@@ -169,8 +163,8 @@ fn digitalocean_imports_the_same_on_every_thread_count() {
 #[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn every_document_of_the_folder_is_checked() {
     assert_eq!(
-        openapi_support::documents_found(),
-        openapi_support::DOCUMENTS
+        crate::support::openapi::documents_found(),
+        crate::support::openapi::DOCUMENTS
     );
 }
 

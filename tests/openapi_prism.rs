@@ -8,8 +8,6 @@
 //! `#[ignore]`d so that without Prism it neither runs nor counts as a pass; with the variable
 //! set, anything wrong (Prism not starting, fewer than 98% of the requests accepted) fails it.
 
-#![cfg(feature = "openapi")]
-
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

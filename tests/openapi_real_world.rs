@@ -7,14 +7,11 @@
 //! Each document is read once and imported twice, in its own test (the debug build is slow
 //! on the largest ones, and the tests run in parallel).
 
-#![cfg(all(feature = "openapi", feature = "yaml"))]
-
-mod openapi_support;
-
 use httptool::json::{self, Json};
 use httptool::openapi::{self, ImportOptions};
 use httptool::plugin::HttpPlugin;
-use openapi_support::{dir, read, Folder};
+
+use crate::support::openapi::{dir, read, Folder};
 
 const METHODS: [&str; 7] = ["get", "put", "post", "delete", "options", "head", "patch"];
 
@@ -147,8 +144,8 @@ fn check(file: &str) {
 #[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn the_documents_are_all_covered() {
     assert_eq!(
-        openapi_support::documents_found(),
-        openapi_support::DOCUMENTS,
+        crate::support::openapi::documents_found(),
+        crate::support::openapi::DOCUMENTS,
         "a document added to the folder gets a test here"
     );
 }

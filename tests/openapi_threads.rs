@@ -3,19 +3,14 @@
 //! documents, the benchmark's document and documents made to catch the places where a
 //! converter's cache shows (warnings of shared schemas, node budgets, external documents).
 
-#![cfg(all(feature = "openapi", feature = "yaml"))]
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use httptool::json::{self, Json, Map, ParseOptions};
 use httptool::openapi::{self, Error, ErrorKind, ImportOptions, RefResolver, ToolFigure, Warning};
 
-#[path = "../benches/support/openapi_document.rs"]
-mod openapi_document;
-mod openapi_support;
-
-use openapi_support::{dir, read, Folder};
+use crate::support::openapi::{dir, read, Folder};
+use crate::support::openapi_document;
 
 /// Operations enough for three threads with room to spare: the importer starts a thread for
 /// every 32.

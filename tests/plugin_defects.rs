@@ -3,14 +3,11 @@
 //! servers read as dot segments (9), and the smaller ones (binary bodies without a
 //! Content-Type, Latin-1 text, `cap_text` below its marker's length).
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{gemini, openai, ToolRegistry};
-use plugin_support::{call, plugin, Recorder};
+
+use crate::support::plugin::{call, plugin, Recorder};
 
 // ---------------------------------------------------------------- defect 6
 
@@ -213,7 +210,7 @@ fn defect_8_integers_in_a_json_body_are_plain_digits_defaults_included() {
     let out = call(&plugin, "post", r#"{"n": 1e3, "ids": [2.0, "7", 1e2]}"#);
     assert!(!out.is_error(), "{}", out.text());
     assert_eq!(
-        plugin_support::body_text(&recorder.only()),
+        crate::support::plugin::body_text(&recorder.only()),
         r#"{"n":1000,"ids":[2,7,100],"three":3}"#
     );
     let out = call(&plugin, "post", r#"{"ids": [1, 1e300]}"#);
@@ -338,10 +335,13 @@ fn defect_9_path_defaults_follow_the_same_rule() {
 /// The output of a GET whose response has `content_type` and `body`.
 fn answer(content_type: Option<&'static str>, body: &'static [u8]) -> httptool::tool::ToolOutput {
     let recorder = Recorder::replying(move |request| {
-        plugin_support::response(request, 200, content_type, body)
+        crate::support::plugin::response(request, 200, content_type, body)
     });
     let plugin = plugin(
-        &plugin_support::single("https://api.example.com", r#""name": "get", "path": "/x""#),
+        &crate::support::plugin::single(
+            "https://api.example.com",
+            r#""name": "get", "path": "/x""#,
+        ),
         &recorder,
     );
     call(&plugin, "get", "{}")

@@ -15,10 +15,6 @@
 //! issuer, expiry and client claims are. Each test uses client ids of its own, so the tests
 //! run in parallel against one server.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -29,7 +25,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use httptool::json::{self, Json};
 use httptool::plugin::{HttpPlugin, RotatedToken};
 use httptool::tool::{CallContext, ErrorKind, ToolCall, ToolOutput, ToolRegistry};
-use plugin_support::Server;
+
+use crate::support::plugin::Server;
 
 fn issuer() -> String {
     std::env::var("HTTPTOOL_OAUTH_MOCK")

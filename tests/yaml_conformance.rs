@@ -3,8 +3,6 @@
 //! refused, nothing panics, and the cases outside what `httptool::yaml` reads are exactly the
 //! ones listed in `SKIPPED`, each with its reason.
 
-#![cfg(feature = "yaml")]
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

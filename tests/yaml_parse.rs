@@ -1,8 +1,6 @@
 //! `httptool::yaml`: scalars by the core schema, every style, anchors and merges, the limits,
 //! and the exact message of each error kind.
 
-#![cfg(feature = "yaml")]
-
 use httptool::json::{self, Json};
 use httptool::yaml::{self, ErrorKind, ParseOptions};
 
