@@ -2,7 +2,7 @@
 //! error or the right result, never a hang (short timeouts), and never one response's bytes
 //! given to the next call on a reused connection. Cases already covered elsewhere (malformed
 //! lines in `http_malformed`, limits in `http_limits`, late stray responses in
-//! `http_defects`, timeouts in `http_timeouts`) are not repeated.
+//! `http_reused_connections`, timeouts in `http_timeouts`) are not repeated.
 
 use std::time::Duration;
 

@@ -16,13 +16,13 @@ mod catalog_ranking;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
+mod cli_call_and_examples;
+#[cfg(feature = "cli")]
 mod cli_convert;
 #[cfg(feature = "cli")]
 mod cli_input;
 #[cfg(feature = "cli")]
 mod cli_network;
-#[cfg(feature = "cli")]
-mod cli_newcomer;
 #[cfg(feature = "cli")]
 mod compact_schemas;
 #[cfg(all(feature = "curl", feature = "plugin"))]
@@ -53,6 +53,8 @@ mod curl_vs_curl;
 mod fuzz_header_injection;
 #[cfg(feature = "http")]
 mod fuzz_http_response;
+#[cfg(feature = "mcp")]
+mod fuzz_mcp;
 #[cfg(feature = "plugin")]
 mod fuzz_plugin;
 #[cfg(feature = "curl")]
@@ -62,8 +64,6 @@ mod fuzz_url;
 mod gemini_capped_results;
 #[cfg(feature = "http")]
 mod http_client;
-#[cfg(feature = "plugin")]
-mod http_defects;
 #[cfg(feature = "http")]
 mod http_errors;
 #[cfg(feature = "http")]
@@ -80,6 +80,8 @@ mod http_redirect;
 mod http_response_probe;
 #[cfg(feature = "http")]
 mod http_retry;
+#[cfg(feature = "plugin")]
+mod http_reused_connections;
 #[cfg(feature = "http")]
 mod http_threads;
 #[cfg(feature = "http")]
@@ -97,8 +99,6 @@ mod mcp_batch;
 mod mcp_calls;
 #[cfg(feature = "cli")]
 mod mcp_cli;
-#[cfg(feature = "mcp")]
-mod mcp_fuzz;
 #[cfg(feature = "mcp")]
 mod mcp_hostile;
 #[cfg(feature = "mcp")]
@@ -136,15 +136,17 @@ mod option_names;
 #[cfg(feature = "plugin")]
 mod plugin_aws_sigv4;
 #[cfg(feature = "plugin")]
-mod plugin_defects;
-#[cfg(feature = "plugin")]
 mod plugin_deferred;
 #[cfg(feature = "plugin")]
 mod plugin_digest;
 #[cfg(feature = "plugin")]
+mod plugin_encoding;
+#[cfg(feature = "plugin")]
 mod plugin_file;
 #[cfg(feature = "plugin")]
 mod plugin_hostile;
+#[cfg(feature = "plugin")]
+mod plugin_large;
 #[cfg(feature = "plugin")]
 mod plugin_loopback;
 #[cfg(feature = "plugin")]
@@ -168,9 +170,9 @@ mod shaped_responses;
 #[cfg(feature = "tls")]
 mod tls_client;
 #[cfg(feature = "tls")]
-mod tls_defects;
-#[cfg(feature = "tls")]
 mod tls_proxy;
+#[cfg(feature = "tls")]
+mod tls_reused_connections;
 #[cfg(feature = "curl")]
 mod token_names;
 #[cfg(feature = "tool")]

@@ -1,4 +1,4 @@
-//! Issue 10's stray-bytes defect over https: a pooled TLS connection with anything waiting
+//! Connection reuse over https: a pooled TLS connection with anything waiting
 //! on it (decrypted bytes, or a record not yet whole) is not reused.
 
 use std::io::Write;

@@ -1,4 +1,4 @@
-//! The command line as a newcomer meets it (issue 14): specs and dry runs without secrets,
+//! The command line as a newcomer meets it: specs and dry runs without secrets,
 //! `--files DIR`, `--context` hints, `help call`, option suggestions, a one-tool `call`,
 //! `(204 No Content)`, `-v`, `tools --list`, and the plugin files of `examples/`, each run
 //! against a loopback server standing in for the real host.
