@@ -8,8 +8,8 @@
 //! The mock's control server counts token requests per client.
 //!
 //! The server is not part of the build: `.ci/run` installs it, starts it and runs
-//! `HTTPTOOL_OAUTH_MOCK=ISSUER HTTPTOOL_OAUTH_MOCK_CONTROL=URL cargo test --test
-//! plugin_oauth_mock -- --ignored`. The tests are `#[ignore]`d so that without the server
+//! `HTTPTOOL_OAUTH_MOCK=ISSUER HTTPTOOL_OAUTH_MOCK_CONTROL=URL cargo test --test integration
+//! plugin_oauth_mock:: -- --ignored`. The tests are `#[ignore]`d so that without the server
 //! they neither run nor count as passes; run with `--ignored` and without the variables they
 //! fail. The JWT signature is not verified here (this crate has no cryptography); the
 //! issuer, expiry and client claims are. Each test uses client ids of its own, so the tests
