@@ -1,5 +1,6 @@
-//! The seeded generator of every test, unit and integration (tests/rng re-exports this file):
-//! xorshift64*, the same sequence on every run and every machine, and no dependency.
+//! The seeded generator of every test, unit and integration (the integration tests include
+//! this file as `support::rng`): xorshift64*, the same sequence on every run and every
+//! machine, and no dependency.
 
 #![allow(dead_code)]
 

@@ -3,17 +3,14 @@
 //! carry the schema, descriptions that are the tool's own schema, and tags kept from the
 //! plugin file and from OpenAPI.
 
-#![cfg(feature = "openapi")]
-
-mod support;
-
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{
     anthropic, gemini, mcp, openai, CallContext, Catalog, CatalogLimits, ErrorKind, ToolCall,
     ToolRegistry, ToolSpec, DEFAULT_CATALOG_MAX_SCHEMA_BYTES, DEFAULT_CATALOG_MAX_TOOLS,
 };
-use support::Server;
+
+use crate::support::Server;
 
 const TOKEN: &str = "catalog-secret-token-4711";
 

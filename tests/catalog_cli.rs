@@ -2,14 +2,10 @@
 //! line and over MCP (tools/list shows three tools, call_operation reaches the API, an
 //! argument error carries the schema).
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-mod support;
-
-use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
-use support::Server as Api;
+
+use crate::support::cli::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
+use crate::support::Server as Api;
 
 fn plugin_file(dir: &TempDir, base: &str) -> String {
     dir.file(

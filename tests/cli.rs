@@ -1,7 +1,5 @@
 //! The `httptool` binary: demo, tools and call, run as a user runs them.
 
-#![cfg(feature = "cli")]
-
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Output;
@@ -9,32 +7,12 @@ use std::thread;
 
 use httptool::json::{self, Json};
 
-mod cli_support;
-use cli_support::{stderr, stdout, TempDir};
+use crate::support::cli::{stderr, stdout, TempDir};
+use crate::support::weather;
 
 /// Runs the binary with `args` and nothing on standard input.
 fn httptool(args: &[&str]) -> Output {
-    cli_support::httptool(args, None, &[])
-}
-
-fn weather_plugin(base_url: &str) -> String {
-    format!(
-        r#"{{
-  "name": "weather",
-  "base_url": "{}",
-  "auth": {{ "type": "bearer", "token": "s3cret-token" }},
-  "endpoints": [{{
-    "name": "getWeather",
-    "description": "Current weather for a city",
-    "path": "/v1/weather",
-    "params": [
-      {{ "name": "city", "wire_name": "q", "in": "query", "required": true }},
-      {{ "name": "days", "in": "query", "type": "integer", "default": 1 }}
-    ]
-  }}]
-}}"#,
-        base_url
-    )
+    crate::support::cli::httptool(args, None, &[])
 }
 
 /// Answers one connection with `status` and `body`, and hands back the request head it read.
@@ -81,7 +59,7 @@ fn demo_runs_the_main_job_end_to_end() {
 #[test]
 fn tools_prints_each_provider_format() {
     let dir = TempDir::new("tools_prints_each_provider_format");
-    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let path = &dir.file("weather.json", &weather::plugin("https://api.example.com"));
     let cases: &[(&str, &str)] = &[
         ("openai", "/0/function/name"),
         ("openai-strict", "/0/function/name"),
@@ -111,7 +89,7 @@ fn tools_prints_each_provider_format() {
 #[test]
 fn tools_refuses_an_unknown_format_with_usage_status() {
     let dir = TempDir::new("tools_refuses_an_unknown_format_with_usage_status");
-    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let path = &dir.file("weather.json", &weather::plugin("https://api.example.com"));
     let out = httptool(&["tools", path, "--format", "cohere"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with(
@@ -122,8 +100,8 @@ fn tools_refuses_an_unknown_format_with_usage_status() {
 #[test]
 fn tools_refuses_duplicate_names_across_files() {
     let dir = TempDir::new("tools_refuses_duplicate_names_across_files");
-    let a = &dir.file("a.json", &weather_plugin("https://a.example.com"));
-    let b = &dir.file("b.json", &weather_plugin("https://b.example.com"));
+    let a = &dir.file("a.json", &weather::plugin("https://a.example.com"));
+    let b = &dir.file("b.json", &weather::plugin("https://b.example.com"));
     let out = httptool(&["tools", a, b]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("getWeather"), "{}", stderr(&out));
@@ -157,7 +135,7 @@ fn a_missing_file_is_a_failure() {
 #[test]
 fn call_dry_run_prints_the_request_with_secrets_masked() {
     let dir = TempDir::new("call_dry_run_prints_the_request_with_secrets_masked");
-    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let path = &dir.file("weather.json", &weather::plugin("https://api.example.com"));
     let out = httptool(&[
         "call",
         path,
@@ -187,7 +165,7 @@ fn call_dry_run_prints_the_request_with_secrets_masked() {
 #[test]
 fn call_dry_run_with_bad_arguments_is_an_error_result() {
     let dir = TempDir::new("call_dry_run_with_bad_arguments_is_an_error_result");
-    let path = &dir.file("weather.json", &weather_plugin("https://api.example.com"));
+    let path = &dir.file("weather.json", &weather::plugin("https://api.example.com"));
     let out = httptool(&["call", path, "getWeather", r#"{"ctiy":"x"}"#, "--dry-run"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -204,7 +182,7 @@ fn call_dry_run_with_bad_arguments_is_an_error_result() {
 fn call_sends_the_request_and_prints_what_the_model_gets() {
     let (base, server) = serve_once("200 OK", r#"{"temp_c":21.5}"#);
     let dir = TempDir::new("call_sends_the_request_and_prints_what_the_model_gets");
-    let path = &dir.file("weather.json", &weather_plugin(&base));
+    let path = &dir.file("weather.json", &weather::plugin(&base));
     let out = httptool(&["call", path, "getWeather", r#"{"city":"Oslo","days":"3"}"#]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "{\"temp_c\":21.5}\n");
@@ -221,7 +199,7 @@ fn call_sends_the_request_and_prints_what_the_model_gets() {
 fn call_with_an_error_status_exits_non_zero_and_keeps_the_body() {
     let (base, server) = serve_once("404 Not Found", r#"{"error":"no such city"}"#);
     let dir = TempDir::new("call_with_an_error_status_exits_non_zero_and_keeps_the_body");
-    let path = &dir.file("weather.json", &weather_plugin(&base));
+    let path = &dir.file("weather.json", &weather::plugin(&base));
     let out = httptool(&["call", path, "getWeather", r#"{"city":"Atlantis"}"#]);
     server.join().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -252,7 +230,7 @@ fn call_reads_arguments_from_stdin_and_context_from_options() {
 }"#;
     let dir = TempDir::new("call_reads_arguments_from_stdin_and_context_from_options");
     let path = &dir.file("tenants.json", plugin);
-    let out = cli_support::httptool(
+    let out = crate::support::cli::httptool(
         &[
             "call",
             path,

@@ -1,12 +1,9 @@
 //! `httptool import curl` and `httptool export curl`, run as the built binary: standard
 //! output, standard error and the exit status.
 
-#![cfg(feature = "cli")]
-
 use httptool::json::{self, Json};
 
-mod cli_support;
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
 
 const TICKETS: &str = r#"curl https://api.example.com/v1/tickets \
   -H 'Authorization: Bearer t0ken' \

@@ -1,47 +1,24 @@
 //! How the binary reads its inputs: the size cap (issue 10, defect 7), a byte order mark,
 //! and plugin files in YAML.
 
-#![cfg(feature = "cli")]
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
+use crate::support::weather;
 
-mod cli_support;
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+/// The weather plugin the tests read, as JSON and as YAML.
+fn plugin_json() -> String {
+    weather::plugin("https://api.example.com")
+}
 
-const PLUGIN_JSON: &str = r#"{
-  "name": "weather",
-  "base_url": "https://api.example.com",
-  "endpoints": [{
-    "name": "getWeather",
-    "description": "Current weather for a city",
-    "path": "/v1/weather",
-    "params": [
-      { "name": "city", "wire_name": "q", "in": "query", "required": true },
-      { "name": "days", "in": "query", "type": "integer", "default": 1 }
-    ]
-  }]
-}"#;
-
-const PLUGIN_YAML: &str = "\
-# The same plugin, as YAML.
-name: weather
-base_url: https://api.example.com
-endpoints:
-  - name: getWeather
-    description: Current weather for a city
-    path: /v1/weather
-    params:
-      - {name: city, wire_name: q, in: query, required: true}
-      - name: days
-        in: query
-        type: integer
-        default: 1
-";
+fn plugin_yaml() -> String {
+    weather::plugin_yaml("https://api.example.com")
+}
 
 #[test]
 fn defect_7_a_plugin_file_over_the_cap_is_refused_with_the_cap_and_the_option() {
     let dir = TempDir::new("input-cap");
-    let path = dir.file("plugin.json", PLUGIN_JSON);
-    let size = PLUGIN_JSON.len().to_string();
-    let under = (PLUGIN_JSON.len() - 1).to_string();
+    let path = dir.file("plugin.json", &plugin_json());
+    let size = plugin_json().len().to_string();
+    let under = (plugin_json().len() - 1).to_string();
     // Exactly at the cap: read.
     let out = httptool(&["tools", &path, "--max-input-bytes", &size], None, &[]);
     assert_eq!(status(&out), 0, "{}", stderr(&out));
@@ -98,7 +75,7 @@ fn defect_7_an_endless_file_stops_at_the_default_cap() {
 #[test]
 fn defect_7_standard_input_is_capped_too() {
     let dir = TempDir::new("input-stdin-cap");
-    let path = dir.file("plugin.json", PLUGIN_JSON);
+    let path = dir.file("plugin.json", &plugin_json());
     let arguments = format!("{{\"city\": \"{}\"}}", "x".repeat(100));
     let out = httptool(
         &[
@@ -140,10 +117,10 @@ fn defect_7_standard_input_is_capped_too() {
 #[test]
 fn yaml_plugin_files_give_the_same_tools_calls_and_exports() {
     let dir = TempDir::new("input-yaml");
-    let json_path = dir.file("plugin.json", PLUGIN_JSON);
-    let yaml_path = dir.file("plugin.yaml", PLUGIN_YAML);
+    let json_path = dir.file("plugin.json", &plugin_json());
+    let yaml_path = dir.file("plugin.yaml", &plugin_yaml());
     // No extension: sniffed, since the text does not start with '{'.
-    let sniffed = dir.file("plugin", PLUGIN_YAML);
+    let sniffed = dir.file("plugin", &plugin_yaml());
     let from_json = httptool(&["tools", &json_path], None, &[]);
     assert_eq!(status(&from_json), 0, "{}", stderr(&from_json));
     for path in [&yaml_path, &sniffed] {
@@ -192,7 +169,7 @@ fn a_yaml_error_names_the_file_and_the_position() {
 #[test]
 fn a_byte_order_mark_is_accepted_and_other_encodings_are_named() {
     let dir = TempDir::new("input-bom");
-    let bom = dir.file("bom.json", &format!("\u{FEFF}{PLUGIN_JSON}"));
+    let bom = dir.file("bom.json", &format!("\u{FEFF}{}", plugin_json()));
     let out = httptool(&["tools", &bom], None, &[]);
     assert_eq!(status(&out), 0, "{}", stderr(&out));
     let latin1 = dir.file("latin1.json", "");

@@ -5,20 +5,10 @@
 //! modules; nothing leaves the machine. The https tests need the `tls` feature (`.ci/run`
 //! runs `cargo test --features tls`); the http-only build has its own: the install command.
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-#[cfg(feature = "tls")]
-#[path = "support/connect_proxy.rs"]
-mod connect_proxy;
-mod support;
-#[cfg(feature = "tls")]
-mod tls_support;
-
 use std::process::Output;
 
-use cli_support::{httptool as run, status, stderr, stdout, TempDir};
-use support::Server;
+use crate::support::cli::{httptool as run, status, stderr, stdout, TempDir};
+use crate::support::Server;
 
 /// The password every proxy URL here holds: it must never be printed.
 const SECRET: &str = "pr0xy-s3cret";
@@ -320,8 +310,8 @@ fn serve_sends_through_the_proxy_and_takes_the_timeout() {
 #[cfg(feature = "tls")]
 mod https {
     use super::*;
-    use connect_proxy::ConnectProxy;
-    use tls_support::{TlsServer, CA, LOCALHOST, OTHER_HOST};
+    use crate::support::connect_proxy::ConnectProxy;
+    use crate::support::tls::{TlsServer, CA, LOCALHOST, OTHER_HOST};
 
     const OK: &str = r#"{"via": "https"}"#;
 

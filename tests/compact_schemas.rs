@@ -3,20 +3,16 @@
 //! type, enum and required flag, over a whole real document; `full_schemas` keeps the text
 //! whole; `httptool tools --stats` says what each tool costs.
 
-#![cfg(feature = "cli")]
-
-#[path = "cli_support/mod.rs"]
-mod cli_support;
-
 use std::path::Path;
 
-use cli_support::{httptool, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{
     anthropic, compact_schema, gemini, inline_refs, mcp, openai, ToolSize,
     DEFAULT_MAX_DESCRIPTION_BYTES,
 };
+
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
 
 /// The same plugin with `full_schemas` set in its file.
 fn full(plugin: &HttpPlugin) -> HttpPlugin {
@@ -116,6 +112,7 @@ fn assert_keeps(full: &Json, compact: &Json, at: &str, depth: usize) {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_document() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/openapi/box-platform.openapi.json");
@@ -182,6 +179,7 @@ fn real_document(name: &str) -> Json {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn no_parameter_type_enum_or_required_flag_is_lost_on_the_real_documents() {
     // Box is checked above; these hold summaries and descriptions with Markdown, HTML line
     // breaks, restated defaults and titles (Spotify), and lean ones (Figma). Kubernetes is

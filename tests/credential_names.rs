@@ -3,8 +3,6 @@
 //! heads, a plugin's `Debug` and the curl importer all ask (the importer's `is_secret_name`
 //! was a second name for it; the plugin's `Debug` had its own list of three). Each name below is asked on each side, and every side answers the same.
 
-#![cfg(all(feature = "curl", feature = "plugin"))]
-
 use httptool::curl;
 use httptool::http::{is_credential_name, Headers};
 

@@ -1,8 +1,6 @@
 //! Every rule of `curl::to_plugin`: one test a rule, named for it. The request a converted
 //! tool sends is checked with the plugin's own dry run.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, ErrorKind, Import, ImportOptions};
 use httptool::http::{Method, Request};
 use httptool::json::{self, Json};

@@ -2,8 +2,6 @@
 //! the request the plugin layer builds. Each rule of the module docs ("Converting back to
 //! curl") has a test; every command must read back with `curl::parse` as the same request.
 
-#![cfg(feature = "curl")]
-
 use std::process::Command;
 use std::sync::Arc;
 

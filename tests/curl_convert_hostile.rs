@@ -2,8 +2,6 @@
 //! commands, JSON nested past the parser's limit, more parameters than allowed, bytes that
 //! are not text. Each gives a clear error (its exact kind) or a plugin, never a panic.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, ErrorKind, Import, ImportOptions, DEFAULT_MAX_PARAMS};
 use httptool::json::{self, Json};
 use httptool::plugin::ParamType;

@@ -3,15 +3,12 @@
 //! `Cache-Control` and `Pragma`. Each is read, converted, written back to a plugin file and
 //! read again, exported to curl, and (for what goes on the wire) sent to a loopback server.
 
-#![cfg(feature = "curl")]
-
-mod support;
-
 use httptool::curl::{self, ErrorKind, Import, ImportOptions};
 use httptool::http::{Method, Request};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{CallContext, ToolCall, ToolRegistry};
-use support::Server;
+
+use crate::support::Server;
 
 fn parse(command: &str) -> curl::CurlCommand {
     curl::parse(command).unwrap_or_else(|e| panic!("{}: {}", command, e))

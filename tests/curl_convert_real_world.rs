@@ -3,8 +3,6 @@
 //! style of its source (tokens, ids and hosts are made up). Every row checks the tool's
 //! name and shape, where credentials went, and the request its sample arguments send.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, Import, ImportOptions};
 use httptool::http::{Method, Request};
 use httptool::json::Json;

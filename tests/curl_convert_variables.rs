@@ -2,8 +2,6 @@
 //! file's `${NAME}` under the user's own name, a credential wherever the place says so; the
 //! file reads back unchanged and exports as a command again.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, ErrorKind, Import, ImportOptions};
 use httptool::plugin::{Auth, HttpPlugin};
 use httptool::tool::CallContext;

@@ -1,8 +1,6 @@
 //! Every message `httptool::curl::Error` can show, asserted exactly once, with its kind and
 //! position.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, ErrorKind};
 
 /// One named test per row: the command, the kind, the argument index, the byte offset and

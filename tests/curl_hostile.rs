@@ -1,14 +1,11 @@
 //! Input written to hurt: open quotes, NUL bytes, huge and deep commands, random bytes.
 //! Each must end in a clear error or a correct result, quickly and without a panic.
 
-#![cfg(feature = "curl")]
-
 use std::time::{Duration, Instant};
 
-mod rng;
-use rng::Rng;
-
 use httptool::curl::{self, ErrorKind, Quote};
+
+use crate::support::rng::Rng;
 
 /// Generous: the linear reader takes milliseconds; a quadratic one would take hours.
 const SLOW: Duration = Duration::from_secs(10);

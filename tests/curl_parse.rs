@@ -1,7 +1,5 @@
 //! Every curl option httptool reads, one behaviour per test, through `httptool::curl::parse`.
 
-#![cfg(feature = "curl")]
-
 use std::time::Duration;
 
 use httptool::curl::{self, Auth, CurlCommand, DataKind, DataSource, ErrorKind, FormValue, Header};

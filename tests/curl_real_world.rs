@@ -1,8 +1,6 @@
 //! Commands in the shapes people paste: browser "Copy as cURL" output and API documentation.
 //! Each was written for this table in the style of its source (tokens and hosts are made up).
 
-#![cfg(feature = "curl")]
-
 use std::time::Duration;
 
 use httptool::curl::{self, Auth, CurlCommand, DataKind, ErrorKind, FormValue};

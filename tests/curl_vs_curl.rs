@@ -14,10 +14,6 @@
 //!
 //! Under `CI=true` a missing curl fails the test; elsewhere the test says so and passes.
 
-#![cfg(feature = "curl")]
-
-mod support;
-
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
@@ -29,7 +25,8 @@ use httptool::json::{self, Json};
 use httptool::plugin::{FilePart, FileResolver};
 use httptool::tool::{CallContext, ToolCall, ToolRegistry};
 use httptool::url;
-use support::{ok, Received, Server};
+
+use crate::support::{ok, Received, Server};
 
 const CURL: &str = "/usr/bin/curl";
 

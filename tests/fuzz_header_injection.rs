@@ -10,8 +10,6 @@
 //! headers; multipart part names, file names and media types; query names and values, and
 //! path values. Every request head that is rendered holds no CR, LF or NUL inside a line.
 
-#![cfg(feature = "plugin")]
-
 use std::sync::Arc;
 
 use httptool::http::{Client, Config, ErrorKind, Headers, Proxy, ProxyConfig, Request, Secrets};
@@ -20,8 +18,7 @@ use httptool::plugin::{FilePart, FileResolver, HttpPlugin};
 use httptool::tool::{self, CallContext};
 use httptool::url::Url;
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 /// Every control character a header value may not hold (all but tab), CRLF sequences first.
 fn bad_sequences() -> Vec<String> {

@@ -9,8 +9,6 @@
 //! body is within `max_response_bytes`. Responses generated well-formed (before mutation) must be read
 //! exactly.
 
-#![cfg(feature = "http")]
-
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -19,8 +17,7 @@ use std::time::{Duration, Instant};
 
 use httptool::http::{Client, Config, ErrorKind, ManualTime, Method, Request, Timeout, Transport};
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 const MAX_BODY: usize = 4096;
 

@@ -10,8 +10,6 @@
 //! anywhere in its head (nor in the part headers of a multipart body), and no secret in its
 //! masked rendering or its `Debug`.
 
-#![cfg(feature = "plugin")]
-
 use std::sync::Arc;
 
 use httptool::http::{Secrets, Transport};
@@ -20,8 +18,7 @@ use httptool::plugin::{FilePart, FileResolver, HttpPlugin, HttpTool};
 use httptool::tool::{CallContext, ToolCall, ToolRegistry};
 use httptool::url::percent_decode;
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 /// What secrets look like in these tests: none may show in a masked rendering or a message.
 const SECRET: &str = "S3CRET";

@@ -1,8 +1,6 @@
 //! One regression test per finding of the coverage-guided fuzz targets in `fuzz/`, named for
 //! the defect, with the (minimized) input inline. See `fuzz/README.md`.
 
-#![cfg(feature = "curl")]
-
 use httptool::curl::{self, ErrorKind};
 
 /// Found by `fuzz/` target `curl`: a second credential header holding a control character

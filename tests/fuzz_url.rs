@@ -8,8 +8,7 @@
 
 use httptool::url::{Host, Scheme, Url};
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 /// Pieces a URL parser has to get right, and pieces that confuse parsers.
 const PIECES: &[&str] = &[

@@ -2,14 +2,11 @@
 //! structured value: the structured value stays whole for MCP's output schemas, and the
 //! cap is what the model may read.
 
-#![cfg(all(feature = "plugin", feature = "tool"))]
-
-mod support;
-
 use httptool::json::{self, Json};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{gemini, ToolCall, ToolRegistry};
-use support::Server;
+
+use crate::support::Server;
 
 #[test]
 fn a_capped_json_result_is_the_cut_json_in_the_function_response() {

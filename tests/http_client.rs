@@ -1,16 +1,14 @@
 //! The client on the wire: what it writes, what it reads, and connection reuse.
 
-#![cfg(feature = "http")]
-
-mod support;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 use httptool::http::{
     Client, Config, ErrorKind, ManualTime, Method, Request, Secrets, Transport, Version,
     DEFAULT_USER_AGENT,
 };
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
-use support::{ok, Server};
+
+use crate::support::{ok, Server};
 
 #[test]
 fn get_writes_request_line_host_and_user_agent() {

@@ -1,14 +1,11 @@
 //! The exact message of each error kind, once, and that none holds a secret.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use httptool::http::{
     AddressPolicy, Client, Config, Error, Headers, Method, Proxy, ProxyConfig, Request,
     RequestOptions, Transport,
 };
-use support::Server;
+
+use crate::support::Server;
 
 fn send_err(request: &Request) -> Error {
     Client::new().send(request).unwrap_err()

@@ -3,13 +3,12 @@
 //!
 //! Without `python3` the test says it was skipped; under `CI=true` it fails instead.
 
-#![cfg(feature = "http")]
-
-use httptool::http::{Client, Request, Transport, Version};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use httptool::http::{Client, Request, Transport, Version};
 
 /// Kills the server when the test ends, however it ends.
 struct Killed(Child);

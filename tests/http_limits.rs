@@ -1,14 +1,12 @@
 //! Every limit just under and just over, asserting the exact error kind, with the limit set per
 //! request and on the client.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use httptool::http::{
-    Client, Config, Error, ErrorKind, Limit, Request, RequestOptions, Response, Transport,
+    Client, Config, Error, ErrorKind, Limit, Method, Request, RequestOptions, Response, Secrets,
+    Transport,
 };
-use support::Server;
+
+use crate::support::Server;
 
 fn get(server: &Server, path: &str, options: RequestOptions) -> Result<Response, Error> {
     let request = Request::get(&server.url(path))
@@ -125,7 +123,7 @@ trait StreamWrite {
     fn stream_write(&mut self, bytes: &[u8]) -> bool;
 }
 
-impl StreamWrite for support::Peer {
+impl StreamWrite for crate::support::Peer {
     fn stream_write(&mut self, bytes: &[u8]) -> bool {
         use std::io::Write;
         self.stream.write_all(bytes).is_ok()
@@ -266,7 +264,7 @@ fn max_chunk_line() {
 
 #[test]
 fn max_request_target_is_checked_before_sending() {
-    let server = Server::fixed(&support::ok(""));
+    let server = Server::fixed(&crate::support::ok(""));
     // "/" and 99 more bytes: a target of exactly 100.
     let at = server.url(&format!("/{}", "a".repeat(99)));
     let over = server.url(&format!("/{}", "a".repeat(100)));
@@ -326,4 +324,77 @@ fn limit_error_names_the_setting_and_what_was_seen() {
             server.url("/x")
         )
     );
+}
+
+/// Whether a dry run (`Client::render`) and a send of the same request agree, and what
+/// they said: `Ok` or the limit error.
+fn dry_run_and_send(
+    client: &Client,
+    server: &Server,
+    target_len: usize,
+    per_request: Option<usize>,
+) -> (Result<(), Limit>, Result<(), Limit>) {
+    // "/" followed by 'a's: a target of exactly `target_len` bytes.
+    let path = format!("/{}", "a".repeat(target_len - 1));
+    let mut request = Request::new(Method::Get, &server.url(&path)).unwrap();
+    if let Some(max) = per_request {
+        request = request.with_options(RequestOptions::new().max_request_target(max));
+    }
+    let verdict = |e: httptool::http::Error| match e.kind() {
+        ErrorKind::LimitExceeded { which, .. } => which,
+        other => panic!("not a limit: {other:?}"),
+    };
+    let rendered = client
+        .render(&request, Secrets::Mask)
+        .map(drop)
+        .map_err(verdict);
+    let sent = client.send(&request).map(drop).map_err(verdict);
+    (rendered, sent)
+}
+
+#[test]
+fn a_dry_run_and_a_send_check_the_same_request_target_limit() {
+    let server = Server::fixed(&crate::support::ok("ok"));
+    let client = Client::with_config(Config::new().max_request_target(100));
+    let over = Err(Limit::RequestTarget);
+    // (target length, per-request limit, verdict): both sides of each boundary.
+    let cases = [
+        (100, None, Ok(())),
+        (101, None, over),
+        (150, Some(150), Ok(())),
+        (151, Some(150), over),
+        (50, Some(50), Ok(())),
+        (51, Some(50), over),
+        (80, Some(50), over),
+    ];
+    for (len, per_request, want) in cases {
+        let (rendered, sent) = dry_run_and_send(&client, &server, len, per_request);
+        assert_eq!(
+            rendered, want,
+            "dry run, target {len}, limit {per_request:?}"
+        );
+        assert_eq!(sent, want, "send, target {len}, limit {per_request:?}");
+    }
+    // Only the requests within their limit reached the server.
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[test]
+fn a_request_renders_with_its_own_request_target_limit() {
+    // `Request::render` (a default client's dry run) honours the request's options too.
+    let url = format!("http://127.0.0.1:9/{}", "a".repeat(199));
+    let request = Request::get(&url).unwrap();
+    let small = request
+        .clone()
+        .with_options(RequestOptions::new().max_request_target(199));
+    let err = small.render(Secrets::Mask).unwrap_err();
+    assert_eq!(
+        err.kind(),
+        ErrorKind::LimitExceeded {
+            which: Limit::RequestTarget,
+            max: 199,
+            seen: 200
+        }
+    );
+    assert!(request.render(Secrets::Mask).is_ok());
 }

@@ -1,12 +1,9 @@
 //! Servers that break HTTP/1.1: every case is an error of the right kind, never a partial
 //! success, and the connection is not reused afterwards.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use httptool::http::{Client, ErrorKind, Malformed, Request, Transport};
-use support::Server;
+
+use crate::support::Server;
 
 /// Sends `reply` to the first request, then answers the next ones properly, so a reused
 /// connection would be noticed.

@@ -1,18 +1,14 @@
 //! The address policy and proxies, against loopback servers.
 
-#![cfg(feature = "http")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
+use std::net::{IpAddr, Ipv4Addr};
 
 use httptool::http::{
     AddressClass, AddressPolicy, Client, Config, ErrorKind, Proxy, ProxyConfig, Request,
     RequestOptions, Secrets, Transport,
 };
-use std::net::{IpAddr, Ipv4Addr};
-use steps::steps;
-use support::{ok, Server};
+
+use crate::support::steps::steps;
+use crate::support::{ok, Server};
 
 fn loopback() -> IpAddr {
     IpAddr::V4(Ipv4Addr::LOCALHOST)

@@ -1,15 +1,13 @@
 //! Redirects (`httptool::design::endpoints`, "Redirects") against loopback servers.
 
-#![cfg(feature = "http")]
-
-mod support;
+use std::net::{IpAddr, Ipv4Addr};
 
 use httptool::http::{
     AddressClass, AddressPolicy, Client, Config, ErrorKind, Limit, Method, RedirectPolicy,
     RedirectStop, Request, RequestOptions, Transport,
 };
-use std::net::{IpAddr, Ipv4Addr};
-use support::{ok, Server};
+
+use crate::support::{ok, Server};
 
 fn redirect(status: u16, location: &str) -> Vec<u8> {
     format!("HTTP/1.1 {status} Redirect\r\nLocation: {location}\r\nContent-Length: 5\r\n\r\nmoved")

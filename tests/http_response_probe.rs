@@ -2,18 +2,15 @@
 //! error or the right result, never a hang (short timeouts), and never one response's bytes
 //! given to the next call on a reused connection. Cases already covered elsewhere (malformed
 //! lines in `http_malformed`, limits in `http_limits`, late stray responses in
-//! `http_defects`, timeouts in `http_timeouts`) are not repeated.
-
-#![cfg(feature = "http")]
-
-mod support;
+//! `http_reused_connections`, timeouts in `http_timeouts`) are not repeated.
 
 use std::time::Duration;
 
 use httptool::http::{
     Client, Config, Error, ErrorKind, Limit, Request, Response, Timeout, Transport,
 };
-use support::Server;
+
+use crate::support::Server;
 
 const SHORT: Duration = Duration::from_millis(300);
 

@@ -2,20 +2,16 @@
 //! connection failed before any response byte; never POST or PATCH by themselves; the opt-in
 //! 429/503 policy.
 
-#![cfg(feature = "http")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use httptool::http::{
     Client, Config, ErrorKind, ManualTime, Method, Request, RequestOptions, RetryPolicy, Transport,
 };
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
-use std::time::Duration;
-use steps::{steps, Test};
-use support::Server;
+
+use crate::support::steps::{steps, Test};
+use crate::support::Server;
 
 /// Answers one request per connection, then closes it without saying so (no
 /// `Connection: close`): the client pools a connection the server has closed. The close
@@ -164,7 +160,7 @@ fn overloaded(status: &'static str, retry_after: &'static str, failures: usize) 
         if count.fetch_add(1, Ordering::SeqCst) < failures {
             format!("HTTP/1.1 {status}\r\n{retry_after}Content-Length: 4\r\n\r\nbusy").into_bytes()
         } else {
-            support::ok("done").into_bytes()
+            crate::support::ok("done").into_bytes()
         }
     })
 }

@@ -1,11 +1,8 @@
 //! One client shared by many threads.
 
-#![cfg(feature = "http")]
-
-mod support;
-
 use httptool::http::{Client, Config, Request, Response, Transport};
-use support::Server;
+
+use crate::support::Server;
 
 fn assert_send_sync<T: Send + Sync>() {}
 
@@ -59,7 +56,7 @@ fn many_threads_share_one_client() {
 
 #[test]
 fn clones_share_the_pool() {
-    let server = Server::fixed(&support::ok("x"));
+    let server = Server::fixed(&crate::support::ok("x"));
     let client = Client::new();
     let clone = client.clone();
     client

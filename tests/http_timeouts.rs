@@ -2,18 +2,14 @@
 //! socket's timeouts are the operating system's timers and run in real time; the call's
 //! deadline runs on the client's time source, moved by hand where a test can.
 
-#![cfg(feature = "http")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
+use std::time::{Duration, Instant};
 
 use httptool::http::{
     Client, Config, ErrorKind, ManualTime, Request, RequestOptions, Timeout, Transport,
 };
-use std::time::{Duration, Instant};
-use steps::steps;
-use support::Server;
+
+use crate::support::steps::steps;
+use crate::support::Server;
 
 const SHORT: Duration = Duration::from_millis(300);
 const SLACK: Duration = Duration::from_millis(2500);
@@ -202,7 +198,7 @@ fn unresolvable_host_is_a_resolve_error() {
 
 #[test]
 fn duration_max_means_no_timeout() {
-    let server = Server::fixed(&support::ok("fine"));
+    let server = Server::fixed(&crate::support::ok("fine"));
     let client = Client::with_config(
         Config::new()
             .timeout_connect(Duration::MAX)

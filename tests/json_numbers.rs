@@ -1,10 +1,9 @@
 //! Numbers: integers exact, doubles in shortest round-trip form, numbers beyond both kept as
 //! written, and the `Number` API (conversions, predicates, equality).
 
-mod rng;
-
 use httptool::json::{self, Json, Number};
-use rng::Rng;
+
+use crate::support::rng::Rng;
 
 fn num(text: &str) -> Number {
     text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))

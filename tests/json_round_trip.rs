@@ -6,10 +6,9 @@
 //! outside the BMP (surrogate pairs when escaped), integers at the edges of `i64` and `u64`,
 //! integers beyond both, doubles from random bit patterns, and nested arrays and objects.
 
-mod rng;
-
 use httptool::json::{self, Json, Map, Number};
-use rng::Rng;
+
+use crate::support::rng::Rng;
 
 /// Characters that stress the writer's escaping and the parser's unescaping.
 const SPECIAL: &[char] = &[

@@ -1,14 +1,11 @@
 //! JSON-RPC batches (JSON-RPC 2.0, section 6): answered as one array when the session
 //! negotiated MCP 2025-03-26, the one revision that takes them; refused otherwise.
 
-#![cfg(feature = "mcp")]
-
-mod mcp_support;
-
 use httptool::json::{Json, Map};
 use httptool::mcp::Server;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
-use mcp_support::{code, Gate, Session};
+
+use crate::support::mcp::{code, Gate, Session};
 
 /// `hello` answers at once; `slow` waits at `gate`.
 fn registry(gate: Gate) -> ToolRegistry {

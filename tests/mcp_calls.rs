@@ -1,21 +1,18 @@
 //! `tools/call` through the server against a loopback API: results, errors, progress,
 //! cancellation, concurrency and shutdown.
 
-#![cfg(all(feature = "mcp", feature = "plugin"))]
-
-mod mcp_support;
-mod support;
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::Duration;
 
 use httptool::json;
 use httptool::json::Json;
 use httptool::mcp::Server;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
-use mcp_support::{code, Gate, Session};
-use std::sync::mpsc;
-use std::sync::Mutex;
-use std::time::Duration;
-use support::Server as Api;
+
+use crate::support::mcp::{code, Gate, Session};
+use crate::support::Server as Api;
 
 /// A loopback API: `/slow` waits at `gate`; `/weather` answers JSON for the `q` it got;
 /// `/list` a JSON array; `/missing` 404; `/image` PNG bytes.

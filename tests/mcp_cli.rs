@@ -1,13 +1,9 @@
 //! `httptool serve`: the command line of the MCP server.
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-mod support;
-
-use cli_support::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
 use httptool::json::{self, Json};
-use support::Server as Api;
+
+use crate::support::cli::{httptool, mcp_answers, mcp_session, status, stderr, stdout, TempDir};
+use crate::support::Server as Api;
 
 #[test]
 fn help_gives_the_client_configuration() {

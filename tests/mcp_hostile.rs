@@ -1,16 +1,13 @@
 //! Hostile frames: each gets the right JSON-RPC error (or none, for notifications) and the
 //! server keeps serving.
 
-#![cfg(feature = "mcp")]
-
-mod mcp_support;
-
 use std::io::{self, BufReader, Read};
 
 use httptool::json::{self, Json, Map};
 use httptool::mcp::Server;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
-use mcp_support::{code, Session};
+
+use crate::support::mcp::{code, Session};
 
 fn registry() -> ToolRegistry {
     let mut registry = ToolRegistry::new();

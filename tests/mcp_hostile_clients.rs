@@ -2,10 +2,6 @@
 //! client that never reads its answers, cursors made up from tool names, one numeric id
 //! written two ways, and a search query of a million words.
 
-#![cfg(feature = "mcp")]
-
-mod mcp_support;
-
 use std::io::{self, BufReader, Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -15,7 +11,8 @@ use std::time::{Duration, Instant};
 use httptool::json::{Json, Map};
 use httptool::mcp::Server;
 use httptool::tool::{CallContext, Catalog, ToolRegistry, ToolSpec};
-use mcp_support::{code, Gate, Session};
+
+use crate::support::mcp::{code, Gate, Session};
 
 #[test]
 fn object_arguments_over_the_limit_do_not_run_the_tool() {

@@ -1,8 +1,6 @@
 //! The endpoint fields MCP reads: `title`, `annotations` and `output_schema` in the plugin
 //! file, their defaults from the method, and their round trip through `to_json`.
 
-#![cfg(feature = "plugin")]
-
 use httptool::json::{self, Json};
 use httptool::plugin::{ErrorKind, HttpPlugin, MAX_OUTPUT_SCHEMA_BYTES};
 use httptool::tool::{mcp, ToolAnnotations};

@@ -1,15 +1,12 @@
 //! The MCP lifecycle and `tools/list`, through the server's reader and writer.
 
-#![cfg(all(feature = "mcp", feature = "plugin"))]
-
-mod mcp_support;
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::mcp::{Server, HANDSHAKE_PROTOCOL_VERSIONS};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
-use mcp_support::{code, Session};
+
+use crate::support::mcp::{code, Session};
 
 fn registry_of(count: usize) -> ToolRegistry {
     let mut registry = ToolRegistry::new();

@@ -1,15 +1,12 @@
 //! MCP revision 2026-07-28 (no handshake: each request names its revision in `_meta`) beside
 //! the revisions reached through `initialize`, on one input; and what each revision gets.
 
-#![cfg(feature = "mcp")]
-
-mod mcp_support;
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::mcp::{Server, PROTOCOL_VERSIONS};
 use httptool::tool::{CallContext, ToolAnnotations, ToolRegistry, ToolSpec};
-use mcp_support::{code, Session};
+
+use crate::support::mcp::{code, Session};
 
 const MODERN: &str = "2026-07-28";
 

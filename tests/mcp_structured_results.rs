@@ -6,18 +6,14 @@
 //! formats asserted: Python's `jsonschema`, and Ajv as the TypeScript SDK's client sets it
 //! up (tests/mcp_structured_results.py and .cjs); `.ci/run` runs them.
 
-#![cfg(all(feature = "mcp", feature = "plugin", feature = "openapi"))]
-
-mod mcp_support;
-mod support;
-
 use httptool::json;
 use httptool::json::Json;
 use httptool::mcp::Server;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
-use mcp_support::Session;
-use support::Server as Api;
+
+use crate::support::mcp::Session;
+use crate::support::Server as Api;
 
 /// A loopback API: `/user` a user, `/issues` 120 issues, `/empty` 204 No Content, `/blank` a
 /// 200 with an empty JSON body, `/event` an answer that breaks its document's formats.

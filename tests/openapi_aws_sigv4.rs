@@ -3,8 +3,6 @@
 //! importer makes it `aws_sigv4` auth for the document's signing name and the region its
 //! base URL is made with. The documents here are cut down from the directory's.
 
-#![cfg(feature = "openapi")]
-
 use httptool::json::{self, Json};
 use httptool::openapi;
 

@@ -5,20 +5,14 @@
 //! benchmark's generated document, and on documents with operations the plugin refuses
 //! (the importer drops each with a warning and builds the plugin again).
 
-#![cfg(all(feature = "openapi", feature = "yaml"))]
-
-mod openapi_support;
-
 use std::sync::Arc;
 
 use httptool::json::{Json, Map, ParseOptions};
 use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSpec};
-use openapi_support::{dir, read, Folder};
 
-#[allow(dead_code)]
-#[path = "../benches/support/openapi_document.rs"]
-mod openapi_document;
+use crate::support::openapi::{dir, read, Folder};
+use crate::support::openapi_document;
 
 /// The thread counts compared: one (the sequential loop), two, and three (more chunks than
 /// this machine has cores).
@@ -96,6 +90,7 @@ fn check_document(path: &str, base: ImportOptions) -> usize {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn box_platform_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("box-platform.openapi.json", ImportOptions::new()),
@@ -104,6 +99,7 @@ fn box_platform_imports_the_same_on_every_thread_count() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn discord_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("discord-api.openapi.json", ImportOptions::new()),
@@ -112,6 +108,7 @@ fn discord_imports_the_same_on_every_thread_count() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn kubernetes_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("kubernetes-v1.36.swagger.json", ImportOptions::new()),
@@ -120,6 +117,7 @@ fn kubernetes_imports_the_same_on_every_thread_count() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn figma_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("figma-rest-api.openapi.yaml", ImportOptions::new()),
@@ -128,6 +126,7 @@ fn figma_imports_the_same_on_every_thread_count() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn pinterest_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("pinterest-v5.openapi.yaml", ImportOptions::new()),
@@ -137,6 +136,7 @@ fn pinterest_imports_the_same_on_every_thread_count() {
 
 /// 49 operations: under the threshold for two threads, so the plugin stays on one.
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn spotify_below_the_threshold_imports_the_same_on_every_thread_count() {
     assert_eq!(
         check_document("spotify-web-api.fixed.openapi.yaml", ImportOptions::new()),
@@ -147,6 +147,7 @@ fn spotify_below_the_threshold_imports_the_same_on_every_thread_count() {
 /// DigitalOcean's operations, parameters and schemas are in other files: the same plugin
 /// on every thread count.
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn digitalocean_imports_the_same_on_every_thread_count() {
     let folder = dir().join("digitalocean/specification");
     let resolver = ImportOptions::new().resolver(Arc::new(Folder(folder)));
@@ -159,10 +160,11 @@ fn digitalocean_imports_the_same_on_every_thread_count() {
 
 /// The documents the tests above import: a document added to the folder gets one.
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn every_document_of_the_folder_is_checked() {
     assert_eq!(
-        openapi_support::documents_found(),
-        openapi_support::DOCUMENTS
+        crate::support::openapi::documents_found(),
+        crate::support::openapi::DOCUMENTS
     );
 }
 

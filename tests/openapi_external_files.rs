@@ -3,15 +3,13 @@
 //! holds the `$ref`; and the files such a document may name to harm the reader (a FIFO, a
 //! file larger than the input limit, one file reached through many symbolic links).
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-
-use cli_support::{httptool, status, stderr, stdout, TempDir};
-use httptool::json::{self, Json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use httptool::json::{self, Json};
+
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
 
 /// The folder of a file `TempDir::file` wrote.
 fn folder_of(file: &str) -> PathBuf {

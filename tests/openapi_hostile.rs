@@ -2,8 +2,6 @@
 //! 10,000-deep nesting, 100 MB strings, names colliding after sanitising. Each ends in a
 //! clear error or warning, never a panic, with bounded work.
 
-#![cfg(feature = "openapi")]
-
 use httptool::json::{self, Json, Map};
 use httptool::openapi::{self, ErrorKind, ImportOptions};
 

@@ -1,7 +1,5 @@
 //! One small document per construct, asserting the exact plugin (endpoint) that results.
 
-#![cfg(feature = "openapi")]
-
 use httptool::json::{self, Json};
 use httptool::openapi::{self, ErrorKind, ImportOptions};
 use httptool::plugin::HttpPlugin;

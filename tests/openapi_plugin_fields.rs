@@ -2,8 +2,6 @@
 //! object styles, raw bodies, per-endpoint base URLs and declared schemas. Each case checks
 //! the request a dry run builds, and that the file round-trips.
 
-#![cfg(feature = "plugin")]
-
 use httptool::http::Secrets;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{CallContext, ErrorKind, ToolRegistry};

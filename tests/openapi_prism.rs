@@ -4,11 +4,9 @@
 //! the tool's schema (required parameters, enums, formats), sent through the plugin.
 //!
 //! Prism is not part of the build: `.ci/run` installs it and runs
-//! `HTTPTOOL_PRISM=path/to/prism cargo test --test openapi_prism -- --ignored`. The test is
+//! `HTTPTOOL_PRISM=path/to/prism cargo test --test integration openapi_prism:: -- --ignored`. The test is
 //! `#[ignore]`d so that without Prism it neither runs nor counts as a pass; with the variable
 //! set, anything wrong (Prism not starting, fewer than 98% of the requests accepted) fails it.
-
-#![cfg(feature = "openapi")]
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

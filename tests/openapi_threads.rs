@@ -3,19 +3,14 @@
 //! documents, the benchmark's document and documents made to catch the places where a
 //! converter's cache shows (warnings of shared schemas, node budgets, external documents).
 
-#![cfg(all(feature = "openapi", feature = "yaml"))]
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use httptool::json::{self, Json, Map, ParseOptions};
 use httptool::openapi::{self, Error, ErrorKind, ImportOptions, RefResolver, ToolFigure, Warning};
 
-#[path = "../benches/support/openapi_document.rs"]
-mod openapi_document;
-mod openapi_support;
-
-use openapi_support::{dir, read, Folder};
+use crate::support::openapi::{dir, read, Folder};
+use crate::support::openapi_document;
 
 /// Operations enough for three threads with room to spare: the importer starts a thread for
 /// every 32.
@@ -81,36 +76,43 @@ fn real(file: &str) {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn box_platform_json() {
     real("box-platform.openapi.json");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn discord_json() {
     real("discord-api.openapi.json");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn kubernetes_swagger_json() {
     real("kubernetes-v1.36.swagger.json");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn figma_yaml() {
     real("figma-rest-api.openapi.yaml");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn pinterest_yaml() {
     real("pinterest-v5.openapi.yaml");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn spotify_yaml() {
     real("spotify-web-api.fixed.openapi.yaml");
 }
 
 #[test]
+#[ignore = "needs ../shared/data/openapi: see tests/README.md"]
 fn digitalocean_with_its_folder() {
     let folder = dir().join("digitalocean/specification");
     let doc = read(&folder.join("DigitalOcean-public.v2.yaml"));

@@ -2,10 +2,6 @@
 //! `overload_retries`, `redirect_hosts`, ...) are the names of the `http` settings too, and the
 //! old `http` names still build, as deprecated aliases, with the same meaning.
 
-#![cfg(feature = "plugin")]
-
-mod support;
-
 use std::time::Duration;
 
 use httptool::http::{
@@ -14,7 +10,8 @@ use httptool::http::{
 };
 use httptool::plugin::{AddressMode, Endpoint, HttpPlugin, Options};
 use httptool::tool::CallContext;
-use support::Server;
+
+use crate::support::Server;
 
 fn body_of(len: usize) -> Server {
     Server::responding(move |_| (String::from("200 OK"), String::new(), vec![b'a'; len]))

@@ -4,17 +4,14 @@
 //! and the plugin file's reader and writer. The comparison with botocore on generated
 //! requests is `tests/sigv4_botocore.py` with the ignored test at the end.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::time::Duration;
 
 use httptool::http::{Client, Config, ManualTime, Method, Request};
 use httptool::json::{self, Json};
 use httptool::plugin::{Auth, AwsSigV4, HttpPlugin};
 use httptool::tool::{CallContext, ErrorKind, ToolCall, ToolRegistry};
-use plugin_support::{Received, Server};
+
+use crate::support::plugin::{Received, Server};
 
 /// 2015-08-30T12:36:00Z, the suite's time.
 const SUITE_TIME: Duration = Duration::from_secs(1_440_938_160);

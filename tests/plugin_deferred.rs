@@ -2,14 +2,11 @@
 //! and dry runs, and refuses real calls; `from_json` refuses an empty variable; and
 //! `ApiResponse::head_text` keeps secrets out of a verbose log.
 
-#![cfg(feature = "plugin")]
-
 use httptool::http::Secrets;
 use httptool::plugin::{ErrorKind, HttpPlugin};
 use httptool::tool::{self, CallContext, ToolCall, ToolRegistry};
 
-mod support;
-use support::Server;
+use crate::support::Server;
 
 /// Every variable is named for one test, so tests setting them cannot meet.
 fn plugin_text(base_url: &str, token: &str, tenant: &str) -> String {

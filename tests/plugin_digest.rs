@@ -3,17 +3,14 @@
 //! answer with hashes written here again from FIPS 180-4 and RFC 1321, so it trusts nothing
 //! of the code under test. The challenge is answered once; a second 401 is the answer.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use httptool::json;
 use httptool::plugin::{Auth, HttpPlugin};
 use httptool::tool::{CallContext, ErrorKind, ToolCall, ToolOutput, ToolRegistry};
-use plugin_support::{Received, Server};
+
+use crate::support::plugin::{Received, Server};
 
 // ------------------------------------------------------------------ the server's hashes
 

@@ -2,10 +2,6 @@
 //! plugin is built, the builders, `${NAME}` templates, `to_json` round trips and plugin
 //! providers.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::collections::HashMap;
 use std::time::Duration;
 

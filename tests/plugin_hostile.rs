@@ -1,13 +1,10 @@
 //! Hostile arguments against a real loopback server: each is a clear `is_error` output and
 //! the server sees no request; values that look like URL syntax stay inside their segment.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{ErrorKind, ToolCall, ToolOutput, ToolRegistry, DEFAULT_MAX_ARGUMENT_BYTES};
-use plugin_support::Server;
+
+use crate::support::plugin::Server;
 
 fn setup() -> (Server, ToolRegistry) {
     let server = Server::responding(|request| {

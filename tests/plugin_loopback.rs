@@ -2,10 +2,6 @@
 //! a model's tool call to the wire and back, retries, redirects, limits, per-user context,
 //! the shared connection pool and the observer.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -14,7 +10,8 @@ use httptool::http::Method;
 use httptool::json;
 use httptool::plugin::{Exchange, HttpPlugin};
 use httptool::tool::{openai, CallContext, ErrorKind, ToolCall, ToolRegistry};
-use plugin_support::{call, call_with, single, Server};
+
+use crate::support::plugin::{call, call_with, single, Server};
 
 const WEATHER_BODY: &str = r#"{"city":"杭州","temp_c":21.5,"condition":"cloudy"}"#;
 

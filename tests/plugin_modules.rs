@@ -3,8 +3,6 @@
 //! `crate::plugin::name` outside comments and `#[cfg(test)]` modules is an edge, a name
 //! re-exported by `plugin/mod.rs` counting as the file it comes from.
 
-#![cfg(feature = "plugin")]
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;

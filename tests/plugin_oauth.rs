@@ -6,10 +6,6 @@
 //! issued and has not revoked. The same behaviour against a real OAuth 2.0 server is in
 //! `tests/plugin_oauth_mock.rs`.
 
-#![cfg(all(feature = "curl", feature = "openapi"))]
-
-mod plugin_support;
-
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 use std::sync::{Arc, Barrier, Mutex};
@@ -21,7 +17,8 @@ use httptool::json;
 use httptool::openapi;
 use httptool::plugin::{Auth, ClientAuth, Exchange, HttpPlugin, OAuth2, RotatedToken};
 use httptool::tool::{CallContext, ErrorKind, Tool, ToolCall, ToolRegistry};
-use plugin_support::{Received, Server};
+
+use crate::support::plugin::{Received, Server};
 
 /// What the token server knows and has done.
 #[derive(Default)]

@@ -8,16 +8,12 @@
 //! The mock's control server counts token requests per client.
 //!
 //! The server is not part of the build: `.ci/run` installs it, starts it and runs
-//! `HTTPTOOL_OAUTH_MOCK=ISSUER HTTPTOOL_OAUTH_MOCK_CONTROL=URL cargo test --test
-//! plugin_oauth_mock -- --ignored`. The tests are `#[ignore]`d so that without the server
+//! `HTTPTOOL_OAUTH_MOCK=ISSUER HTTPTOOL_OAUTH_MOCK_CONTROL=URL cargo test --test integration
+//! plugin_oauth_mock:: -- --ignored`. The tests are `#[ignore]`d so that without the server
 //! they neither run nor count as passes; run with `--ignored` and without the variables they
 //! fail. The JWT signature is not verified here (this crate has no cryptography); the
 //! issuer, expiry and client claims are. Each test uses client ids of its own, so the tests
 //! run in parallel against one server.
-
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -29,7 +25,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use httptool::json::{self, Json};
 use httptool::plugin::{HttpPlugin, RotatedToken};
 use httptool::tool::{CallContext, ErrorKind, ToolCall, ToolOutput, ToolRegistry};
-use plugin_support::Server;
+
+use crate::support::plugin::Server;
 
 fn issuer() -> String {
     std::env::var("HTTPTOOL_OAUTH_MOCK")

@@ -4,14 +4,11 @@
 //! empty"). A value one side refuses the other refuses too; a value one side lets through
 //! the other sends.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use httptool::json::Json;
 use httptool::plugin::{ErrorKind as PluginErrorKind, HttpPlugin};
 use httptool::tool::{ErrorKind, ToolCall, ToolRegistry};
-use plugin_support::Server;
+
+use crate::support::plugin::Server;
 
 /// Values that could walk up a server's path: refused on both sides.
 const REFUSED: &[&str] = &[

@@ -2,16 +2,13 @@
 //! per behaviour (the seeds' list, then the sections of `httptool::design::endpoints` from
 //! "Value order" to "Headers", "Secrets" and "Call context").
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::sync::Arc;
 
 use httptool::http::{Method, Secrets};
 use httptool::plugin::{FilePart, FileResolver, HttpPlugin};
 use httptool::tool::{CallContext, ErrorKind};
-use plugin_support::{body_text, call, call_with, plugin, single, Recorder};
+
+use crate::support::plugin::{body_text, call, call_with, plugin, single, Recorder};
 
 const WEATHER: &str = r#"{
   "name": "weather",

@@ -1,15 +1,12 @@
 //! From a response to what the model reads (`httptool::design::endpoints`, "Results"),
 //! through a recording transport that answers with canned responses.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use httptool::http::{Headers, Response};
 use httptool::json;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{CallContext, ErrorKind, Tool};
-use plugin_support::{call, plugin, response, single, Recorder};
+
+use crate::support::plugin::{call, plugin, response, single, Recorder};
 
 fn answering(status: u16, content_type: Option<&'static str>, body: &'static [u8]) -> HttpPlugin {
     answering_with(status, content_type, body, r#""name": "get", "path": "/x""#)

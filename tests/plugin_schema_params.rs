@@ -2,14 +2,11 @@
 //! type comes from the schema when the file gives none, and a type that refuses what the
 //! schema accepts is a build error.
 
-#![cfg(feature = "plugin")]
-
-mod support;
-
 use httptool::json;
 use httptool::plugin::{HttpPlugin, Param, ParamType};
 use httptool::tool::{ErrorKind, ToolCall, ToolRegistry};
-use support::Server;
+
+use crate::support::Server;
 
 fn registry(api: &Server, param: &str) -> Result<ToolRegistry, httptool::plugin::Error> {
     let plugin = HttpPlugin::from_json(&format!(

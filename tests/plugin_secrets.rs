@@ -3,16 +3,13 @@
 //! their place, and a redirect whose `Location` cannot be parsed is quoted without its query,
 //! userinfo or anything after a control character. `ApiResponse` keeps the raw bytes.
 
-#![cfg(feature = "plugin")]
-
-mod plugin_support;
-
 use std::sync::{Arc, Mutex};
 
 use httptool::json::Map;
 use httptool::plugin::{Exchange, HttpPlugin};
 use httptool::tool::{CallContext, ErrorKind, ToolOutput};
-use plugin_support::{call, call_with, Server};
+
+use crate::support::plugin::{call, call_with, Server};
 
 const SECRET: &str = "s3cr3t-K3Y-value";
 

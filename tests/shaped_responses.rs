@@ -3,18 +3,12 @@
 //! argument), JSON over the output cap is cut into valid JSON, and MCP's `structuredContent`
 //! is the shaped value.
 
-#![cfg(feature = "cli")]
-
-#[path = "mcp_support/mod.rs"]
-mod mcp_support;
-#[path = "plugin_support/mod.rs"]
-mod plugin_support;
-
 use httptool::json::{self, Json};
 use httptool::mcp::Server;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{ErrorKind, ToolRegistry};
-use plugin_support::{call, plugin, response, single, Recorder};
+
+use crate::support::plugin::{call, plugin, response, single, Recorder};
 
 /// A list of issues as GitHub's REST API returns them (`GET /repos/{owner}/{repo}/issues`):
 /// every issue with its URLs, user, labels and body.
@@ -319,7 +313,7 @@ fn mcp_serves_the_fields_argument_and_the_shaped_value() {
     let p = search_plugin(&recorder);
     let mut registry = ToolRegistry::new();
     registry.add_plugin(&p).unwrap();
-    let mut session = mcp_support::Session::ready(Server::new(), registry);
+    let mut session = crate::support::mcp::Session::ready(Server::new(), registry);
     let list = session.request(Json::from(1), "tools/list", httptool::json!({}));
     let schema = &list["result"]["tools"][0]["inputSchema"];
     assert_eq!(
@@ -343,12 +337,9 @@ fn mcp_serves_the_fields_argument_and_the_shaped_value() {
     assert!(closed.is_ok());
 }
 
-#[path = "cli_support/mod.rs"]
-mod cli_support;
-
 #[test]
 fn cli_shows_the_fields_argument_and_checks_it_in_a_dry_run() {
-    use cli_support::{httptool, status, stderr, stdout, TempDir};
+    use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
     let dir = TempDir::new("shaped-fields");
     let file = dir.file(
         "p.json",

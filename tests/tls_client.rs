@@ -1,13 +1,6 @@
 //! https through the `tls` feature against a rustls server on 127.0.0.1: trust, hostname
 //! and validity checks with the exact messages, keep-alive, handshake failures, redirects.
 
-#![cfg(feature = "tls")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
-mod tls_support;
-
 use std::io::Read;
 use std::net::TcpListener;
 use std::thread;
@@ -16,8 +9,9 @@ use std::time::Duration;
 use httptool::http::{
     CertificateProblem, Client, Config, ErrorKind, RedirectStop, Request, Timeout, Transport,
 };
-use steps::steps;
-use tls_support::{TlsServer, CA, EXPIRED, LOCALHOST, OTHER_HOST, SELF_SIGNED};
+
+use crate::support::steps::steps;
+use crate::support::tls::{TlsServer, CA, EXPIRED, LOCALHOST, OTHER_HOST, SELF_SIGNED};
 
 /// A client trusting the test root only.
 fn trusting_test_root() -> Client {
@@ -268,7 +262,7 @@ fn a_server_that_never_answers_the_handshake_times_out_as_connecting() {
 
 #[test]
 fn redirect_from_https_to_http_is_still_refused() {
-    let plain = support::Server::fixed(&support::ok("downgraded"));
+    let plain = crate::support::Server::fixed(&crate::support::ok("downgraded"));
     let location = plain.url("/");
     let server = TlsServer::start(LOCALHOST, move |mut peer| {
         while peer.read_request().is_some() {
@@ -309,7 +303,7 @@ fn bad_root_pem_is_an_error_that_says_why() {
         ),
         (
             "key only",
-            tls_support::SERVER_KEY,
+            crate::support::tls::SERVER_KEY,
             "invalid root certificate: the pem holds no `BEGIN CERTIFICATE` section",
         ),
         (

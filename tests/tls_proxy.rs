@@ -1,15 +1,10 @@
 //! https through a proxy: a `CONNECT` tunnel to a loopback proxy (tests/support), which
 //! records what it was asked and copies bytes both ways, or refuses.
 
-#![cfg(feature = "tls")]
-
-#[path = "support/connect_proxy.rs"]
-mod connect_proxy;
-mod tls_support;
-
-use connect_proxy::ConnectProxy;
 use httptool::http::{Client, Config, ErrorKind, Proxy, ProxyConfig, Request, Secrets, Transport};
-use tls_support::{TlsServer, CA, LOCALHOST};
+
+use crate::support::connect_proxy::ConnectProxy;
+use crate::support::tls::{TlsServer, CA, LOCALHOST};
 
 fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
     head.split("\r\n").skip(1).find_map(|line| {

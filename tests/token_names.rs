@@ -2,8 +2,6 @@
 //! names, methods and the curl reader's `-X` and `-H` (issue 17, "one owner per rule": each
 //! had its own copy of the `tchar` set). The same names are accepted or refused everywhere.
 
-#![cfg(feature = "curl")]
-
 use std::str::FromStr;
 
 use httptool::curl;

@@ -2,15 +2,14 @@
 //!
 //! The payloads are written after the examples in Anthropic's tool-use guide.
 
-#![cfg(feature = "tool")]
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{
     anthropic, CallContext, ErrorKind, ToolCall, ToolOutput, ToolRegistry, ToolSpec,
 };
 
-fn weather_spec() -> ToolSpec {
+/// The weather tool of Anthropic's tool-use documentation.
+fn documented_example() -> ToolSpec {
     ToolSpec::new(
         "get_weather",
         "Get the current weather in a given location",
@@ -29,11 +28,11 @@ fn weather_spec() -> ToolSpec {
 #[test]
 fn tool_shape() {
     assert_eq!(
-        anthropic::tool(&weather_spec()),
+        anthropic::tool(&documented_example()),
         json!({
             "name": "get_weather",
             "description": "Get the current weather in a given location",
-            "input_schema": weather_spec().parameters().clone()
+            "input_schema": documented_example().parameters().clone()
         })
     );
 }
@@ -145,7 +144,7 @@ fn tool_result_blocks() {
 fn round_trip() {
     let mut registry = ToolRegistry::new();
     registry
-        .add_fn(weather_spec(), |args: Map, _: &CallContext| {
+        .add_fn(documented_example(), |args: Map, _: &CallContext| {
             let location = args.get("location").and_then(Json::as_str).unwrap_or("?");
             format!("{}: 15 degrees", location)
         })

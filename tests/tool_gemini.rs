@@ -3,8 +3,6 @@
 //!
 //! The payloads are written after the examples in Google's Gemini function-calling guide.
 
-#![cfg(feature = "tool")]
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{

@@ -2,15 +2,14 @@
 //!
 //! The payloads are written after the examples in the MCP specification's tools page.
 
-#![cfg(feature = "tool")]
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{
     mcp, CallContext, ErrorKind, ToolAnnotations, ToolOutput, ToolRegistry, ToolSpec,
 };
 
-fn weather_spec() -> ToolSpec {
+/// The weather tool of the MCP specification's `tools/list` example.
+fn documented_example() -> ToolSpec {
     ToolSpec::new(
         "get_weather",
         "Get current weather information for a location",
@@ -29,12 +28,12 @@ fn weather_spec() -> ToolSpec {
 #[test]
 fn tool_shape_with_and_without_title() {
     assert_eq!(
-        mcp::tool(&weather_spec()),
+        mcp::tool(&documented_example()),
         json!({
             "name": "get_weather",
             "title": "Weather Information Provider",
             "description": "Get current weather information for a location",
-            "inputSchema": weather_spec().parameters().clone()
+            "inputSchema": documented_example().parameters().clone()
         })
     );
     let untitled = ToolSpec::without_parameters("ping", "Checks liveness").unwrap();
@@ -51,7 +50,7 @@ fn tool_shape_with_and_without_title() {
 #[test]
 fn list_tools_result_keeps_order() {
     let specs = [
-        weather_spec(),
+        documented_example(),
         ToolSpec::without_parameters("ping", "").unwrap(),
     ];
     let result = mcp::list_tools_result(specs.iter());
@@ -173,7 +172,7 @@ fn call_tool_result_shapes() {
 fn round_trip() {
     let mut registry = ToolRegistry::new();
     registry
-        .add_fn(weather_spec(), |args: Map, _: &CallContext| {
+        .add_fn(documented_example(), |args: Map, _: &CallContext| {
             let location = args.get("location").and_then(Json::as_str).unwrap_or("?");
             json!({ "location": location, "temperature": 72 })
         })
@@ -204,7 +203,7 @@ fn tool_with_title_annotations_and_output_schema() {
         idempotent: Some(true),
         open_world: Some(true),
     };
-    let spec = weather_spec()
+    let spec = documented_example()
         .with_title("Weather")
         .with_annotations(hints)
         .with_output_schema(
@@ -221,13 +220,17 @@ fn tool_with_title_annotations_and_output_schema() {
         json!({ "type": "object", "properties": { "temp": { "type": "number" } } })
     );
     // Unknown hints and no title: no annotations member at all.
-    assert!(mcp::tool(&weather_spec()).get("annotations").is_none());
-    assert!(mcp::tool(&weather_spec()).get("outputSchema").is_none());
+    assert!(mcp::tool(&documented_example())
+        .get("annotations")
+        .is_none());
+    assert!(mcp::tool(&documented_example())
+        .get("outputSchema")
+        .is_none());
 }
 
 #[test]
 fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
-    let spec = weather_spec()
+    let spec = documented_example()
         .with_output_schema(json!({ "type": "array", "items": { "type": "integer" } }))
         .unwrap();
     assert_eq!(
@@ -239,7 +242,7 @@ fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
     assert_eq!(result["structuredContent"], json!({ "result": [1, 2] }));
     assert_eq!(result["content"][0]["text"], json!("[1,2]"));
     // An object schema: objects go out as they are.
-    let spec = weather_spec()
+    let spec = documented_example()
         .with_output_schema(json!({ "type": "object" }))
         .unwrap();
     let result = mcp::call_tool_result_for(&spec, &ToolOutput::json(json!({ "a": 1 })));
@@ -248,7 +251,7 @@ fn an_output_schema_that_is_not_an_object_is_wrapped_and_so_are_its_results() {
 
 #[test]
 fn a_success_without_structured_value_from_a_tool_with_an_output_schema_is_an_error() {
-    let spec = weather_spec()
+    let spec = documented_example()
         .with_output_schema(json!({ "type": "object" }))
         .unwrap();
     let result = mcp::call_tool_result_for(&spec, &ToolOutput::success("<html>busy</html>"));
@@ -259,7 +262,7 @@ fn a_success_without_structured_value_from_a_tool_with_an_output_schema_is_an_er
                 "isError": true })
     );
     // Without an output schema, or for an error, nothing changes.
-    let plain = mcp::call_tool_result_for(&weather_spec(), &ToolOutput::success("fine"));
+    let plain = mcp::call_tool_result_for(&documented_example(), &ToolOutput::success("fine"));
     assert_eq!(plain["isError"], json!(false));
     assert_eq!(plain["content"].as_array().map(Vec::len), Some(1));
     let failed = ToolOutput::error(httptool::tool::ErrorKind::HttpStatus, "503: busy");

@@ -3,30 +3,13 @@
 //! The payloads are written after the examples in OpenAI's function-calling guide and API
 //! reference (Chat Completions `tool_calls`, Responses `function_call` items).
 
-#![cfg(feature = "tool")]
-
 use httptool::json;
 use httptool::json::{Json, Map};
 use httptool::tool::{
     openai, Arguments, CallContext, ErrorKind, ToolCall, ToolOutput, ToolRegistry, ToolSpec,
 };
 
-fn weather_spec() -> ToolSpec {
-    ToolSpec::new(
-        "get_weather",
-        "Current weather for a city",
-        json!({
-            "type": "object",
-            "properties": {
-                "city": { "type": "string", "description": "City name" },
-                "days": { "type": "integer", "default": 1 }
-            },
-            "required": ["city"],
-            "additionalProperties": false
-        }),
-    )
-    .unwrap()
-}
+use crate::support::weather;
 
 fn spec_with(parameters: Json) -> ToolSpec {
     ToolSpec::new("t", "d", parameters).unwrap()
@@ -41,13 +24,13 @@ fn strict_error(parameters: Json) -> String {
 #[test]
 fn chat_tool_shape() {
     assert_eq!(
-        openai::chat_tool(&weather_spec()),
+        openai::chat_tool(&weather::spec("get_weather")),
         json!({
             "type": "function",
             "function": {
                 "name": "get_weather",
                 "description": "Current weather for a city",
-                "parameters": weather_spec().parameters().clone()
+                "parameters": weather::spec("get_weather").parameters().clone()
             }
         })
     );
@@ -56,12 +39,12 @@ fn chat_tool_shape() {
 #[test]
 fn responses_tool_is_flat_and_says_strict_false() {
     assert_eq!(
-        openai::responses_tool(&weather_spec()),
+        openai::responses_tool(&weather::spec("get_weather")),
         json!({
             "type": "function",
             "name": "get_weather",
             "description": "Current weather for a city",
-            "parameters": weather_spec().parameters().clone(),
+            "parameters": weather::spec("get_weather").parameters().clone(),
             "strict": false
         })
     );
@@ -70,7 +53,7 @@ fn responses_tool_is_flat_and_says_strict_false() {
 #[test]
 fn strict_chat_tool_makes_optional_nullable_and_everything_required() {
     assert_eq!(
-        openai::chat_tool_strict(&weather_spec()).unwrap(),
+        openai::chat_tool_strict(&weather::spec("get_weather")).unwrap(),
         json!({
             "type": "function",
             "function": {
@@ -93,7 +76,7 @@ fn strict_chat_tool_makes_optional_nullable_and_everything_required() {
 
 #[test]
 fn strict_responses_tool() {
-    let tool = openai::responses_tool_strict(&weather_spec()).unwrap();
+    let tool = openai::responses_tool_strict(&weather::spec("get_weather")).unwrap();
     assert_eq!(tool["strict"], json!(true));
     assert_eq!(tool["name"], json!("get_weather"));
     assert_eq!(tool["parameters"]["required"], json!(["city", "days"]));
@@ -505,11 +488,14 @@ fn results_in_both_shapes() {
 fn weather_registry() -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     registry
-        .add_fn(weather_spec(), |args: Map, _: &CallContext| {
-            let city = args.get("city").and_then(Json::as_str).unwrap_or("?");
-            let days = args.get("days").and_then(Json::as_i64).unwrap_or(1);
-            format!("{}: sunny for {} day(s)", city, days)
-        })
+        .add_fn(
+            weather::spec("get_weather"),
+            |args: Map, _: &CallContext| {
+                let city = args.get("city").and_then(Json::as_str).unwrap_or("?");
+                let days = args.get("days").and_then(Json::as_i64).unwrap_or(1);
+                format!("{}: sunny for {} day(s)", city, days)
+            },
+        )
         .unwrap();
     registry
 }

@@ -1,7 +1,5 @@
 //! The registry: registering tools, dispatching calls, and every way a call can fail.
 
-#![cfg(feature = "tool")]
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -13,22 +11,7 @@ use httptool::tool::{
     DEFAULT_MAX_ARGUMENT_BYTES, DEFAULT_MAX_OUTPUT_BYTES,
 };
 
-fn weather_spec(name: &str) -> ToolSpec {
-    ToolSpec::new(
-        name,
-        "Current weather for a city",
-        json!({
-            "type": "object",
-            "properties": {
-                "city": { "type": "string", "description": "City name" },
-                "days": { "type": "integer", "default": 1 }
-            },
-            "required": ["city"],
-            "additionalProperties": false
-        }),
-    )
-    .unwrap()
-}
+use crate::support::weather;
 
 fn weather(args: Map, _: &CallContext) -> ToolOutput {
     match args.get("city").and_then(Json::as_str) {
@@ -40,7 +23,7 @@ fn weather(args: Map, _: &CallContext) -> ToolOutput {
 fn registry_with(names: &[&str]) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     for name in names {
-        registry.add_fn(weather_spec(name), weather).unwrap();
+        registry.add_fn(weather::spec(name), weather).unwrap();
     }
     registry
 }
@@ -81,7 +64,7 @@ fn specs_keep_insertion_order() {
 fn duplicate_name_is_refused_and_the_first_tool_kept() {
     let mut registry = registry_with(&["get_weather"]);
     let err = registry
-        .add_fn(weather_spec("get_weather"), |_: Map, _: &CallContext| {
+        .add_fn(weather::spec("get_weather"), |_: Map, _: &CallContext| {
             "second"
         })
         .unwrap_err();
@@ -100,7 +83,7 @@ fn add_all_is_all_or_nothing() {
     let batch = |names: &[&str]| -> Vec<Arc<dyn Tool>> {
         names
             .iter()
-            .map(|name| Arc::new(FnTool::new(weather_spec(name), weather)) as Arc<dyn Tool>)
+            .map(|name| Arc::new(FnTool::new(weather::spec(name), weather)) as Arc<dyn Tool>)
             .collect()
     };
     let err = registry
@@ -125,9 +108,9 @@ fn add_all_is_all_or_nothing() {
 fn boxed_and_shared_tools_register() {
     let mut registry = ToolRegistry::new();
     registry
-        .add_boxed(Box::new(FnTool::new(weather_spec("boxed"), weather)))
+        .add_boxed(Box::new(FnTool::new(weather::spec("boxed"), weather)))
         .unwrap();
-    let shared: Arc<dyn Tool> = Arc::new(FnTool::new(weather_spec("shared"), weather));
+    let shared: Arc<dyn Tool> = Arc::new(FnTool::new(weather::spec("shared"), weather));
     registry.add_arc(Arc::clone(&shared)).unwrap();
     let mut other = ToolRegistry::new();
     other.add_arc(shared).unwrap();
@@ -140,7 +123,9 @@ fn boxed_and_shared_tools_register() {
 fn a_clone_shares_tools_and_grows_on_its_own() {
     let base = registry_with(&["get_weather"]);
     let mut per_user = base.clone();
-    per_user.add_fn(weather_spec("user_tool"), weather).unwrap();
+    per_user
+        .add_fn(weather::spec("user_tool"), weather)
+        .unwrap();
     assert_eq!(base.len(), 1);
     assert_eq!(per_user.len(), 2);
     assert!(Arc::ptr_eq(
@@ -250,7 +235,7 @@ fn default_argument_limit_on_both_sides() {
 #[test]
 fn configured_argument_limit_on_both_sides() {
     let mut registry = ToolRegistry::new().max_argument_bytes(100);
-    registry.add_fn(weather_spec("w"), weather).unwrap();
+    registry.add_fn(weather::spec("w"), weather).unwrap();
     let out = registry.call(&ToolCall::new("c1", "w", arguments_of_len(100)));
     assert!(!out.is_error());
     let out = registry.call(&ToolCall::new("c1", "w", arguments_of_len(101)));
@@ -371,7 +356,7 @@ fn tools_receive_arguments_by_value() {
         }
     }
     let mut registry = ToolRegistry::new();
-    registry.add(Take(weather_spec("take"))).unwrap();
+    registry.add(Take(weather::spec("take"))).unwrap();
     let out = registry.call(&ToolCall::new("c1", "take", r#"{"city":"Bern"}"#));
     assert_eq!(out.text(), "Bern");
 }

@@ -4,13 +4,10 @@
 //! and renderers look for, so most values come close to a valid shape and go wrong in varied
 //! places. Every reader and renderer must return (an error is fine), the same way twice.
 
-#![cfg(feature = "tool")]
-
-mod rng;
-
 use httptool::json::{Json, Map};
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSpec};
-use rng::Rng;
+
+use crate::support::rng::Rng;
 
 const KEYS: &[&str] = &[
     "choices",

@@ -1,7 +1,8 @@
 //! Table tests for `Url::parse`: one named test per row.
 
-use httptool::url::{ErrorKind, Host, Url};
 use std::net::{Ipv4Addr, Ipv6Addr};
+
+use httptool::url::{ErrorKind, Host, Url};
 
 /// `ok!(name, input, normalized)` and `err!(name, input, kind)` rows.
 macro_rules! ok {

@@ -3,11 +3,10 @@
 //! prefixes. Each input is made here; the work is shown bounded by an error kind, by a large
 //! input that parses, or by the time of two sizes compared (never by a fixed time).
 
-#![cfg(feature = "yaml")]
+use std::time::{Duration, Instant};
 
 use httptool::json::Json;
 use httptool::yaml::{self, ErrorKind, ParseOptions};
-use std::time::{Duration, Instant};
 
 /// `depth` mappings nested, each anchored (`&aN`) and holding `width` scalars beside the
 /// next level: each anchor's content holds every level below it.

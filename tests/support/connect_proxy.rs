@@ -1,10 +1,6 @@
 //! A loopback proxy for https: it answers `CONNECT` with the answer it was started with and,
 //! on a 2xx, copies bytes both ways between the client and the port asked for on 127.0.0.1
 //! (every test origin is local). It records each request head it reads.
-//!
-//! Included with `#[path = "support/connect_proxy.rs"] mod connect_proxy;`.
-
-#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};

@@ -12,8 +12,6 @@
 //!
 //! Included with `#[path = "support/steps.rs"] mod steps;`.
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::mpsc::{self, Receiver, Sender};

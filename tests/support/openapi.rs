@@ -1,8 +1,6 @@
 //! The real OpenAPI documents in `../shared/data/openapi/` (see its SOURCES.md), for the
 //! tests that import them: where they are, which there are, and how to read them.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use httptool::json::{Json, ParseOptions};

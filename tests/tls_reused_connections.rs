@@ -1,17 +1,12 @@
-//! Issue 10's stray-bytes defect over https: a pooled TLS connection with anything waiting
+//! Connection reuse over https: a pooled TLS connection with anything waiting
 //! on it (decrypted bytes, or a record not yet whole) is not reused.
-
-#![cfg(feature = "tls")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod tls_support;
 
 use std::io::Write;
 
 use httptool::http::{Client, Config, Request, Transport};
-use steps::{steps, Test};
-use tls_support::{TlsPeer, TlsServer, CA, LOCALHOST};
+
+use crate::support::steps::{steps, Test};
+use crate::support::tls::{TlsPeer, TlsServer, CA, LOCALHOST};
 
 const REAL_BALANCE: &str = r#"{"balance":100}"#;
 

@@ -1,7 +1,5 @@
 //! Test helpers for the plugin layer: a recording transport (for what the plugin builds),
-//! and the loopback HTTP/1.1 server of `tests/support` (for what goes on the wire).
-
-#![allow(dead_code)]
+//! and the loopback HTTP/1.1 server of `support::server` (for what goes on the wire).
 
 use std::sync::{Arc, Mutex};
 
@@ -116,8 +114,4 @@ pub fn body_text(request: &Request) -> String {
 // ---------------------------------------------------------------- loopback server
 
 // The same loopback server the http tests use.
-#[path = "../support/mod.rs"]
-mod loopback;
-
-#[allow(unused_imports)] // each test file uses a different part
-pub use loopback::{Peer, Received, Server};
+pub use super::server::{Peer, Received, Server};

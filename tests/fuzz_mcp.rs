@@ -6,14 +6,11 @@
 //! object, either a response with exactly one of `result` and `error` or a progress
 //! notification; and the ping sent after all the noise is answered.
 
-#![cfg(feature = "mcp")]
-
 use httptool::json::{self, Json, Map};
 use httptool::mcp::Server;
 use httptool::tool::{CallContext, ToolRegistry, ToolSpec};
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 const SEEDS: [&str; 8] = [
     r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}"#,

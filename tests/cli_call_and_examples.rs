@@ -1,21 +1,17 @@
-//! The command line as a newcomer meets it (issue 14): specs and dry runs without secrets,
+//! The command line as a newcomer meets it: specs and dry runs without secrets,
 //! `--files DIR`, `--context` hints, `help call`, option suggestions, a one-tool `call`,
 //! `(204 No Content)`, `-v`, `tools --list`, and the plugin files of `examples/`, each run
 //! against a loopback server standing in for the real host.
-
-#![cfg(feature = "cli")]
 
 use std::process::Output;
 
 use httptool::json::{self, Json};
 
-mod cli_support;
-mod support;
-use cli_support::{status, stderr, stdout, TempDir};
-use support::Server;
+use crate::support::cli::{status, stderr, stdout, TempDir};
+use crate::support::Server;
 
 fn httptool(args: &[&str], env: &[(&str, &str)]) -> Output {
-    cli_support::httptool(args, None, env)
+    crate::support::cli::httptool(args, None, env)
 }
 
 /// A plugin whose bearer token and tenant header come from variables no test sets.

@@ -4,8 +4,6 @@
 //! `TlsServer::start(cert, handler)` runs the TLS handshake for each accepted connection and
 //! hands the handler a [`TlsPeer`]; handshakes the client aborts are recorded instead.
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -1,7 +1,5 @@
 //! Running the built `httptool` binary as a user would, and files for it to read.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -1,8 +1,6 @@
 //! Test helpers for the MCP server: a session driven through an in-memory reader and
 //! writer, and a gate that holds a loopback endpoint's answer until the test opens it.
 
-#![allow(dead_code)]
-
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read, Write};
 use std::sync::mpsc::{self, Receiver, Sender};

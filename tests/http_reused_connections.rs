@@ -1,26 +1,19 @@
-//! Regression tests for the HTTP client defects of issue 10, each named for its defect:
-//! a stray response on a reused connection handed to the next call, an upload the server
-//! refused early sent twice with its answer lost, and a dry run checking other limits than
-//! the send.
-
-#![cfg(feature = "plugin")]
-
-#[path = "support/steps.rs"]
-mod steps;
-mod support;
+//! What a pooled connection is reused for, and what is sent again: a stray response waiting
+//! on a reused connection is never handed to the next call (the connection is dropped), an
+//! upload the server refused early or cut off is sent once, and a GET on a stale pooled
+//! connection is still retried.
 
 use std::io::Read;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use httptool::http::{
-    Client, Config, ErrorKind, Limit, Method, Request, RequestOptions, Secrets, Transport,
-};
+use httptool::http::{Client, ErrorKind, Request, Transport};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{ToolCall, ToolRegistry};
-use steps::{steps, Test};
-use support::{Peer, Server};
+
+use crate::support::steps::{steps, Test};
+use crate::support::{Peer, Server};
 
 const STRAY: &str = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{\"balance\":999999}\n";
 const REAL_BALANCE: &str = r#"{"balance":100}"#;
@@ -234,77 +227,4 @@ fn a_stale_pooled_connection_is_still_retried_for_get() {
         .unwrap();
     assert_eq!(again.body(), b"ok");
     assert_eq!(server.connections(), 2);
-}
-
-/// Whether a dry run (`Client::render`) and a send of the same request agree, and what
-/// they said: `Ok` or the limit error.
-fn dry_run_and_send(
-    client: &Client,
-    server: &Server,
-    target_len: usize,
-    per_request: Option<usize>,
-) -> (Result<(), Limit>, Result<(), Limit>) {
-    // "/" followed by 'a's: a target of exactly `target_len` bytes.
-    let path = format!("/{}", "a".repeat(target_len - 1));
-    let mut request = Request::new(Method::Get, &server.url(&path)).unwrap();
-    if let Some(max) = per_request {
-        request = request.with_options(RequestOptions::new().max_request_target(max));
-    }
-    let verdict = |e: httptool::http::Error| match e.kind() {
-        ErrorKind::LimitExceeded { which, .. } => which,
-        other => panic!("not a limit: {other:?}"),
-    };
-    let rendered = client
-        .render(&request, Secrets::Mask)
-        .map(drop)
-        .map_err(verdict);
-    let sent = client.send(&request).map(drop).map_err(verdict);
-    (rendered, sent)
-}
-
-#[test]
-fn a_dry_run_and_a_send_check_the_same_request_target_limit() {
-    let server = Server::fixed(&support::ok("ok"));
-    let client = Client::with_config(Config::new().max_request_target(100));
-    let over = Err(Limit::RequestTarget);
-    // (target length, per-request limit, verdict): both sides of each boundary.
-    let cases = [
-        (100, None, Ok(())),
-        (101, None, over),
-        (150, Some(150), Ok(())),
-        (151, Some(150), over),
-        (50, Some(50), Ok(())),
-        (51, Some(50), over),
-        (80, Some(50), over),
-    ];
-    for (len, per_request, want) in cases {
-        let (rendered, sent) = dry_run_and_send(&client, &server, len, per_request);
-        assert_eq!(
-            rendered, want,
-            "dry run, target {len}, limit {per_request:?}"
-        );
-        assert_eq!(sent, want, "send, target {len}, limit {per_request:?}");
-    }
-    // Only the requests within their limit reached the server.
-    assert_eq!(server.requests().len(), 3);
-}
-
-#[test]
-fn a_request_renders_with_its_own_request_target_limit() {
-    // `Request::render` (a default client's dry run) honours the request's options too.
-    let url = format!("http://127.0.0.1:9/{}", "a".repeat(199));
-    let request = Request::get(&url).unwrap();
-    let small = request
-        .clone()
-        .with_options(RequestOptions::new().max_request_target(199));
-    let err = small.render(Secrets::Mask).unwrap_err();
-    assert_eq!(
-        err.kind(),
-        ErrorKind::LimitExceeded {
-            which: Limit::RequestTarget,
-            max: 199,
-            seen: 200
-        }
-    );
-    assert!(request.render(Secrets::Mask).is_ok());
 }
