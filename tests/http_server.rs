@@ -2,8 +2,6 @@
 //! bodies, slow clients, bad framing, pipelining, too many connections. Each is refused with
 //! its status and the connection closed, and the server goes on serving the next client.
 
-#![cfg(feature = "http")]
-
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::thread;
@@ -11,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use httptool::http::{read_request, HttpServer, ServerConfig, ServerRequest, ServerResponse};
 
-mod rng;
-use rng::Rng;
+use crate::support::rng::Rng;
 
 /// A server on a free loopback port that echoes the method, path and body length.
 fn start(config: ServerConfig) -> SocketAddr {

@@ -1,11 +1,7 @@
 //! `httptool import postman` and `httptool import har`: the plugin file on standard output,
 //! warnings, variables and counts on standard error, input limits, and clear errors.
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-
-use cli_support::{httptool, status, stderr, stdout, TempDir};
+use crate::support::cli::{httptool, status, stderr, stdout, TempDir};
 use httptool::plugin::HttpPlugin;
 
 const COLLECTION: &str = r#"{"info": {"name": "Shop"},

@@ -28,6 +28,8 @@ mod compact_schemas;
 #[cfg(all(feature = "curl", feature = "plugin"))]
 mod credential_names;
 #[cfg(feature = "curl")]
+mod curl_aws_sigv4;
+#[cfg(feature = "curl")]
 mod curl_convert;
 #[cfg(feature = "curl")]
 mod curl_convert_export;
@@ -62,6 +64,8 @@ mod fuzz_regressions;
 mod fuzz_url;
 #[cfg(all(feature = "plugin", feature = "tool"))]
 mod gemini_capped_results;
+#[cfg(feature = "har")]
+mod har_import;
 #[cfg(feature = "http")]
 mod http_client;
 #[cfg(feature = "http")]
@@ -83,9 +87,13 @@ mod http_retry;
 #[cfg(feature = "plugin")]
 mod http_reused_connections;
 #[cfg(feature = "http")]
+mod http_server;
+#[cfg(feature = "http")]
 mod http_threads;
 #[cfg(feature = "http")]
 mod http_timeouts;
+#[cfg(feature = "cli")]
+mod import_collections_cli;
 mod json_conformance;
 mod json_deep_nesting;
 mod json_duplicate_keys;
@@ -103,6 +111,10 @@ mod mcp_cli;
 mod mcp_hostile;
 #[cfg(feature = "mcp")]
 mod mcp_hostile_clients;
+#[cfg(all(feature = "mcp", feature = "plugin"))]
+mod mcp_http;
+#[cfg(feature = "cli")]
+mod mcp_http_cli;
 #[cfg(feature = "plugin")]
 mod mcp_plugin_fields;
 #[cfg(all(feature = "mcp", feature = "plugin"))]
@@ -117,18 +129,30 @@ mod openapi_aws_sigv4;
 mod openapi_cli;
 #[cfg(all(feature = "openapi", feature = "yaml"))]
 mod openapi_compile_threads;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_credential_variables;
 #[cfg(feature = "cli")]
 mod openapi_external_files;
 #[cfg(feature = "openapi")]
 mod openapi_hostile;
 #[cfg(feature = "openapi")]
 mod openapi_import;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_keyword_caps;
 #[cfg(feature = "plugin")]
 mod openapi_plugin_fields;
 #[cfg(feature = "openapi")]
 mod openapi_prism;
 #[cfg(all(feature = "openapi", feature = "yaml"))]
 mod openapi_real_world;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_refused_operations;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_security_requirements;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_servers;
+#[cfg(feature = "openapi")]
+mod openapi_shared_schemas;
 #[cfg(all(feature = "openapi", feature = "yaml"))]
 mod openapi_threads;
 #[cfg(feature = "plugin")]
@@ -165,6 +189,8 @@ mod plugin_results;
 mod plugin_schema_params;
 #[cfg(feature = "plugin")]
 mod plugin_secrets;
+#[cfg(feature = "postman")]
+mod postman_import;
 #[cfg(feature = "cli")]
 mod shaped_responses;
 #[cfg(feature = "tls")]

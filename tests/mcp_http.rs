@@ -2,10 +2,6 @@
 //! loopback, driven by httptool's own client. Both eras without a session, the header checks
 //! of revision 2026-07-28, and the refusals (token, Origin, Host, methods, media types).
 
-#![cfg(all(feature = "mcp", feature = "plugin"))]
-
-mod support;
-
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::thread;
@@ -21,7 +17,7 @@ const MODERN: &str = "2026-07-28";
 const TOKEN: &str = "test-token-0123456789";
 
 /// A plugin tool against a loopback API, and a tool that reports progress.
-fn registry(api: &support::Server) -> ToolRegistry {
+fn registry(api: &crate::support::Server) -> ToolRegistry {
     let plugin = HttpPlugin::builder("weather", api.base())
         .description("City weather")
         .endpoint(Endpoint::get("get_weather", "/v1/weather"))
@@ -42,7 +38,7 @@ fn registry(api: &support::Server) -> ToolRegistry {
 
 /// A transport on a free loopback port.
 fn start(
-    api: &support::Server,
+    api: &crate::support::Server,
     configure: impl FnOnce(HttpTransport) -> HttpTransport,
 ) -> SocketAddr {
     let stateless = Server::new().stateless(Arc::new(registry(api)));
@@ -53,8 +49,8 @@ fn start(
     addr
 }
 
-fn api() -> support::Server {
-    support::Server::json(r#"{"city":"Oslo","temp_c":4}"#)
+fn api() -> crate::support::Server {
+    crate::support::Server::json(r#"{"city":"Oslo","temp_c":4}"#)
 }
 
 /// A 2026-07-28 request's body and its mirrored headers.

@@ -1,18 +1,13 @@
 //! `httptool serve --http`: the command line of MCP over Streamable HTTP, and its safe
 //! defaults (loopback, a token off loopback, the Host and Origin checks).
 
-#![cfg(feature = "cli")]
-
-mod cli_support;
-mod support;
-
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-use cli_support::{httptool, status, stderr, TempDir};
+use crate::support::cli::{httptool, status, stderr, TempDir};
 use httptool::http::{Client, Request, Response, Transport};
 use httptool::json::{self, Json};
-use support::Server as Api;
+use crate::support::Server as Api;
 
 const TOKEN: &str = "cli-token-0123456789abcdef";
 

@@ -3,8 +3,6 @@
 //! schemes' names, and neither can make the plugin read a secret the user holds for
 //! something else (`GITHUB_TOKEN`), nor send one host's credential to another.
 
-#![cfg(all(feature = "openapi", feature = "plugin"))]
-
 use httptool::json::{self, Json};
 use httptool::openapi;
 
@@ -101,18 +99,13 @@ fn aws_names_are_read_only_for_amazon_hosts() {
     );
 }
 
-#[cfg(feature = "cli")]
-mod cli_support;
-#[cfg(feature = "cli")]
-mod support;
-
 /// `GITHUB_TOKEN=... httptool call doc.json me '{}'` sent the user's token to the
 /// document's server; now the call needs the host's own variable, and `import` names it.
 #[cfg(feature = "cli")]
 #[test]
 fn the_users_github_token_never_reaches_the_documents_server() {
-    use cli_support::{httptool, status, stderr, TempDir};
-    let server = support::Server::json("{}");
+    use crate::support::cli::{httptool, status, stderr, TempDir};
+    let server = crate::support::Server::json("{}");
     let dir = TempDir::new("openapi-credential-variables");
     let doc = dir.file("doc.json", &github_titled(&server.base()));
     let out = httptool(

@@ -2,8 +2,6 @@
 //! `const`, `default` or `pattern` whose JSON is over 4 KiB is left out with a warning, a
 //! `title` is cut like a description. A 300 KB `enum` made a 990 KB tool schema.
 
-#![cfg(all(feature = "openapi", feature = "plugin"))]
-
 use httptool::json::{self, Json, Map};
 use httptool::openapi;
 

@@ -2,8 +2,6 @@
 //! that cannot is left out with a warning naming it (method, path, `operationId`) and why,
 //! and the import fails only when none is left, or with `strict` at the first refusal.
 
-#![cfg(all(feature = "openapi", feature = "plugin"))]
-
 use httptool::json::{Json, Map};
 use httptool::openapi::{self, ErrorKind, ImportOptions};
 
@@ -94,12 +92,9 @@ fn no_operation_left_is_an_error_with_the_first_reason() {
 }
 
 #[cfg(feature = "cli")]
-mod cli_support;
-
-#[cfg(feature = "cli")]
 #[test]
 fn the_command_line_skips_by_default_and_stops_with_strict() {
-    use cli_support::{httptool, status, stderr, TempDir};
+    use crate::support::cli::{httptool, status, stderr, TempDir};
     let dir = TempDir::new("openapi-refused-operations");
     let path = dir.file("doc.json", &doc(4, &[2], &[1]).to_string());
     let out = httptool(&["import", "openapi", &path], None, &[]);

@@ -2,14 +2,10 @@
 //! servers of every level (document, path item, operation), `server` and `server_variable`
 //! apply at every level, and per-path servers are kept only when no base URL is given.
 
-#![cfg(all(feature = "openapi", feature = "plugin"))]
-
-mod support;
-
 use httptool::json::{self, Json};
 use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{ToolCall, ToolRegistry};
-use support::Server;
+use crate::support::Server;
 
 /// Twilio's shape: the document's server, and nearly every path (and one operation) with
 /// servers of its own, on other hosts.
@@ -150,14 +146,11 @@ fn server_and_variables_apply_at_every_level() {
     );
 }
 
-#[cfg(feature = "cli")]
-mod cli_support;
-
 /// `httptool import openapi` says which endpoints got which base.
 #[cfg(feature = "cli")]
 #[test]
 fn import_says_which_endpoints_go_to_which_base() {
-    use cli_support::{httptool, status, stderr, TempDir};
+    use crate::support::cli::{httptool, status, stderr, TempDir};
     let dir = TempDir::new("openapi-servers-bases");
     let doc = dir.file("twilio.json", TWILIO_LIKE);
     let out = httptool(&["import", "openapi", &doc], None, &[]);

@@ -3,8 +3,6 @@
 //! the tool reaches. Chains of 10,000 `$ref`s import on a 2 MiB thread; cost grows linearly
 //! with operations; providers that cannot follow a `$ref` get none.
 
-#![cfg(feature = "openapi")]
-
 use std::time::Instant;
 
 use httptool::json::{self, Json, Map};
