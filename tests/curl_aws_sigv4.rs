@@ -3,10 +3,10 @@
 //! `${NAME}` variables in the file, a region and service read from an AWS host, and other
 //! providers refused.
 
+use crate::support::Server;
 use httptool::curl::{self, ErrorKind};
 use httptool::plugin::Auth;
 use httptool::tool::{ToolCall, ToolRegistry};
-use crate::support::Server;
 
 const KEY_ID: &str = "AKIDEXAMPLE";
 const SECRET: &str = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";

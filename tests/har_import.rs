@@ -3,11 +3,11 @@
 //! inferred across calls, what is left out, recorded secrets kept out of the plugin file,
 //! and hostile recordings that end in clear errors.
 
+use crate::support::Server;
 use httptool::har::{self, ErrorKind, ImportOptions};
 use httptool::json::{self, Json};
 use httptool::plugin::{Auth, HttpPlugin, Location, ParamType};
 use httptool::tool::{ToolCall, ToolRegistry};
-use crate::support::Server;
 
 const TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl";
 const COOKIE: &str = "session=s3ss10n-value";

@@ -5,9 +5,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 use crate::support::cli::{httptool, status, stderr, TempDir};
+use crate::support::Server as Api;
 use httptool::http::{Client, Request, Response, Transport};
 use httptool::json::{self, Json};
-use crate::support::Server as Api;
 
 const TOKEN: &str = "cli-token-0123456789abcdef";
 

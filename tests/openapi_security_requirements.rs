@@ -3,10 +3,10 @@
 //! Bearer`), alternatives are the first the plugin can send with the others named in a
 //! warning, and a document parameter in the credential's place is the credential's slot.
 
+use crate::support::Server;
 use httptool::json::{self, Json};
 use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{ToolCall, ToolRegistry};
-use crate::support::Server;
 
 /// A document on `base` with `schemes`, the document-level `security`, and operations.
 fn doc(base: &str, schemes: &str, security: &str, paths: &str) -> Json {

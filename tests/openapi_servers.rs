@@ -2,10 +2,10 @@
 //! servers of every level (document, path item, operation), `server` and `server_variable`
 //! apply at every level, and per-path servers are kept only when no base URL is given.
 
+use crate::support::Server;
 use httptool::json::{self, Json};
 use httptool::openapi::{self, ImportOptions};
 use httptool::tool::{ToolCall, ToolRegistry};
-use crate::support::Server;
 
 /// Twilio's shape: the document's server, and nearly every path (and one operation) with
 /// servers of its own, on other hosts.

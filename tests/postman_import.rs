@@ -2,11 +2,11 @@
 //! request each tool sends, folders as tags, variables, auth of every kind the plugin has,
 //! bodies in every mode, and hostile collections that end in clear errors.
 
+use crate::support::Server;
 use httptool::json::{self, Json};
 use httptool::plugin::{Auth, HttpPlugin, Location};
 use httptool::postman::{self, ErrorKind, ImportOptions};
 use httptool::tool::{ToolCall, ToolRegistry};
-use crate::support::Server;
 
 fn collection(text: &str) -> Json {
     json::parse(text).unwrap_or_else(|e| panic!("fixture: {}", e))
