@@ -56,7 +56,10 @@ fuzz_target!(|data: &[u8]| {
     };
     assert!(!request.method().is_empty() && request.method().bytes().all(is_tchar));
     let target = request.target();
-    assert!(target == "*" || target.starts_with('/'), "target {target:?}");
+    assert!(
+        target == "*" || target.starts_with('/'),
+        "target {target:?}"
+    );
     assert!(target.bytes().all(|b| (0x21..=0x7e).contains(&b)));
     assert!(request.body().len() <= max_body, "body over max_body");
     for (name, value) in request.headers().iter() {
