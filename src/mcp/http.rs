@@ -5,10 +5,12 @@
 use std::io;
 use std::sync::Arc;
 
+use super::http_oauth::{OAuth, Verdict};
 use super::rpc;
 use super::server::{Stateless, LATEST_PROTOCOL_VERSION};
 use crate::http::{HttpServer, RequestHandler, ServerRequest, ServerResponse};
 use crate::json::{Json, ParseOptions};
+use crate::tool::CallContext;
 
 /// The path of the MCP endpoint unless told otherwise: `/mcp`.
 pub const DEFAULT_HTTP_PATH: &str = "/mcp";
@@ -32,8 +34,11 @@ const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 /// | --- | --- |
 /// | a `Host` that is not the address the connection came in on (or `localhost` on loopback), nor one [`allow_host`](HttpTransport::allow_host) names | `403` |
 /// | an `Origin` that [`allow_origin`](HttpTransport::allow_origin) does not name | `403` (DNS rebinding) |
+/// | `OPTIONS` (a CORS preflight) from an allowed `Origin` | `204` with the `Access-Control-Allow-*` fields (no token needed) |
 /// | no `Authorization: Bearer` with the [`bearer_token`](HttpTransport::bearer_token), when one is set | `401`, `WWW-Authenticate: Bearer` |
+/// | with [`oauth`](HttpTransport::oauth): no token, or one the authorization server does not vouch for this resource | `401`, `403` or `503`, as [`OAuth`] says |
 /// | `GET` [`HEALTH_PATH`] | `200`, `ok` (no token needed) |
+/// | `GET` the Protected Resource Metadata, with [`oauth`](HttpTransport::oauth) | `200`, as [`OAuth::metadata`] (no token needed) |
 /// | another path | `404` |
 /// | `GET`, `DELETE` or any other method than `POST` at the path | `405`, `Allow: POST` (no stream, no session to end) |
 /// | a body that is not `application/json`; an `Accept` that takes neither JSON nor an event stream | `415`; `406` |
@@ -47,8 +52,10 @@ const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 /// # Security
 ///
 /// The checks above run in that order, before the body is read as JSON. The token is
-/// compared in constant time and never reaches a tool: a plugin's upstream credentials are
-/// its own (MCP "Authorization" forbids passing the client's token through).
+/// compared in constant time (or checked by introspection) and never reaches a tool: a
+/// plugin's upstream credentials are its own (MCP "Authorization" forbids passing the
+/// client's token through). A response to an allowed `Origin` carries
+/// `Access-Control-Allow-Origin` with that origin (and `Vary: Origin`), never `*`.
 ///
 /// # Examples
 ///
@@ -72,6 +79,7 @@ pub struct HttpTransport {
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     token: Option<String>,
+    oauth: Option<Arc<OAuth>>,
 }
 
 impl std::fmt::Debug for HttpTransport {
@@ -81,6 +89,7 @@ impl std::fmt::Debug for HttpTransport {
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("token", &self.token.as_ref().map(|_| crate::quote::MASK))
+            .field("oauth", &self.oauth)
             .finish()
     }
 }
@@ -96,6 +105,7 @@ impl HttpTransport {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             token: None,
+            oauth: None,
         }
     }
 
@@ -131,6 +141,16 @@ impl HttpTransport {
     #[must_use]
     pub fn bearer_token(mut self, token: impl Into<String>) -> HttpTransport {
         self.token = Some(token.into());
+        self
+    }
+
+    /// Protects the endpoint as an OAuth 2.1 resource server: tokens checked by
+    /// introspection, metadata served, the caller's identity in each call's context (see
+    /// [`OAuth`]). Replaces the [`bearer_token`](HttpTransport::bearer_token). Defaults to
+    /// none.
+    #[must_use]
+    pub fn oauth(mut self, oauth: OAuth) -> HttpTransport {
+        self.oauth = Some(Arc::new(oauth));
         self
     }
 
@@ -192,24 +212,53 @@ impl HttpTransport {
         }
     }
 
-    fn authorized(&self, request: &ServerRequest) -> Result<(), ServerResponse> {
+    /// Who calls, when the request may go on: the context of its call (`None`: the
+    /// server's own); else the refusal.
+    fn authorized(
+        &self,
+        request: &ServerRequest,
+    ) -> Result<Option<CallContext>, ServerResponse> {
+        let given = bearer(request);
+        if let Some(oauth) = &self.oauth {
+            return match oauth.check(given) {
+                Verdict::Valid(caller) => Ok(Some(
+                    caller.context(self.stateless.server().call_context()),
+                )),
+                // RFC 6750 section 3.1: no credentials, no error code.
+                Verdict::Missing => Err(plain(
+                    401,
+                    "this server needs an OAuth access token (Authorization: Bearer ...); see WWW-Authenticate\n",
+                )
+                .header("WWW-Authenticate", &oauth.challenge(None))),
+                Verdict::Invalid(why) => Err(plain(401, &format!("{}\n", why)).header(
+                    "WWW-Authenticate",
+                    &oauth.challenge(Some(("invalid_token", why))),
+                )),
+                Verdict::InsufficientScope => Err(plain(
+                    403,
+                    "the token lacks a scope this server requires; see WWW-Authenticate\n",
+                )
+                .header(
+                    "WWW-Authenticate",
+                    &oauth.challenge(Some((
+                        "insufficient_scope",
+                        "the token lacks a required scope",
+                    ))),
+                )),
+                // Not the client's fault: a 401 would send it to log in again for nothing.
+                Verdict::Unavailable(why) => Err(plain(
+                    503,
+                    &format!("cannot check the token now ({}); try again shortly\n", why),
+                )
+                .header("Retry-After", "5")),
+            };
+        }
         let token = match &self.token {
             Some(token) => token,
-            None => return Ok(()),
+            None => return Ok(None),
         };
-        let given = request
-            .headers()
-            .get_all("authorization")
-            .find_map(|value| {
-                let (scheme, rest) = value.split_once(' ')?;
-                if scheme.eq_ignore_ascii_case("bearer") {
-                    Some(rest.trim())
-                } else {
-                    None
-                }
-            });
         match given {
-            Some(given) if constant_time_eq(given.as_bytes(), token.as_bytes()) => Ok(()),
+            Some(given) if constant_time_eq(given.as_bytes(), token.as_bytes()) => Ok(None),
             // RFC 6750 section 3: no credentials, no error code; wrong ones, invalid_token.
             Some(_) => Err(plain(401, "the bearer token is not valid\n").header(
                 "WWW-Authenticate",
@@ -223,7 +272,7 @@ impl HttpTransport {
         }
     }
 
-    fn post(&self, request: &ServerRequest) -> ServerResponse {
+    fn post(&self, request: &ServerRequest, context: Option<CallContext>) -> ServerResponse {
         let content_type = request.header("content-type").unwrap_or("");
         if !media_is(content_type, "application/json") {
             return plain(
@@ -285,7 +334,7 @@ impl HttpTransport {
             );
         }
         let revision = header_version.unwrap_or(REVISION_WITHOUT_HEADER);
-        let reply = self.stateless.answer(message, revision);
+        let reply = self.stateless.answer_with(message, revision, context);
         let code = reply.error_code();
         let notifications = reply.notifications().to_vec();
         let text = match reply.into_text() {
@@ -319,6 +368,23 @@ impl HttpTransport {
 
 impl RequestHandler for HttpTransport {
     fn handle(&self, request: &ServerRequest) -> ServerResponse {
+        let response = self.route(request);
+        // CORS (Fetch standard, "HTTP responses"): an allowed page may read the answer.
+        match request.header("origin") {
+            Some(origin) if self.origin_allowed(request) => response
+                .header("Access-Control-Allow-Origin", origin)
+                .header(
+                    "Access-Control-Expose-Headers",
+                    "WWW-Authenticate, Mcp-Session-Id, MCP-Protocol-Version",
+                )
+                .header("Vary", "Origin"),
+            _ => response,
+        }
+    }
+}
+
+impl HttpTransport {
+    fn route(&self, request: &ServerRequest) -> ServerResponse {
         if !self.host_allowed(request) {
             return plain(
                 403,
@@ -329,7 +395,11 @@ impl RequestHandler for HttpTransport {
         if path == HEALTH_PATH && matches!(request.method(), "GET" | "HEAD") {
             return plain(200, "ok\n");
         }
-        if path != self.path {
+        let metadata = match &self.oauth {
+            Some(oauth) if oauth.is_metadata_path(path, &self.path) => Some(oauth),
+            _ => None,
+        };
+        if path != self.path && metadata.is_none() {
             return plain(404, "not found\n");
         }
         if !self.origin_allowed(request) {
@@ -341,15 +411,54 @@ impl RequestHandler for HttpTransport {
                 "forbidden: this server does not answer pages of that Origin",
             );
         }
-        if let Err(refused) = self.authorized(request) {
-            return refused;
+        if request.method() == "OPTIONS" && request.header("origin").is_some() {
+            return preflight(metadata.is_some());
         }
+        if let Some(oauth) = metadata {
+            if !matches!(request.method(), "GET" | "HEAD") {
+                return plain(405, "the metadata is read with GET\n").header("Allow", "GET");
+            }
+            return ServerResponse::with_content(
+                200,
+                "application/json",
+                oauth.metadata().to_string().into_bytes(),
+            )
+            .header("Cache-Control", "max-age=300");
+        }
+        let context = match self.authorized(request) {
+            Ok(context) => context,
+            Err(refused) => return refused,
+        };
         if request.method() != "POST" {
             // No stream to open with GET, no session to end with DELETE.
             return plain(405, "the MCP endpoint takes POST\n").header("Allow", "POST");
         }
-        self.post(request)
+        self.post(request, context)
     }
+}
+
+/// The answer to a CORS preflight from an allowed origin: what the page may send.
+fn preflight(metadata: bool) -> ServerResponse {
+    let methods = if metadata { "GET" } else { "POST" };
+    ServerResponse::new(204)
+        .header("Access-Control-Allow-Methods", methods)
+        .header(
+            "Access-Control-Allow-Headers",
+            "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID",
+        )
+        .header("Access-Control-Max-Age", "600")
+}
+
+/// The token of `Authorization: Bearer TOKEN` (RFC 6750 section 2.1), if there is one.
+fn bearer(request: &ServerRequest) -> Option<&str> {
+    request.headers().get_all("authorization").find_map(|value| {
+        let (scheme, rest) = value.split_once(' ')?;
+        if scheme.eq_ignore_ascii_case("bearer") {
+            Some(rest.trim())
+        } else {
+            None
+        }
+    })
 }
 
 /// MCP 2026-07-28, "Streamable HTTP", "Server Validation": the headers mirror the body.

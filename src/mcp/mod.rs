@@ -15,6 +15,7 @@
 //! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
 //! | `server.rs` | the session: the reader loop, the writer thread, the worker pool; [`Stateless`], the same answers without a session |
 //! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `http`) |
+//! | `http_oauth.rs` | [`OAuth`]: the transport as an OAuth 2.1 resource server (token introspection, RFC 9728 metadata) |
 //!
 //! # Examples
 //!
@@ -38,6 +39,8 @@
 mod error;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "http")]
+mod http_oauth;
 mod lines;
 mod rpc;
 mod server;
@@ -45,6 +48,12 @@ mod server;
 pub use self::error::Error;
 #[cfg(feature = "http")]
 pub use self::http::{HttpTransport, DEFAULT_HTTP_PATH, HEALTH_PATH};
+#[cfg(feature = "http")]
+pub use self::http_oauth::{
+    OAuth, CONTEXT_CLIENT_ID, CONTEXT_SCOPES, CONTEXT_SUBJECT, DEFAULT_INTROSPECTION_CACHE_ENTRIES,
+    DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_INTROSPECTION_TIMEOUT,
+    PROTECTED_RESOURCE_METADATA_PATH,
+};
 pub use self::server::{
     Reply, Server, Stateless, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT,
     DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES,

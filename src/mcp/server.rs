@@ -293,6 +293,11 @@ impl Server {
         self
     }
 
+    /// The context set with [`context`](Server::context).
+    pub fn call_context(&self) -> &CallContext {
+        &self.context
+    }
+
     /// Serves `registry` until `reader` ends; see [`Server`]. The registry is copied once
     /// (its tools are shared, not copied); [`serve_shared`](Server::serve_shared) takes one
     /// that is already shared.
