@@ -115,6 +115,8 @@ mod mcp_hostile_clients;
 mod mcp_http;
 #[cfg(feature = "cli")]
 mod mcp_http_cli;
+#[cfg(all(feature = "mcp", feature = "plugin"))]
+mod mcp_http_oauth;
 #[cfg(feature = "plugin")]
 mod mcp_plugin_fields;
 #[cfg(all(feature = "mcp", feature = "plugin"))]

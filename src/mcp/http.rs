@@ -214,10 +214,7 @@ impl HttpTransport {
 
     /// Who calls, when the request may go on: the context of its call (`None`: the
     /// server's own); else the refusal.
-    fn authorized(
-        &self,
-        request: &ServerRequest,
-    ) -> Result<Option<CallContext>, ServerResponse> {
+    fn authorized(&self, request: &ServerRequest) -> Result<Option<CallContext>, ServerResponse> {
         let given = bearer(request);
         if let Some(oauth) = &self.oauth {
             return match oauth.check(given) {
@@ -451,14 +448,17 @@ fn preflight(metadata: bool) -> ServerResponse {
 
 /// The token of `Authorization: Bearer TOKEN` (RFC 6750 section 2.1), if there is one.
 fn bearer(request: &ServerRequest) -> Option<&str> {
-    request.headers().get_all("authorization").find_map(|value| {
-        let (scheme, rest) = value.split_once(' ')?;
-        if scheme.eq_ignore_ascii_case("bearer") {
-            Some(rest.trim())
-        } else {
-            None
-        }
-    })
+    request
+        .headers()
+        .get_all("authorization")
+        .find_map(|value| {
+            let (scheme, rest) = value.split_once(' ')?;
+            if scheme.eq_ignore_ascii_case("bearer") {
+                Some(rest.trim())
+            } else {
+                None
+            }
+        })
 }
 
 /// MCP 2026-07-28, "Streamable HTTP", "Server Validation": the headers mirror the body.

@@ -418,9 +418,8 @@ impl OAuth {
                 response.status()
             )));
         }
-        let answer = crate::json::parse_bytes(response.body()).map_err(|_| {
-            unavailable("token introspection did not answer with JSON".to_string())
-        })?;
+        let answer = crate::json::parse_bytes(response.body())
+            .map_err(|_| unavailable("token introspection did not answer with JSON".to_string()))?;
         if !answer.is_object() {
             return Err(unavailable(
                 "token introspection did not answer with a JSON object".to_string(),
@@ -439,7 +438,9 @@ fn judge(answer: &Json, resource: &str, now: u64) -> Result<(Caller, Option<Dura
     let lifetime = match answer.get("exp").and_then(Json::as_f64) {
         Some(exp) if exp <= now as f64 => return Err(Verdict::Invalid("the token has expired")),
         // Whole seconds, at most a year: a cache never needs more, and no float can overflow.
-        Some(exp) => Some(Duration::from_secs((exp - now as f64).min(31_536_000.0) as u64)),
+        Some(exp) => Some(Duration::from_secs(
+            (exp - now as f64).min(31_536_000.0) as u64
+        )),
         None => None,
     };
     if let Some(nbf) = answer.get("nbf").and_then(Json::as_f64) {
@@ -454,7 +455,9 @@ fn judge(answer: &Json, resource: &str, now: u64) -> Result<(Caller, Option<Dura
         None => false,
     };
     if !for_us {
-        return Err(Verdict::Invalid("the token was not issued for this resource"));
+        return Err(Verdict::Invalid(
+            "the token was not issued for this resource",
+        ));
     }
     let text = |key: &str| answer.get(key).and_then(Json::as_str).map(str::to_string);
     Ok((
@@ -489,7 +492,9 @@ fn split_resource(resource: &str) -> (&str, &str) {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn unix_now() -> u64 {
