@@ -197,7 +197,7 @@ fn command_line_errors() {
         (
             &["--allow-host", "example.com"],
             2,
-            "httptool: --token-env, --no-auth, --allow-host, --allow-origin, --path and --max-connections go with --http ADDR:PORT\n",
+            "httptool: --token-env, --no-auth, --allow-host, --allow-origin, --path, --max-connections and --introspection-url go with --http ADDR:PORT\n",
         ),
         (
             &["--http", "0", "--token-env", "T", "--no-auth"],
@@ -219,6 +219,31 @@ fn command_line_errors() {
             2,
             "httptool: --max-connections takes a whole number of 1 or more, got '0'\n",
         ),
+        (
+            &["--http", "0", "--resource", "http://mcp.test/mcp"],
+            2,
+            "httptool: --authorization-server, --resource and --required-scope go with --introspection-url URL\n",
+        ),
+        (
+            &["--http", "0", "--introspection-url", "http://127.0.0.1:9/introspect"],
+            2,
+            "httptool: --introspection-url needs at least one --authorization-server URL for clients to log in with\n",
+        ),
+        (
+            &["--http", "0", "--introspection-url", "http://127.0.0.1:9/i", "--authorization-server", "http://127.0.0.1:9", "--no-auth"],
+            2,
+            "httptool: --introspection-url authenticates with OAuth; leave out --token-env and --no-auth\n",
+        ),
+        (
+            &["--http", "0", "--introspection-url", "not a url", "--authorization-server", "http://127.0.0.1:9"],
+            2,
+            "httptool: 'not a url' is not an absolute http or https URL\n",
+        ),
+        (
+            &["--http", "0", "--introspection-url", "http://127.0.0.1:9/i", "--authorization-server", "http://127.0.0.1:9"],
+            1,
+            "httptool: --introspection-url: set HTTPTOOL_INTROSPECTION_CLIENT_ID and HTTPTOOL_INTROSPECTION_CLIENT_SECRET",
+        ),
     ];
     for (extra, code, message) in cases {
         let mut args = vec!["serve", plugin.as_str()];
@@ -232,4 +257,75 @@ fn command_line_errors() {
             stderr(&out)
         );
     }
+}
+
+#[test]
+fn oauth_from_the_command_line_checks_tokens_by_introspection() {
+    let api = Api::json(r#"{"ok":true}"#);
+    let dir = TempDir::new("mcp_http_cli_oauth");
+    let plugin = plugin_file(&dir, &api);
+    let resource = "http://mcp.test/mcp";
+    let expected = httptool::http::basic_auth("cli-client", "cli-secret");
+    let introspection = Api::responding(move |request| {
+        let body = String::from_utf8_lossy(&request.body).to_string();
+        let good = request.header("authorization").as_deref() == Some(expected.as_str())
+            && body.starts_with("token=good-token&");
+        let answer = if good {
+            format!(
+                r#"{{"active":true,"sub":"alice","scope":"tools","aud":"{}"}}"#,
+                resource
+            )
+        } else {
+            r#"{"active":false}"#.to_string()
+        };
+        (
+            "200 OK".to_string(),
+            "Content-Type: application/json\r\n".to_string(),
+            answer.into_bytes(),
+        )
+    });
+    let introspection_url = introspection.url("/introspect");
+    let running = spawn(
+        &[
+            "serve",
+            &plugin,
+            "--http",
+            "0",
+            "--introspection-url",
+            &introspection_url,
+            "--authorization-server",
+            "https://auth.example.com",
+            "--resource",
+            resource,
+            "--required-scope",
+            "tools",
+        ],
+        &[
+            ("HTTPTOOL_INTROSPECTION_CLIENT_ID", "cli-client"),
+            ("HTTPTOOL_INTROSPECTION_CLIENT_SECRET", "cli-secret"),
+        ],
+    );
+    assert!(
+        running
+            .first_line
+            .contains("OAuth access tokens for http://mcp.test/mcp required"),
+        "{}",
+        running.first_line
+    );
+    let refused = discover(&running.url, None);
+    assert_eq!(refused.status(), 401);
+    assert_eq!(
+        refused.header("www-authenticate"),
+        Some("Bearer scope=\"tools\", resource_metadata=\"http://mcp.test/.well-known/oauth-protected-resource/mcp\"")
+    );
+    let metadata_url = running
+        .url
+        .replace("/mcp", "/.well-known/oauth-protected-resource/mcp");
+    let metadata = Client::new()
+        .send(&Request::get(&metadata_url).unwrap())
+        .unwrap();
+    let doc = json::parse_bytes(metadata.body()).unwrap();
+    assert_eq!(doc["resource"], Json::from(resource));
+    assert_eq!(discover(&running.url, Some("bad-token")).status(), 401);
+    assert_eq!(discover(&running.url, Some("good-token")).status(), 200);
 }

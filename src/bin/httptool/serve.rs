@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use httptool::http::{HttpServer, ServerConfig};
-use httptool::mcp::{self, HttpTransport, Server};
+use httptool::mcp::{self, HttpTransport, OAuth, Server};
 use httptool::plugin::HttpPlugin;
 use httptool::tool::ToolRegistry;
 
@@ -17,6 +17,7 @@ use crate::{call_context, load_plugin_for, print_out, CliError};
 const HELP: &str = "\
 usage: httptool serve PLUGIN.json... [--openapi SPEC]... [--context KEY=VALUE] [--max-concurrency N]
        httptool serve PLUGIN.json... --http [ADDR:]PORT [--token-env VAR | --no-auth] [HTTP OPTIONS]
+       httptool serve PLUGIN.json... --http [ADDR:]PORT --introspection-url URL --authorization-server URL [OAUTH OPTIONS]
 
 Serves every tool of the plugin files as a Model Context Protocol server (revision
 2026-07-28, no handshake; and 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05 through
@@ -54,6 +55,22 @@ behind a load balancer):
                         Requests with any other Origin get 403 (DNS rebinding)
   --path PATH           the MCP endpoint's path (default /mcp)
   --max-connections N   connections served at once (default 512); more get 503
+
+OAuth 2.1 resource server (MCP authorization: clients log in with an authorization server,
+and each access token is checked by its token introspection, RFC 7662, then cached for at
+most 60 s and never past its expiry):
+  --introspection-url URL   the authorization server's introspection endpoint. This server
+                        authenticates to it with the client id and secret in the variables
+                        HTTPTOOL_INTROSPECTION_CLIENT_ID and HTTPTOOL_INTROSPECTION_CLIENT_SECRET
+  --authorization-server URL  an issuer clients log in with, listed in the Protected Resource
+                        Metadata at /.well-known/oauth-protected-resource; repeatable
+  --resource URL        this server's canonical URI, which tokens must name as their
+                        audience (default http://ADDR:PORT/PATH as listened on; give the
+                        public URL behind a proxy or load balancer)
+  --required-scope SCOPE  a scope every token must hold (else 403); repeatable
+  A missing or bad token gets 401 with WWW-Authenticate naming the metadata; an
+  introspection endpoint that cannot answer, 503. Tools get the caller as context values
+  oauth_subject, oauth_scopes and oauth_client_id; the client's token never reaches them.
 {catalog}";
 
 /// The end of the help, after the network options: an MCP client's configuration.
@@ -145,6 +162,85 @@ struct HttpOptions {
     origins: Vec<String>,
     path: String,
     max_connections: Option<usize>,
+    oauth: Option<OAuthOptions>,
+}
+
+/// The options of the OAuth resource server.
+struct OAuthOptions {
+    introspection_url: String,
+    authorization_servers: Vec<String>,
+    resource: Option<String>,
+    scopes: Vec<String>,
+    client_id: String,
+    client_secret: String,
+}
+
+/// The variables the introspection client's credentials are read from.
+const INTROSPECTION_CLIENT_ID: &str = "HTTPTOOL_INTROSPECTION_CLIENT_ID";
+const INTROSPECTION_CLIENT_SECRET: &str = "HTTPTOOL_INTROSPECTION_CLIENT_SECRET";
+
+impl OAuthOptions {
+    /// The OAuth options, when `--introspection-url` is given; `other_auth`: a token or
+    /// `--no-auth` was given too (a usage error with it).
+    fn take(args: &mut Args, other_auth: bool) -> Result<Option<OAuthOptions>, CliError> {
+        let introspection_url = args.value("--introspection-url")?;
+        let authorization_servers = args.values("--authorization-server")?;
+        let resource = args.value("--resource")?;
+        let scopes = args.values("--required-scope")?;
+        let introspection_url = match introspection_url {
+            Some(url) => url,
+            None if authorization_servers.is_empty()
+                && resource.is_none()
+                && scopes.is_empty() =>
+            {
+                return Ok(None)
+            }
+            None => {
+                return Err(CliError::Usage(
+                    "--authorization-server, --resource and --required-scope go with --introspection-url URL".to_string(),
+                ))
+            }
+        };
+        if other_auth {
+            return Err(CliError::Usage(
+                "--introspection-url authenticates with OAuth; leave out --token-env and --no-auth"
+                    .to_string(),
+            ));
+        }
+        for url in std::iter::once(&introspection_url)
+            .chain(&authorization_servers)
+            .chain(&resource)
+        {
+            if httptool::url::Url::parse(url).is_err() {
+                return Err(CliError::Usage(format!(
+                    "'{}' is not an absolute http or https URL",
+                    url
+                )));
+            }
+        }
+        if authorization_servers.is_empty() {
+            return Err(CliError::Usage(
+                "--introspection-url needs at least one --authorization-server URL for clients to log in with".to_string(),
+            ));
+        }
+        let variable = |name: &str| {
+            match std::env::var(name) {
+            Ok(value) if !value.is_empty() => Ok(value),
+            _ => Err(CliError::Failed(format!(
+                "--introspection-url: set {} and {} to the client id and secret this server authenticates to the introspection endpoint with",
+                INTROSPECTION_CLIENT_ID, INTROSPECTION_CLIENT_SECRET
+            ))),
+        }
+        };
+        Ok(Some(OAuthOptions {
+            introspection_url,
+            authorization_servers,
+            resource,
+            scopes,
+            client_id: variable(INTROSPECTION_CLIENT_ID)?,
+            client_secret: variable(INTROSPECTION_CLIENT_SECRET)?,
+        }))
+    }
 }
 
 /// The variable the token is read from when `--token-env` is not given.
@@ -160,6 +256,11 @@ impl HttpOptions {
         let origins = args.values("--allow-origin")?;
         let path = args.value("--path")?;
         let max_connections = args.value("--max-connections")?;
+        let oauth = if addr.is_some() {
+            OAuthOptions::take(args, token_env.is_some() || no_auth)?
+        } else {
+            None
+        };
         let addr = match addr {
             Some(addr) => addr,
             None => {
@@ -168,10 +269,11 @@ impl HttpOptions {
                     || !hosts.is_empty()
                     || !origins.is_empty()
                     || path.is_some()
-                    || max_connections.is_some();
+                    || max_connections.is_some()
+                    || args.value("--introspection-url")?.is_some();
                 if given {
                     return Err(CliError::Usage(
-                        "--token-env, --no-auth, --allow-host, --allow-origin, --path and --max-connections go with --http ADDR:PORT".to_string(),
+                        "--token-env, --no-auth, --allow-host, --allow-origin, --path, --max-connections and --introspection-url go with --http ADDR:PORT".to_string(),
                     ));
                 }
                 return Ok(None);
@@ -193,7 +295,7 @@ impl HttpOptions {
                     )))
                 }
             },
-            None if no_auth => None,
+            None if no_auth || oauth.is_some() => None,
             None => std::env::var(DEFAULT_TOKEN_VARIABLE)
                 .ok()
                 .map(|t| t.trim().to_string())
@@ -219,6 +321,7 @@ impl HttpOptions {
             origins,
             path,
             max_connections,
+            oauth,
         }))
     }
 }
@@ -248,7 +351,7 @@ fn serve_http(
     registry: ToolRegistry,
 ) -> Result<ExitCode, CliError> {
     let loopback = options.addr.ip().is_loopback();
-    if options.token.is_none() && !loopback {
+    if options.token.is_none() && options.oauth.is_none() && !loopback {
         if !options.no_auth {
             return Err(CliError::Failed(format!(
                 "refusing to serve {} without authentication: anyone who reaches the address could call every tool with this server's credentials. Set a token with --token-env VAR (or {}), or give --no-auth if something in front of it authenticates",
@@ -277,12 +380,27 @@ fn serve_http(
     for origin in options.origins {
         transport = transport.allow_origin(origin);
     }
-    let auth = match options.token {
-        Some(token) => {
-            transport = transport.bearer_token(token);
-            "bearer token required"
+    let auth = match (options.token, options.oauth) {
+        (_, Some(oauth)) => {
+            let resource = oauth
+                .resource
+                .unwrap_or_else(|| format!("http://{}{}", local, options.path));
+            let mut settings = OAuth::new(resource.as_str(), oauth.introspection_url)
+                .client_credentials(oauth.client_id, oauth.client_secret);
+            for server in oauth.authorization_servers {
+                settings = settings.authorization_server(server);
+            }
+            for scope in oauth.scopes {
+                settings = settings.required_scope(scope);
+            }
+            transport = transport.oauth(settings);
+            format!("OAuth access tokens for {} required", resource)
         }
-        None => "no authentication",
+        (Some(token), None) => {
+            transport = transport.bearer_token(token);
+            "bearer token required".to_string()
+        }
+        (None, None) => "no authentication".to_string(),
     };
     eprintln!(
         "httptool: serving MCP at http://{}{} ({}; health check at {})",
