@@ -117,6 +117,8 @@ mod mcp_http;
 mod mcp_http_cli;
 #[cfg(all(feature = "mcp", feature = "plugin"))]
 mod mcp_http_oauth;
+#[cfg(all(feature = "mcp", feature = "plugin"))]
+mod mcp_http_oidc_provider;
 #[cfg(feature = "plugin")]
 mod mcp_plugin_fields;
 #[cfg(all(feature = "mcp", feature = "plugin"))]
