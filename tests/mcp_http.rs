@@ -273,6 +273,77 @@ fn foreign_origins_and_hosts_are_refused() {
 }
 
 #[test]
+fn an_allowed_origin_gets_a_preflight_and_cors_answers() {
+    let api = api();
+    let addr = start(&api, |t| {
+        t.allow_origin("https://app.example.com")
+            .bearer_token(TOKEN)
+    });
+    let preflight = |origin: &str| {
+        let request = Request::new(
+            httptool::http::Method::Options,
+            &format!("http://{}/mcp", addr),
+        )
+        .unwrap()
+        .with_header("Origin", origin)
+        .unwrap()
+        .with_header("Access-Control-Request-Method", "POST")
+        .unwrap()
+        .with_header(
+            "Access-Control-Request-Headers",
+            "authorization, content-type, mcp-protocol-version",
+        )
+        .unwrap();
+        Client::new().send(&request).unwrap()
+    };
+    // A preflight carries no credentials (Fetch standard): no token needed.
+    let response = preflight("https://app.example.com");
+    assert_eq!(response.status(), 204);
+    assert_eq!(
+        response.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert_eq!(
+        response.header("access-control-allow-methods"),
+        Some("POST")
+    );
+    let allowed = response.header("access-control-allow-headers").unwrap();
+    for name in [
+        "Authorization",
+        "Content-Type",
+        "MCP-Protocol-Version",
+        "Mcp-Method",
+    ] {
+        assert!(allowed.contains(name), "{}", allowed);
+    }
+    assert_eq!(response.header("vary"), Some("Origin"));
+    assert_eq!(preflight("https://evil.example").status(), 403);
+    // The answers to the page, refusals included, say it may read them.
+    let (text, headers) = modern("server/discover", json!({}));
+    let mut from_page = headers.clone();
+    from_page.push(("Origin", "https://app.example.com".to_string()));
+    let refused = post(addr, &text, &from_page);
+    assert_eq!(refused.status(), 401);
+    assert_eq!(
+        refused.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    assert!(refused
+        .header("access-control-expose-headers")
+        .unwrap()
+        .contains("WWW-Authenticate"));
+    let answered = post(addr, &text, &with_token(from_page));
+    assert_eq!(answered.status(), 200);
+    assert_eq!(
+        answered.header("access-control-allow-origin"),
+        Some("https://app.example.com")
+    );
+    // Without an Origin (not a browser), no CORS fields.
+    let plain = post(addr, &text, &with_token(headers));
+    assert_eq!(plain.header("access-control-allow-origin"), None);
+}
+
+#[test]
 fn headers_must_mirror_the_body_at_2026_07_28() {
     let api = api();
     let addr = start(&api, |t| t);
