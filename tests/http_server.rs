@@ -222,6 +222,52 @@ fn a_slow_client_gets_408_at_its_deadline() {
 }
 
 #[test]
+fn a_slow_client_holds_its_slot_only_until_its_deadline() {
+    let addr = start(
+        ServerConfig::new()
+            .max_connections(1)
+            .timeout_head(Duration::from_millis(500)),
+    );
+    // Slowloris on the only slot: a byte of head every 50 ms.
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    thread::spawn(move || {
+        for &b in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            if writer.write_all(&[b]).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    });
+    thread::sleep(Duration::from_millis(100));
+    // Meanwhile the next client is refused at once, not left waiting.
+    let answer = exchange(addr, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(status(&answer), 503, "{}", answer);
+    let answer = read_to_close(&mut stream);
+    assert_eq!(status(&answer), 408, "{}", answer);
+    // The slot is free again.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let answer = exchange(
+            addr,
+            b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        );
+        if status(&answer) == 200 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the slot was never freed: {}",
+            answer
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
 fn an_idle_connection_is_closed_without_an_answer() {
     let addr = start(ServerConfig::new().timeout_idle(Duration::from_millis(200)));
     let mut stream = TcpStream::connect(addr).unwrap();

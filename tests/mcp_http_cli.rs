@@ -329,3 +329,225 @@ fn oauth_from_the_command_line_checks_tokens_by_introspection() {
     assert_eq!(discover(&running.url, Some("bad-token")).status(), 401);
     assert_eq!(discover(&running.url, Some("good-token")).status(), 200);
 }
+
+/// The resident memory of process `pid`, in KiB (`VmRSS` of `/proc/PID/status`).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", pid)).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// This process's soft limit of open files, raised to the hard limit with util-linux's
+/// `prlimit` when it is under `wanted` (std has no setrlimit; the binary may be missing).
+fn open_files_limit(wanted: u64) -> u64 {
+    let read = || {
+        let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+        limits
+            .lines()
+            .find(|line| line.starts_with("Max open files"))
+            .and_then(|line| line.split_whitespace().nth(3))
+            .and_then(|soft| soft.parse::<u64>().ok())
+            .unwrap_or(1024)
+    };
+    if read() < wanted {
+        let _ = Command::new("prlimit")
+            .arg(format!("--pid={}", std::process::id()))
+            .arg(format!("--nofile={}:", wanted))
+            .status();
+    }
+    read()
+}
+
+fn raw_exchange(addr: &str, bytes: &[u8]) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = stream.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn ten_thousand_connections_at_once_get_503_past_the_bound_and_memory_stays_bounded() {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let api = Api::json(r#"{"ok":true}"#);
+    let dir = TempDir::new("mcp_http_cli_many");
+    let plugin = plugin_file(&dir, &api);
+    let running = spawn(
+        &["serve", &plugin, "--http", "0", "--max-connections", "64"],
+        &[],
+    );
+    assert_eq!(discover(&running.url, None).status(), 200);
+    let pid = running.child.id();
+    let before = rss_kib(pid);
+    let authority = running
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    // Room for 10,000 and what the other tests of this process hold.
+    let limit = open_files_limit(10_000 + 1_024);
+    let wanted = 10_000.min(limit.saturating_sub(1_024)) as usize;
+    assert!(wanted >= 2_000, "only {} files may be open", limit);
+    let flood = Instant::now();
+    let started = Instant::now();
+    let mut held = Vec::with_capacity(wanted);
+    for _ in 0..wanted {
+        held.push(std::net::TcpStream::connect(authority.as_str()).unwrap());
+    }
+    let opened_in = started.elapsed();
+    // The next client, while all are held: refused at once, not left waiting.
+    let started = Instant::now();
+    let answer = raw_exchange(&authority, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{}", answer);
+    assert!(answer.contains("Retry-After: 1"), "{}", answer);
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let peak = rss_kib(pid);
+    // Every connection but the 64 served was answered 503 and closed. A connection the
+    // kernel's listen queue (128) had no room for yet is taken when TCP retries it: each
+    // is waited for until a deadline.
+    let mut waiting: Vec<&mut std::net::TcpStream> = held.iter_mut().collect();
+    // The 64 served ones send no head: at the head deadline (10 s) they get 408.
+    let (mut refused, mut timed_out) = (0, 0);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    for pass in 0.. {
+        let timeout = Duration::from_millis(if pass == 0 { 5 } else { 200 });
+        let mut unanswered = Vec::new();
+        for stream in waiting {
+            stream.set_read_timeout(Some(timeout)).unwrap();
+            let mut head = [0u8; 12];
+            match stream.read_exact(&mut head) {
+                Ok(()) if &head == b"HTTP/1.1 503" => refused += 1,
+                Ok(()) if &head == b"HTTP/1.1 408" => timed_out += 1,
+                Ok(()) => panic!("{}", String::from_utf8_lossy(&head)),
+                Err(_) => unanswered.push(stream),
+            }
+        }
+        waiting = unanswered;
+        if waiting.len() + timed_out <= 64 || Instant::now() > deadline {
+            break;
+        }
+    }
+    // Each 408 frees a slot for a connection still queued, so a flood longer than the head
+    // deadline has 64 served for each 10 s it lasted; every other one is a 503.
+    let served = waiting.len() + timed_out;
+    let generations = 1 + flood.elapsed().as_secs() as usize / 10;
+    assert_eq!(refused + served, wanted, "opened in {:?}", opened_in);
+    assert!(
+        served >= 64 && served <= 64 * generations,
+        "{} served at once of {} (opened in {:?}, {} refused)",
+        served,
+        wanted,
+        opened_in,
+        refused
+    );
+    drop(held);
+    // Then served again, as soon as the held connections are gone.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let request = format!(
+            "GET /healthz HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            authority
+        );
+        let answer = raw_exchange(&authority, request.as_bytes());
+        if answer.starts_with("HTTP/1.1 200 ") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never served again: {}", answer);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(discover(&running.url, None).status(), 200);
+    // 64 connection threads and their buffers; nothing a connection per refused client.
+    assert!(
+        peak < before + 32 * 1024,
+        "resident memory grew from {} KiB to {} KiB",
+        before,
+        peak
+    );
+}
+
+#[test]
+fn a_100_mb_body_and_a_100_kb_header_are_refused_unread_and_memory_stays_bounded() {
+    use std::io::{Read, Write};
+    use std::time::Duration;
+    let api = Api::json(r#"{"ok":true}"#);
+    let dir = TempDir::new("mcp_http_cli_big");
+    let plugin = plugin_file(&dir, &api);
+    let running = spawn(&["serve", &plugin, "--http", "0"], &[]);
+    assert_eq!(discover(&running.url, None).status(), 200);
+    let pid = running.child.id();
+    let before = rss_kib(pid);
+    let authority = running
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    const HUNDRED_MB: usize = 100 * 1024 * 1024;
+    let heads: [&[u8]; 2] = [
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n",
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ];
+    for (i, head) in heads.iter().enumerate() {
+        let stream = std::net::TcpStream::connect(authority.as_str()).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+            .set_write_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        // The answer is read as it comes, while the body is still being sent.
+        let mut reader = stream.try_clone().unwrap();
+        let answer = std::thread::spawn(move || {
+            let mut out = Vec::new();
+            let _ = reader.read_to_end(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        });
+        let mut writer = stream;
+        writer.write_all(head).unwrap();
+        let chunk = vec![b'{'; 64 * 1024];
+        let mut sent = 0;
+        while sent < HUNDRED_MB {
+            let written = if i == 0 {
+                writer.write_all(&chunk)
+            } else {
+                writer
+                    .write_all(b"10000\r\n")
+                    .and_then(|_| writer.write_all(&chunk))
+                    .and_then(|_| writer.write_all(b"\r\n"))
+            };
+            if written.is_err() {
+                break;
+            }
+            sent += chunk.len();
+        }
+        let answer = answer.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 413 "), "{}", answer);
+        assert!(
+            sent < HUNDRED_MB / 4,
+            "the server took {} bytes of a body it refused",
+            sent
+        );
+    }
+    // 100 KB of one header field.
+    let mut big = b"POST /mcp HTTP/1.1\r\nHost: x\r\nX-Big: ".to_vec();
+    big.extend(std::iter::repeat(b'a').take(100 * 1024));
+    big.extend_from_slice(b"\r\n\r\n");
+    let answer = raw_exchange(&authority, &big);
+    assert!(answer.starts_with("HTTP/1.1 431 "), "{}", answer);
+    // The next client is served, and the process did not grow by what it was sent.
+    assert_eq!(discover(&running.url, None).status(), 200);
+    let after = rss_kib(pid);
+    assert!(
+        after < before + 16 * 1024,
+        "resident memory grew from {} KiB to {} KiB",
+        before,
+        after
+    );
+}

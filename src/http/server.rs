@@ -848,6 +848,7 @@ impl HttpServer {
     /// As [`serve`](HttpServer::serve).
     pub fn serve_shared(&self, handler: Arc<dyn RequestHandler>) -> io::Result<()> {
         let open = Arc::new(AtomicUsize::new(0));
+        let busy_answer = busy_answer();
         loop {
             let (stream, peer) = match self.listener.accept() {
                 Ok(accepted) => accepted,
@@ -860,7 +861,11 @@ impl HttpServer {
                 }
             };
             if open.load(Ordering::SeqCst) >= self.config.max_connections {
-                busy(stream);
+                // A fresh socket's send buffer takes these few bytes without waiting; closing
+                // it sends them and a FIN. The accept loop does no more for a refused client
+                // (an accept, a write, a close), so a flood drains the listen queue quickly.
+                let mut stream = stream;
+                let _ = stream.write_all(&busy_answer);
                 continue;
             }
             open.fetch_add(1, Ordering::SeqCst);
@@ -891,18 +896,15 @@ impl Drop for Slot {
     }
 }
 
-/// One connection over the limit: a `503` written without waiting, then closed.
-fn busy(stream: TcpStream) {
-    let _ = stream.set_nonblocking(true);
-    let response = ServerResponse::with_content(
+/// What a connection over the limit gets: `503`, then the connection is closed.
+fn busy_answer() -> Vec<u8> {
+    ServerResponse::with_content(
         503,
         "text/plain",
         b"too many connections; try again shortly\n".to_vec(),
     )
-    .header("Retry-After", "1");
-    let mut stream = stream;
-    let _ = stream.write_all(&response.encode(true, false));
-    let _ = stream.shutdown(Shutdown::Both);
+    .header("Retry-After", "1")
+    .encode(true, false)
 }
 
 fn connection(
