@@ -4,12 +4,21 @@
 //! a second, the median and p99 latency, and the process's resident memory after each run;
 //! first the floor: the same client against the API alone.
 //!
+//! With `HTTPTOOL_BENCH_FASTMCP` naming a Python that has FastMCP (the peers' venv,
+//! `/tmp/fastmcp-venv/bin/python`), the same load goes in the same run to FastMCP serving the
+//! same loopback API over its own Streamable HTTP (stateless, JSON answers:
+//! `benches/support/fastmcp_http.py`, a process of its own, whose resident memory is printed).
+//! Ours is measured twice: served in this process (`mcp_http`, whose `rss` also holds the load
+//! generator and the API) and as `httptool serve --http` in a process of its own
+//! (`serve_http`, built with the `cli` feature; its `rss` is the server's alone).
+//!
 //! `cargo bench --bench mcp_http` runs everything; `cargo bench --bench mcp_http -- 64` runs
 //! the measurements whose name contains `64`. `HTTPTOOL_BENCH_SECONDS` sets each run's
 //! length (default 3).
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -31,14 +40,58 @@ fn main() {
     let mcp = start_mcp(api);
     let direct = format!("GET /v1/weather?q=Oslo HTTP/1.1\r\nHost: {}\r\n\r\n", api).into_bytes();
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Oslo"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    let call = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: get_weather\r\nContent-Length: {}\r\n\r\n{}",
-        mcp,
-        body.len(),
-        body
-    )
-    .into_bytes();
+    let call_to = |addr: SocketAddr| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: get_weather\r\nContent-Length: {}\r\n\r\n{}",
+            addr,
+            body.len(),
+            body
+        )
+        .into_bytes()
+    };
+    let call = call_to(mcp);
+    let process = option_env!("CARGO_BIN_EXE_httptool").map(|bin| Peer::serve(bin, api));
+    let process_call = process.as_ref().map(|peer| call_to(peer.addr));
+    let fastmcp = std::env::var("HTTPTOOL_BENCH_FASTMCP")
+        .ok()
+        .map(|python| Peer::start(&python, api));
+    let fastmcp_call = fastmcp.as_ref().map(|peer| call_to(peer.addr));
+    let peers: Vec<(&str, &Peer, &Vec<u8>)> = [
+        ("fastmcp_http", fastmcp.as_ref(), fastmcp_call.as_ref()),
+        ("serve_http", process.as_ref(), process_call.as_ref()),
+    ]
+    .into_iter()
+    .filter_map(|(name, peer, call)| Some((name, peer?, call?)))
+    .collect();
+    let probes = std::iter::once((mcp, &call)).chain(peers.iter().map(|(_, p, c)| (p.addr, *c)));
+    for (addr, request) in probes {
+        let answer = exchange_once(addr, request);
+        assert!(
+            answer.contains("Oslo") && !answer.contains("\"isError\":true"),
+            "{}",
+            answer
+        );
+    }
     for connections in [1usize, 16, 64] {
+        for (peer_name, peer, request) in &peers {
+            let name = format!("{}/tools_call/{}_connections", peer_name, connections);
+            if filter.as_deref().map_or(true, |f| name.contains(f)) {
+                let (rate, p50, p99) = load(
+                    peer.addr,
+                    request,
+                    connections,
+                    Duration::from_secs(seconds),
+                );
+                println!(
+                    "{:<40} {:>10.0} calls/s  p50 {:>7.3} ms  p99 {:>7.3} ms  rss {} KiB",
+                    name,
+                    rate,
+                    p50.as_secs_f64() * 1e3,
+                    p99.as_secs_f64() * 1e3,
+                    peer.rss_kib()
+                );
+            }
+        }
         let runs: [(String, SocketAddr, &[u8]); 2] = [
             (
                 format!("api_alone/{}_connections", connections),
@@ -66,6 +119,94 @@ fn main() {
             }
         }
     }
+}
+
+/// FastMCP over Streamable HTTP in a process of its own.
+struct Peer {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Peer {
+    fn start(python: &str, api: SocketAddr) -> Peer {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/benches/support/fastmcp_http.py"
+        );
+        let child = Command::new(python)
+            .args([script, &format!("http://{}", api), &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("run HTTPTOOL_BENCH_FASTMCP");
+        let addr: SocketAddr = format!("127.0.0.1:{}", port).parse().unwrap();
+        let until = Instant::now() + Duration::from_secs(60);
+        while TcpStream::connect(addr).is_err() {
+            assert!(Instant::now() < until, "FastMCP did not listen");
+            thread::sleep(Duration::from_millis(100));
+        }
+        Peer { child, addr }
+    }
+
+    /// `httptool serve PLUGIN --http PORT` with a plugin of `api`'s weather endpoint.
+    fn serve(bin: &str, api: SocketAddr) -> Peer {
+        let plugin =
+            std::env::temp_dir().join(format!("httptool-bench-{}.json", std::process::id()));
+        std::fs::write(&plugin, plugin_json(api)).unwrap();
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(bin)
+            .args([
+                "serve",
+                plugin.to_str().unwrap(),
+                "--http",
+                &port.to_string(),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .env_remove("HTTPTOOL_MCP_TOKEN")
+            .spawn()
+            .expect("run httptool serve --http");
+        let addr: SocketAddr = format!("127.0.0.1:{}", port).parse().unwrap();
+        let until = Instant::now() + Duration::from_secs(10);
+        while TcpStream::connect(addr).is_err() {
+            assert!(
+                Instant::now() < until,
+                "httptool serve --http did not listen"
+            );
+            thread::sleep(Duration::from_millis(20));
+        }
+        Peer { child, addr }
+    }
+
+    fn rss_kib(&self) -> u64 {
+        status_rss(&format!("/proc/{}/status", self.child.id()))
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request on a connection of its own: the whole answer, as text.
+fn exchange_once(addr: SocketAddr, request: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.write_all(request).unwrap();
+    let mut buf = Vec::new();
+    read_response(&mut stream, &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
 /// A keep-alive loopback API answering every request with [`BODY`].
@@ -105,12 +246,15 @@ fn serve_api(mut stream: TcpStream, response: &[u8]) {
     }
 }
 
-fn start_mcp(api: SocketAddr) -> SocketAddr {
-    let plugin = HttpPlugin::from_json(&format!(
+fn plugin_json(api: SocketAddr) -> String {
+    format!(
         r#"{{"name":"weather","base_url":"http://{}","endpoints":[{{"name":"get_weather","path":"/v1/weather","params":[{{"name":"city","wire_name":"q","in":"query","required":true}}]}}]}}"#,
         api
-    ))
-    .unwrap();
+    )
+}
+
+fn start_mcp(api: SocketAddr) -> SocketAddr {
+    let plugin = HttpPlugin::from_json(&plugin_json(api)).unwrap();
     let mut registry = ToolRegistry::new();
     registry.add_plugin(&plugin).unwrap();
     let transport = HttpTransport::new(Server::new().stateless(Arc::new(registry)));
@@ -195,7 +339,12 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// The process's resident memory (Linux), or 0.
 fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+    status_rss("/proc/self/status")
+}
+
+/// `VmRSS` of a `/proc/PID/status` file, in KiB, or 0.
+fn status_rss(path: &str) -> u64 {
+    std::fs::read_to_string(path)
         .ok()
         .and_then(|s| {
             s.lines()

@@ -352,10 +352,15 @@ fn open_files_limit(wanted: u64) -> u64 {
             .and_then(|soft| soft.parse::<u64>().ok())
             .unwrap_or(1024)
     };
-    if read() < wanted {
+    // The soft limit alone, then (for root) the hard one too.
+    for value in [format!("{}:", wanted), format!("{}:{}", wanted, wanted)] {
+        if read() >= wanted {
+            break;
+        }
         let _ = Command::new("prlimit")
             .arg(format!("--pid={}", std::process::id()))
-            .arg(format!("--nofile={}:", wanted))
+            .arg(format!("--nofile={}", value))
+            .stderr(Stdio::null())
             .status();
     }
     read()
