@@ -125,6 +125,8 @@ fn main() {
 struct Peer {
     child: Child,
     addr: SocketAddr,
+    /// A file to remove when the peer stops.
+    file: Option<std::path::PathBuf>,
 }
 
 impl Peer {
@@ -150,7 +152,11 @@ impl Peer {
             assert!(Instant::now() < until, "FastMCP did not listen");
             thread::sleep(Duration::from_millis(100));
         }
-        Peer { child, addr }
+        Peer {
+            child,
+            addr,
+            file: None,
+        }
     }
 
     /// `httptool serve PLUGIN --http PORT` with a plugin of `api`'s weather endpoint.
@@ -185,7 +191,11 @@ impl Peer {
             );
             thread::sleep(Duration::from_millis(20));
         }
-        Peer { child, addr }
+        Peer {
+            child,
+            addr,
+            file: Some(plugin),
+        }
     }
 
     fn rss_kib(&self) -> u64 {
@@ -197,6 +207,9 @@ impl Drop for Peer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(file) = &self.file {
+            let _ = std::fs::remove_file(file);
+        }
     }
 }
 
