@@ -459,6 +459,12 @@ impl Write for Memory<'_> {
     }
 }
 
+/// Bytes asked of the socket at a time while a head comes in: a whole MCP request (head and a
+/// small body) in one read, while an idle connection holds a buffer of this size, not of the
+/// head limit (64 connections waiting cost 512 KiB, not 4 MiB). A longer head takes more
+/// reads, up to the limit.
+const HEAD_READ: usize = 8 * 1024;
+
 /// A connection's read side: its buffer, and the requests taken from it.
 struct Reader<S> {
     source: S,
@@ -551,7 +557,7 @@ impl<S: Source> Reader<S> {
         if !first && self.end == self.start {
             // Idle: wait for the next request's first byte.
             match self
-                .fill(now + config.timeout_idle, config.max_head)
+                .fill(now + config.timeout_idle, HEAD_READ.min(config.max_head))
                 .map_err(gone)?
             {
                 Got::Bytes => {}
@@ -577,7 +583,7 @@ impl<S: Source> Reader<S> {
             scanned = have.saturating_sub(2);
             // Leading empty lines before a request line are skipped (RFC 9112 section 2.2).
             match self
-                .fill(deadline, config.max_head + 1 - have)
+                .fill(deadline, HEAD_READ.min(config.max_head + 1 - have))
                 .map_err(gone)?
             {
                 Got::Bytes => {}
