@@ -62,8 +62,9 @@ most 60 s and never past its expiry):
   --introspection-url URL   the authorization server's introspection endpoint. This server
                         authenticates to it with the client id and secret in the variables
                         HTTPTOOL_INTROSPECTION_CLIENT_ID and HTTPTOOL_INTROSPECTION_CLIENT_SECRET
-  --authorization-server URL  an issuer clients log in with, listed in the Protected Resource
-                        Metadata at /.well-known/oauth-protected-resource; repeatable
+  --authorization-server URL  the authorization server clients log in with, listed in
+                        the Protected Resource Metadata at
+                        /.well-known/oauth-protected-resource; repeatable
   --resource URL        this server's canonical URI, which tokens must name as their
                         audience (default http://ADDR:PORT/PATH as listened on; give the
                         public URL behind a proxy or load balancer)
