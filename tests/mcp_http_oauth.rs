@@ -362,6 +362,14 @@ fn an_introspection_endpoint_down_or_failing_is_503_not_401() {
     assert_eq!(response.status(), 503);
     assert_eq!(response.header("retry-after"), Some("5"));
     assert_eq!(response.header("www-authenticate"), None);
+    // The caller is told what failed, not where the authorization server lives.
+    let text = String::from_utf8_lossy(response.body()).to_string();
+    assert!(
+        text.contains("token introspection failed (Connect)"),
+        "{}",
+        text
+    );
+    assert!(!text.contains("127.0.0.1"), "{}", text);
     // An endpoint that answers 500.
     let protected = start(&api, |o| o, None);
     assert_eq!(call(protected.addr, "whoami", Some("broken")).status(), 503);

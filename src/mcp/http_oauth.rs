@@ -154,7 +154,8 @@ pub(crate) enum Verdict {
     Invalid(&'static str),
     /// Good, without every required scope.
     InsufficientScope,
-    /// The introspection could not answer; why, for the operator.
+    /// The introspection could not answer; why, in words that name no host or address (the
+    /// caller reads them).
     Unavailable(String),
 }
 
@@ -390,7 +391,7 @@ impl OAuth {
     fn introspect(&self, token: &str) -> Result<(Caller, Option<Duration>), Verdict> {
         let unavailable = |why: String| Verdict::Unavailable(why);
         let mut request = Request::post(&self.introspection_url)
-            .map_err(|e| unavailable(format!("the introspection URL is not usable: {}", e)))?;
+            .map_err(|_| unavailable("the introspection URL is not usable".to_string()))?;
         let headers = request.headers_mut();
         let mut appended = headers
             .append("Content-Type", "application/x-www-form-urlencoded")
@@ -403,7 +404,9 @@ impl OAuth {
             );
             appended = appended.and_then(|_| headers.append_sensitive("Authorization", &value));
         }
-        appended.map_err(|e| unavailable(format!("the introspection request: {}", e)))?;
+        appended.map_err(|_| {
+            unavailable("the introspection request cannot carry these credentials".to_string())
+        })?;
         request.set_body(crate::url::form_urlencoded([
             ("token", token),
             ("token_type_hint", "access_token"),
@@ -411,7 +414,8 @@ impl OAuth {
         let response = self
             .client
             .send(&request)
-            .map_err(|e| unavailable(format!("token introspection failed: {}", e)))?;
+            // The error's text names hosts and addresses behind this server: not for the caller.
+            .map_err(|e| unavailable(format!("token introspection failed ({:?})", e.kind())))?;
         if response.status() != 200 {
             return Err(unavailable(format!(
                 "token introspection answered {}",
