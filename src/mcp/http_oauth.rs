@@ -435,20 +435,23 @@ impl OAuth {
 
 /// RFC 7662 section 2.2 read for this resource: active, within `nbf`..`exp`, and for this
 /// audience (RFC 8707; MCP "Token Audience Binding and Validation").
-fn judge(answer: &Json, resource: &str, now: u64) -> Result<(Caller, Option<Duration>), Verdict> {
+/// `now` is seconds since the epoch with their fraction, so a cached answer ends by `exp`,
+/// not up to a second after it.
+fn judge(answer: &Json, resource: &str, now: f64) -> Result<(Caller, Option<Duration>), Verdict> {
     if answer.get("active").and_then(Json::as_bool) != Some(true) {
         return Err(Verdict::Invalid("the token is not active"));
     }
     let lifetime = match answer.get("exp").and_then(Json::as_f64) {
-        Some(exp) if exp <= now as f64 => return Err(Verdict::Invalid("the token has expired")),
-        // Whole seconds, at most a year: a cache never needs more, and no float can overflow.
-        Some(exp) => Some(Duration::from_secs(
-            (exp - now as f64).min(31_536_000.0) as u64
+        Some(exp) if exp <= now => return Err(Verdict::Invalid("the token has expired")),
+        // Whole milliseconds rounded down, at most a year: a cache never needs more, and no
+        // float can overflow.
+        Some(exp) => Some(Duration::from_millis(
+            ((exp - now) * 1000.0).min(31_536_000_000.0) as u64,
         )),
         None => None,
     };
     if let Some(nbf) = answer.get("nbf").and_then(Json::as_f64) {
-        if nbf > now as f64 {
+        if nbf > now {
             return Err(Verdict::Invalid("the token is not valid yet"));
         }
     }
@@ -501,10 +504,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn unix_now() -> u64 {
+fn unix_now() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -515,7 +518,7 @@ mod tests {
     const US: &str = "https://mcp.example.com/mcp";
 
     fn verdict(answer: &str) -> Result<Option<Duration>, &'static str> {
-        match judge(&json::parse(answer).unwrap(), US, 1_000) {
+        match judge(&json::parse(answer).unwrap(), US, 1_000.5) {
             Ok((_, lifetime)) => Ok(lifetime),
             Err(Verdict::Invalid(why)) => Err(why),
             Err(_) => Err("other"),
@@ -528,7 +531,7 @@ mod tests {
         assert_eq!(verdict(&format!(r#"{{"active":true,{}}}"#, aud)), Ok(None));
         assert_eq!(
             verdict(&format!(r#"{{"active":true,"exp":1060,{}}}"#, aud)),
-            Ok(Some(Duration::from_secs(60)))
+            Ok(Some(Duration::from_millis(59_500)))
         );
         assert_eq!(
             verdict(&format!(r#"{{"active":false,{}}}"#, aud)),
