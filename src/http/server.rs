@@ -420,25 +420,26 @@ pub fn read_request(bytes: &[u8], config: &ServerConfig) -> Result<ServerRequest
 
 /// Where requests are read from: a socket with deadlines, or bytes in memory.
 trait Source: Read + Write {
-    /// Bounds the next read by `deadline`; an error once it has passed.
-    fn read_until(&mut self, deadline: Instant) -> io::Result<()>;
+    /// Bounds each read by `timeout` (not zero).
+    fn read_timeout(&mut self, timeout: Duration) -> io::Result<()>;
 }
 
 impl Source for TcpStream {
-    fn read_until(&mut self, deadline: Instant) -> io::Result<()> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::Error::new(io::ErrorKind::TimedOut, "deadline"));
-        }
-        self.set_read_timeout(Some(left))
+    fn read_timeout(&mut self, timeout: Duration) -> io::Result<()> {
+        self.set_read_timeout(Some(timeout))
     }
 }
+
+/// How far a socket's read timeout may be from the time left before a deadline and still be
+/// kept: a read then ends at most this much early or late. A kept-alive connection's idle
+/// waits are all the same length, so each request after the first costs no `setsockopt`.
+const TIMEOUT_SLACK: Duration = Duration::from_millis(10);
 
 /// Bytes in memory: no waits; writes (a `100 Continue`) go nowhere.
 struct Memory<'a>(&'a [u8]);
 
 impl Source for Memory<'_> {
-    fn read_until(&mut self, _deadline: Instant) -> io::Result<()> {
+    fn read_timeout(&mut self, _timeout: Duration) -> io::Result<()> {
         Ok(())
     }
 }
@@ -474,6 +475,8 @@ struct Reader<S> {
     end: usize,
     peer: Option<SocketAddr>,
     local: Option<SocketAddr>,
+    /// The read timeout last set on the source.
+    timeout: Option<Duration>,
 }
 
 /// What one read brought.
@@ -492,6 +495,7 @@ impl<S: Source> Reader<S> {
             end: 0,
             peer: None,
             local: None,
+            timeout: None,
         }
     }
 
@@ -518,11 +522,16 @@ impl<S: Source> Reader<S> {
         if self.buf.len() < self.end + want {
             self.buf.resize(self.end + want, 0);
         }
-        if let Err(e) = self.source.read_until(deadline) {
-            if e.kind() == io::ErrorKind::TimedOut {
-                return Ok(Got::TimedOut);
-            }
-            return Err(e);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(Got::TimedOut);
+        }
+        let kept = self
+            .timeout
+            .map_or(false, |set| set.max(left) - set.min(left) <= TIMEOUT_SLACK);
+        if !kept {
+            self.source.read_timeout(left)?;
+            self.timeout = Some(left);
         }
         loop {
             match self.source.read(&mut self.buf[self.end..self.end + want]) {
