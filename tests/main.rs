@@ -165,6 +165,8 @@ mod plugin_deferred;
 mod plugin_digest;
 #[cfg(feature = "plugin")]
 mod plugin_encoding;
+#[cfg(all(feature = "plugin", feature = "curl"))]
+mod plugin_endpoint_auth;
 #[cfg(feature = "plugin")]
 mod plugin_file;
 #[cfg(feature = "plugin")]
