@@ -192,6 +192,8 @@ mod plugin_schema_params;
 #[cfg(feature = "plugin")]
 mod plugin_secrets;
 #[cfg(feature = "postman")]
+mod postman_auth_and_hosts;
+#[cfg(feature = "postman")]
 mod postman_import;
 #[cfg(feature = "cli")]
 mod shaped_responses;

@@ -305,7 +305,7 @@ impl Endpoint {
 #[must_use]
 #[derive(Clone, Debug)]
 pub struct EndpointBuilder {
-    pub(crate) endpoint: Endpoint,
+    endpoint: Endpoint,
 }
 
 impl EndpointBuilder {
@@ -446,14 +446,18 @@ impl EndpointBuilder {
     }
 
     /// The endpoint's base URL as a plugin file writes it, reading `${NAME}`, with
-    /// `value`, what it stands for: `to_json` writes the template back.
+    /// `value`, what it stands for (`to_json` writes the template back), and the variable
+    /// it reads that has no value yet, if any (every call is refused until the file is
+    /// loaded with it set).
     pub(crate) fn base_url_template(
         mut self,
         value: impl Into<String>,
         template: Option<String>,
+        unset: Option<String>,
     ) -> EndpointBuilder {
         self.endpoint.base_url = Some(value.into());
         self.endpoint.base_url_template = template;
+        self.endpoint.base_url_unset = unset;
         self
     }
 

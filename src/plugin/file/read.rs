@@ -1009,9 +1009,7 @@ impl Loader<'_> {
         let before = self.deferred.borrow().len();
         let (value, template) = self.template(text, path)?;
         let unset = self.deferred.borrow().get(before).map(|(_, name)| name.clone());
-        let mut builder = builder.base_url_template(value, template);
-        builder.endpoint.base_url_unset = unset;
-        Ok(builder)
+        Ok(builder.base_url_template(value, template, unset))
     }
 
     /// A default; for a hidden or secret parameter, a string default is a template position.
