@@ -992,30 +992,36 @@ fn a_json_body_from_a_file_is_one_required_body_parameter() {
 }
 
 #[test]
-fn form_data_on_get_goes_to_the_query() {
-    let import = import("curl -X GET https://x.example.com/v1/search -d q=tea");
-    assert_eq!(param(&import, "q").location(), Location::Query);
+fn form_data_on_get_stays_in_the_body_as_curl_sends_it() {
+    let body = import("curl -X GET https://x.example.com/v1/search -d q=tea");
+    assert_eq!(param(&body, "q").location(), Location::Form);
+    assert!(endpoint(&body).allow_get_body());
+    let request = replay(&body);
+    assert_eq!(request.method(), Method::Get);
+    assert_eq!(request.url().as_str(), "https://x.example.com/v1/search");
+    assert_eq!(request.body(), b"q=tea");
     assert_eq!(
-        replay(&import).url().as_str(),
+        request.headers().get("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert!(has_note(&body, "a GET with a form body"));
+    // With -G the pairs go to the query, as curl sends them.
+    let query = import("curl -G https://x.example.com/v1/search -d q=tea");
+    assert_eq!(
+        replay(&query).url().as_str(),
         "https://x.example.com/v1/search?q=tea"
     );
-    assert!(has_note(
-        &import,
-        "curl sends this data in the body of a GET request"
-    ));
 }
 
 #[test]
 fn credentials_in_get_form_data_stay_secret() {
     let import = import("curl -X GET https://x.example.com/v1/geo -d q=Paris -d api_key=s3cr3t");
-    assert!(matches!(import.plugin().auth(), Some(Auth::Query { name, .. }) if name == "api_key"));
-    assert_eq!(names(&import), ["q"]);
+    assert!(!param(&import, "q").is_hidden());
+    assert!(param(&import, "api_key").is_hidden());
+    let file = import.plugin().to_json().to_string();
+    assert!(!file.contains("s3cr3t"), "{}", file);
     let request = replay(&import);
-    assert_eq!(
-        request.url().as_str(),
-        "https://x.example.com/v1/geo?q=Paris&api_key=s3cr3t"
-    );
-    assert!(request.headers().get("content-type").is_none());
+    assert_eq!(request.body(), b"q=Paris&api_key=s3cr3t");
 }
 
 #[test]

@@ -50,6 +50,8 @@ mod curl_parse;
 #[cfg(feature = "curl")]
 mod curl_real_world;
 #[cfg(feature = "curl")]
+mod curl_several_urls;
+#[cfg(feature = "curl")]
 mod curl_vs_curl;
 #[cfg(feature = "plugin")]
 mod fuzz_header_injection;
