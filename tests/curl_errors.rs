@@ -47,7 +47,7 @@ messages! {
     ambiguous_option: "curl x --ver" => (AmbiguousOption, Some(2), None,
         "ambiguous option --ver (argument 2): it may be --verbose, --version; write more of \
          its name");
-    second_command: "curl x\ncurl y" => (SecondCommand, None, Some(7),
+    second_command: "curl x\n-s y" => (SecondCommand, None, Some(7),
         "a second command starts on line 2 (byte 7); httptool reads one curl command: end \
          each continued line with a backslash");
     not_curl: "wget x" => (NotCurl, None, None,

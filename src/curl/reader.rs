@@ -892,6 +892,15 @@ impl Reader {
     /// The bearer token wins over `-u`, as in curl.
     fn auth(&mut self) -> Option<Auth> {
         match (self.bearer.take(), self.user.take()) {
+            // `--digest` beside `--oauth2-bearer` asks for either: curl sends neither until
+            // the server's challenge picks one, and answers a Digest one with `-u`.
+            (Some((_, at)), Some((user, password, _))) if self.digest => {
+                let message = "--oauth2-bearer is not sent: with --digest and -u, curl waits \
+                               for the server's challenge and answers it with Digest"
+                    .to_owned();
+                self.note(at, message);
+                Some(Auth::Digest { user, password })
+            }
             (Some((token, _)), user) => {
                 if let Some((_, _, at)) = user {
                     let message =

@@ -84,7 +84,9 @@ impl Converter<'_> {
         }
         let bytes = joined_data(self.cmd);
         if bytes.is_empty() {
-            // `-d ''`: an empty body, which a plugin's POST sends without parameters.
+            // `-d ''`: an empty body, which a plugin's POST sends without parameters, with
+            // the type curl gives it.
+            self.empty_data = true;
             return Ok(Body::None);
         }
         let body = self.data_body(bytes, content_type, removed, first)?;

@@ -379,6 +379,8 @@ struct Converter<'a> {
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
+    /// The data is empty (`-d ''`): no parameters, but curl's form type.
+    empty_data: bool,
     /// Query values sent with every call (those that hold a shell variable).
     static_query: Vec<(String, ConfigValue)>,
     /// An error found where returning it at once was not possible; `run` returns it.
@@ -423,6 +425,7 @@ impl<'a> Converter<'a> {
                 .collect(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
+            empty_data: false,
             static_query: Vec::new(),
             failed: None,
         })
