@@ -1417,9 +1417,8 @@ fn empty_data_is_sent_with_curls_form_type() {
 
 #[test]
 fn digest_beside_a_bearer_token_answers_the_challenge() {
-    let digest = import(
-        "curl --oauth2-bearer t0ken-abc --digest -u ann:pw https://x.example.com/v1/cam",
-    );
+    let digest =
+        import("curl --oauth2-bearer t0ken-abc --digest -u ann:pw https://x.example.com/v1/cam");
     assert!(matches!(digest.plugin().auth(), Some(Auth::Digest { .. })));
     assert!(has_note(&digest, "--oauth2-bearer is not sent"));
     // A dry run goes without credentials, as curl's first request does.

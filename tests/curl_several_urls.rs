@@ -80,7 +80,11 @@ fn credentials_and_notes_are_given_once() {
     let mut once = notes.clone();
     once.dedup();
     assert_eq!(notes, once);
-    assert!(!import.plugin().to_json().to_string().contains("s3cret-pass"));
+    assert!(!import
+        .plugin()
+        .to_json()
+        .to_string()
+        .contains("s3cret-pass"));
 }
 
 #[test]

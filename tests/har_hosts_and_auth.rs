@@ -13,7 +13,10 @@ const FILES_TOKEN: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmaWxlcyJ9.ZmlsZXMtc2l
 
 fn entry(method: &str, url: &str, token: Option<&str>, answer: &str) -> String {
     let headers = match token {
-        Some(token) => format!(r#"{{"name": "Authorization", "value": "Bearer {}"}}"#, token),
+        Some(token) => format!(
+            r#"{{"name": "Authorization", "value": "Bearer {}"}}"#,
+            token
+        ),
         None => String::new(),
     };
     format!(
@@ -62,7 +65,10 @@ fn each_host_and_credential_is_kept_per_endpoint() {
         endpoint("list_files").auth(),
         Some(EndpointAuth::Auth(Auth::Bearer { .. }))
     ));
-    assert_eq!(endpoint("list_files").base_url(), Some(files.base().as_str()));
+    assert_eq!(
+        endpoint("list_files").base_url(),
+        Some(files.base().as_str())
+    );
     assert_eq!(endpoint("get_usage").auth(), None);
     assert_eq!(
         endpoint("get_usage").base_url(),
@@ -96,7 +102,10 @@ fn each_host_and_credential_is_kept_per_endpoint() {
     assert_eq!(sent[0].header("authorization"), bearer(API_TOKEN));
     assert!(sent[1].head.starts_with("GET /api/status HTTP/1.1\r\n"));
     assert_eq!(sent[1].header("authorization"), None);
-    assert_eq!(files.requests()[0].header("authorization"), bearer(FILES_TOKEN));
+    assert_eq!(
+        files.requests()[0].header("authorization"),
+        bearer(FILES_TOKEN)
+    );
     assert_eq!(
         metrics.requests()[0].header("authorization"),
         bearer(API_TOKEN)

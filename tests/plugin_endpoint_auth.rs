@@ -83,8 +83,7 @@ fn each_endpoint_sends_its_own_auth_or_none() {
 fn the_file_written_back_keeps_each_endpoints_auth_and_base_template() {
     let text = mixed("https://api.example.com");
     let plugin =
-        HttpPlugin::from_json_with(&text, lookup(Some("https://auth.example.com".into())))
-            .unwrap();
+        HttpPlugin::from_json_with(&text, lookup(Some("https://auth.example.com".into()))).unwrap();
     let file = plugin.to_json();
     let endpoints = file["endpoints"].as_array().unwrap();
     assert_eq!(endpoints[0].get("auth"), None);
@@ -96,12 +95,18 @@ fn the_file_written_back_keeps_each_endpoints_auth_and_base_template() {
     assert_eq!(endpoints[4]["base_url"].as_str(), Some("${AUTH_URL}/v2"));
     // No value read from the variables is written.
     let written = file.to_string();
-    for secret in ["tok-123456", "s3cret-pass", "key-987654", "auth.example.com"] {
+    for secret in [
+        "tok-123456",
+        "s3cret-pass",
+        "key-987654",
+        "auth.example.com",
+    ] {
         assert!(!written.contains(secret), "{} in {}", secret, written);
     }
     // Read back, it is the same declaration.
-    let again = HttpPlugin::from_json_with(&written, lookup(Some("https://auth.example.com".into())))
-        .unwrap();
+    let again =
+        HttpPlugin::from_json_with(&written, lookup(Some("https://auth.example.com".into())))
+            .unwrap();
     assert!(again.to_json() == file);
     assert_eq!(
         again.endpoint("login").unwrap().base_url(),
@@ -152,9 +157,8 @@ fn an_endpoint_base_whose_variable_is_unset_sends_nothing() {
 #[test]
 fn an_endpoint_base_from_a_variable_is_checked_like_the_plugins() {
     let text = mixed("https://api.example.com");
-    let err =
-        HttpPlugin::from_json_with(&text, lookup(Some("ftp://auth.example.com".into())))
-            .unwrap_err();
+    let err = HttpPlugin::from_json_with(&text, lookup(Some("ftp://auth.example.com".into())))
+        .unwrap_err();
     assert_eq!(err.path(), "endpoints[4].base_url");
     let err = HttpPlugin::from_json_with(&text, lookup(Some("https://a.example.com?x=1".into())))
         .unwrap_err();
@@ -213,9 +217,7 @@ fn builders_declare_the_same() {
         plugin.endpoint("health").unwrap().auth(),
         Some(&EndpointAuth::None)
     );
-    let dry = plugin
-        .dry_run("token", "{}", &CallContext::new())
-        .unwrap();
+    let dry = plugin.dry_run("token", "{}", &CallContext::new()).unwrap();
     assert_eq!(
         dry.request().headers().get("authorization"),
         Some("Basic aWQ6c2VjcmV0")
@@ -230,12 +232,15 @@ fn builders_declare_the_same() {
 fn exported_curl_follows_the_endpoints_auth_and_base() {
     let text = mixed("https://api.example.com");
     let plugin =
-        HttpPlugin::from_json_with(&text, lookup(Some("https://auth.example.com".into())))
-            .unwrap();
+        HttpPlugin::from_json_with(&text, lookup(Some("https://auth.example.com".into()))).unwrap();
     let health = curl::to_curl(&plugin, "health").unwrap();
     assert!(!health.contains("Authorization"), "{}", health);
     let login = curl::to_curl(&plugin, "login").unwrap();
-    assert!(login.contains("https://auth.example.com/v2/login"), "{}", login);
+    assert!(
+        login.contains("https://auth.example.com/v2/login"),
+        "{}",
+        login
+    );
     assert!(!login.contains("Authorization"), "{}", login);
     let token = curl::to_curl(&plugin, "token").unwrap();
     assert!(token.contains("'Authorization: ***'"), "{}", token);

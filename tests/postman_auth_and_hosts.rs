@@ -130,7 +130,10 @@ fn each_request_is_sent_with_its_auth_to_its_host() {
         Some("Basic YWRtaW46YWRtMW4tcGFzcw==")
     );
     assert_eq!(authorization(4), None);
-    assert_eq!(sent[4].header("x-export-key").as_deref(), Some("exp0rt-key-9"));
+    assert_eq!(
+        sent[4].header("x-export-key").as_deref(),
+        Some("exp0rt-key-9")
+    );
     let token = auth.requests();
     assert_eq!(token.len(), 1);
     assert!(token[0].head.starts_with("POST /oauth/token HTTP/1.1\r\n"));

@@ -98,7 +98,9 @@ impl CurlCommand {
     /// the argument that gave each: curl sends the same request to each in turn, and
     /// [`to_plugin`](super::to_plugin) makes an endpoint of each.
     pub fn more_urls(&self) -> impl Iterator<Item = (&str, usize)> {
-        self.more_urls.iter().map(|(url, index)| (url.as_str(), *index))
+        self.more_urls
+            .iter()
+            .map(|(url, index)| (url.as_str(), *index))
     }
 
     /// The URL's query text as written: what follows the first `?`, up to any `#`. Raw: not

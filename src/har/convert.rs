@@ -531,21 +531,29 @@ impl Builder<'_> {
             let (scheme, credential) = value.split_once(' ').unwrap_or(("", value));
             let credential = credential.trim();
             if scheme.eq_ignore_ascii_case("bearer") {
-                let token = self.secrets.secret(&named("token"), "the bearer token", credential);
+                let token = self
+                    .secrets
+                    .secret(&named("token"), "the bearer token", credential);
                 return Some(Auth::bearer(token));
             }
             if scheme.eq_ignore_ascii_case("basic") {
                 let decoded = base64_decode(credential).and_then(|b| String::from_utf8(b).ok());
                 if let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) {
-                    let user = self.secrets.secret(&named("username"), "the basic auth user", user);
-                    let password =
-                        self.secrets
-                            .secret(&named("password"), "the basic auth password", password);
+                    let user = self
+                        .secrets
+                        .secret(&named("username"), "the basic auth user", user);
+                    let password = self.secrets.secret(
+                        &named("password"),
+                        "the basic auth password",
+                        password,
+                    );
                     return Some(Auth::basic(user, password));
                 }
             }
             let purpose = "the credential of the Authorization header";
-            let secret = self.secrets.secret(&named("authorization"), purpose, credential);
+            let secret = self
+                .secrets
+                .secret(&named("authorization"), purpose, credential);
             let value = match (scheme.is_empty(), secret.template()) {
                 (false, Some(template)) => ConfigValue::from_template(
                     format!("{} {}", scheme.replace("${", "$${"), template),

@@ -5,7 +5,8 @@ use super::declaration::Declaration;
 use super::error::Error;
 use super::http_plugin::HttpPlugin;
 use super::model::{
-    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options, Param, ParamType,
+    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options, Param,
+    ParamType,
 };
 use crate::http::Method;
 use crate::json::Json;
@@ -434,14 +435,14 @@ impl EndpointBuilder {
     /// The endpoint's own auth, sent instead of the plugin's (a token call with basic auth
     /// in a plugin whose other endpoints send a bearer token). Defaults to the plugin's.
     pub fn auth(mut self, auth: impl Into<Auth>) -> EndpointBuilder {
-        self.endpoint.auth = Some(EndpointAuth::Auth(auth.into()));
+        self.endpoint.auth = Some(Box::new(EndpointAuth::Auth(auth.into())));
         self
     }
 
     /// Sends no credential on this endpoint, whatever the plugin's auth (a health check, a
     /// login). The file's `"auth": "none"`.
     pub fn no_auth(mut self) -> EndpointBuilder {
-        self.endpoint.auth = Some(EndpointAuth::None);
+        self.endpoint.auth = Some(Box::new(EndpointAuth::None));
         self
     }
 

@@ -606,7 +606,7 @@ fn compile(
             &field,
         )?;
     }
-    if let Some(EndpointAuth::Auth(auth)) = &endpoint.auth {
+    if let Some(EndpointAuth::Auth(auth)) = endpoint.auth.as_deref() {
         check_auth(auth, &at(path, "auth"), &b.headers, &b.query)?;
     }
     // An endpoint's own base URL (OpenAPI operation `servers`, a collection's `{{authUrl}}`)
@@ -673,7 +673,7 @@ fn compile(
             _ => String::new(),
         })
         .collect();
-    let own_auth_value = match &endpoint.auth {
+    let own_auth_value = match endpoint.auth.as_deref() {
         Some(EndpointAuth::Auth(auth)) => auth::known_value(auth),
         _ => None,
     };

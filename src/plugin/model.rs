@@ -434,6 +434,8 @@ pub enum Auth {
 /// assert_eq!(health.auth_or(Some(&plugin_auth)), None);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+// An endpoint holds it boxed, so the size of `Auth` costs nothing where there is none.
+#[allow(clippy::large_enum_variant)]
 pub enum EndpointAuth {
     /// No credential at all, whatever the plugin's auth (`"auth": "none"`).
     None,
@@ -895,8 +897,9 @@ pub struct Endpoint {
     /// The variable of the endpoint's base URL that had no value when the file was read
     /// (`from_json_deferred`, an import): every call is refused, naming it.
     pub(crate) base_url_unset: Option<String>,
-    /// The endpoint's own auth, replacing the plugin's.
-    pub(crate) auth: Option<EndpointAuth>,
+    /// The endpoint's own auth, replacing the plugin's (boxed: most endpoints have none,
+    /// and an imported API has thousands of endpoints).
+    pub(crate) auth: Option<Box<EndpointAuth>>,
     pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
     /// Words that group endpoints (OpenAPI `tags`), for finding them in a catalog.
@@ -1001,12 +1004,12 @@ impl Endpoint {
     /// The endpoint's own auth, when it replaces the plugin's (a login call with basic
     /// auth where the others send a bearer token, a health check with none).
     pub fn auth(&self) -> Option<&EndpointAuth> {
-        self.auth.as_ref()
+        self.auth.as_deref()
     }
 
     /// The auth a call of this endpoint sends: its own, else `plugin`'s.
     pub fn auth_or<'a>(&'a self, plugin: Option<&'a Auth>) -> Option<&'a Auth> {
-        match &self.auth {
+        match self.auth.as_deref() {
             Some(EndpointAuth::None) => None,
             Some(EndpointAuth::Auth(auth)) => Some(auth),
             None => plugin,

@@ -317,7 +317,7 @@ pub(crate) fn check_auth(
             if username.value().map_or(false, |u| u.contains(':')) {
                 return Err(err(
                     ErrorKind::InvalidField,
-                    &at(path, "username"),
+                    at(path, "username"),
                     "a basic auth user name cannot hold ':' (RFC 7617)",
                 ));
             }
@@ -338,14 +338,14 @@ pub(crate) fn check_auth(
             if name.is_empty() {
                 return Err(err(
                     ErrorKind::InvalidName,
-                    &at(path, "name"),
+                    at(path, "name"),
                     "a query name cannot be empty",
                 ));
             }
             if query.iter().any(|(n, _)| n == name) {
                 return Err(err(
                     ErrorKind::DuplicateName,
-                    &at(path, "name"),
+                    at(path, "name"),
                     format!("query value {} is also declared in `query`", quote(name)),
                 ));
             }
@@ -547,7 +547,9 @@ fn check_header_param(
             ),
         ));
     }
-    let auth_header = endpoint.auth_or(b.auth.as_ref()).and_then(Auth::header_name);
+    let auth_header = endpoint
+        .auth_or(b.auth.as_ref())
+        .and_then(Auth::header_name);
     if auth_header.map_or(false, |h| h.eq_ignore_ascii_case(wire)) {
         return Err(err(
             ErrorKind::InvalidHeader,

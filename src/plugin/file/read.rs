@@ -1008,7 +1008,11 @@ impl Loader<'_> {
     ) -> Result<EndpointBuilder, Error> {
         let before = self.deferred.borrow().len();
         let (value, template) = self.template(text, path)?;
-        let unset = self.deferred.borrow().get(before).map(|(_, name)| name.clone());
+        let unset = self
+            .deferred
+            .borrow()
+            .get(before)
+            .map(|(_, name)| name.clone());
         Ok(builder.base_url_template(value, template, unset))
     }
 
