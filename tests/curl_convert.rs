@@ -953,7 +953,11 @@ fn empty_data_is_no_body() {
     assert!(endpoint(&import).params().is_empty());
     let request = replay(&import);
     assert!(request.body().is_empty());
-    assert_eq!(header(&request, "content-type"), None);
+    // curl labels the empty body with its form type all the same.
+    assert_eq!(
+        header(&request, "content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
 }
 
 #[test]
@@ -992,30 +996,36 @@ fn a_json_body_from_a_file_is_one_required_body_parameter() {
 }
 
 #[test]
-fn form_data_on_get_goes_to_the_query() {
-    let import = import("curl -X GET https://x.example.com/v1/search -d q=tea");
-    assert_eq!(param(&import, "q").location(), Location::Query);
+fn form_data_on_get_stays_in_the_body_as_curl_sends_it() {
+    let body = import("curl -X GET https://x.example.com/v1/search -d q=tea");
+    assert_eq!(param(&body, "q").location(), Location::Form);
+    assert!(endpoint(&body).allow_get_body());
+    let request = replay(&body);
+    assert_eq!(request.method(), Method::Get);
+    assert_eq!(request.url().as_str(), "https://x.example.com/v1/search");
+    assert_eq!(request.body(), b"q=tea");
     assert_eq!(
-        replay(&import).url().as_str(),
+        request.headers().get("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert!(has_note(&body, "a GET with a form body"));
+    // With -G the pairs go to the query, as curl sends them.
+    let query = import("curl -G https://x.example.com/v1/search -d q=tea");
+    assert_eq!(
+        replay(&query).url().as_str(),
         "https://x.example.com/v1/search?q=tea"
     );
-    assert!(has_note(
-        &import,
-        "curl sends this data in the body of a GET request"
-    ));
 }
 
 #[test]
 fn credentials_in_get_form_data_stay_secret() {
     let import = import("curl -X GET https://x.example.com/v1/geo -d q=Paris -d api_key=s3cr3t");
-    assert!(matches!(import.plugin().auth(), Some(Auth::Query { name, .. }) if name == "api_key"));
-    assert_eq!(names(&import), ["q"]);
+    assert!(!param(&import, "q").is_hidden());
+    assert!(param(&import, "api_key").is_hidden());
+    let file = import.plugin().to_json().to_string();
+    assert!(!file.contains("s3cr3t"), "{}", file);
     let request = replay(&import);
-    assert_eq!(
-        request.url().as_str(),
-        "https://x.example.com/v1/geo?q=Paris&api_key=s3cr3t"
-    );
-    assert!(request.headers().get("content-type").is_none());
+    assert_eq!(request.body(), b"q=Paris&api_key=s3cr3t");
 }
 
 #[test]
@@ -1388,4 +1398,46 @@ fn debug_output_shows_no_secret() {
     for secret in ["s3cr3t", "t0k3n", "sess1", "c00k"] {
         assert!(!debug.contains(secret), "{} in {}", secret, debug);
     }
+}
+
+#[test]
+fn empty_data_is_sent_with_curls_form_type() {
+    let empty = import("curl --data-binary '' https://x.example.com/v1/ping");
+    let request = replay(&empty);
+    assert_eq!(request.method(), Method::Post);
+    assert!(request.body().is_empty());
+    assert_eq!(
+        header(&request, "content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    // With a type of its own, that one.
+    let typed = import("curl -d '' -H 'Content-Type: text/plain' https://x.example.com/v1/ping");
+    assert_eq!(header(&replay(&typed), "content-type"), Some("text/plain"));
+}
+
+#[test]
+fn digest_beside_a_bearer_token_answers_the_challenge() {
+    let digest =
+        import("curl --oauth2-bearer t0ken-abc --digest -u ann:pw https://x.example.com/v1/cam");
+    assert!(matches!(digest.plugin().auth(), Some(Auth::Digest { .. })));
+    assert!(has_note(&digest, "--oauth2-bearer is not sent"));
+    // A dry run goes without credentials, as curl's first request does.
+    assert_eq!(header(&replay(&digest), "authorization"), None);
+    // Without --digest the token wins over -u, as in curl.
+    let bearer = import("curl --oauth2-bearer t0ken-abc -u ann:pw https://x.example.com/v1/cam");
+    assert!(matches!(bearer.plugin().auth(), Some(Auth::Bearer { .. })));
+}
+
+#[test]
+fn a_script_of_curl_commands_reads_the_first_with_a_note() {
+    let script = "# list, then create\ncurl https://x.example.com/v1/items\n\ncurl -X POST https://x.example.com/v1/items -d name=a\n";
+    let first = import(script);
+    assert_eq!(endpoint(&first).method(), Method::Get);
+    assert!(has_note(
+        &first,
+        "the text holds more curl commands, the next on line 4"
+    ));
+    // A continued line whose backslash is missing is still an error.
+    let err = curl::parse("curl https://x.example.com/v1/items\n  -H 'A: b'").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::SecondCommand);
 }

@@ -47,7 +47,7 @@ messages! {
     ambiguous_option: "curl x --ver" => (AmbiguousOption, Some(2), None,
         "ambiguous option --ver (argument 2): it may be --verbose, --version; write more of \
          its name");
-    second_command: "curl x\ncurl y" => (SecondCommand, None, Some(7),
+    second_command: "curl x\n-s y" => (SecondCommand, None, Some(7),
         "a second command starts on line 2 (byte 7); httptool reads one curl command: end \
          each continued line with a backslash");
     not_curl: "wget x" => (NotCurl, None, None,
@@ -74,8 +74,6 @@ messages! {
         "-F/--form at argument 3 cannot be combined with -d/--data at argument 1: curl sends \
          one kind of request body or method per command");
     no_url: "curl -s" => (NoUrl, None, None, "the command has no URL; add the URL to request");
-    several_urls: "curl a.test -s b.test" => (SeveralUrls, Some(3), None,
-        "several URLs (arguments 1 and 3): httptool reads one request per command; keep one URL");
     unsupported_scheme: "curl ftp://x" => (UnsupportedScheme, Some(1), None,
         "unsupported URL scheme `ftp` at argument 1: httptool sends http and https only");
 }

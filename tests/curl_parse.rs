@@ -127,13 +127,14 @@ fn double_dash_ends_options() {
 }
 
 #[test]
-fn several_urls_are_refused() {
+fn several_urls_are_each_kept() {
+    let cmd = parse("curl https://a.test/x b.test/y --url https://c.test/z");
+    assert_eq!(cmd.url(), "https://a.test/x");
+    let more: Vec<(&str, usize)> = cmd.more_urls().collect();
+    assert_eq!(more, [("http://b.test/y", 2), ("https://c.test/z", 4)]);
+    let many: Vec<String> = (0..65).map(|i| format!("https://a.test/{}", i)).collect();
     assert_eq!(
-        error_kind("curl https://a.test https://b.test"),
-        ErrorKind::SeveralUrls
-    );
-    assert_eq!(
-        error_kind("curl https://a.test --url https://b.test"),
+        error_kind(&format!("curl {}", many.join(" "))),
         ErrorKind::SeveralUrls
     );
 }

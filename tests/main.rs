@@ -50,6 +50,8 @@ mod curl_parse;
 #[cfg(feature = "curl")]
 mod curl_real_world;
 #[cfg(feature = "curl")]
+mod curl_several_urls;
+#[cfg(feature = "curl")]
 mod curl_vs_curl;
 #[cfg(feature = "plugin")]
 mod fuzz_header_injection;
@@ -64,6 +66,8 @@ mod fuzz_regressions;
 mod fuzz_url;
 #[cfg(all(feature = "plugin", feature = "tool"))]
 mod gemini_capped_results;
+#[cfg(feature = "har")]
+mod har_hosts_and_auth;
 #[cfg(feature = "har")]
 mod har_import;
 #[cfg(feature = "http")]
@@ -169,6 +173,8 @@ mod plugin_deferred;
 mod plugin_digest;
 #[cfg(feature = "plugin")]
 mod plugin_encoding;
+#[cfg(all(feature = "plugin", feature = "curl"))]
+mod plugin_endpoint_auth;
 #[cfg(feature = "plugin")]
 mod plugin_file;
 #[cfg(feature = "plugin")]
@@ -193,6 +199,8 @@ mod plugin_results;
 mod plugin_schema_params;
 #[cfg(feature = "plugin")]
 mod plugin_secrets;
+#[cfg(feature = "postman")]
+mod postman_auth_and_hosts;
 #[cfg(feature = "postman")]
 mod postman_import;
 #[cfg(feature = "cli")]

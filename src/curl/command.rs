@@ -46,6 +46,8 @@ pub struct CurlCommand {
     pub(crate) method_explicit: bool,
     pub(crate) url: String,
     pub(crate) url_index: usize,
+    /// The URLs after the first, with their argument indexes.
+    pub(crate) more_urls: Vec<(String, usize)>,
     pub(crate) headers: Vec<Header>,
     pub(crate) removed_headers: Vec<String>,
     pub(crate) data: Vec<DataPart>,
@@ -90,6 +92,15 @@ impl CurlCommand {
     /// The index of the argument that gave the URL.
     pub fn url_index(&self) -> usize {
         self.url_index
+    }
+
+    /// The URLs after the first, as [`url`](CurlCommand::url) writes them, with the index of
+    /// the argument that gave each: curl sends the same request to each in turn, and
+    /// [`to_plugin`](super::to_plugin) makes an endpoint of each.
+    pub fn more_urls(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.more_urls
+            .iter()
+            .map(|(url, index)| (url.as_str(), *index))
     }
 
     /// The URL's query text as written: what follows the first `?`, up to any `#`. Raw: not

@@ -164,11 +164,11 @@ pub enum Error {
     },
     /// The command names no URL.
     NoUrl,
-    /// The command names more than one URL.
+    /// The command names more URLs than httptool makes endpoints of (64).
     SeveralUrls {
         /// Index of the argument holding the first URL.
         first_index: usize,
-        /// Index of the argument holding the second URL.
+        /// Index of the argument holding the URL over the limit.
         second_index: usize,
     },
     /// The URL's scheme (written, or guessed from the host as curl does) is neither http
@@ -635,9 +635,11 @@ impl fmt::Display for Error {
                 second_index,
             } => write!(
                 f,
-                "several URLs (arguments {} and {}): httptool reads one request per command; \
-                 keep one URL",
-                first_index, second_index
+                "too many URLs (arguments {} to {}): httptool makes an endpoint of each of \
+                 at most {}; split the command",
+                first_index,
+                second_index,
+                crate::curl::reader::MAX_URLS
             ),
             Error::UnsupportedScheme { scheme, arg_index } => write!(
                 f,

@@ -48,7 +48,8 @@
 //! anywhere, or with `--url`; `--` ends the options. `--name=value` is accepted too, though
 //! curl itself rejects it, with a note. A URL without a scheme gets `http://` (or the
 //! `--proto-default` one, or the one curl guesses from a `ftp.`-style host); schemes other
-//! than http and https are refused. Only one URL is allowed: one command, one endpoint.
+//! than http and https are refused. Several URLs are several requests, as curl sends them
+//! (the same options for each): [`to_plugin`] makes an endpoint of each, at most 64.
 //!
 //! **What is kept, noted or refused.** Every option curl has is known. Those that shape the
 //! request are kept (see [`CurlCommand`]). Those that only change what curl prints (`-s`,
@@ -325,8 +326,36 @@ pub use to_plugin::{
 /// # Ok::<(), curl::Error>(())
 /// ```
 pub fn parse(command: &str) -> Result<CurlCommand, Error> {
-    let words = shell::split(command)?;
-    reader::read(words)
+    match shell::split(command) {
+        // A script of curl commands (a document's examples, one after the other): the first
+        // is read, and a note names the line of the next. Any other second command (a
+        // continued line whose backslash is missing) stays an error.
+        Err(Error::SecondCommand { offset, line }) if starts_curl(&command[offset..]) => {
+            let words = shell::split(&command[..offset])?;
+            let mut cmd = reader::read(words)?;
+            cmd.notes.insert(
+                0,
+                Note {
+                    arg_index: 0,
+                    message: format!(
+                        "the text holds more curl commands, the next on line {}; only the \
+                         first is read: import each on its own",
+                        line
+                    ),
+                },
+            );
+            Ok(cmd)
+        }
+        words => reader::read(words?),
+    }
+}
+
+/// Whether `text` starts with the word `curl`.
+fn starts_curl(text: &str) -> bool {
+    match text.strip_prefix("curl") {
+        Some(rest) => rest.is_empty() || rest.starts_with([' ', '\t', '\r', '\n']),
+        None => false,
+    }
 }
 
 /// The arguments bash would pass to the program for `command`: the words [`parse`] reads,

@@ -44,11 +44,16 @@ impl<'a> Value<'a> {
     }
 }
 
+/// The most URLs a command may name: each becomes an endpoint.
+pub(crate) const MAX_URLS: usize = 64;
+
 /// Everything read so far.
 #[derive(Default)]
 struct Reader {
     method: Option<(String, usize)>,
     url: Option<(String, usize)>,
+    /// The URLs after the first, each a request of its own (curl sends them all).
+    more_urls: Vec<(String, usize)>,
     headers: Vec<Header>,
     removed_headers: Vec<String>,
     data: Vec<DataPart>,
@@ -663,9 +668,9 @@ impl Reader {
 
     fn url(&mut self, value: Value) -> Result<(), Error> {
         let url = value.text()?;
-        if let Some((_, first_index)) = self.url {
+        if let (Some((_, first_index)), true) = (&self.url, self.more_urls.len() + 1 >= MAX_URLS) {
             return Err(Error::SeveralUrls {
-                first_index,
+                first_index: *first_index,
                 second_index: value.index,
             });
         }
@@ -676,7 +681,11 @@ impl Reader {
                 expected: "a URL such as https://example.com/path",
             });
         }
-        self.url = Some((url, value.index));
+        if self.url.is_some() {
+            self.more_urls.push((url, value.index));
+        } else {
+            self.url = Some((url, value.index));
+        }
         Ok(())
     }
 
@@ -764,6 +773,11 @@ impl Reader {
         let (url, url_index) = self.url.take().ok_or(Error::NoUrl)?;
         let url = with_scheme(url, url_index, self.proto_default.as_deref())?;
         let url = with_query(url, &self.url_query);
+        let mut more_urls = Vec::with_capacity(self.more_urls.len());
+        for (more, index) in std::mem::take(&mut self.more_urls) {
+            let more = with_scheme(more, index, self.proto_default.as_deref())?;
+            more_urls.push((with_query(more, &self.url_query), index));
+        }
         self.range_header();
         if !self.globoff && has_glob(&url) {
             self.note(
@@ -788,6 +802,7 @@ impl Reader {
             method_explicit,
             url,
             url_index,
+            more_urls,
             headers: self.headers,
             removed_headers: self.removed_headers,
             data: self.data,
@@ -877,6 +892,15 @@ impl Reader {
     /// The bearer token wins over `-u`, as in curl.
     fn auth(&mut self) -> Option<Auth> {
         match (self.bearer.take(), self.user.take()) {
+            // `--digest` beside `--oauth2-bearer` asks for either: curl sends neither until
+            // the server's challenge picks one, and answers a Digest one with `-u`.
+            (Some((_, at)), Some((user, password, _))) if self.digest => {
+                let message = "--oauth2-bearer is not sent: with --digest and -u, curl waits \
+                               for the server's challenge and answers it with Digest"
+                    .to_owned();
+                self.note(at, message);
+                Some(Auth::Digest { user, password })
+            }
             (Some((token, _)), user) => {
                 if let Some((_, _, at)) = user {
                     let message =

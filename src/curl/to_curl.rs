@@ -190,8 +190,9 @@ pub fn to_curl_with<'a>(
     arguments: Option<&str>,
     options: &ExportOptions,
 ) -> Result<String, Error> {
-    let command = command(plugin, endpoint.into(), arguments, options)?;
-    Ok(match plugin.auth() {
+    let endpoint = pick(plugin, endpoint.into())?;
+    let command = command(plugin, endpoint, arguments, options)?;
+    Ok(match endpoint.auth_or(plugin.auth()) {
         Some(Auth::OAuth2(oauth)) => format!("{}\n{}", oauth_comment(oauth), command),
         _ => command,
     })
@@ -220,11 +221,10 @@ fn oauth_comment(oauth: &OAuth2) -> String {
 /// The command itself, without the OAuth 2.0 comment.
 fn command(
     plugin: &HttpPlugin,
-    endpoint: Option<&str>,
+    endpoint: &Endpoint,
     arguments: Option<&str>,
     options: &ExportOptions,
 ) -> Result<String, Error> {
-    let endpoint = pick(plugin, endpoint)?;
     let (words, placeholders) = words(plugin, endpoint, arguments, options, 0)?;
     if placeholders.list.is_empty() {
         return Ok(join(&words, options.multiline));
@@ -282,9 +282,10 @@ fn words(
     let request = dry.request();
     let masked_body;
     let method = request.method();
+    let auth = endpoint.auth_or(plugin.auth());
     let (head, auth_options) = auth_options(
-        plugin,
-        oauth_head(plugin, Head::read(&rendered, request.host())),
+        auth,
+        oauth_head(auth, Head::read(&rendered, request.host())),
         secrets,
     );
     let command = Command {
@@ -312,13 +313,13 @@ fn words(
 /// Digest (curl answers the challenge), `--aws-sigv4 -u` for AWS Signature Version 4 (curl
 /// signs, at its own time; the plugin's `Authorization` and `X-Amz-Date` are left out).
 /// The user name and secret are `***` unless revealed.
-fn auth_options(plugin: &HttpPlugin, mut head: Head, secrets: Secrets) -> (Head, Groups) {
+fn auth_options(auth: Option<&Auth>, mut head: Head, secrets: Secrets) -> (Head, Groups) {
     let shown = |value: &ConfigValue| match (secrets, value.value()) {
         (Secrets::Reveal, Some(text)) => text.to_string(),
         _ => MASK.to_string(),
     };
     let word = |text: &str| text.as_bytes().to_vec();
-    let groups = match plugin.auth() {
+    let groups = match auth {
         Some(Auth::Digest { username, password }) => vec![
             vec![word("--digest")],
             vec![
@@ -416,8 +417,8 @@ fn pick<'p>(plugin: &'p HttpPlugin, name: Option<&str>) -> Result<&'p Endpoint, 
 
 /// With OAuth 2.0 auth, the token is fetched at call time: `Authorization: Bearer ***`
 /// whether secrets are revealed or not.
-fn oauth_head(plugin: &HttpPlugin, mut head: Head) -> Head {
-    if let Some(Auth::OAuth2(_)) = plugin.auth() {
+fn oauth_head(auth: Option<&Auth>, mut head: Head) -> Head {
+    if let Some(Auth::OAuth2(_)) = auth {
         for (name, value) in &mut head.headers {
             if name.eq_ignore_ascii_case("authorization") {
                 *value = format!("Bearer {}", MASK);
@@ -741,7 +742,7 @@ impl Placeholders {
     ) -> CallContext {
         let mut context = given.clone();
         let mut keys: Vec<String> = Vec::new();
-        if let Some(auth) = plugin.auth() {
+        if let Some(auth) = endpoint.auth_or(plugin.auth()) {
             keys.extend(
                 auth_values(auth)
                     .iter()

@@ -48,6 +48,17 @@
 //! # Ok::<(), httptool::plugin::Error>(())
 //! ```
 //!
+//! An endpoint may carry its own `auth`, replacing the plugin's: an auth object of the same
+//! kinds, or `"none"` for an endpoint that sends no credential (a health check, a login).
+//! Collections mix them (bearer on most requests, basic on the token call), and so do the
+//! plugins imported from them. An endpoint may also carry its own `base_url` (an OpenAPI
+//! operation's `servers`, a collection's `{{authUrl}}`), which reads `${NAME}` as the
+//! plugin's does: it is checked as the plugin's is once it has a value, and an endpoint whose
+//! variable has none ([`from_json_deferred`](crate::plugin::HttpPlugin::from_json_deferred))
+//! refuses every call and dry run, naming the variable, before anything is built or sent.
+//! Neither is anything the model reads or sets. Both are written back by `to_json` (the
+//! variable, never its value) and followed by the exported curl command.
+//!
 //! The README's "Plugins" section lists every field. Declaring a plugin does no I/O: the
 //! checks below marked "when the plugin is built" run in `from_json` and in the builder, and
 //! every network check runs when a call is made.

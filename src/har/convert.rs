@@ -8,7 +8,9 @@ use super::{Error, Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 use crate::curl::infer;
 use crate::http::{base64_decode, is_credential_name, Method};
 use crate::json::{self, Json, Map};
-use crate::plugin::{Auth, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, ParamType};
+use crate::plugin::{
+    Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, HttpPlugin, Location, ParamType,
+};
 use crate::postman::collect::{
     encode_segment, fits, fixed_param, json_type, shape, text_type, Params, Secrets,
 };
@@ -463,6 +465,14 @@ struct Builder<'w> {
 }
 
 /// The calls of one endpoint, by their index in the list of calls.
+/// The plugin's auth as the endpoints compare theirs with it: the header it goes in, and the
+/// value most calls sent there.
+#[derive(Clone, Copy)]
+struct PluginAuth<'a> {
+    header: Option<&'a str>,
+    sent: Option<&'a str>,
+}
+
 struct Group {
     method: Method,
     template: Vec<String>,
@@ -474,11 +484,18 @@ impl Builder<'_> {
         let origin = most_common(calls.iter().map(|c| c.origin.as_str()))
             .unwrap_or("")
             .to_string();
-        let auth = self.auth(calls);
+        let all: Vec<&Call<'_>> = calls.iter().collect();
+        let auth = self.auth(&all, "");
         let auth_header = auth
             .as_ref()
             .and_then(Auth::header_name)
             .map(str::to_ascii_lowercase);
+        // The credential the plugin's auth was read from, to tell an endpoint that sends
+        // another (another host's token) or none (a login) from one that sends it.
+        let auth_sent = auth_header
+            .as_deref()
+            .and_then(|name| most_common(calls.iter().filter_map(|c| header(c, name))))
+            .map(str::to_string);
         let mut builder = HttpPlugin::builder(self.plugin_name.clone(), origin.clone());
         builder = builder.description(format!("Recorded calls to {}", origin));
         if let Some(cookie) = calls
@@ -496,33 +513,47 @@ impl Builder<'_> {
             builder = builder.auth(auth);
         }
         for group in group_calls(calls) {
-            let endpoint = self.endpoint(&group, calls, auth_header.as_deref(), &origin)?;
+            let plugin_auth = PluginAuth {
+                header: auth_header.as_deref(),
+                sent: auth_sent.as_deref(),
+            };
+            let endpoint = self.endpoint(&group, calls, plugin_auth, &origin)?;
             builder = builder.endpoint(endpoint);
         }
         builder.build().map_err(Error::Plugin)
     }
 
-    /// The `Authorization` most calls send, else the first credential-looking header.
-    fn auth(&mut self, calls: &[Call<'_>]) -> Option<Auth> {
+    /// The `Authorization` most calls send, else the first credential-looking header; its
+    /// variables named with `scope` before their names (`""` for the plugin's).
+    fn auth(&mut self, calls: &[&Call<'_>], scope: &str) -> Option<Auth> {
+        let named = |suffix: &str| format!("{}{}", scope, suffix);
         if let Some(value) = most_common(calls.iter().filter_map(|c| header(c, "authorization"))) {
             let (scheme, credential) = value.split_once(' ').unwrap_or(("", value));
             let credential = credential.trim();
             if scheme.eq_ignore_ascii_case("bearer") {
-                let token = self.secrets.secret("token", "the bearer token", credential);
+                let token = self
+                    .secrets
+                    .secret(&named("token"), "the bearer token", credential);
                 return Some(Auth::bearer(token));
             }
             if scheme.eq_ignore_ascii_case("basic") {
                 let decoded = base64_decode(credential).and_then(|b| String::from_utf8(b).ok());
                 if let Some((user, password)) = decoded.as_deref().and_then(|d| d.split_once(':')) {
-                    let user = self.secrets.secret("username", "the basic auth user", user);
-                    let password =
-                        self.secrets
-                            .secret("password", "the basic auth password", password);
+                    let user = self
+                        .secrets
+                        .secret(&named("username"), "the basic auth user", user);
+                    let password = self.secrets.secret(
+                        &named("password"),
+                        "the basic auth password",
+                        password,
+                    );
                     return Some(Auth::basic(user, password));
                 }
             }
             let purpose = "the credential of the Authorization header";
-            let secret = self.secrets.secret("authorization", purpose, credential);
+            let secret = self
+                .secrets
+                .secret(&named("authorization"), purpose, credential);
             let value = match (scheme.is_empty(), secret.template()) {
                 (false, Some(template)) => ConfigValue::from_template(
                     format!("{} {}", scheme.replace("${", "$${"), template),
@@ -539,7 +570,7 @@ impl Builder<'_> {
                 .map(|(n, v)| (n.clone(), *v))
         })?;
         let purpose = format!("the value of the {} header", name);
-        let secret = self.secrets.secret(&name, &purpose, value);
+        let secret = self.secrets.secret(&named(&name), &purpose, value);
         Some(Auth::header(name, secret))
     }
 
@@ -547,10 +578,17 @@ impl Builder<'_> {
         &mut self,
         group: &Group,
         calls: &[Call<'_>],
-        auth_header: Option<&str>,
+        plugin_auth: PluginAuth<'_>,
         origin: &str,
     ) -> Result<Endpoint, Error> {
         let samples: Vec<&Call<'_>> = group.calls.iter().filter_map(|&i| calls.get(i)).collect();
+        let own_origin = most_common(samples.iter().map(|c| c.origin.as_str())).unwrap_or(origin);
+        let own_auth = self.endpoint_auth(&samples, plugin_auth, own_origin);
+        let auth_header = match &own_auth {
+            Some(EndpointAuth::Auth(auth)) => auth.header_name().map(str::to_ascii_lowercase),
+            _ => plugin_auth.header.map(str::to_string),
+        };
+        let auth_header = auth_header.as_deref();
         let mut params = Params::default();
         let path = self.path(group, &samples, &mut params);
         self.query(&samples, &mut params);
@@ -602,11 +640,38 @@ impl Builder<'_> {
                 endpoint = endpoint.output_schema(schema);
             }
         }
-        let own_origin = most_common(samples.iter().map(|c| c.origin.as_str())).unwrap_or(origin);
         if own_origin != origin {
             endpoint = endpoint.base_url(own_origin.to_string());
         }
+        match own_auth {
+            Some(EndpointAuth::Auth(auth)) => endpoint = endpoint.auth(auth),
+            Some(EndpointAuth::None) => endpoint = endpoint.no_auth(),
+            None => {}
+        }
         Ok(endpoint.build())
+    }
+
+    /// An endpoint's own auth, as its calls were recorded: none when none of them sent the
+    /// plugin's credential header (a login, another host's public files), its own when they
+    /// sent another credential (another host's token, named after the host), else the
+    /// plugin's. A credential is never sent where the recording shows it was not.
+    fn endpoint_auth(
+        &mut self,
+        samples: &[&Call<'_>],
+        plugin_auth: PluginAuth<'_>,
+        origin: &str,
+    ) -> Option<EndpointAuth> {
+        let header_name = plugin_auth.header?;
+        let sent = most_common(samples.iter().filter_map(|c| header(c, header_name)));
+        match sent {
+            None => Some(EndpointAuth::None),
+            Some(value) if Some(value) == plugin_auth.sent => None,
+            Some(_) => {
+                let host = origin.split("://").nth(1).unwrap_or(origin);
+                let scope = format!("{}_", infer::snake_case(host));
+                self.auth(samples, &scope).map(EndpointAuth::Auth)
+            }
+        }
     }
 
     /// The path template; parameter segments named after the segment before them.

@@ -30,7 +30,9 @@
 //! and counted: `OPTIONS` preflights, documents, scripts, styles, images, fonts and media,
 //! `.json` files fetched as static assets, and calls to analytics and monitoring hosts.
 //! Only the hosts asked for are kept ([`ImportOptions::host`], `host` or `host:port`);
-//! without any, the host with the most API calls.
+//! without any, the host with the most API calls. With several, the plugin's base URL is the
+//! origin most calls went to, and an endpoint whose calls went to another has that origin as
+//! its own base URL.
 //!
 //! **Endpoints.** Calls are grouped by method and path template. A segment becomes a path
 //! parameter when it reads as a number, a UUID, a long hex or a token mixing letters and
@@ -48,7 +50,11 @@
 //! multipart bodies form parameters and file parameters; other bodies one raw parameter.
 //!
 //! **Credentials.** The `Authorization` header most calls send is the plugin's auth
-//! (bearer, basic, or a header), the `Cookie` header a static header, credential-looking
+//! (bearer, basic, or a header). An endpoint none of whose calls sent it has `"auth":
+//! "none"` (a login, a public status call: a credential is never sent where the recording
+//! shows it was not), and one whose calls sent another (a second host's token) has that
+//! as its own auth, its variables named after its host. The `Cookie` header is a static
+//! header, credential-looking
 //! headers, query values and body fields hidden parameters: each a `${NAME}` variable,
 //! its recorded value never written. Headers browsers add (`User-Agent`, `Accept-*`,
 //! `Referer`, `Origin`, `sec-*`, ...) are left out; other custom headers sent with the

@@ -5,7 +5,8 @@ use super::declaration::Declaration;
 use super::error::Error;
 use super::http_plugin::HttpPlugin;
 use super::model::{
-    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
+    ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options, Param,
+    ParamType,
 };
 use crate::http::Method;
 use crate::json::Json;
@@ -247,6 +248,9 @@ impl Endpoint {
                 allow_get_body: false,
                 options: Options::default(),
                 base_url: None,
+                base_url_template: None,
+                base_url_unset: None,
+                auth: None,
                 content_type: None,
                 title: None,
                 tags: Vec::new(),
@@ -425,6 +429,36 @@ impl EndpointBuilder {
     /// instead of the plugin's. Defaults to the plugin's.
     pub fn base_url(mut self, base_url: impl Into<String>) -> EndpointBuilder {
         self.endpoint.base_url = Some(base_url.into());
+        self
+    }
+
+    /// The endpoint's own auth, sent instead of the plugin's (a token call with basic auth
+    /// in a plugin whose other endpoints send a bearer token). Defaults to the plugin's.
+    pub fn auth(mut self, auth: impl Into<Auth>) -> EndpointBuilder {
+        self.endpoint.auth = Some(Box::new(EndpointAuth::Auth(auth.into())));
+        self
+    }
+
+    /// Sends no credential on this endpoint, whatever the plugin's auth (a health check, a
+    /// login). The file's `"auth": "none"`.
+    pub fn no_auth(mut self) -> EndpointBuilder {
+        self.endpoint.auth = Some(Box::new(EndpointAuth::None));
+        self
+    }
+
+    /// The endpoint's base URL as a plugin file writes it, reading `${NAME}`, with
+    /// `value`, what it stands for (`to_json` writes the template back), and the variable
+    /// it reads that has no value yet, if any (every call is refused until the file is
+    /// loaded with it set).
+    pub(crate) fn base_url_template(
+        mut self,
+        value: impl Into<String>,
+        template: Option<String>,
+        unset: Option<String>,
+    ) -> EndpointBuilder {
+        self.endpoint.base_url = Some(value.into());
+        self.endpoint.base_url_template = template;
+        self.endpoint.base_url_unset = unset;
         self
     }
 

@@ -13,8 +13,8 @@ pub(crate) use super::declaration::effective_location;
 use super::declaration::Declaration;
 use super::error::{quote, Error, ErrorKind};
 use super::model::{
-    AddressMode, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, ParamType,
-    MAX_OUTPUT_SCHEMA_BYTES,
+    AddressMode, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options,
+    ParamType, MAX_OUTPUT_SCHEMA_BYTES,
 };
 use super::schema;
 use super::shape;
@@ -98,6 +98,29 @@ pub(crate) struct Compiled {
     pub headers: Headers,
     /// The same, with the `Content-Type` of this endpoint's JSON or urlencoded body.
     pub headers_with_body: Headers,
+    /// The header or query value of the endpoint's own auth, when it is known before the
+    /// call (the plugin's is in [`Common`]).
+    pub own_auth_value: Option<String>,
+    /// The variable the endpoint's base URL reads and had no value: every call is refused.
+    pub base_unset: Option<String>,
+    /// The Digest challenge this endpoint answers, when its auth or its base URL is its own
+    /// (another realm, another server); else it shares the plugin's.
+    pub digest: Option<Arc<super::digest::DigestSession>>,
+}
+
+impl Compiled {
+    /// The auth a call sends: the endpoint's own, else the plugin's.
+    pub fn auth<'a>(&'a self, plugin: &'a Checked) -> Option<&'a Auth> {
+        self.endpoint.auth_or(plugin.auth.as_ref())
+    }
+
+    /// The header or query value of [`auth`](Compiled::auth), when known before the call.
+    pub fn auth_value<'a>(&'a self, plugin: &'a Checked) -> Option<&'a str> {
+        match &self.endpoint.auth {
+            None => plugin.common.auth_value.as_deref(),
+            Some(_) => self.own_auth_value.as_deref(),
+        }
+    }
 }
 
 /// A piece of a path template.
@@ -158,7 +181,7 @@ fn build_with(
     let base_url = check_base_url(&b.base_url)?;
     let names = check_static_names(&b.headers, &b.query)?;
     if let Some(auth) = &b.auth {
-        check_auth(auth, &b.headers, &b.query)?;
+        check_auth(auth, "auth", &b.headers, &b.query)?;
     }
     check_options(&b.options, "")?;
     if b.endpoints.is_empty() {
@@ -583,9 +606,15 @@ fn compile(
             &field,
         )?;
     }
-    // An endpoint's own base URL (OpenAPI operation `servers`) replaces the plugin's.
+    if let Some(EndpointAuth::Auth(auth)) = endpoint.auth.as_deref() {
+        check_auth(auth, &at(path, "auth"), &b.headers, &b.query)?;
+    }
+    // An endpoint's own base URL (OpenAPI operation `servers`, a collection's `{{authUrl}}`)
+    // replaces the plugin's. One whose variable had no value is checked when it has one: its
+    // calls are refused until then, and its path is checked under the plugin's base.
     let own_base;
     let (base_url, prefix) = match &endpoint.base_url {
+        Some(_) if endpoint.base_url_unset.is_some() => (base_url, prefix),
         Some(text) => {
             let url = check_base_url(text)
                 .map_err(|e| err(e.kind(), at(path, "base_url"), e.message().to_string()))?;
@@ -644,8 +673,24 @@ fn compile(
             _ => String::new(),
         })
         .collect();
-    let (headers, headers_with_body) =
-        header_templates(b, common, body, endpoint.content_type.as_deref());
+    let own_auth_value = match endpoint.auth.as_deref() {
+        Some(EndpointAuth::Auth(auth)) => auth::known_value(auth),
+        _ => None,
+    };
+    let (auth, auth_value) = match &endpoint.auth {
+        None => (b.auth.as_ref(), common.auth_value.as_deref()),
+        Some(_) => (endpoint.auth_or(None), own_auth_value.as_deref()),
+    };
+    let (headers, headers_with_body) = header_templates(
+        common,
+        auth,
+        auth_value,
+        body,
+        endpoint.content_type.as_deref(),
+    );
+    let own_digest = matches!(auth, Some(Auth::Digest { .. }))
+        && (endpoint.auth.is_some() || endpoint.base_url.is_some());
+    let base_unset = endpoint.base_url_unset.clone();
     Ok(Compiled {
         headers,
         headers_with_body,
@@ -664,6 +709,13 @@ fn compile(
         locations,
         query_names,
         json_keys,
+        own_auth_value,
+        base_unset,
+        digest: if own_digest {
+            Some(Arc::default())
+        } else {
+            None
+        },
     })
 }
 
@@ -691,13 +743,14 @@ fn with_plain_integers(mut endpoint: Endpoint) -> Endpoint {
 /// Static headers, then a known auth header (sensitive), then the body's `Content-Type`
 /// unless a static header declares one.
 fn header_templates(
-    b: &Declaration,
     common: &Common,
+    auth: Option<&Auth>,
+    auth_value: Option<&str>,
     body: BodyPlan,
     content_type: Option<&str>,
 ) -> (Headers, Headers) {
     let mut headers = common.headers.clone();
-    if let (Some(auth), Some(value)) = (&b.auth, &common.auth_value) {
+    if let (Some(auth), Some(value)) = (auth, auth_value) {
         if let Some(name) = auth.header_name() {
             // Checked with the auth, so appending cannot fail.
             let _ = headers.append_sensitive(name, value);

@@ -177,7 +177,7 @@ pub use self::http_plugin::HttpPlugin;
 pub use self::model::MAX_TYPE_DEPTH;
 pub use self::model::{
     method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
-    Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
+    EndpointAuth, Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
 };
 pub use self::multipart::{FilePart, FileResolver};
 pub use self::oauth::{

@@ -417,6 +417,38 @@ pub enum Auth {
     },
 }
 
+/// An endpoint's own auth, replacing the plugin's: the file's endpoint field `auth`, an
+/// auth object or `"none"`.
+///
+/// Not `#[non_exhaustive]`: an endpoint either sends no credential or sends one of its own;
+/// new schemes are new [`Auth`] variants.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::plugin::{Auth, Endpoint, EndpointAuth};
+///
+/// let health = Endpoint::get("health", "/health").no_auth().build();
+/// assert_eq!(health.auth(), Some(&EndpointAuth::None));
+/// let plugin_auth = Auth::bearer("t");
+/// assert_eq!(health.auth_or(Some(&plugin_auth)), None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+// An endpoint holds it boxed, so the size of `Auth` costs nothing where there is none.
+#[allow(clippy::large_enum_variant)]
+pub enum EndpointAuth {
+    /// No credential at all, whatever the plugin's auth (`"auth": "none"`).
+    None,
+    /// This auth instead of the plugin's.
+    Auth(Auth),
+}
+
+impl From<Auth> for EndpointAuth {
+    fn from(auth: Auth) -> EndpointAuth {
+        EndpointAuth::Auth(auth)
+    }
+}
+
 impl From<super::AwsSigV4> for Auth {
     fn from(sigv4: super::AwsSigV4) -> Auth {
         Auth::AwsSigV4(sigv4)
@@ -860,6 +892,14 @@ pub struct Endpoint {
     pub(crate) allow_get_body: bool,
     pub(crate) options: Options,
     pub(crate) base_url: Option<String>,
+    /// The endpoint's base URL as the file writes it, when it reads `${NAME}`.
+    pub(crate) base_url_template: Option<String>,
+    /// The variable of the endpoint's base URL that had no value when the file was read
+    /// (`from_json_deferred`, an import): every call is refused, naming it.
+    pub(crate) base_url_unset: Option<String>,
+    /// The endpoint's own auth, replacing the plugin's (boxed: most endpoints have none,
+    /// and an imported API has thousands of endpoints).
+    pub(crate) auth: Option<Box<EndpointAuth>>,
     pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
     /// Words that group endpoints (OpenAPI `tags`), for finding them in a catalog.
@@ -953,6 +993,27 @@ impl Endpoint {
     /// with its own `servers`). The model cannot change it either.
     pub fn base_url(&self) -> Option<&str> {
         self.base_url.as_deref()
+    }
+
+    /// The endpoint's base URL as its plugin file writes it, `${NAME}` included, when it
+    /// reads a variable.
+    pub fn base_url_template(&self) -> Option<&str> {
+        self.base_url_template.as_deref()
+    }
+
+    /// The endpoint's own auth, when it replaces the plugin's (a login call with basic
+    /// auth where the others send a bearer token, a health check with none).
+    pub fn auth(&self) -> Option<&EndpointAuth> {
+        self.auth.as_deref()
+    }
+
+    /// The auth a call of this endpoint sends: its own, else `plugin`'s.
+    pub fn auth_or<'a>(&'a self, plugin: Option<&'a Auth>) -> Option<&'a Auth> {
+        match self.auth.as_deref() {
+            Some(EndpointAuth::None) => None,
+            Some(EndpointAuth::Auth(auth)) => Some(auth),
+            None => plugin,
+        }
     }
 
     /// The `Content-Type` of a raw body ([`BodyEncoding::Raw`]).

@@ -24,6 +24,15 @@ pub(crate) fn build(
     context: &CallContext,
 ) -> Result<Request, ToolOutput> {
     let endpoint = &compiled.endpoint;
+    if let Some(name) = &compiled.base_unset {
+        return Err(ToolOutput::error(
+            ErrorKind::MissingParameter,
+            format!(
+                "this tool's base URL reads the variable {}, which was not set when its plugin was loaded; nothing was sent (this is not caused by the arguments)",
+                quote(name)
+            ),
+        ));
+    }
     let mut target = String::with_capacity(compiled.prefix.len() + 96);
     target.push_str(&compiled.prefix);
     let mut scratch = String::new();
@@ -42,7 +51,7 @@ pub(crate) fn build(
             query.push_value(name, value, param.array_style, &mut scratch);
         }
     }
-    push_plugin_query(plugin, &mut query, context)?;
+    push_plugin_query(plugin, compiled, &mut query, context)?;
     let url = Url::parse(&query.target).map_err(|e| {
         ToolOutput::error(
             ErrorKind::Internal,
@@ -204,6 +213,7 @@ impl Query {
 /// The plugin's query values, then an API key in the query.
 fn push_plugin_query(
     plugin: &HttpPlugin,
+    compiled: &Compiled,
     query: &mut Query,
     context: &CallContext,
 ) -> Result<(), ToolOutput> {
@@ -216,8 +226,8 @@ fn push_plugin_query(
         let value = context.get(key).ok_or_else(|| auth::missing_context(key))?;
         query.push_pair(name, value);
     }
-    if let Some(auth @ Auth::Query { name, .. }) = &plugin.decl.auth {
-        let value = auth::value_for(auth, common.auth_value.as_deref(), context)?;
+    if let Some(auth @ Auth::Query { name, .. }) = compiled.auth(&plugin.decl) {
+        let value = auth::value_for(auth, compiled.auth_value(&plugin.decl), context)?;
         query.push_pair(name, &value);
     }
     Ok(())
@@ -261,7 +271,10 @@ fn push_headers(
             .append_sensitive(name, value)
             .map_err(|_| context_header_refused(key))?;
     }
-    if let (Some(auth), None) = (&plugin.decl.auth, &common.auth_value) {
+    if let (Some(auth), None) = (
+        compiled.auth(&plugin.decl),
+        compiled.auth_value(&plugin.decl),
+    ) {
         // An OAuth 2.0 token is added by the tool, once it has one.
         let header = match auth {
             Auth::OAuth2(_) | Auth::AwsSigV4(_) | Auth::Digest { .. } => None,
@@ -560,6 +573,9 @@ fn resolve_file(
 /// when a redirect leaves the origin.
 fn mark_secrets(plugin: &HttpPlugin, compiled: &Compiled, request: &mut Request) {
     for name in &plugin.decl.common.secret_query {
+        request.mark_query_secret(name);
+    }
+    if let Some(Auth::Query { name, .. }) = compiled.auth(&plugin.decl) {
         request.mark_query_secret(name);
     }
     if compiled.secret_query_params {

@@ -87,6 +87,11 @@ impl HttpTool {
         &self.plugin
     }
 
+    /// The auth a call sends: the endpoint's own, else the plugin's.
+    pub fn auth(&self) -> Option<&Auth> {
+        self.compiled.auth(&self.plugin.decl)
+    }
+
     /// Builds the exact request a call with `arguments` would send, signed, without sending
     /// it. With OAuth 2.0 auth no token is fetched: the request carries
     /// `Authorization: Bearer ***` where a call puts its access token.
@@ -154,7 +159,7 @@ impl HttpTool {
     ) -> Result<(Request, Redactor), ToolOutput> {
         let endpoint = &self.compiled.endpoint;
         let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
-        if let Some(Auth::OAuth2(_)) = self.plugin.auth() {
+        if let Some(Auth::OAuth2(_)) = self.auth() {
             // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
             let bearer = format!("Bearer {}", token.unwrap_or(MASK));
             let _ = request
@@ -172,18 +177,18 @@ impl HttpTool {
                 )
             })?;
         }
-        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+        if let Some(Auth::AwsSigV4(sigv4)) = self.auth() {
             // Last, so it signs what the application's signer added too.
             sigv4.sign(&mut request, self.unix_time(), context)?;
         }
         // After signing: what the signer added is a secret too.
         let mut redactor = Redactor::for_call(&request, endpoint, values, context);
-        if let Some(Auth::AwsSigV4(sigv4)) = self.plugin.auth() {
+        if let Some(Auth::AwsSigV4(sigv4)) = self.auth() {
             for secret in sigv4.secrets(context) {
                 redactor.add(secret);
             }
         }
-        if let Some(Auth::OAuth2(oauth)) = self.plugin.auth() {
+        if let Some(Auth::OAuth2(oauth)) = self.auth() {
             // The API has no business echoing them, but if it does, the model never sees them.
             let mut secrets: Vec<&ConfigValue> = oauth.client_secret().into_iter().collect();
             if let Grant::RefreshToken { refresh_token } = oauth.grant() {
@@ -308,7 +313,7 @@ impl HttpTool {
             arguments,
             context,
         )?;
-        let oauth = match self.plugin.auth() {
+        let oauth = match self.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             Some(Auth::Digest { username, password }) => {
                 let (request, redactor) = self.assemble(&values, context, None)?;
@@ -390,7 +395,10 @@ impl HttpTool {
         context: &CallContext,
     ) -> Result<Exchanged, ToolOutput> {
         redactor.add(credentials.password);
-        let session = &self.plugin.runtime.digest;
+        let session = match &self.compiled.digest {
+            Some(own) => own,
+            None => &self.plugin.runtime.digest,
+        };
         let mut answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
         let mut response = self.send_one(&mut request, &redactor, context)?;
         if response.status() == 401 {

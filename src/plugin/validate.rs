@@ -231,11 +231,11 @@ fn check_static_query(query: &[(String, ConfigValue)]) -> Result<SmallSet<String
 
 /// OAuth 2.0 auth: a usable token URL when it is known (https unless loopback), a secret for
 /// the client credentials grant (RFC 6749 section 4.4: confidential clients only).
-fn check_oauth(oauth: &super::OAuth2) -> Result<(), Error> {
+fn check_oauth(oauth: &super::OAuth2, path: &str) -> Result<(), Error> {
     let named = [
-        (Some(oauth.token_url()), "auth.token_url"),
-        (Some(oauth.client_id()), "auth.client_id"),
-        (oauth.client_secret(), "auth.client_secret"),
+        (Some(oauth.token_url()), &at(path, "token_url")),
+        (Some(oauth.client_id()), &at(path, "client_id")),
+        (oauth.client_secret(), &at(path, "client_secret")),
     ];
     for (value, path) in named {
         if let Some(value) = value {
@@ -243,17 +243,17 @@ fn check_oauth(oauth: &super::OAuth2) -> Result<(), Error> {
         }
     }
     if let super::Grant::RefreshToken { refresh_token } = oauth.grant() {
-        check_context_key(refresh_token, "auth.refresh_token")?;
+        check_context_key(refresh_token, &at(path, "refresh_token"))?;
     }
     if let Some(url) = oauth.token_url().value() {
         if let Some(problem) = super::token::token_url_problem(url, oauth.allows_http()) {
-            return Err(err(ErrorKind::InvalidField, "auth.token_url", problem));
+            return Err(err(ErrorKind::InvalidField, at(path, "token_url"), problem));
         }
     }
     if oauth.grant() == &super::Grant::ClientCredentials && oauth.client_secret().is_none() {
         return Err(err(
             ErrorKind::MissingField,
-            "auth.client_secret",
+            at(path, "client_secret"),
             "the client credentials grant needs a client secret (RFC 6749 section 4.4)",
         ));
     }
@@ -262,21 +262,20 @@ fn check_oauth(oauth: &super::OAuth2) -> Result<(), Error> {
 
 /// AWS Signature Version 4: a region and a service written in the file are words (they end
 /// up in the credential scope and the `Authorization` header).
-fn check_sigv4(sigv4: &super::AwsSigV4) -> Result<(), Error> {
+fn check_sigv4(sigv4: &super::AwsSigV4, path: &str) -> Result<(), Error> {
     let named = [
-        (sigv4.region(), "auth.region"),
-        (sigv4.service(), "auth.service"),
-        (sigv4.access_key_id(), "auth.access_key_id"),
-        (sigv4.secret_access_key(), "auth.secret_access_key"),
+        (sigv4.region(), at(path, "region")),
+        (sigv4.service(), at(path, "service")),
+        (sigv4.access_key_id(), at(path, "access_key_id")),
+        (sigv4.secret_access_key(), at(path, "secret_access_key")),
     ];
-    for (value, path) in named.iter().copied().chain(
-        sigv4
-            .session_token()
-            .map(|token| (token, "auth.session_token")),
-    ) {
-        check_context_key(value, path)?;
+    for (value, field) in &named {
+        check_context_key(value, field)?;
     }
-    for (value, path) in named.iter().take(2).copied() {
+    if let Some(token) = sigv4.session_token() {
+        check_context_key(token, &at(path, "session_token"))?;
+    }
+    for (value, path) in named.iter().take(2) {
         let literal = value.value().filter(|_| value.template().is_none());
         let word = literal.map_or(true, |text| {
             !text.is_empty()
@@ -295,55 +294,58 @@ fn check_sigv4(sigv4: &super::AwsSigV4) -> Result<(), Error> {
     check_header(
         "X-Amz-Security-Token",
         sigv4.session_token().and_then(|t| t.value()),
-        "auth.session_token",
+        &at(path, "session_token"),
     )
 }
 
+/// Checks `auth`, declared at `path` (`auth`, or an endpoint's), against the plugin's static
+/// headers and query values.
 pub(crate) fn check_auth(
     auth: &Auth,
+    path: &str,
     headers: &[(String, ConfigValue)],
     query: &[(String, ConfigValue)],
 ) -> Result<(), Error> {
     match auth {
         Auth::Bearer { token } => {
-            check_context_key(token, "auth.token")?;
-            check_header("Authorization", token.value(), "auth.token")?;
+            check_context_key(token, &at(path, "token"))?;
+            check_header("Authorization", token.value(), &at(path, "token"))?;
         }
         Auth::Basic { username, password } => {
-            check_context_key(username, "auth.username")?;
-            check_context_key(password, "auth.password")?;
+            check_context_key(username, &at(path, "username"))?;
+            check_context_key(password, &at(path, "password"))?;
             if username.value().map_or(false, |u| u.contains(':')) {
                 return Err(err(
                     ErrorKind::InvalidField,
-                    "auth.username",
+                    at(path, "username"),
                     "a basic auth user name cannot hold ':' (RFC 7617)",
                 ));
             }
         }
         Auth::Header { name, value } => {
-            check_context_key(value, "auth.value")?;
-            check_header(name, value.value(), "auth.name")?;
+            check_context_key(value, &at(path, "value"))?;
+            check_header(name, value.value(), &at(path, "name"))?;
         }
-        Auth::OAuth2(oauth) => check_oauth(oauth)?,
-        Auth::AwsSigV4(sigv4) => check_sigv4(sigv4)?,
+        Auth::OAuth2(oauth) => check_oauth(oauth, path)?,
+        Auth::AwsSigV4(sigv4) => check_sigv4(sigv4, path)?,
         Auth::Digest { username, password } => {
-            check_context_key(username, "auth.username")?;
-            check_context_key(password, "auth.password")?;
-            check_header("Authorization", username.value(), "auth.username")?;
+            check_context_key(username, &at(path, "username"))?;
+            check_context_key(password, &at(path, "password"))?;
+            check_header("Authorization", username.value(), &at(path, "username"))?;
         }
         Auth::Query { name, value } => {
-            check_context_key(value, "auth.value")?;
+            check_context_key(value, &at(path, "value"))?;
             if name.is_empty() {
                 return Err(err(
                     ErrorKind::InvalidName,
-                    "auth.name",
+                    at(path, "name"),
                     "a query name cannot be empty",
                 ));
             }
             if query.iter().any(|(n, _)| n == name) {
                 return Err(err(
                     ErrorKind::DuplicateName,
-                    "auth.name",
+                    at(path, "name"),
                     format!("query value {} is also declared in `query`", quote(name)),
                 ));
             }
@@ -492,7 +494,7 @@ fn check_wire_name(
         ));
     }
     match location {
-        Location::Header => check_header_param(b, plugin, wire, &field()),
+        Location::Header => check_header_param(b, plugin, endpoint, wire, &field()),
         // RFC 6265 section 4.1.1: a cookie-name is a token.
         Location::Cookie => check_header(wire, None, &field()).map_err(|_| {
             err(
@@ -505,7 +507,7 @@ fn check_wire_name(
             )
         }),
         Location::Query => {
-            let auth_query = match &b.auth {
+            let auth_query = match endpoint.auth_or(b.auth.as_ref()) {
                 Some(Auth::Query { name, .. }) => name == wire,
                 _ => false,
             };
@@ -530,6 +532,7 @@ fn check_wire_name(
 fn check_header_param(
     b: &Declaration,
     plugin: &PluginNames,
+    endpoint: &Endpoint,
     wire: &str,
     field: &str,
 ) -> Result<(), Error> {
@@ -544,7 +547,9 @@ fn check_header_param(
             ),
         ));
     }
-    let auth_header = b.auth.as_ref().and_then(Auth::header_name);
+    let auth_header = endpoint
+        .auth_or(b.auth.as_ref())
+        .and_then(Auth::header_name);
     if auth_header.map_or(false, |h| h.eq_ignore_ascii_case(wire)) {
         return Err(err(
             ErrorKind::InvalidHeader,

@@ -73,7 +73,6 @@ struct Draft {
     encoding: Option<BodyEncoding>,
     content_type: Option<String>,
     output_schema: Option<Json>,
-    at: String,
 }
 
 /// A base URL: what the plugin in memory uses, and the `${NAME}` template of the file.
@@ -81,6 +80,8 @@ struct Draft {
 struct Base {
     value: String,
     template: Option<String>,
+    /// The variable the template reads that has no value in the collection.
+    unset: Option<String>,
 }
 
 impl Base {
@@ -574,7 +575,6 @@ impl Converter<'_> {
             encoding,
             content_type,
             output_schema,
-            at: at.to_string(),
         });
         Ok(())
     }
@@ -667,6 +667,7 @@ impl Converter<'_> {
                     let base = Base {
                         value,
                         template: None,
+                        unset: None,
                     };
                     return (base, rest.to_string());
                 }
@@ -684,6 +685,7 @@ impl Converter<'_> {
                     let base = Base {
                         value: PLACEHOLDER_BASE.to_string(),
                         template: Some(format!("${{{}}}", env)),
+                        unset: Some(env),
                     };
                     return (base, rest.to_string());
                 }
@@ -724,11 +726,13 @@ impl Converter<'_> {
                 Base {
                     value: PLACEHOLDER_BASE.to_string(),
                     template: Some(template),
+                    unset: read.reads.first().map(|(name, _)| name.clone()),
                 }
             }
             None => Base {
                 value: format!("{}://{}", scheme, read.value),
                 template: None,
+                unset: None,
             },
         };
         (base, path.to_string())
@@ -1344,6 +1348,7 @@ impl Converter<'_> {
             .unwrap_or(Base {
                 value: PLACEHOLDER_BASE.to_string(),
                 template: None,
+                unset: None,
             });
         // The auth most requests use; a request without one (a login, a health check)
         // does not outvote them, since sending a credential it does not need is harmless.
@@ -1352,6 +1357,7 @@ impl Converter<'_> {
             Some(url) => Base {
                 value: url.clone(),
                 template: None,
+                unset: None,
             },
             None => base,
         };
@@ -1361,23 +1367,22 @@ impl Converter<'_> {
         let mut builder = HttpPlugin::builder(self.plugin_name.clone(), base.value.clone())
             .description(description);
         builder.decl.base_url_template = base.template.clone();
-        let auth_header = auth
-            .as_ref()
-            .and_then(Auth::header_name)
-            .map(str::to_ascii_lowercase);
         if let Some(auth) = auth.clone() {
             builder = builder.auth(auth);
         }
         let drafts = std::mem::take(&mut self.drafts);
         for draft in drafts {
-            if draft.auth.is_some() && draft.auth != auth {
-                let message = format!(
-                    "uses {} auth where the plugin's is {}; the plugin's is sent",
-                    draft.auth.as_ref().map_or("no", Auth::type_name),
-                    auth.as_ref().map_or("none", Auth::type_name)
-                );
-                self.warn(&draft.at, &message);
-            }
+            // A request whose auth differs from the plugin's sends its own, or none.
+            let own_auth = if draft.auth == auth {
+                None
+            } else {
+                Some(draft.auth.clone())
+            };
+            let sent_auth = own_auth.clone().unwrap_or_else(|| auth.clone());
+            let auth_header = sent_auth
+                .as_ref()
+                .and_then(Auth::header_name)
+                .map(str::to_ascii_lowercase);
             let params: Vec<Param> = draft
                 .params
                 .into_iter()
@@ -1408,14 +1413,19 @@ impl Converter<'_> {
             if let Some(content_type) = draft.content_type {
                 endpoint = endpoint.content_type(content_type);
             }
+            match own_auth {
+                Some(Some(own)) => endpoint = endpoint.auth(own),
+                Some(None) => endpoint = endpoint.no_auth(),
+                None => {}
+            }
             if draft.base.key() != base.key() && self.options.base_url.is_none() {
-                if draft.base.template.is_some() {
-                    let message = "has a base URL from a variable without a value, unlike the \
-                                   plugin's; it is sent to the plugin's base URL";
-                    self.warn(&draft.at, message);
-                } else {
-                    endpoint = endpoint.base_url(draft.base.value);
-                }
+                // Its own host (`{{authUrl}}` beside `{{apiUrl}}`); one whose variable has
+                // no value refuses its calls until the file is loaded with it set.
+                endpoint = endpoint.base_url_template(
+                    draft.base.value,
+                    draft.base.template,
+                    draft.base.unset,
+                );
             }
             builder = builder.endpoint(endpoint);
         }

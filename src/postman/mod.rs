@@ -45,9 +45,10 @@
 //! **URL.** The base URL is what a leading `{{variable}}` holds (`{{baseUrl}}`, as
 //! collections write it), else the scheme and host (`http` when none is written, as
 //! Postman does). Requests whose base differs from the most common one get their own
-//! endpoint base URL. A base URL whose variable has no value is `${NAME}` in the file (a
-//! warning says so; the plugin in memory points at `http://localhost` until it is loaded
-//! from its file). Path segments `:id`, `{{id}}` (a variable without a value) and `{id}`
+//! endpoint base URL (`{{authUrl}}` beside `{{apiUrl}}`). A base URL whose variable has no
+//! value is `${NAME}` in the file (a warning says so): the plugin in memory points at
+//! `http://localhost` until it is loaded from its file, and an endpoint whose own base is
+//! such a variable refuses its calls, naming it, until then. Path segments `:id`, `{{id}}` (a variable without a value) and `{id}`
 //! become path parameters; other variables in the path are written in.
 //!
 //! **Parameters.** Query keys become query parameters, required when enabled, optional when
@@ -70,7 +71,9 @@
 //! the plugin's auth kinds; every value is a variable. `noauth` is no auth; `oauth1`,
 //! `hawk`, `ntlm`, `akamai`, `edgegrid`, `asap` and `jwt` are left out with a warning
 //! naming the request. The plugin's auth is the one most requests use; a request whose
-//! auth differs gets a warning.
+//! auth differs carries its own as the endpoint's `auth` (a folder's basic auth, an API key
+//! of its own), and one with none (`noauth`, or a kind left out) carries `"auth": "none"`,
+//! so each request is sent with the credential it was sent with in Postman, and no other.
 //!
 //! # Security
 //!

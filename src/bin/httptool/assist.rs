@@ -103,7 +103,8 @@ fn missing_context(plugin: &HttpPlugin, tool: &str, context: &CallContext) -> Op
     let mut slots: Vec<Option<String>> = Vec::new();
     slots.extend(plugin.headers().map(|(_, v)| key(v)));
     slots.extend(plugin.query().map(|(_, v)| key(v)));
-    match plugin.auth() {
+    let endpoint = plugin.endpoint(tool);
+    match endpoint.map_or(plugin.auth(), |e| e.auth_or(plugin.auth())) {
         Some(Auth::Bearer { token }) => slots.push(key(token)),
         Some(Auth::Basic { username, password }) => {
             slots.push(key(username));
@@ -114,7 +115,7 @@ fn missing_context(plugin: &HttpPlugin, tool: &str, context: &CallContext) -> Op
         }
         _ => {}
     }
-    if let Some(endpoint) = plugin.endpoint(tool) {
+    if let Some(endpoint) = endpoint {
         for param in endpoint.params() {
             if param.is_hidden() && param.is_required() && param.default().is_none() {
                 keys.push(param.context_key());

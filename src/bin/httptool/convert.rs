@@ -176,7 +176,9 @@ pub fn export(mut args: Args) -> Result<ExitCode, CliError> {
 /// The required parameters the model sets that the command gives no value for (a body
 /// read from a file, for one).
 fn unsampled(import: &curl::Import) -> Vec<String> {
-    let endpoints = import.plugin().endpoints();
+    // The sample arguments are the first URL's tool's (a command with several URLs has a
+    // tool for each).
+    let endpoints = import.plugin().endpoints().take(1);
     let params = endpoints.flat_map(|e| e.params().iter());
     params
         .filter(|p| !p.is_hidden() && p.is_required() && p.default().is_none())

@@ -84,7 +84,9 @@ impl Converter<'_> {
         }
         let bytes = joined_data(self.cmd);
         if bytes.is_empty() {
-            // `-d ''`: an empty body, which a plugin's POST sends without parameters.
+            // `-d ''`: an empty body, which a plugin's POST sends without parameters, with
+            // the type curl gives it.
+            self.empty_data = true;
             return Ok(Body::None);
         }
         let body = self.data_body(bytes, content_type, removed, first)?;
@@ -144,14 +146,23 @@ impl Converter<'_> {
     }
 
     /// HEAD and OPTIONS have no body in a plugin: form data goes to the query (with a note),
-    /// anything else is an error. So does a GET's form data; its JSON body is sent as a
-    /// body, through the endpoint's `allow_get_body` (as search engines' `_search` reads it).
+    /// anything else is an error. A GET keeps its body as curl sends it (`-X GET -d`), JSON
+    /// or a form, through the endpoint's `allow_get_body` (as search engines' `_search`
+    /// reads it), with a note: RFC 9110 gives a GET body no meaning.
     pub(super) fn check_body_method(
         &mut self,
         body: Body,
         arg_index: usize,
     ) -> Result<Body, Error> {
         if !matches!(self.method, Method::Get | Method::Head | Method::Options) {
+            return Ok(body);
+        }
+        if let (Method::Get, Body::Form(_, at)) = (&self.method, &body) {
+            let message = "a GET with a form body: the endpoint sets allow_get_body, so the \
+                           tool sends the body as curl does (use -G to send the pairs in the \
+                           query)";
+            let at = *at;
+            self.note(at, message.to_string());
             return Ok(body);
         }
         if let Body::Form(_, at) = body {

@@ -37,8 +37,9 @@ impl Converter<'_> {
             arg_index,
             implied,
         } = header;
-        // curl's own form type for data that goes to the query instead.
-        if implied && body.is_none() {
+        // curl's own form type for data that goes to the query instead (but not for empty
+        // data, which curl sends as an empty body of that type).
+        if implied && body.is_none() && !self.empty_data {
             return;
         }
         if let Some(reason) = self.left_out(&name, &value, body) {

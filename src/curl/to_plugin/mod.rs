@@ -23,8 +23,8 @@ use super::sent::{decode, decode_pairs, joined_data, pairs_are_text, without_use
 use crate::http::{is_credential_name, Method};
 use crate::json::{Json, Map};
 use crate::plugin::{
-    Auth, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, Options, Param, ParamBuilder,
-    ParamType,
+    Auth, BodyEncoding, ConfigValue, Endpoint, EndpointBuilder, HttpPlugin, Location, Options,
+    Param, ParamBuilder, ParamType, PluginBuilder,
 };
 use crate::tool;
 use crate::url::Url;
@@ -277,7 +277,75 @@ pub fn to_plugin(command: &CurlCommand) -> Result<HttpPlugin, Error> {
 /// panics. Credentials never become model-visible parameters, and by default the plugin
 /// file names environment variables instead of holding them.
 pub fn to_plugin_with(command: &CurlCommand, options: &ImportOptions) -> Result<Import, Error> {
-    Converter::new(command, options)?.run()
+    if command.more_urls.is_empty() {
+        return Converter::new(command, options)?.run();
+    }
+    several_urls(command, options)
+}
+
+/// A command's request, converted: the plugin's parts and the endpoint apart, so that the
+/// endpoints of several URLs make one plugin.
+struct Converted {
+    plugin: PluginBuilder,
+    endpoint: EndpointBuilder,
+    tool_name: String,
+    base: String,
+    notes: Vec<Note>,
+    variables: Vec<Variable>,
+    arguments: Map,
+}
+
+/// A command with several URLs: curl sends the same request to each in turn, so each is an
+/// endpoint of one plugin, converted as a command of its own. The first URL's base is the
+/// plugin's; an endpoint under another is given its own base URL. The headers, auth and
+/// options are the command's, the same for every URL. Notes about the command are given
+/// once; the sample arguments are the first URL's.
+fn several_urls(command: &CurlCommand, options: &ImportOptions) -> Result<Import, Error> {
+    let urls = std::iter::once((command.url.clone(), command.url_index))
+        .chain(command.more_urls.iter().cloned());
+    let mut first: Option<Converted> = None;
+    let mut endpoints: Vec<EndpointBuilder> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let mut notes: Vec<Note> = Vec::new();
+    let mut variables: Vec<Variable> = Vec::new();
+    for (url, url_index) in urls {
+        let mut single = command.clone();
+        single.url = url;
+        single.url_index = url_index;
+        single.more_urls = Vec::new();
+        let converted = Converter::new(&single, options)?.convert(&taken)?;
+        taken.push(converted.tool_name.clone());
+        for note in &converted.notes {
+            if !notes.contains(note) {
+                notes.push(note.clone());
+            }
+        }
+        for variable in &converted.variables {
+            if !variables.iter().any(|v| v.name == variable.name) {
+                variables.push(variable.clone());
+            }
+        }
+        match &first {
+            None => first = Some(converted),
+            Some(first) if converted.base == first.base => endpoints.push(converted.endpoint),
+            Some(_) => endpoints.push(converted.endpoint.base_url(converted.base)),
+        }
+    }
+    let first = match first {
+        Some(first) => first,
+        None => return Err(Error::NoUrl),
+    };
+    let mut builder = first.plugin.endpoint(first.endpoint);
+    for endpoint in endpoints {
+        builder = builder.endpoint(endpoint);
+    }
+    crate::sort::by_key(&mut notes, |note| note.arg_index() as u64);
+    Ok(Import {
+        plugin: builder.build().map_err(Error::Plugin)?,
+        notes,
+        variables,
+        arguments: first.arguments,
+    })
 }
 
 struct Converter<'a> {
@@ -311,6 +379,8 @@ struct Converter<'a> {
     auth: Option<Auth>,
     /// The data goes to the query: `-G`, or form data of a GET.
     data_in_query: bool,
+    /// The data is empty (`-d ''`): no parameters, but curl's form type.
+    empty_data: bool,
     /// Query values sent with every call (those that hold a shell variable).
     static_query: Vec<(String, ConfigValue)>,
     /// An error found where returning it at once was not possible; `run` returns it.
@@ -355,12 +425,30 @@ impl<'a> Converter<'a> {
                 .collect(),
             auth: None,
             data_in_query: cmd.get() && cmd.form().is_empty(),
+            empty_data: false,
             static_query: Vec::new(),
             failed: None,
         })
     }
 
-    fn run(mut self) -> Result<Import, Error> {
+    fn run(self) -> Result<Import, Error> {
+        let converted = self.convert(&[])?;
+        let plugin = converted
+            .plugin
+            .endpoint(converted.endpoint)
+            .build()
+            .map_err(Error::Plugin)?;
+        Ok(Import {
+            plugin,
+            notes: converted.notes,
+            variables: converted.variables,
+            arguments: converted.arguments,
+        })
+    }
+
+    /// The command's request as an endpoint and the plugin parts around it; the tool named
+    /// apart from `taken` (the endpoints of the URLs before this one).
+    fn convert(mut self, taken: &[String]) -> Result<Converted, Error> {
         if self.method.as_str() != self.cmd.method() {
             let message = format!(
                 "curl sends the method as written; httptool sends `{}`",
@@ -379,29 +467,39 @@ impl<'a> Converter<'a> {
         if let Some(err) = self.failed.take() {
             return Err(err);
         }
-        let plugin = self.build(base, path, multipart)?;
+        let (plugin, endpoint, tool_name) = self.build(base.clone(), path, multipart, taken)?;
         let mut notes = self.cmd.notes().to_vec();
         notes.extend(self.notes);
         crate::sort::by_key(&mut notes, |note| note.arg_index() as u64);
-        Ok(Import {
+        Ok(Converted {
             plugin,
+            endpoint,
+            tool_name,
+            base,
             notes,
             variables: self.variables,
             arguments: self.arguments.into_iter().collect(),
         })
     }
 
-    /// The plugin of what was gathered: one endpoint, static headers, auth, options.
-    fn build(&mut self, base: String, path: String, multipart: bool) -> Result<HttpPlugin, Error> {
+    /// The plugin of what was gathered (static headers, auth, options) and its endpoint,
+    /// apart, with the tool's name.
+    fn build(
+        &mut self,
+        base: String,
+        path: String,
+        multipart: bool,
+        taken: &[String],
+    ) -> Result<(PluginBuilder, EndpointBuilder, String), Error> {
         let options = self.options_from_command();
-        let tool_name = self.tool_name(&path)?;
+        let tool_name = infer::unique(&self.tool_name(&path)?, taken);
         let description = match &self.options.description {
             Some(description) => description.clone(),
             None => format!("{} {}{}", self.method, base, path),
         };
         let delete_body = self.method == Method::Delete && self.has_body_params();
         let get_body = self.method == Method::Get && self.has_body_params() && !self.data_in_query;
-        let mut endpoint = Endpoint::builder(tool_name, self.method, path)
+        let mut endpoint = Endpoint::builder(tool_name.clone(), self.method, path)
             .description(description.clone())
             .params(std::mem::take(&mut self.params))
             .allow_delete_body(delete_body)
@@ -411,8 +509,7 @@ impl<'a> Converter<'a> {
         }
         let mut builder = HttpPlugin::builder(self.env_prefix.clone(), base)
             .description(description)
-            .options(options)
-            .endpoint(endpoint);
+            .options(options);
         for (name, value) in std::mem::take(&mut self.headers) {
             builder = builder.header(name, value);
         }
@@ -422,7 +519,7 @@ impl<'a> Converter<'a> {
         if let Some(auth) = self.auth.take() {
             builder = builder.auth(auth);
         }
-        builder.build().map_err(Error::Plugin)
+        Ok((builder, endpoint, tool_name))
     }
 
     fn note(&mut self, arg_index: usize, message: String) {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::template::{expand, placeholder};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
-use crate::plugin::builder::{ParamBuilder, PluginBuilder};
+use crate::plugin::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 use crate::plugin::compile;
 use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::plugin::http_plugin::HttpPlugin;
@@ -46,6 +46,7 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "allow_delete_body",
     "allow_get_body",
     "base_url",
+    "auth",
     "content_type",
     "title",
     "tags",
@@ -351,7 +352,7 @@ impl Loader<'_> {
         builder.decl.headers = loader.values(map, "headers", false)?;
         builder.decl.query = loader.values(map, "query", true)?;
         if let Some(auth) = map.get("auth") {
-            builder.decl.auth = Some(loader.auth(auth)?);
+            builder.decl.auth = Some(loader.auth(auth, "auth")?);
         }
         builder.decl.options = read_options(map, "")?;
         let (endpoints, kept, skipped) = loader.endpoints(map, skip)?;
@@ -642,45 +643,45 @@ impl Loader<'_> {
         Ok(out)
     }
 
-    fn auth(&self, value: &Json) -> Result<Auth, Error> {
+    fn auth(&self, value: &Json, path: &str) -> Result<Auth, Error> {
         let map = value
             .as_object()
-            .ok_or_else(|| type_error("auth", "an object", value))?;
-        let kind = required_str(map, "type", "auth")?;
+            .ok_or_else(|| type_error(path, "an object", value))?;
+        let kind = required_str(map, "type", path)?;
         let field = |key: &str| -> Result<ConfigValue, Error> {
             let value = map.get(key).ok_or_else(|| {
                 Error::new(
                     ErrorKind::MissingField,
-                    "auth",
+                    path,
                     format!("missing field {}", quote(key)),
                 )
             })?;
-            self.config_value(value, &at("auth", key), false)
+            self.config_value(value, &at(path, key), false)
         };
         match kind {
             "bearer" => {
-                fields(value, "auth", &[&["type", "token"]])?;
+                fields(value, path, &[&["type", "token"]])?;
                 Ok(Auth::Bearer {
                     token: field("token")?,
                 })
             }
             "basic" => {
-                fields(value, "auth", &[&["type", "username", "password"]])?;
+                fields(value, path, &[&["type", "username", "password"]])?;
                 Ok(Auth::Basic {
                     username: field("username")?,
                     password: field("password")?,
                 })
             }
             "digest" => {
-                fields(value, "auth", &[&["type", "username", "password"]])?;
+                fields(value, path, &[&["type", "username", "password"]])?;
                 Ok(Auth::Digest {
                     username: field("username")?,
                     password: field("password")?,
                 })
             }
             "header" | "query" => {
-                fields(value, "auth", &[&["type", "name", "value"]])?;
-                let name = required_str(map, "name", "auth")?.to_string();
+                fields(value, path, &[&["type", "name", "value"]])?;
+                let name = required_str(map, "name", path)?.to_string();
                 let value = field("value")?;
                 Ok(if kind == "header" {
                     Auth::Header { name, value }
@@ -688,11 +689,11 @@ impl Loader<'_> {
                     Auth::Query { name, value }
                 })
             }
-            "oauth2_client_credentials" | "oauth2_refresh_token" => self.oauth(value, kind),
+            "oauth2_client_credentials" | "oauth2_refresh_token" => self.oauth(value, kind, path),
             "aws_sigv4" => {
                 fields(
                     value,
-                    "auth",
+                    path,
                     &[&[
                         "type",
                         "region",
@@ -714,7 +715,7 @@ impl Loader<'_> {
                 Ok(Auth::AwsSigV4(sigv4))
             }
             other => Err(one_of(
-                "auth.type",
+                &at(path, "type"),
                 "bearer, basic, header, query, oauth2_client_credentials, oauth2_refresh_token, aws_sigv4, digest",
                 other,
             )),
@@ -724,7 +725,7 @@ impl Loader<'_> {
     /// `{"type": "oauth2_client_credentials" | "oauth2_refresh_token", "token_url",
     /// "client_id", "client_secret", "refresh_token", "scope", "audience", "client_auth",
     /// "allow_http"}`.
-    fn oauth(&self, value: &Json, kind: &str) -> Result<Auth, Error> {
+    fn oauth(&self, value: &Json, kind: &str, path: &str) -> Result<Auth, Error> {
         let refresh = kind == "oauth2_refresh_token";
         let mut accepted = vec![
             "type",
@@ -739,17 +740,17 @@ impl Loader<'_> {
         if refresh {
             accepted.push("refresh_token");
         }
-        let map = fields(value, "auth", &[&accepted])?;
+        let map = fields(value, path, &[&accepted])?;
         let field = |key: &str| -> Result<Option<ConfigValue>, Error> {
             map.get(key)
-                .map(|value| self.config_value(value, &at("auth", key), false))
+                .map(|value| self.config_value(value, &at(path, key), false))
                 .transpose()
         };
         let required = |key: &str| -> Result<ConfigValue, Error> {
             field(key)?.ok_or_else(|| {
                 Error::new(
                     ErrorKind::MissingField,
-                    "auth",
+                    path,
                     format!("missing field {}", quote(key)),
                 )
             })
@@ -764,18 +765,18 @@ impl Loader<'_> {
         if let (true, Some(secret)) = (refresh, field("client_secret")?) {
             oauth = oauth.with_client_secret(secret);
         }
-        if let Some(scope) = opt_str(map, "scope", "auth")? {
+        if let Some(scope) = opt_str(map, "scope", path)? {
             oauth = oauth.with_scope(scope);
         }
-        if let Some(audience) = opt_str(map, "audience", "auth")? {
+        if let Some(audience) = opt_str(map, "audience", path)? {
             oauth = oauth.with_audience(audience);
         }
-        match opt_str(map, "client_auth", "auth")? {
+        match opt_str(map, "client_auth", path)? {
             None | Some("basic") => {}
             Some("body") => oauth = oauth.with_client_auth(ClientAuth::Body),
-            Some(other) => return Err(one_of("auth.client_auth", "basic, body", other)),
+            Some(other) => return Err(one_of(&at(path, "client_auth"), "basic, body", other)),
         }
-        if let Some(allow) = opt_bool(map, "allow_http", "auth")? {
+        if let Some(allow) = opt_bool(map, "allow_http", path)? {
             oauth = oauth.allow_http(allow);
         }
         Ok(Auth::OAuth2(oauth))
@@ -884,8 +885,16 @@ impl Loader<'_> {
         if let Some(allow) = opt_bool(map, "fields_argument", path)? {
             builder = builder.fields_argument(allow);
         }
-        if let Some(base_url) = opt_str(map, "base_url", path)? {
-            builder = builder.base_url(base_url);
+        if let Some(text) = opt_str(map, "base_url", path)? {
+            builder = self.endpoint_base_url(builder, text, &at(path, "base_url"))?;
+        }
+        if let Some(auth) = map.get("auth") {
+            let field = at(path, "auth");
+            builder = match auth {
+                Json::String(word) if word == "none" => builder.no_auth(),
+                Json::String(word) => return Err(one_of(&field, "an auth object, none", word)),
+                _ => builder.auth(self.auth(auth, &field)?),
+            };
         }
         if let Some(content_type) = opt_str(map, "content_type", path)? {
             builder = builder.content_type(content_type);
@@ -986,6 +995,25 @@ impl Loader<'_> {
             self.default(&mut param, default, &at(path, "default"))?;
         }
         Ok(param)
+    }
+
+    /// An endpoint's `base_url`: `${NAME}` read as in the plugin's. A variable left
+    /// unresolved (`from_json_deferred`) leaves the endpoint's calls refused, naming it,
+    /// rather than the plugin unreadable.
+    fn endpoint_base_url(
+        &self,
+        builder: EndpointBuilder,
+        text: &str,
+        path: &str,
+    ) -> Result<EndpointBuilder, Error> {
+        let before = self.deferred.borrow().len();
+        let (value, template) = self.template(text, path)?;
+        let unset = self
+            .deferred
+            .borrow()
+            .get(before)
+            .map(|(_, name)| name.clone());
+        Ok(builder.base_url_template(value, template, unset))
     }
 
     /// A default; for a hidden or secret parameter, a string default is a template position.

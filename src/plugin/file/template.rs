@@ -24,6 +24,10 @@ pub(crate) fn variable_names(text: &str) -> Vec<String> {
         .into_iter()
         .flatten()
     {
+        texts.extend(endpoint.get("base_url").and_then(Json::as_str));
+        if let Some(auth) = endpoint.get("auth").and_then(Json::as_object) {
+            texts.extend(auth.values().filter_map(Json::as_str));
+        }
         for param in endpoint
             .get("params")
             .and_then(Json::as_array)

@@ -3,7 +3,9 @@
 use super::template::escape;
 use crate::json::{Json, Map};
 use crate::plugin::http_plugin::HttpPlugin;
-use crate::plugin::model::{ArrayStyle, Auth, ConfigValue, Endpoint, Options, Param, ParamType};
+use crate::plugin::model::{
+    ArrayStyle, Auth, ConfigValue, Endpoint, EndpointAuth, Options, Param, ParamType,
+};
 use crate::plugin::oauth::{ClientAuth, Grant, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS};
 use crate::plugin::sigv4::AwsSigV4;
@@ -209,7 +211,16 @@ fn endpoint_json(endpoint: &Endpoint, members: &mut Members) -> Json {
         }
     }
     if let Some(base_url) = endpoint.base_url() {
-        members.push(("base_url", base_url.into()));
+        let written = match endpoint.base_url_template() {
+            Some(template) => template.to_string(),
+            None => escape(base_url),
+        };
+        members.push(("base_url", written.into()));
+    }
+    match endpoint.auth() {
+        Some(EndpointAuth::None) => members.push(("auth", "none".into())),
+        Some(EndpointAuth::Auth(auth)) => members.push(("auth", auth_json(auth))),
+        None => {}
     }
     if let Some(content_type) = endpoint.content_type() {
         members.push(("content_type", content_type.into()));
