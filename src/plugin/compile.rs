@@ -84,6 +84,9 @@ pub(crate) struct Compiled {
     pub body: BodyPlan,
     pub options: RequestOptions,
     pub max_output_bytes: usize,
+    pub max_attachment_bytes: usize,
+    /// How much of an event stream is read.
+    pub stream_budget: super::stream::Budget,
     /// The endpoint's `response_fields`, read.
     pub response_fields: Vec<shape::FieldPath>,
     /// Whether a hidden parameter goes to the query: its value is secret there.
@@ -659,6 +662,10 @@ fn compile(
         max_output_bytes: options
             .max_output_bytes
             .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
+        max_attachment_bytes: options
+            .max_attachment_bytes
+            .unwrap_or(super::DEFAULT_MAX_ATTACHMENT_BYTES),
+        stream_budget: super::stream::Budget::of(&options),
         response_fields,
         secret_query_params,
         locations,

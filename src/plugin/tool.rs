@@ -19,6 +19,7 @@ use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use super::shape::{self, FieldPath};
+use super::stream::{self, Collector};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
@@ -233,7 +234,7 @@ impl HttpTool {
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let exchanged = self.exchange(arguments, context)?;
+        let exchanged = self.exchange(arguments, context, None)?;
         Ok(ApiResponse::new(exchanged.response, exchanged.redactor))
     }
 
@@ -279,6 +280,7 @@ impl HttpTool {
             fields: &self.compiled.response_fields,
             asked,
             max_output_bytes: self.compiled.max_output_bytes,
+            max_attachment_bytes: self.compiled.max_attachment_bytes,
             redactor,
         }
     }
@@ -298,7 +300,13 @@ impl HttpTool {
         }
     }
 
-    fn exchange(&self, mut arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
+    /// Sends a call; `stream` takes an event-stream answer's body as it arrives.
+    fn exchange(
+        &self,
+        mut arguments: Map,
+        context: &CallContext,
+        stream: Option<&Arc<Collector>>,
+    ) -> Result<Exchanged, ToolOutput> {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
         self.take_fields(&mut arguments)?;
@@ -316,11 +324,11 @@ impl HttpTool {
                     username: auth::resolve(username, context)?,
                     password: auth::resolve(password, context)?,
                 };
-                return self.digest_exchange(request, redactor, &credentials, context);
+                return self.digest_exchange(request, redactor, &credentials, context, stream);
             }
             _ => {
                 let (mut request, redactor) = self.assemble(&values, context, None)?;
-                let response = self.send_one(&mut request, &redactor, context)?;
+                let response = self.send_one(&mut request, &redactor, context, stream)?;
                 return Ok(Exchanged {
                     response,
                     redactor,
@@ -330,7 +338,7 @@ impl HttpTool {
         };
         let issued = self.access_token(oauth, context)?;
         let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&mut request, &redactor, context)?;
+        let response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() != 401 {
             return Ok(Exchanged {
                 response,
@@ -362,7 +370,7 @@ impl HttpTool {
         }
         let issued = self.access_token(oauth, context)?;
         let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&mut request, &redactor, context)?;
+        let response = self.send_one(&mut request, &redactor, context, stream)?;
         let refused = match response.status() {
             401 => {
                 tokens.refused(&issued);
@@ -388,11 +396,12 @@ impl HttpTool {
         mut redactor: Redactor,
         credentials: &DigestCredentials<'_>,
         context: &CallContext,
+        stream: Option<&Arc<Collector>>,
     ) -> Result<Exchanged, ToolOutput> {
         redactor.add(credentials.password);
         let session = &self.plugin.runtime.digest;
         let mut answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
-        let mut response = self.send_one(&mut request, &redactor, context)?;
+        let mut response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() == 401 {
             let challenge = digest::challenge(response.headers().get_all("www-authenticate"))
                 .map_err(|why| {
@@ -422,7 +431,7 @@ impl HttpTool {
             session.start(challenge);
             request.headers_mut().remove("authorization");
             answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
-            response = self.send_one(&mut request, &redactor, context)?;
+            response = self.send_one(&mut request, &redactor, context, stream)?;
         }
         let refused = match (&answered, response.status()) {
             (Some(_), 401) => Some(String::from(
@@ -513,7 +522,12 @@ impl HttpTool {
         request: &mut Request,
         redactor: &Redactor,
         context: &CallContext,
+        stream: Option<&Arc<Collector>>,
     ) -> Result<Response, ToolOutput> {
+        if let Some(stream) = stream {
+            stream.set_redactor(redactor);
+            request.stream_body(stream.clone());
+        }
         // Progress messages name the method and the status only: the URL may hold secrets.
         let arrived = |status: u16| format!("the response arrived (HTTP {})", status);
         let told = Arc::new(AtomicBool::new(false));
@@ -543,7 +557,11 @@ impl HttpTool {
         // which may hold a hidden parameter's value from the call context (see
         // `crate::design::endpoints`, "Call context").
         sent.map_err(|e| {
-            result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
+            let e = e.with_origin_only();
+            if let Some(stream) = stream.filter(|s| s.accepted()) {
+                stream.failed(&e);
+            }
+            result::transport_output(&e, self.compiled.max_output_bytes)
         })
     }
 
@@ -638,6 +656,46 @@ struct Exchanged {
     refused: Option<String>,
 }
 
+impl HttpTool {
+    /// What the model reads for an event-stream answer: the events read as a JSON array,
+    /// and a note when the read stopped before the stream's end. The array is the structured
+    /// value, unless the tool's output schema (which describes a JSON answer) refuses it.
+    fn stream_output(&self, collector: &Collector, status: u16) -> ToolOutput {
+        let (events, stop) = collector.finish();
+        let value = Json::Array(events);
+        let mut text = value.to_string();
+        let mut cut = false;
+        if text.len() > self.compiled.max_output_bytes {
+            if let Some(json_cut) = tool::cap_json(&value, self.compiled.max_output_bytes) {
+                text = json_cut;
+                cut = true;
+            }
+        }
+        let note = stop.map(|stop| stream::stop_note(&stop, &self.compiled.stream_budget));
+        let room = self
+            .compiled
+            .max_output_bytes
+            .saturating_sub(note.as_ref().map_or(0, |n| n.len() + 1));
+        cut |= cap_text(&mut text, room) > 0;
+        if let Some(note) = note {
+            text.push('\n');
+            text.push_str(&note);
+        }
+        let mut output = ToolOutput::success(text).with_status(status);
+        if cut {
+            output = output.truncated();
+        }
+        let fits = match self.compiled.spec.output_schema() {
+            Some(schema) => super::schema_check::check(&value, schema, &self.compiled.defs).is_ok(),
+            None => true,
+        };
+        if fits {
+            output = output.with_structured(value);
+        }
+        output
+    }
+}
+
 impl Tool for HttpTool {
     fn spec(&self) -> &ToolSpec {
         &self.compiled.spec
@@ -648,7 +706,16 @@ impl Tool for HttpTool {
             Ok(asked) => asked,
             Err(output) => return output,
         };
-        let exchanged = match self.exchange(arguments, context) {
+        let collector = Arc::new(Collector::new(
+            self.compiled.stream_budget,
+            context.progress().cloned(),
+        ));
+        let exchanged = self.exchange(arguments, context, Some(&collector));
+        if collector.accepted() {
+            let status = exchanged.as_ref().map_or(200, |e| e.response.status());
+            return self.stream_output(&collector, status);
+        }
+        let exchanged = match exchanged {
             Ok(exchanged) => exchanged,
             Err(output) => return output,
         };
