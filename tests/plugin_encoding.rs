@@ -280,7 +280,7 @@ fn latin1_text_is_decoded_with_the_charset_it_names() {
     let out = answer(Some("text/plain; charset=utf-8"), b"caf\xe9");
     assert!(out
         .text()
-        .starts_with("binary response (text/plain; charset=utf-8, 4 bytes)"));
+        .starts_with("binary response (text/plain; charset=utf-8, 4 bytes, SHA-256 "));
 }
 
 #[test]
