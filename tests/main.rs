@@ -7,6 +7,8 @@
 
 mod support;
 
+#[cfg(all(feature = "plugin", feature = "mcp"))]
+mod binary_answers;
 #[cfg(feature = "openapi")]
 mod catalog;
 #[cfg(feature = "cli")]
