@@ -53,6 +53,8 @@ mod curl_parse;
 mod curl_real_world;
 #[cfg(feature = "curl")]
 mod curl_vs_curl;
+#[cfg(all(feature = "plugin", feature = "mcp"))]
+mod event_streams;
 #[cfg(feature = "plugin")]
 mod fuzz_header_injection;
 #[cfg(feature = "http")]
