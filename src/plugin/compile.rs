@@ -537,6 +537,11 @@ fn compile(
     check_options(&endpoint.options, path)?;
     check_content_type(endpoint, path)?;
     check_body_flags(endpoint, path)?;
+    if let Some(pagination) = &endpoint.pagination {
+        pagination.check(endpoint).map_err(|(key, why)| {
+            err(ErrorKind::InvalidField, at(&at(path, "pagination"), &key), why)
+        })?;
+    }
     if let Some(pointer) = &endpoint.response_pointer {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(err(

@@ -157,6 +157,7 @@ mod http_plugin;
 mod model;
 mod multipart;
 mod oauth;
+mod pages;
 mod observe;
 mod option_fields;
 mod provider;
@@ -190,6 +191,7 @@ pub use self::oauth::{
     MAX_CACHED_TOKENS, MAX_TOKEN_RENEW_MARGIN,
 };
 pub use self::observe::{Exchange, Observer};
+pub use self::pages::{PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES};
 pub use self::provider::{JsonPluginProvider, PluginProvider};
 pub use self::redact::MIN_REDACTED_SECRET_BYTES;
 pub use self::result::{ApiResponse, DEFAULT_MAX_ATTACHMENT_BYTES};

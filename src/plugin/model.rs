@@ -914,9 +914,15 @@ pub struct Endpoint {
     pub(crate) output_schema: Option<Json>,
     pub(crate) response_fields: Vec<String>,
     pub(crate) fields_argument: bool,
+    pub(crate) pagination: Option<super::pages::Pagination>,
 }
 
 impl Endpoint {
+    /// How the endpoint's list continues on more pages, if declared.
+    pub fn pagination(&self) -> Option<&super::pages::Pagination> {
+        self.pagination.as_ref()
+    }
+
     /// The tool name.
     pub fn name(&self) -> &str {
         &self.name

@@ -12,17 +12,19 @@ use super::compile::Compiled;
 use super::digest;
 use super::error::{self, Error};
 use super::http_plugin::HttpPlugin;
-use super::model::{Auth, ConfigValue, Endpoint};
+use super::model::{Auth, ConfigValue, Endpoint, Location};
 use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use super::shape::{self, FieldPath};
+use super::pages;
 use super::stream::{self, Collector};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
+use crate::url::Url;
 use crate::quote::MASK;
 use crate::tool::{
     self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
@@ -142,7 +144,7 @@ impl HttpTool {
             arguments,
             context,
         )?;
-        self.assemble(&values, context, None)
+        self.assemble(&values, context, None, None)
     }
 
     /// The request for checked values, with `token` as the OAuth 2.0 access token (`***`
@@ -152,9 +154,13 @@ impl HttpTool {
         values: &Values,
         context: &CallContext,
         token: Option<&str>,
+        next_page: Option<&Url>,
     ) -> Result<(Request, Redactor), ToolOutput> {
         let endpoint = &self.compiled.endpoint;
         let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
+        if let Some(url) = next_page {
+            self.go_to(&mut request, url);
+        }
         if let Some(Auth::OAuth2(_)) = self.plugin.auth() {
             // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
             let bearer = format!("Bearer {}", token.unwrap_or(MASK));
@@ -234,7 +240,7 @@ impl HttpTool {
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let exchanged = self.exchange(arguments, context, None)?;
+        let exchanged = self.exchange(arguments, context, None, None)?;
         Ok(ApiResponse::new(exchanged.response, exchanged.redactor))
     }
 
@@ -306,6 +312,7 @@ impl HttpTool {
         mut arguments: Map,
         context: &CallContext,
         stream: Option<&Arc<Collector>>,
+        next_page: Option<&Url>,
     ) -> Result<Exchanged, ToolOutput> {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
@@ -319,7 +326,7 @@ impl HttpTool {
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             Some(Auth::Digest { username, password }) => {
-                let (request, redactor) = self.assemble(&values, context, None)?;
+                let (request, redactor) = self.assemble(&values, context, None, next_page)?;
                 let credentials = DigestCredentials {
                     username: auth::resolve(username, context)?,
                     password: auth::resolve(password, context)?,
@@ -327,7 +334,7 @@ impl HttpTool {
                 return self.digest_exchange(request, redactor, &credentials, context, stream);
             }
             _ => {
-                let (mut request, redactor) = self.assemble(&values, context, None)?;
+                let (mut request, redactor) = self.assemble(&values, context, None, next_page)?;
                 let response = self.send_one(&mut request, &redactor, context, stream)?;
                 return Ok(Exchanged {
                     response,
@@ -337,7 +344,7 @@ impl HttpTool {
             }
         };
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access), next_page)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() != 401 {
             return Ok(Exchanged {
@@ -369,7 +376,7 @@ impl HttpTool {
             });
         }
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
+        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access), next_page)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         let refused = match response.status() {
             401 => {
@@ -657,25 +664,79 @@ struct Exchanged {
 }
 
 impl HttpTool {
-    /// What the model reads for an event-stream answer: the events read as a JSON array,
-    /// and a note when the read stopped before the stream's end. The array is the structured
-    /// value, unless the tool's output schema (which describes a JSON answer) refuses it.
-    fn stream_output(&self, collector: &Collector, status: u16) -> ToolOutput {
-        let (events, stop) = collector.finish();
-        let value = Json::Array(events);
+    /// Points a request built for the first page at the next page's URL (already checked to
+    /// be under the plugin's base URL). The plugin's own query values and a query credential
+    /// the link left out are added back; the model's parameters are the link's.
+    fn go_to(&self, request: &mut Request, url: &Url) {
+        let declared: Vec<&str> = self
+            .compiled
+            .endpoint
+            .params
+            .iter()
+            .map(|p| p.wire_name())
+            .collect();
+        let mut next = url.clone();
+        let kept: Vec<(String, String)> = request
+            .url()
+            .query_pairs()
+            .filter(|(name, _)| !declared.contains(&name.as_str()))
+            .filter(|(name, _)| !url.query_pairs().any(|(n, _)| n == *name))
+            .collect();
+        for (name, value) in kept {
+            next.append_query_pair(&name, &value);
+        }
+        *request.url_mut() = next;
+    }
+
+    /// A call of a paged endpoint: the pages read into one result (see [`pages`]).
+    fn paged(
+        &self,
+        pagination: &pages::Pagination,
+        arguments: Map,
+        context: &CallContext,
+        asked: Option<&[FieldPath]>,
+    ) -> ToolOutput {
+        let endpoint = &self.compiled.endpoint;
+        let query_params: Vec<(String, String)> = endpoint
+            .params
+            .iter()
+            .zip(&self.compiled.locations)
+            .filter(|(_, location)| **location == Location::Query)
+            .map(|(p, _)| (p.wire_name().to_string(), p.name().to_string()))
+            .collect();
+        let mut fetch = |arguments: &Map, url: Option<&Url>| -> pages::Fetched {
+            let exchanged = self.exchange(arguments.clone(), context, None, url)?;
+            Ok((exchanged.response, exchanged.redactor))
+        };
+        match pages::read(
+            pagination,
+            arguments,
+            &self.compiled.prefix,
+            &query_params,
+            &mut fetch,
+        ) {
+            pages::Read::Single(response, redactor) => {
+                result::output(response, &self.shaping(&redactor, asked))
+            }
+            pages::Read::Failed(output) => output,
+            pages::Read::Pages(value) => self.json_output(value, None, 200),
+        }
+    }
+
+    /// A success holding `value`, its text capped as JSON is (cut at element boundaries),
+    /// `note` after it; the structured value whole, unless the tool's output schema refuses
+    /// it.
+    fn json_output(&self, value: Json, note: Option<String>, status: u16) -> ToolOutput {
+        let max = self.compiled.max_output_bytes;
+        let room = max.saturating_sub(note.as_ref().map_or(0, |n| n.len() + 1));
         let mut text = value.to_string();
         let mut cut = false;
-        if text.len() > self.compiled.max_output_bytes {
-            if let Some(json_cut) = tool::cap_json(&value, self.compiled.max_output_bytes) {
+        if text.len() > room {
+            if let Some(json_cut) = tool::cap_json(&value, room) {
                 text = json_cut;
                 cut = true;
             }
         }
-        let note = stop.map(|stop| stream::stop_note(&stop, &self.compiled.stream_budget));
-        let room = self
-            .compiled
-            .max_output_bytes
-            .saturating_sub(note.as_ref().map_or(0, |n| n.len() + 1));
         cut |= cap_text(&mut text, room) > 0;
         if let Some(note) = note {
             text.push('\n');
@@ -686,13 +747,24 @@ impl HttpTool {
             output = output.truncated();
         }
         let fits = match self.compiled.spec.output_schema() {
-            Some(schema) => super::schema_check::check(&value, schema, &self.compiled.defs).is_ok(),
+            Some(schema) => {
+                super::schema_check::check(&value, schema, &self.compiled.defs).is_ok()
+            }
             None => true,
         };
         if fits {
             output = output.with_structured(value);
         }
         output
+    }
+
+    /// What the model reads for an event-stream answer: the events read as a JSON array,
+    /// and a note when the read stopped before the stream's end. The array is the structured
+    /// value, unless the tool's output schema (which describes a JSON answer) refuses it.
+    fn stream_output(&self, collector: &Collector, status: u16) -> ToolOutput {
+        let (events, stop) = collector.finish();
+        let note = stop.map(|stop| stream::stop_note(&stop, &self.compiled.stream_budget));
+        self.json_output(Json::Array(events), note, status)
     }
 }
 
@@ -706,11 +778,14 @@ impl Tool for HttpTool {
             Ok(asked) => asked,
             Err(output) => return output,
         };
+        if let Some(pagination) = self.compiled.endpoint.pagination() {
+            return self.paged(pagination, arguments, context, asked.as_deref());
+        }
         let collector = Arc::new(Collector::new(
             self.compiled.stream_budget,
             context.progress().cloned(),
         ));
-        let exchanged = self.exchange(arguments, context, Some(&collector));
+        let exchanged = self.exchange(arguments, context, Some(&collector), None);
         if collector.accepted() {
             let status = exchanged.as_ref().map_or(200, |e| e.response.status());
             return self.stream_output(&collector, status);
