@@ -162,6 +162,8 @@ mod openapi_threads;
 #[cfg(feature = "plugin")]
 mod option_names;
 #[cfg(feature = "plugin")]
+mod paged_lists;
+#[cfg(feature = "plugin")]
 mod plugin_aws_sigv4;
 #[cfg(feature = "plugin")]
 mod plugin_deferred;

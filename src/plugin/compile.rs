@@ -539,7 +539,11 @@ fn compile(
     check_body_flags(endpoint, path)?;
     if let Some(pagination) = &endpoint.pagination {
         pagination.check(endpoint).map_err(|(key, why)| {
-            err(ErrorKind::InvalidField, at(&at(path, "pagination"), &key), why)
+            err(
+                ErrorKind::InvalidField,
+                at(&at(path, "pagination"), &key),
+                why,
+            )
         })?;
     }
     if let Some(pointer) = &endpoint.response_pointer {

@@ -196,7 +196,14 @@ impl Pagination {
 
     /// Reads the plugin file's object; `Err` is the field's name and what is wrong.
     pub(crate) fn from_json(value: &Json) -> Result<Pagination, (String, String)> {
-        const FIELDS: [&str; 6] = ["style", "cursor", "param", "items", "max_pages", "max_bytes"];
+        const FIELDS: [&str; 6] = [
+            "style",
+            "cursor",
+            "param",
+            "items",
+            "max_pages",
+            "max_bytes",
+        ];
         let map = value
             .as_object()
             .ok_or_else(|| (String::new(), String::from("expected an object")))?;
@@ -234,7 +241,10 @@ impl Pagination {
             Some(other) => {
                 return Err((
                     String::from("style"),
-                    format!("expected one of link, cursor, page, offset; got {}", quote(other)),
+                    format!(
+                        "expected one of link, cursor, page, offset; got {}",
+                        quote(other)
+                    ),
                 ))
             }
             None => return Err((String::from("style"), String::from("missing"))),
@@ -243,14 +253,18 @@ impl Pagination {
             match map.get(key) {
                 None => Ok(None),
                 Some(v) => v.as_u64().filter(|n| *n > 0).map(Some).ok_or_else(|| {
-                    (key.to_string(), String::from("expected a whole number of 1 or more"))
+                    (
+                        key.to_string(),
+                        String::from("expected a whole number of 1 or more"),
+                    )
                 }),
             }
         };
         let mut pagination = Pagination::new(style);
         pagination.items = text("items")?;
         pagination.max_pages = count("max_pages")?.map(|n| n.min(u64::from(u32::MAX)) as u32);
-        pagination.max_bytes = count("max_bytes")?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        pagination.max_bytes =
+            count("max_bytes")?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         Ok(pagination)
     }
 }
@@ -436,7 +450,8 @@ pub(crate) fn read(
     result.insert("pages", pages);
     result.insert("more", stopped.is_some());
     if let Some(why) = stopped {
-        if let Some(next) = next_arguments(pagination, &arguments, next_url.as_ref(), query_params) {
+        if let Some(next) = next_arguments(pagination, &arguments, next_url.as_ref(), query_params)
+        {
             result.insert("next", next);
         }
         result.insert("stopped", why);
@@ -574,7 +589,9 @@ mod tests {
     fn the_plugin_file_object_round_trips() {
         for p in [
             Pagination::link(),
-            Pagination::cursor("/next", "cursor").items("/data").max_pages(3),
+            Pagination::cursor("/next", "cursor")
+                .items("/data")
+                .max_pages(3),
             Pagination::page("page").max_bytes(1000),
             Pagination::offset("offset").items("/results"),
         ] {
@@ -583,7 +600,10 @@ mod tests {
         let bad = crate::json!({"style": "cursor", "param": "c"});
         assert_eq!(
             Pagination::from_json(&bad).unwrap_err(),
-            (String::from("cursor"), String::from("missing for this style"))
+            (
+                String::from("cursor"),
+                String::from("missing for this style")
+            )
         );
     }
 }

@@ -15,20 +15,20 @@ use super::http_plugin::HttpPlugin;
 use super::model::{Auth, ConfigValue, Endpoint, Location};
 use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
+use super::pages;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use super::shape::{self, FieldPath};
-use super::pages;
 use super::stream::{self, Collector};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
-use crate::url::Url;
 use crate::quote::MASK;
 use crate::tool::{
     self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
 };
+use crate::url::Url;
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
@@ -344,7 +344,8 @@ impl HttpTool {
             }
         };
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access), next_page)?;
+        let (mut request, redactor) =
+            self.assemble(&values, context, Some(&issued.access), next_page)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() != 401 {
             return Ok(Exchanged {
@@ -376,7 +377,8 @@ impl HttpTool {
             });
         }
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access), next_page)?;
+        let (mut request, redactor) =
+            self.assemble(&values, context, Some(&issued.access), next_page)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         let refused = match response.status() {
             401 => {
@@ -747,9 +749,7 @@ impl HttpTool {
             output = output.truncated();
         }
         let fits = match self.compiled.spec.output_schema() {
-            Some(schema) => {
-                super::schema_check::check(&value, schema, &self.compiled.defs).is_ok()
-            }
+            Some(schema) => super::schema_check::check(&value, schema, &self.compiled.defs).is_ok(),
             None => true,
         };
         if fits {

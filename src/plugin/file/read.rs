@@ -869,11 +869,16 @@ impl Loader<'_> {
             builder = builder.response_pointer(pointer);
         }
         if let Some(value) = map.get("pagination") {
-            let pagination = crate::plugin::Pagination::from_json(value).map_err(|(key, why)| {
-                let field = at(path, "pagination");
-                let field = if key.is_empty() { field } else { at(&field, &key) };
-                Error::new(ErrorKind::InvalidField, &field, why)
-            })?;
+            let pagination =
+                crate::plugin::Pagination::from_json(value).map_err(|(key, why)| {
+                    let field = at(path, "pagination");
+                    let field = if key.is_empty() {
+                        field
+                    } else {
+                        at(&field, &key)
+                    };
+                    Error::new(ErrorKind::InvalidField, &field, why)
+                })?;
             builder = builder.pagination(pagination);
         }
         if let Some(list) = map.get("response_fields") {
