@@ -7,7 +7,9 @@
 //!   `nextCursor`, `nextPageToken`, `next_page_token`, `next_token`, `nextToken`, `cursor`
 //!   under `meta` or `pagination` or at the top), paired with a query parameter of the same
 //!   role (`cursor`, `after`, `starting_after` for a cursor; `pageToken`, `page_token` for a
-//!   page token; `next_token`, `nextToken` for a token): `cursor`.
+//!   page token; `next_token`, `nextToken` for a token), and the pairs named alike:
+//!   `next_marker` and `marker` (Box), `bookmark` (Pinterest), `metadata.continue` and
+//!   `continue` (Kubernetes): `cursor`.
 //!
 //! The list is the object's first array property (`items` of the plugin's pagination), or the
 //! answer itself. Only GET operations are looked at; nothing else is guessed: a body field
@@ -42,10 +44,19 @@ const CURSOR_ROLES: &[(&[&str], &[&str])] = &[
         &["next_token", "nextToken"],
         &["next_token", "nextToken", "token"],
     ),
+    (&["next_marker", "nextMarker"], &["marker"]),
+    (&["bookmark"], &["bookmark"]),
+    (&["continue"], &["continue"]),
 ];
 
 /// Objects a cursor field may sit in, besides the top.
-const CURSOR_HOMES: [&str; 4] = ["meta", "pagination", "page_info", "response_metadata"];
+const CURSOR_HOMES: [&str; 5] = [
+    "meta",
+    "metadata",
+    "pagination",
+    "page_info",
+    "response_metadata",
+];
 
 /// Query parameters a next link may set.
 const LINK_PARAMS: [&str; 6] = ["page", "cursor", "after", "since", "offset", "page_token"];
@@ -189,7 +200,7 @@ fn cursor_pointer(schema: &Json, root: &Json, fields: &[&str]) -> Option<String>
     for field in fields {
         // `next` and `cursor` alone are too common at the top (a URL, a state): only in a
         // home object.
-        if matches!(*field, "next" | "cursor") {
+        if matches!(*field, "next" | "cursor" | "continue") {
             continue;
         }
         if let Some(value) = top.get(*field) {
