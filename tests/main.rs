@@ -105,6 +105,8 @@ mod json_errors;
 mod json_numbers;
 mod json_round_trip;
 mod json_value;
+#[cfg(feature = "plugin")]
+mod long_running_operations;
 #[cfg(feature = "mcp")]
 mod mcp_batch;
 #[cfg(all(feature = "mcp", feature = "plugin"))]

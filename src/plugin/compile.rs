@@ -85,6 +85,8 @@ pub(crate) struct Compiled {
     pub options: RequestOptions,
     pub max_output_bytes: usize,
     pub max_attachment_bytes: usize,
+    /// The whole call, long-running operations' polling included.
+    pub timeout_call: std::time::Duration,
     /// How much of an event stream is read.
     pub stream_budget: super::stream::Budget,
     /// The endpoint's `response_fields`, read.
@@ -675,6 +677,9 @@ fn compile(
             .max_attachment_bytes
             .unwrap_or(super::DEFAULT_MAX_ATTACHMENT_BYTES),
         stream_budget: super::stream::Budget::of(&options),
+        timeout_call: options
+            .timeout_call
+            .unwrap_or(crate::http::DEFAULT_TIMEOUT_CALL),
         response_fields,
         secret_query_params,
         locations,

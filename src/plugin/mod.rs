@@ -158,6 +158,7 @@ mod model;
 mod multipart;
 mod oauth;
 mod observe;
+mod operation;
 mod option_fields;
 mod pages;
 mod provider;

@@ -15,6 +15,7 @@ use super::http_plugin::HttpPlugin;
 use super::model::{Auth, ConfigValue, Endpoint, Location};
 use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
+use super::operation;
 use super::pages;
 use super::redact::Redactor;
 use super::request;
@@ -144,7 +145,7 @@ impl HttpTool {
             arguments,
             context,
         )?;
-        self.assemble(&values, context, None, None)
+        self.assemble(&values, context, None, Target::Endpoint)
     }
 
     /// The request for checked values, with `token` as the OAuth 2.0 access token (`***`
@@ -154,12 +155,20 @@ impl HttpTool {
         values: &Values,
         context: &CallContext,
         token: Option<&str>,
-        next_page: Option<&Url>,
+        target: Target<'_>,
     ) -> Result<(Request, Redactor), ToolOutput> {
         let endpoint = &self.compiled.endpoint;
         let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
-        if let Some(url) = next_page {
-            self.go_to(&mut request, url);
+        match target {
+            Target::Endpoint => {}
+            Target::Page(url) => self.go_to(&mut request, url),
+            Target::Status(url) => {
+                // RFC 9110 section 15.3.3: the status is read with GET, without the body.
+                self.go_to(&mut request, url);
+                request.set_method(http::Method::Get);
+                request.set_body(Vec::new());
+                request.headers_mut().remove("content-type");
+            }
         }
         if let Some(Auth::OAuth2(_)) = self.plugin.auth() {
             // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
@@ -240,7 +249,7 @@ impl HttpTool {
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let exchanged = self.exchange(arguments, context, None, None)?;
+        let exchanged = self.exchange(arguments, context, None, Target::Endpoint)?;
         Ok(ApiResponse::new(exchanged.response, exchanged.redactor))
     }
 
@@ -312,7 +321,7 @@ impl HttpTool {
         mut arguments: Map,
         context: &CallContext,
         stream: Option<&Arc<Collector>>,
-        next_page: Option<&Url>,
+        target: Target<'_>,
     ) -> Result<Exchanged, ToolOutput> {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
@@ -326,7 +335,7 @@ impl HttpTool {
         let oauth = match self.plugin.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             Some(Auth::Digest { username, password }) => {
-                let (request, redactor) = self.assemble(&values, context, None, next_page)?;
+                let (request, redactor) = self.assemble(&values, context, None, target)?;
                 let credentials = DigestCredentials {
                     username: auth::resolve(username, context)?,
                     password: auth::resolve(password, context)?,
@@ -334,7 +343,7 @@ impl HttpTool {
                 return self.digest_exchange(request, redactor, &credentials, context, stream);
             }
             _ => {
-                let (mut request, redactor) = self.assemble(&values, context, None, next_page)?;
+                let (mut request, redactor) = self.assemble(&values, context, None, target)?;
                 let response = self.send_one(&mut request, &redactor, context, stream)?;
                 return Ok(Exchanged {
                     response,
@@ -345,7 +354,7 @@ impl HttpTool {
         };
         let issued = self.access_token(oauth, context)?;
         let (mut request, redactor) =
-            self.assemble(&values, context, Some(&issued.access), next_page)?;
+            self.assemble(&values, context, Some(&issued.access), target)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() != 401 {
             return Ok(Exchanged {
@@ -378,7 +387,7 @@ impl HttpTool {
         }
         let issued = self.access_token(oauth, context)?;
         let (mut request, redactor) =
-            self.assemble(&values, context, Some(&issued.access), next_page)?;
+            self.assemble(&values, context, Some(&issued.access), target)?;
         let response = self.send_one(&mut request, &redactor, context, stream)?;
         let refused = match response.status() {
             401 => {
@@ -659,6 +668,15 @@ impl SentAnswer {
     }
 }
 
+/// Where a call's request goes: the endpoint, the next page of its list, or the status of
+/// the operation it started.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Endpoint,
+    Page(&'a Url),
+    Status(&'a Url),
+}
+
 struct Exchanged {
     response: Response,
     redactor: Redactor,
@@ -666,6 +684,71 @@ struct Exchanged {
 }
 
 impl HttpTool {
+    /// The time the plugin's client reads and waits with.
+    fn time(&self) -> Arc<dyn crate::http::TimeSource> {
+        match &self.plugin.runtime.client {
+            Some(client) => client.config().time_source.clone(),
+            None => Arc::new(crate::http::RealTime),
+        }
+    }
+
+    /// Asks how a long-running operation is going at `url` until it is done (see
+    /// [`operation`]), within the call's deadline from `started`. Past it, the model gets
+    /// the status and the URL to ask again with.
+    fn poll(
+        &self,
+        mut exchanged: Exchanged,
+        mut url: Url,
+        arguments: Map,
+        context: &CallContext,
+        started: std::time::Instant,
+    ) -> Result<Exchanged, ToolOutput> {
+        let time = self.time();
+        let deadline = started + self.compiled.timeout_call;
+        let mut asked = 0u64;
+        loop {
+            let now_unix = time.unix_time().as_secs();
+            let wait = operation::wait(&exchanged.response, now_unix);
+            let now = time.now();
+            if now + wait >= deadline {
+                return Err(self.pending(&exchanged, &url, now.duration_since(started)));
+            }
+            asked += 1;
+            context.report_progress(
+                2 + asked,
+                None,
+                &format!(
+                    "the operation is running (HTTP {}); asking again in {} ms",
+                    exchanged.response.status(),
+                    wait.as_millis()
+                ),
+            );
+            time.sleep(wait);
+            let next = self.exchange(arguments.clone(), context, None, Target::Status(&url))?;
+            if let Some(moved) = operation::status_url(&next.response) {
+                url = moved;
+            }
+            exchanged = next;
+            if !operation::still_running(&exchanged.response) {
+                return Ok(exchanged);
+            }
+        }
+    }
+
+    /// What the model reads when the operation is still running at the call's deadline.
+    fn pending(&self, exchanged: &Exchanged, url: &Url, waited: std::time::Duration) -> ToolOutput {
+        let shown = exchanged.redactor.text(url.as_str()).into_owned();
+        let status = exchanged.response.status();
+        let mut text = format!(
+            "the operation is still running after {} ms (HTTP {}, the call's deadline came first); its status is at {}: call again later to see how it ended, or ask there",
+            waited.as_millis(),
+            status,
+            shown
+        );
+        cap_text(&mut text, self.compiled.max_output_bytes);
+        ToolOutput::success(text).with_status(status)
+    }
+
     /// Points a request built for the first page at the next page's URL (already checked to
     /// be under the plugin's base URL). The plugin's own query values and a query credential
     /// the link left out are added back; the model's parameters are the link's.
@@ -707,7 +790,11 @@ impl HttpTool {
             .map(|(p, _)| (p.wire_name().to_string(), p.name().to_string()))
             .collect();
         let mut fetch = |arguments: &Map, url: Option<&Url>| -> pages::Fetched {
-            let exchanged = self.exchange(arguments.clone(), context, None, url)?;
+            let target = match url {
+                Some(url) => Target::Page(url),
+                None => Target::Endpoint,
+            };
+            let exchanged = self.exchange(arguments.clone(), context, None, target)?;
             Ok((exchanged.response, exchanged.redactor))
         };
         match pages::read(
@@ -785,15 +872,23 @@ impl Tool for HttpTool {
             self.compiled.stream_budget,
             context.progress().cloned(),
         ));
-        let exchanged = self.exchange(arguments, context, Some(&collector), None);
+        let started = self.time().now();
+        let kept = arguments.clone();
+        let exchanged = self.exchange(arguments, context, Some(&collector), Target::Endpoint);
         if collector.accepted() {
             let status = exchanged.as_ref().map_or(200, |e| e.response.status());
             return self.stream_output(&collector, status);
         }
-        let exchanged = match exchanged {
+        let mut exchanged = match exchanged {
             Ok(exchanged) => exchanged,
             Err(output) => return output,
         };
+        if let Some(url) = operation::status_url(&exchanged.response) {
+            exchanged = match self.poll(exchanged, url, kept, context, started) {
+                Ok(exchanged) => exchanged,
+                Err(output) => return output,
+            };
+        }
         let status = exchanged.response.status();
         let shaping = self.shaping(&exchanged.redactor, asked.as_deref());
         let output = result::output(exchanged.response, &shaping);
