@@ -192,6 +192,28 @@
 //! budget stopped it and that more may have followed: never a silent cut. The body is not
 //! kept whole, so `max_response_bytes` does not apply to it; the stream budget does.
 //!
+//! ## Pages
+//!
+//! An endpoint may declare how its list continues ([`Pagination`](crate::plugin::Pagination):
+//! a `Link` header's `rel="next"`, a cursor field and the parameter that takes it, page or
+//! offset numbers); the OpenAPI importer declares the common shapes it recognises. Off
+//! otherwise. One call then reads up to `max_pages` pages and `max_bytes` of page bodies, and
+//! answers `{"items", "pages", "more", "next"?, "stopped"?}`: the items of every page read,
+//! whether more remain, the arguments that ask for them and why reading stopped. A next link
+//! is followed only when it stays on the endpoint's origin and under the plugin's base path,
+//! so neither the API nor the model can steer the request elsewhere; the plugin's query
+//! values and credentials go with every page. A first answer that is no list is read as any
+//! answer.
+//!
+//! ## Long-running operations
+//!
+//! A `202 Accepted` whose `Operation-Location` or `Location` is on the request's origin is
+//! asked again with GET (no body, the same credentials) after each `Retry-After` (1 s without
+//! one, at most 60 s), until the answer is something else, or a `200` whose `status` no longer
+//! says running; that answer is the result. The call's deadline (`timeout_call_ms`) bounds
+//! the whole: when it would pass, the model reads that the operation is still running, the
+//! status it last saw and the URL to ask again with.
+//!
 //! # Retries
 //!
 //! The client retries by itself only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE),

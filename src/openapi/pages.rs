@@ -203,7 +203,7 @@ fn cursor_pointer(schema: &Json, root: &Json, fields: &[&str]) -> Option<String>
         if matches!(*field, "next" | "cursor" | "continue") {
             continue;
         }
-        if let Some(value) = top.get(*field) {
+        if let Some(value) = top.get(field) {
             if is_cursor(value) {
                 return Some(format!("/{}", escape(field)));
             }
@@ -215,7 +215,7 @@ fn cursor_pointer(schema: &Json, root: &Json, fields: &[&str]) -> Option<String>
             None => continue,
         };
         for field in fields {
-            if let Some(value) = inner.get(*field) {
+            if let Some(value) = inner.get(field) {
                 if is_cursor(value) {
                     return Some(format!("/{}/{}", home, escape(field)));
                 }

@@ -227,7 +227,7 @@ fn sniffed_type(body: &[u8]) -> Option<&'static str> {
     ];
     MAGIC.iter().find_map(|(magic, media_type)| {
         let webp = *media_type != "image/webp" || body.get(8..12) == Some(b"WEBP".as_slice());
-        (body.starts_with(magic) && webp).then(|| *media_type)
+        (body.starts_with(magic) && webp).then_some(*media_type)
     })
 }
 

@@ -443,7 +443,7 @@ mod tests {
             time: Duration::from_secs(5),
         };
         let c = Collector::new(budget, None);
-        assert!(c.write(b"data: {\"a\":1}\n\ndata: [DONE]\n\ndata: x\n\n") == false);
+        assert!(!c.write(b"data: {\"a\":1}\n\ndata: [DONE]\n\ndata: x\n\n"));
         let (events, stop) = c.finish();
         assert_eq!(events, vec![json::parse(r#"{"data":{"a":1}}"#).unwrap()]);
         assert_eq!(stop, None);

@@ -51,7 +51,9 @@ use crate::url::Url;
 /// 6. the request goes to the plugin's transport, and the response becomes the output
 ///    ([results](crate::design::endpoints#results)): 2xx text as sent (JSON also parsed into
 ///    `structured`), 204 an empty
-///    success, a binary body a one-line summary, >= 400 `is_error` with the body, a redirect
+///    success, a binary body a one-line summary with the bytes attached, an event stream
+///    its events, a declared list its pages, a `202` with a status URL what the operation
+///    ended with, >= 400 `is_error` with the body, a redirect
 ///    not followed `is_error` saying where it pointed; transport failures each with their
 ///    kind and a message for the model.
 ///

@@ -122,17 +122,6 @@ pub(crate) fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
     Json::Object(map)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pointer_tokens_are_escaped() {
-        assert_eq!(pointer_join("", "a/b~c"), "/a~1b~0c");
-        assert_eq!(pointer_join("/x", "0"), "/x/0");
-    }
-}
-
 /// The image types the Anthropic and OpenAI APIs read in a tool result (both document
 /// JPEG, PNG, GIF and WebP); another image goes to the model as the output's text.
 pub(crate) fn is_model_image(attachment: &crate::tool::Attachment) -> bool {
@@ -146,4 +135,15 @@ pub(crate) fn is_model_image(attachment: &crate::tool::Attachment) -> bool {
 /// OpenAI (`input_file`) APIs read in a tool result.
 pub(crate) fn is_pdf(attachment: &crate::tool::Attachment) -> bool {
     attachment.essence() == "application/pdf"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(pointer_join("", "a/b~c"), "/a~1b~0c");
+        assert_eq!(pointer_join("/x", "0"), "/x/0");
+    }
 }
