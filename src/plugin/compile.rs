@@ -540,7 +540,13 @@ fn compile(
     check_content_type(endpoint, path)?;
     check_body_flags(endpoint, path)?;
     if let Some(pagination) = &endpoint.pagination {
-        pagination.check(endpoint).map_err(|(key, why)| {
+        let settable = |name: &str| {
+            endpoint
+                .params
+                .iter()
+                .any(|p| p.name() == name && !p.is_hidden())
+        };
+        pagination.check(&settable).map_err(|(key, why)| {
             err(
                 ErrorKind::InvalidField,
                 at(&at(path, "pagination"), &key),

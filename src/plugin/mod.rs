@@ -161,6 +161,7 @@ mod observe;
 mod operation;
 mod option_fields;
 mod pages;
+mod paging;
 mod provider;
 mod redact;
 mod request;

@@ -17,6 +17,7 @@ use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
 use super::operation;
 use super::pages;
+use super::paging;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
@@ -791,7 +792,7 @@ impl HttpTool {
             .filter(|(_, location)| **location == Location::Query)
             .map(|(p, _)| (p.wire_name().to_string(), p.name().to_string()))
             .collect();
-        let mut fetch = |arguments: &Map, url: Option<&Url>| -> pages::Fetched {
+        let mut fetch = |arguments: &Map, url: Option<&Url>| -> paging::Fetched {
             let target = match url {
                 Some(url) => Target::Page(url),
                 None => Target::Endpoint,
@@ -799,18 +800,18 @@ impl HttpTool {
             let exchanged = self.exchange(arguments.clone(), context, None, target)?;
             Ok((exchanged.response, exchanged.redactor))
         };
-        match pages::read(
+        match paging::read(
             pagination,
             arguments,
             &self.compiled.prefix,
             &query_params,
             &mut fetch,
         ) {
-            pages::Read::Single(response, redactor) => {
+            paging::Read::Single(response, redactor) => {
                 result::output(response, &self.shaping(&redactor, asked))
             }
-            pages::Read::Failed(output) => output,
-            pages::Read::Pages(value) => self.json_output(value, None, 200),
+            paging::Read::Failed(output) => output,
+            paging::Read::Pages(value) => self.json_output(value, None, 200),
         }
     }
 
