@@ -310,3 +310,56 @@ fn each_event_is_a_progress_notification_with_a_token() {
         message
     );
 }
+
+/// A body stream that keeps what it is given and stops after `stop_after` bytes.
+struct Keep {
+    bytes: std::sync::Mutex<Vec<u8>>,
+    stop_after: usize,
+}
+
+impl httptool::http::BodyStream for Keep {
+    fn accepts(&self, status: u16, _headers: &httptool::http::Headers) -> bool {
+        status == 200
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    fn write(&self, bytes: &[u8]) -> bool {
+        let mut kept = self.bytes.lock().unwrap();
+        kept.extend_from_slice(bytes);
+        kept.len() < self.stop_after
+    }
+}
+
+#[test]
+fn the_client_hands_a_body_to_its_stream_and_stops_when_told() {
+    use httptool::http::{Client, Request, Transport};
+    let api = api(Arc::default());
+    let client = Client::new();
+    // Read to its end: the chunked framing is taken off, the response's body is empty.
+    let keep = Arc::new(Keep {
+        bytes: Default::default(),
+        stop_after: usize::MAX,
+    });
+    let mut request = Request::get(&api.url("/openai")).unwrap();
+    request.stream_body(keep.clone());
+    let response = client.send(&request).unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.body().is_empty());
+    let text = String::from_utf8(keep.bytes.lock().unwrap().clone()).unwrap();
+    assert!(text.starts_with("data: {\"id\":\"c1\""), "{}", text);
+    assert!(text.ends_with("data: [DONE]\n\n"), "{}", text);
+    // Stopped early: the read ends there, and the connection is not reused.
+    let keep = Arc::new(Keep {
+        bytes: Default::default(),
+        stop_after: 10,
+    });
+    let client = Client::new();
+    let mut request = Request::get(&api.url("/forever")).unwrap();
+    request.stream_body(keep.clone());
+    client.send(&request).unwrap();
+    assert!(keep.bytes.lock().unwrap().len() >= 10);
+    assert_eq!(client.idle_connections(), 0);
+}
