@@ -51,6 +51,9 @@
 // Numbers in URLs and HTTP fields; a build of json alone reads none.
 #[allow(dead_code)]
 mod decimal;
+// Basic credentials (http) and the bytes of attachments (tool).
+#[cfg(any(feature = "http", feature = "tool"))]
+mod base64;
 mod error;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
 #[cfg(feature = "http")]

@@ -7,6 +7,8 @@
 
 mod support;
 
+#[cfg(all(feature = "plugin", feature = "mcp"))]
+mod binary_answers;
 #[cfg(feature = "openapi")]
 mod catalog;
 #[cfg(feature = "cli")]
@@ -53,6 +55,8 @@ mod curl_real_world;
 mod curl_several_urls;
 #[cfg(feature = "curl")]
 mod curl_vs_curl;
+#[cfg(all(feature = "plugin", feature = "mcp"))]
+mod event_streams;
 #[cfg(feature = "plugin")]
 mod fuzz_header_injection;
 #[cfg(feature = "http")]
@@ -105,6 +109,8 @@ mod json_errors;
 mod json_numbers;
 mod json_round_trip;
 mod json_value;
+#[cfg(feature = "plugin")]
+mod long_running_operations;
 #[cfg(feature = "mcp")]
 mod mcp_batch;
 #[cfg(all(feature = "mcp", feature = "plugin"))]
@@ -165,6 +171,8 @@ mod openapi_shared_schemas;
 mod openapi_threads;
 #[cfg(feature = "plugin")]
 mod option_names;
+#[cfg(feature = "plugin")]
+mod paged_lists;
 #[cfg(feature = "plugin")]
 mod plugin_aws_sigv4;
 #[cfg(feature = "plugin")]

@@ -142,14 +142,15 @@ fn an_http_error_is_an_error_result_with_the_body() {
 }
 
 #[test]
-fn a_binary_body_is_a_summary() {
+fn an_image_body_is_image_content_beside_its_summary() {
     let (mut session, gate, _api) = start(Server::new());
     let answer = session.call(Json::from(1), "image", json!({}));
     assert_eq!(
         answer["result"],
         json!({
             "content": [{"type": "text",
-                "text": "binary response (image/png, 8 bytes); the content is not shown"}],
+                "text": "binary response (image/png, 8 bytes, SHA-256 a2f1fd24269194c781385faedf255eead2ddc66f0a8200d04bdaa040d42e2a22)"},
+                {"type": "image", "data": "iVBORwABAgM=", "mimeType": "image/png"}],
             "isError": false
         })
     );

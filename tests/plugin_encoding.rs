@@ -226,12 +226,14 @@ fn answer(content_type: Option<&'static str>, body: &'static [u8]) -> httptool::
 #[test]
 fn body_without_content_type_holding_control_bytes_is_binary() {
     // A GIF header: valid UTF-8, but NUL and SOH bytes are no text.
+    // Its first bytes name its type.
     let out = answer(None, b"GIF89a\x01\x00\x01\x00\x00\x00\x00");
     assert!(!out.is_error());
     assert_eq!(
         out.text(),
-        "binary response (no content type, 13 bytes); the content is not shown"
+        "binary response (image/gif, 13 bytes, SHA-256 e166f869cdc0a87f67fc5841ad08082c87d0ffa3c1d677956415ea3110e1fd3f)"
     );
+    assert_eq!(out.attachments()[0].media_type(), "image/gif");
     let out = answer(None, b"\x1b[31mred\x1b[0m");
     assert!(
         out.text().starts_with("binary response (no content type, "),
@@ -270,7 +272,7 @@ fn latin1_text_is_decoded_with_the_charset_it_names() {
     let out = answer(Some("text/plain; charset=shift_jis"), b"\x82\xa0\x82\xa2");
     assert_eq!(
         out.text(),
-        "text in charset 'shift_jis', which is not decoded: response (text/plain; charset=shift_jis, 4 bytes); the content is not shown"
+        "text in charset 'shift_jis', which is not decoded: response (text/plain; charset=shift_jis, 4 bytes, SHA-256 76abfec101af50529a04704db28332f8edece7be044d9037ac7fa1dc94f7d092); the content is not shown"
     );
     let out = answer(Some("text/plain; charset=shift_jis"), b"ascii only");
     assert_eq!(out.text(), "ascii only");
@@ -278,7 +280,7 @@ fn latin1_text_is_decoded_with_the_charset_it_names() {
     let out = answer(Some("text/plain; charset=utf-8"), b"caf\xe9");
     assert!(out
         .text()
-        .starts_with("binary response (text/plain; charset=utf-8, 4 bytes)"));
+        .starts_with("binary response (text/plain; charset=utf-8, 4 bytes, SHA-256 "));
 }
 
 #[test]

@@ -103,8 +103,11 @@ fn binary_body_is_a_one_line_summary() {
     assert!(!out.is_error());
     assert_eq!(
         out.text(),
-        "binary response (application/pdf, 15 bytes, file name 'q3 report.pdf'); the content is not shown"
+        "binary response (application/pdf, 15 bytes, SHA-256 fa317da2357ae39da4b5593519dc5d383d8c7180e3156e3fbb747395df6b9c7c, file name 'q3 report.pdf')"
     );
+    let attached = &out.attachments()[0];
+    assert_eq!(attached.bytes(), b"%PDF-1.7 binary");
+    assert_eq!(attached.name(), Some("q3 report.pdf"));
 }
 
 #[test]
@@ -112,7 +115,7 @@ fn body_that_is_not_utf8_is_summarized() {
     let out = call(&answering(200, None, b"\x89PNG\r\n\x1a\n\xff"), "get", "{}");
     assert_eq!(
         out.text(),
-        "binary response (no content type, 9 bytes); the content is not shown"
+        "binary response (image/png, 9 bytes, SHA-256 155ebeb6a8689c7aef710d099488549c6bc433d1ea8608307985ee05b8f81cfe)"
     );
 }
 

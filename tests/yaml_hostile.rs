@@ -158,7 +158,8 @@ fn long_tag_prefix(prefix: usize, uses: usize, in_comment: bool) -> String {
 
 /// A long `%TAG` prefix costs its length once, not once for every node that names it: a
 /// 1 MiB prefix named by 16,000 nodes takes about the time of the same text with the
-/// prefix in a comment (it took 16 GB of copying).
+/// prefix in a comment (it took 16 GB of copying, hundreds of times as long). The bound
+/// leaves room for a loaded machine running the suite's other tests beside this one.
 #[test]
 fn a_long_tag_prefix_is_not_copied_for_every_node() {
     let named = long_tag_prefix(1 << 20, 16_000, false);
@@ -170,7 +171,7 @@ fn a_long_tag_prefix_is_not_copied_for_every_node() {
     let named_time = least_time(&named, parse);
     let ratio = named_time.as_secs_f64() / commented_time.as_secs_f64().max(1e-6);
     assert!(
-        ratio < 3.0,
+        ratio < 10.0,
         "in a comment {:?}, named {:?}: {:.1} times",
         commented_time,
         named_time,

@@ -160,8 +160,7 @@
 //!
 //! Any 2xx is a success: the body goes to the model as text, as sent, and JSON is also parsed
 //! into [`ToolOutput::structured`](crate::tool::ToolOutput::structured); an empty body (204)
-//! is an empty success; a binary body is a one-line summary (type, size, file name) rather
-//! than bytes or an error. Text over the output cap is cut with a marker saying what was left
+//! is an empty success. Text over the output cap is cut with a marker saying what was left
 //! out; the structured value is never cut, so it is whole and valid against the tool's
 //! output schema, or left out where nothing requires it
 //! ([`ToolOutput::is_truncated`](crate::tool::ToolOutput::is_truncated)). A status of 400 or more is an error output that keeps the body
@@ -173,6 +172,58 @@
 //! [`ApiResponse`](crate::plugin::ApiResponse), and the request a call would send, built
 //! without sending it, from [`HttpTool::dry_run`](crate::plugin::HttpTool::dry_run) as a
 //! [`DryRun`](crate::plugin::DryRun).
+//!
+//! ## Binary answers
+//!
+//! A body is binary by its media type (`image/*`, `audio/*`, `application/pdf`, anything not
+//! text), and by its content when the type is missing or says nothing
+//! (`application/octet-stream`): bytes that are not UTF-8, or hold control bytes text never
+//! holds; such a body's first bytes name it when they are a PNG, JPEG, GIF, WebP or PDF. It
+//! is never turned into lossy text. The model reads a one-line summary (media type, size,
+//! SHA-256, file name), and a success carries the bytes as an
+//! [`Attachment`](crate::tool::Attachment) up to `max_attachment_bytes` (1 MiB by default;
+//! above it the summary says the cap was passed, never a silent drop). Each provider format
+//! sends it in the form it documents for tool results: MCP `ImageContent`, `AudioContent`
+//! (2025-03-26 and later) and an embedded resource for other types; Anthropic `image` and
+//! `document` (PDF) blocks; OpenAI Responses `input_image` and `input_file` (PDF) parts. Where
+//! a format has none (Chat Completions, Gemini, another type) the summary is the result. An
+//! answer that holds a secret the call sent is described, never attached: its bytes cannot
+//! be masked without breaking them. An error status keeps the summary only.
+//!
+//! ## Event streams
+//!
+//! A 2xx `text/event-stream` answer is read as server-sent events as they arrive (the WHATWG
+//! parsing rules: `data` lines joined, `event`, `id`, comments, CRLF, LF or CR), within a
+//! count, byte and time budget (`max_stream_events`, 1,000; `max_stream_bytes`, 1 MiB;
+//! `timeout_stream_ms`, 30 s from the head, within the call's deadline); an event whose data
+//! is `[DONE]` ends it. The result is a JSON array of `{"event"?, "id"?, "data"}`, `data`
+//! parsed where it is JSON; each event is also a progress report (an MCP progress
+//! notification when the call has a token). A read stopped by a budget, or by a connection
+//! that broke off, keeps the events read whole and ends the text with a note saying which
+//! budget stopped it and that more may have followed: never a silent cut. The body is not
+//! kept whole, so `max_response_bytes` does not apply to it; the stream budget does.
+//!
+//! ## Pages
+//!
+//! An endpoint may declare how its list continues ([`Pagination`](crate::plugin::Pagination):
+//! a `Link` header's `rel="next"`, a cursor field and the parameter that takes it, page or
+//! offset numbers); the OpenAPI importer declares the common shapes it recognises. Off
+//! otherwise. One call then reads up to `max_pages` pages and `max_bytes` of page bodies, and
+//! answers `{"items", "pages", "more", "next"?, "stopped"?}`: the items of every page read,
+//! whether more remain, the arguments that ask for them and why reading stopped. A next link
+//! is followed only when it stays on the endpoint's origin and under the plugin's base path,
+//! so neither the API nor the model can steer the request elsewhere; the plugin's query
+//! values and credentials go with every page. A first answer that is no list is read as any
+//! answer.
+//!
+//! ## Long-running operations
+//!
+//! A `202 Accepted` whose `Operation-Location` or `Location` is on the request's origin is
+//! asked again with GET (no body, the same credentials) after each `Retry-After` (1 s without
+//! one, at most 60 s), until the answer is something else, or a `200` whose `status` no longer
+//! says running; that answer is the result. The call's deadline (`timeout_call_ms`) bounds
+//! the whole: when it would pass, the model reads that the operation is still running, the
+//! status it last saw and the URL to ask again with.
 //!
 //! # Retries
 //!

@@ -20,7 +20,7 @@ use super::net::{self, Target};
 use super::pool::Pool;
 use super::proxy::Proxy;
 use super::redirect::{self, Decision};
-use super::request::{forwarding, prepare, render, HeadHook, Request, Secrets};
+use super::request::{forwarding, prepare, render, BodyStream, HeadHook, Request, Secrets};
 use super::response::Response;
 #[cfg(feature = "tls")]
 use super::tls::Connector;
@@ -162,6 +162,7 @@ struct Hop<'r> {
     /// The request's own `Host`, kept while the origin stays the same.
     host: Option<&'r str>,
     on_head: Option<&'r HeadHook>,
+    body_stream: Option<&'r Arc<dyn BodyStream>>,
 }
 
 impl<'r> Hop<'r> {
@@ -174,6 +175,7 @@ impl<'r> Hop<'r> {
             secret_query: request.secret_query_params(),
             host: request.host(),
             on_head: request.head_hook(),
+            body_stream: request.body_stream(),
         }
     }
 
@@ -203,6 +205,7 @@ impl<'r> Hop<'r> {
             secret_query: self.secret_query,
             host: if same_origin { self.host } else { None },
             on_head: self.on_head,
+            body_stream: self.body_stream,
         }
     }
 }
@@ -317,6 +320,7 @@ impl Client {
                 &settings.limits,
                 clock,
                 hop.on_head,
+                hop.body_stream,
             );
             match sent {
                 Ok(reply) => return Ok(self.finish(conn, reply, url, reuse_ok, clock)),

@@ -194,6 +194,21 @@ impl Clock {
         }
     }
 
+    /// This clock with its deadline moved to `timeout` from now when that comes first: a
+    /// part of the call with a budget of its own (a streamed body).
+    pub fn narrowed(&self, timeout: Duration) -> Clock {
+        let own = self.now().checked_add(timeout);
+        let deadline = match (self.deadline, own) {
+            (Some(call), Some(own)) => Some(call.min(own)),
+            (call, own) => call.or(own),
+        };
+        Clock {
+            time: self.time.clone(),
+            deadline,
+            timeouts: self.timeouts,
+        }
+    }
+
     /// Now, on the call's time source.
     pub fn now(&self) -> Instant {
         self.time.now()

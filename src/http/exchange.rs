@@ -7,9 +7,10 @@ use super::config::Limits;
 use super::conn::Conn;
 use super::error::{Error, ErrorKind, Limit, Malformed};
 use super::method::Method;
-use super::request::HeadHook;
+use super::request::{BodyStream, HeadHook};
 use super::wire::chunked::parse_chunk_size;
 use super::wire::head::{find_head_end, parse_field_line, parse_head, Framing, Head};
+use std::sync::Arc;
 
 /// A response read off the wire.
 pub(crate) struct Reply {
@@ -40,7 +41,8 @@ pub(crate) struct Failure {
 /// client sending a body watches for an error response). The connection is then not reused.
 ///
 /// `on_head` is told the final head's status before the body is read
-/// ([`Request::on_head`](super::Request::on_head)).
+/// ([`Request::on_head`](super::Request::on_head)); `stream` takes the body of a response it
+/// accepts ([`Request::stream_body`](super::Request::stream_body)).
 pub(crate) fn exchange(
     conn: &mut Conn,
     method: Method,
@@ -48,7 +50,9 @@ pub(crate) fn exchange(
     limits: &Limits,
     clock: &Clock,
     on_head: Option<&HeadHook>,
+    stream: Option<&Arc<dyn BodyStream>>,
 ) -> Result<Reply, Failure> {
+    let hooks = Hooks { on_head, stream };
     let start = conn.consumed;
     let sent_before = conn.sent;
     let head_bytes = std::mem::take(&mut conn.wbuf);
@@ -62,7 +66,7 @@ pub(crate) fn exchange(
             });
         }
         // The peer is gone, so these reads end at once: with what it sent, or nothing.
-        return match read_response(conn, method, limits, clock, start, on_head) {
+        return match read_response(conn, method, limits, clock, start, &hooks) {
             Ok(mut reply) => {
                 reply.reusable = false;
                 Ok(reply)
@@ -73,7 +77,7 @@ pub(crate) fn exchange(
             }),
         };
     }
-    read_response(conn, method, limits, clock, start, on_head).map_err(|error| Failure {
+    read_response(conn, method, limits, clock, start, &hooks).map_err(|error| Failure {
         replayable: error.kind() == ErrorKind::ConnectionClosed && nothing_read(conn, start),
         error,
     })
@@ -84,6 +88,12 @@ fn nothing_read(conn: &Conn, start: u64) -> bool {
     conn.consumed == start && conn.buffered().is_empty()
 }
 
+/// What the request asked to be told of its response.
+struct Hooks<'a> {
+    on_head: Option<&'a HeadHook>,
+    stream: Option<&'a Arc<dyn BodyStream>>,
+}
+
 /// Reads the final response (interim 1xx ones skipped) and its body.
 fn read_response(
     conn: &mut Conn,
@@ -91,7 +101,7 @@ fn read_response(
     limits: &Limits,
     clock: &Clock,
     start: u64,
-    on_head: Option<&HeadHook>,
+    hooks: &Hooks<'_>,
 ) -> Result<Reply, Error> {
     let mut head_total = 0;
     let head = loop {
@@ -105,8 +115,31 @@ fn read_response(
         break head;
     };
     let framing = head.framing(method == Method::Head)?;
-    if let Some(hook) = on_head {
+    if let Some(hook) = hooks.on_head {
         hook(head.status);
+    }
+    if let Some(stream) = hooks
+        .stream
+        .filter(|s| s.accepts(head.status, &head.headers))
+    {
+        let narrowed;
+        let clock = match stream.timeout() {
+            Some(timeout) => {
+                narrowed = clock.narrowed(timeout);
+                &narrowed
+            }
+            None => clock,
+        };
+        let whole = stream_body(conn, framing, limits, clock, stream.as_ref())?;
+        return Ok(Reply {
+            reusable: whole
+                && head.persists()
+                && framing != Framing::Close
+                && conn.buffered().is_empty(),
+            head,
+            body: Vec::new(),
+            bytes_read: conn.consumed - start,
+        });
     }
     let body = read_body(conn, framing, limits, clock)?;
     // Bytes already here after the response (a HEAD response's body, a second response
@@ -265,6 +298,101 @@ fn read_body(
         Framing::Chunked => read_chunked(conn, limits, clock),
         Framing::Close => read_to_close(conn, limits.max_body, clock),
     }
+}
+
+/// Hands a body to `stream` as it arrives, under the framing's rules (the chunk-size line
+/// and trailer limits apply; the body limit does not: the stream stops the read itself).
+/// Returns whether the body was read to its end (`false`: the stream stopped it).
+fn stream_body(
+    conn: &mut Conn,
+    framing: Framing,
+    limits: &Limits,
+    clock: &Clock,
+    stream: &dyn BodyStream,
+) -> Result<bool, Error> {
+    match framing {
+        Framing::None => Ok(true),
+        Framing::Length(n) => stream_exact(conn, n, 0, clock, stream),
+        Framing::Close => loop {
+            if conn.buffered().is_empty() {
+                let got = conn.fill(clock, OPEN_STEP)?;
+                if got == 0 {
+                    return Ok(true);
+                }
+            }
+            let n = conn.buffered().len();
+            let more = stream.write(conn.buffered());
+            conn.consume(n);
+            if !more {
+                return Ok(false);
+            }
+        },
+        Framing::Chunked => {
+            let mut received = 0u64;
+            loop {
+                let (len, total) = buffer_line(
+                    conn,
+                    clock,
+                    limits.max_chunk_line,
+                    Limit::ChunkLine,
+                    received as usize,
+                )?;
+                let size = parse_chunk_size(&conn.buffered()[..len])?;
+                conn.consume(total);
+                if size == 0 {
+                    read_trailers(conn, limits, clock, received as usize)?;
+                    return Ok(true);
+                }
+                if !stream_exact(conn, size, received, clock, stream)? {
+                    return Ok(false);
+                }
+                received = received.saturating_add(size);
+                let (_, total) = buffer_line(conn, clock, 0, Limit::ChunkLine, received as usize)
+                    .map_err(|e| match e.kind() {
+                    ErrorKind::LimitExceeded { .. } => Error::malformed(Malformed::ChunkEnd),
+                    _ => e,
+                })?;
+                conn.consume(total);
+            }
+        }
+    }
+}
+
+/// Hands the next `n` bytes of the body to `stream`; `received` is what came before them.
+/// Returns `false` when the stream stopped the read.
+fn stream_exact(
+    conn: &mut Conn,
+    n: u64,
+    received: u64,
+    clock: &Clock,
+    stream: &dyn BodyStream,
+) -> Result<bool, Error> {
+    let mut left = n;
+    while left > 0 {
+        if conn.buffered().is_empty() {
+            let got = conn
+                .fill(clock, OPEN_STEP)
+                .map_err(|e| incomplete(e, Some(received + n), (received + n - left) as usize))?;
+            if got == 0 {
+                return Err(incomplete(
+                    Error::new(ErrorKind::ConnectionClosed),
+                    Some(received + n),
+                    (received + n - left) as usize,
+                ));
+            }
+        }
+        let take = conn
+            .buffered()
+            .len()
+            .min(usize::try_from(left).unwrap_or(usize::MAX));
+        let more = stream.write(&conn.buffered()[..take]);
+        conn.consume(take);
+        left -= take as u64;
+        if !more {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Moves up to `want` buffered bytes into the body; returns how many.

@@ -99,8 +99,9 @@ pub use self::proxy::{Proxy, ProxyConfig};
 pub use self::redirect::{RedirectPolicy, RedirectStop};
 pub use self::replay::read_response;
 pub(crate) use self::request::is_host as is_host_header;
-pub use self::request::{HeadHook, Request, Secrets};
+pub use self::request::{BodyStream, HeadHook, Request, Secrets};
 pub use self::response::{Response, Version};
+pub(crate) use self::retry::parse_retry_after;
 pub use self::retry::RetryPolicy;
 pub use self::server::{
     read_request, HttpServer, RequestError, RequestHandler, ServerConfig, ServerRequest,

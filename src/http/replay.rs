@@ -73,6 +73,7 @@ pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result
         &settings.limits,
         &clock,
         None,
+        None,
     )
     .map_err(|failure| failure.error)?;
     let head = reply.head;

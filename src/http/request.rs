@@ -62,11 +62,30 @@ pub struct Request {
     /// The `Host` header when it is not the URL's authority.
     host: Option<String>,
     on_head: Option<HeadHook>,
+    body_stream: Option<Arc<dyn BodyStream>>,
 }
 
 /// A callback told the status of each response head as it is read, before its body (see
 /// [`Request::on_head`]).
 pub type HeadHook = Arc<dyn Fn(u16) + Send + Sync>;
+
+/// Takes a response body as it arrives instead of the body being kept whole: for answers
+/// that are streams (server-sent events), read within budgets of their own (see
+/// [`Request::stream_body`]).
+pub trait BodyStream: Send + Sync {
+    /// Whether the body of the final response with this status and header fields goes to
+    /// [`write`](BodyStream::write); `false` reads it whole, as without a stream.
+    fn accepts(&self, status: u16, headers: &Headers) -> bool;
+
+    /// How long the body may be read from when its head arrived, within the call's own
+    /// deadline (`None`: until the call's deadline). When it runs out the read ends with
+    /// the call's [`Timeout`](super::ErrorKind::Timeout) error.
+    fn timeout(&self) -> Option<std::time::Duration>;
+
+    /// The next bytes of the body, as they arrive (after the chunked framing is taken
+    /// off); return `false` to stop reading. The connection is then closed, never reused.
+    fn write(&self, bytes: &[u8]) -> bool;
+}
 
 impl Request {
     /// A request with no headers and no body.
@@ -90,6 +109,7 @@ impl Request {
             options: RequestOptions::default(),
             host: None,
             on_head: None,
+            body_stream: None,
         }
     }
 
@@ -330,6 +350,21 @@ impl Request {
         self.on_head.as_ref()
     }
 
+    /// Hands the body of a final response that `stream` accepts to it as it arrives, instead
+    /// of keeping it: the [`Response`](super::Response)'s body is then empty, and neither
+    /// [`max_response_bytes`](super::Config::max_response_bytes) nor anything else caps what
+    /// the stream is given; the stream stops the read itself, or its
+    /// [`timeout`](BodyStream::timeout) does. A [`Client`](super::Client) honours it; other
+    /// [`Transport`](super::Transport)s may read the body whole as usual.
+    pub fn stream_body(&mut self, stream: Arc<dyn BodyStream>) {
+        self.body_stream = Some(stream);
+    }
+
+    /// The stream set with [`stream_body`](Request::stream_body), if any.
+    pub fn body_stream(&self) -> Option<&Arc<dyn BodyStream>> {
+        self.body_stream.as_ref()
+    }
+
     /// The exact bytes a default [`Client`](super::Client) would write for this request
     /// (request line, `Host`, headers in order, `Content-Length`, body), without sending it:
     /// for dry runs. [`Client::render`](super::Client::render) does the same with a client's
@@ -363,6 +398,7 @@ impl fmt::Debug for Request {
             .field("secret_query", &self.secret_query)
             .field("options", &self.options)
             .field("on_head", &self.on_head.is_some())
+            .field("body_stream", &self.body_stream.is_some())
             .finish()
     }
 }

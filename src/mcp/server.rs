@@ -1820,6 +1820,12 @@ impl Shape {
             if self != Shape::Full {
                 map.remove("structuredContent");
             }
+            if self == Shape::Plain {
+                // AudioContent came with 2025-03-26; the text block says what the sound was.
+                if let Some(Json::Array(blocks)) = map.get_mut("content") {
+                    blocks.retain(|b| b.get("type").and_then(Json::as_str) != Some("audio"));
+                }
+            }
             if let Some(meta) = meta {
                 map.insert("resultType", "complete");
                 map.insert("_meta", meta);

@@ -60,6 +60,8 @@ pub(super) struct Draft {
     /// The operation's `tags` (OpenAPI 3.1 section 4.8.10.1), kept for catalogs.
     tags: Vec<String>,
     output_schema: Option<Json>,
+    /// How its list continues on more pages, when recognised.
+    pages: Option<super::pages::Found>,
 }
 
 fn version(root: &Json, warnings: &mut Vec<Warning>) -> Result<Version, Error> {
@@ -754,6 +756,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
     };
     let security = security::requirement(c.op, c.root, c.schemes, c.op_at, warnings);
     let name = tool_name(c.op, c.method, c.path, c.op_at, warnings);
+    let pages = super::pages::recognise(c.method, c.op, c.root, &params);
     Ok(Draft {
         pointer: c.op_at.to_string(),
         label: operation_label(c.method, c.path, c.op),
@@ -768,6 +771,7 @@ fn operation(c: &OpContext<'_, '_>, conv: &mut Converter<'_, '_>) -> Result<Draf
         title: response::title(c.op),
         tags: operation_tags(c.op),
         output_schema,
+        pages,
     })
 }
 
@@ -1114,6 +1118,9 @@ fn build(
         e.insert("params", list);
         if let Some(schema) = draft.output_schema.take() {
             e.insert("output_schema", schema);
+        }
+        if let Some(pages) = draft.pages.as_ref().and_then(|f| f.to_json(&draft.params)) {
+            e.insert("pagination", pages);
         }
         endpoints.push(Json::Object(e));
     }

@@ -103,6 +103,7 @@ mod body;
 mod documents;
 mod error;
 mod import;
+mod pages;
 mod parallel;
 mod params;
 mod refs;

@@ -258,6 +258,7 @@ impl Endpoint {
                 output_schema: None,
                 response_fields: Vec::new(),
                 fields_argument: false,
+                pagination: None,
             },
         }
     }
@@ -338,6 +339,13 @@ impl EndpointBuilder {
     /// is in `form`, else [`BodyEncoding::Json`].
     pub fn body_encoding(mut self, encoding: BodyEncoding) -> EndpointBuilder {
         self.endpoint.body_encoding = Some(encoding);
+        self
+    }
+
+    /// Reads the pages of the endpoint's list in one call, as `pagination` says (see
+    /// [`Pagination`](super::Pagination)). Defaults to one page, as answered.
+    pub fn pagination(mut self, pagination: super::Pagination) -> EndpointBuilder {
+        self.endpoint.pagination = Some(pagination);
         self
     }
 

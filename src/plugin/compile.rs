@@ -84,6 +84,11 @@ pub(crate) struct Compiled {
     pub body: BodyPlan,
     pub options: RequestOptions,
     pub max_output_bytes: usize,
+    pub max_attachment_bytes: usize,
+    /// The whole call, long-running operations' polling included.
+    pub timeout_call: std::time::Duration,
+    /// How much of an event stream is read.
+    pub stream_budget: super::stream::Budget,
     /// The endpoint's `response_fields`, read.
     pub response_fields: Vec<shape::FieldPath>,
     /// Whether a hidden parameter goes to the query: its value is secret there.
@@ -557,6 +562,21 @@ fn compile(
     check_options(&endpoint.options, path)?;
     check_content_type(endpoint, path)?;
     check_body_flags(endpoint, path)?;
+    if let Some(pagination) = &endpoint.pagination {
+        let settable = |name: &str| {
+            endpoint
+                .params
+                .iter()
+                .any(|p| p.name() == name && !p.is_hidden())
+        };
+        pagination.check(&settable).map_err(|(key, why)| {
+            err(
+                ErrorKind::InvalidField,
+                at(&at(path, "pagination"), &key),
+                why,
+            )
+        })?;
+    }
     if let Some(pointer) = &endpoint.response_pointer {
         if !pointer.is_empty() && !pointer.starts_with('/') {
             return Err(err(
@@ -704,6 +724,13 @@ fn compile(
         max_output_bytes: options
             .max_output_bytes
             .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
+        max_attachment_bytes: options
+            .max_attachment_bytes
+            .unwrap_or(super::DEFAULT_MAX_ATTACHMENT_BYTES),
+        stream_budget: super::stream::Budget::of(&options),
+        timeout_call: options
+            .timeout_call
+            .unwrap_or(crate::http::DEFAULT_TIMEOUT_CALL),
         response_fields,
         secret_query_params,
         locations,

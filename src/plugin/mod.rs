@@ -43,6 +43,10 @@
 //! | text handed to the model | `max_output_bytes` | `max_output_bytes` | (tool layer: [`ToolRegistry::max_output_bytes`](crate::tool::ToolRegistry::max_output_bytes)) |
 //! | schema as declared | `full_schemas` | `full_schemas` | (tool layer) |
 //! | compact description bytes | `max_description_bytes` | `max_description_bytes` | (tool layer) |
+//! | binary answer bytes sent to the model | `max_attachment_bytes` | `max_attachment_bytes` | (plugin layer) |
+//! | events read from an event stream | `max_stream_events` | `max_stream_events` | (plugin layer) |
+//! | bytes read from an event stream | `max_stream_bytes` | `max_stream_bytes` | (plugin layer) |
+//! | time an event stream is read | `timeout_stream_ms` | `timeout_stream` | (plugin layer) |
 //! | head, header count, status line, chunk line, request target | (none) | (none) | `max_head`, `max_headers`, `max_status_line`, `max_chunk_line`, `max_request_target` |
 //! | pool, `User-Agent`, proxy, roots | (none) | (none) | `Config` only |
 //!
@@ -154,7 +158,10 @@ mod model;
 mod multipart;
 mod oauth;
 mod observe;
+mod operation;
 mod option_fields;
+mod pages;
+mod paging;
 mod provider;
 mod redact;
 mod request;
@@ -163,6 +170,7 @@ mod schema;
 mod schema_check;
 mod shape;
 mod sigv4;
+mod stream;
 mod style;
 mod token;
 mod tool;
@@ -185,10 +193,14 @@ pub use self::oauth::{
     MAX_CACHED_TOKENS, MAX_TOKEN_RENEW_MARGIN,
 };
 pub use self::observe::{Exchange, Observer};
+pub use self::pages::{PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES};
 pub use self::provider::{JsonPluginProvider, PluginProvider};
 pub use self::redact::MIN_REDACTED_SECRET_BYTES;
-pub use self::result::ApiResponse;
+pub use self::result::{ApiResponse, DEFAULT_MAX_ATTACHMENT_BYTES};
 pub use self::sigv4::AwsSigV4;
+pub use self::stream::{
+    DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_STREAM_EVENTS, DEFAULT_TIMEOUT_STREAM,
+};
 pub(crate) use self::token::token_url_problem;
 pub use self::tool::{DryRun, HttpTool};
 pub use self::validate::MAX_SCHEMA_DEPTH;

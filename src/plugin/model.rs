@@ -588,6 +588,10 @@ pub struct Options {
     pub(crate) overload_retries: Option<u32>,
     pub(crate) full_schemas: Option<bool>,
     pub(crate) max_description_bytes: Option<usize>,
+    pub(crate) max_attachment_bytes: Option<usize>,
+    pub(crate) max_stream_events: Option<u32>,
+    pub(crate) max_stream_bytes: Option<usize>,
+    pub(crate) timeout_stream: Option<Duration>,
 }
 
 impl Options {
@@ -705,6 +709,43 @@ impl Options {
         self
     }
 
+    /// Bytes of a binary answer (an image, a sound, a PDF) sent to the model beside the text
+    /// that describes it; a larger one is described only (media type, size, SHA-256), and
+    /// the text says it was over this cap. 0 sends none. Defaults to
+    /// [`DEFAULT_MAX_ATTACHMENT_BYTES`](super::DEFAULT_MAX_ATTACHMENT_BYTES) (1 MiB).
+    #[must_use]
+    pub fn max_attachment_bytes(mut self, bytes: usize) -> Options {
+        self.max_attachment_bytes = Some(bytes);
+        self
+    }
+
+    /// Events read from a `text/event-stream` answer; the stream is closed after this many,
+    /// and the result says so. Defaults to
+    /// [`DEFAULT_MAX_STREAM_EVENTS`](super::DEFAULT_MAX_STREAM_EVENTS) (1,000).
+    #[must_use]
+    pub fn max_stream_events(mut self, events: u32) -> Options {
+        self.max_stream_events = Some(events);
+        self
+    }
+
+    /// Bytes read from a `text/event-stream` answer; the stream is closed at this many, and
+    /// the result says so (the events read whole are kept). Defaults to
+    /// [`DEFAULT_MAX_STREAM_BYTES`](super::DEFAULT_MAX_STREAM_BYTES) (1 MiB).
+    #[must_use]
+    pub fn max_stream_bytes(mut self, bytes: usize) -> Options {
+        self.max_stream_bytes = Some(bytes);
+        self
+    }
+
+    /// How long a `text/event-stream` answer is read, from when its head arrives (within
+    /// the call's own deadline); the stream is closed then, and the result says so.
+    /// Defaults to [`DEFAULT_TIMEOUT_STREAM`](super::DEFAULT_TIMEOUT_STREAM) (30 s).
+    #[must_use]
+    pub fn timeout_stream(mut self, timeout: Duration) -> Options {
+        self.timeout_stream = Some(timeout);
+        self
+    }
+
     /// These options, with every setting left unset taken from `base`.
     pub(crate) fn or(&self, base: &Options) -> Options {
         Options {
@@ -723,6 +764,10 @@ impl Options {
             overload_retries: self.overload_retries.or(base.overload_retries),
             full_schemas: self.full_schemas.or(base.full_schemas),
             max_description_bytes: self.max_description_bytes.or(base.max_description_bytes),
+            max_attachment_bytes: self.max_attachment_bytes.or(base.max_attachment_bytes),
+            max_stream_events: self.max_stream_events.or(base.max_stream_events),
+            max_stream_bytes: self.max_stream_bytes.or(base.max_stream_bytes),
+            timeout_stream: self.timeout_stream.or(base.timeout_stream),
         }
     }
 }
@@ -909,9 +954,15 @@ pub struct Endpoint {
     pub(crate) output_schema: Option<Json>,
     pub(crate) response_fields: Vec<String>,
     pub(crate) fields_argument: bool,
+    pub(crate) pagination: Option<super::pages::Pagination>,
 }
 
 impl Endpoint {
+    /// How the endpoint's list continues on more pages, if declared.
+    pub fn pagination(&self) -> Option<&super::pages::Pagination> {
+        self.pagination.as_ref()
+    }
+
     /// The tool name.
     pub fn name(&self) -> &str {
         &self.name

@@ -111,6 +111,25 @@ pub(crate) const OPTION_FIELDS: &[OptionField] = &[
         name: "max_description_bytes",
         value: Value::Bytes(slot!(max_description_bytes), None),
     },
+    OptionField {
+        name: "max_attachment_bytes",
+        value: Value::Bytes(slot!(max_attachment_bytes), None),
+    },
+    OptionField {
+        name: "max_stream_events",
+        value: Value::Count(slot!(max_stream_events)),
+    },
+    OptionField {
+        name: "max_stream_bytes",
+        value: Value::Bytes(
+            slot!(max_stream_bytes),
+            Some("the stream budget must be at least 1 byte"),
+        ),
+    },
+    OptionField {
+        name: "timeout_stream_ms",
+        value: Value::Millis(slot!(timeout_stream)),
+    },
 ];
 
 /// The names of [`OPTION_FIELDS`], for the lists of fields an object of the file accepts.
@@ -146,6 +165,10 @@ mod tests {
             overload_retries: Some(8),
             full_schemas: Some(true),
             max_description_bytes: Some(9),
+            max_attachment_bytes: Some(10),
+            max_stream_events: Some(11),
+            max_stream_bytes: Some(12),
+            timeout_stream: Some(Duration::from_millis(13)),
         }
     }
 

@@ -10,7 +10,11 @@ use super::shape::{self, FieldPath};
 use crate::http::{self, media, Response};
 use crate::json::{self, Json};
 use crate::quote::MASK;
-use crate::tool::{cap_json, cap_text, ErrorKind, ToolOutput};
+use crate::tool::{cap_json, cap_text, Attachment, ErrorKind, ToolOutput};
+
+/// The most bytes of a binary answer sent to the model as an attachment: 1 MiB. Set per
+/// plugin or endpoint with `max_attachment_bytes`.
+pub const DEFAULT_MAX_ATTACHMENT_BYTES: usize = 1024 * 1024;
 
 /// What a call's response holds beside the model's text, for Rust callers: the whole
 /// [`Response`] (status, reason, final URL, headers, body) and the body parsed as JSON when
@@ -150,6 +154,8 @@ pub(crate) struct Shaping<'a> {
     /// The model's `fields` argument, when it sent one.
     pub asked: Option<&'a [FieldPath]>,
     pub max_output_bytes: usize,
+    /// The most bytes sent to the model as an attachment (image, sound, file).
+    pub max_attachment_bytes: usize,
     pub redactor: &'a Redactor,
 }
 
@@ -188,6 +194,41 @@ fn textual_type(content_type: &str) -> bool {
         || media::is_json(essence)
         || ends(b"+xml")
         || TEXTUAL.iter().any(|t| t.eq_ignore_ascii_case(essence))
+}
+
+/// Media types that say nothing of what a body is: its content decides.
+fn is_generic_type(content_type: &str) -> bool {
+    const GENERIC: [&str; 5] = [
+        "application/octet-stream",
+        "binary/octet-stream",
+        "application/binary",
+        "application/unknown",
+        "*/*",
+    ];
+    let essence = media::essence(content_type);
+    essence.is_empty() || GENERIC.iter().any(|g| g.eq_ignore_ascii_case(essence))
+}
+
+/// Whether a body of no (or a generic) media type reads as text: UTF-8 without the control
+/// bytes text never holds.
+fn is_text_content(body: &[u8]) -> bool {
+    std::str::from_utf8(body).is_ok() && !has_binary_controls(body)
+}
+
+/// The media type a binary body's first bytes announce, for a body of no (or a generic)
+/// media type: the image and document types a model reads.
+fn sniffed_type(body: &[u8]) -> Option<&'static str> {
+    const MAGIC: [(&[u8], &str); 5] = [
+        (b"\x89PNG\r\n\x1a\n", "image/png"),
+        (b"\xff\xd8\xff", "image/jpeg"),
+        (b"GIF8", "image/gif"),
+        (b"%PDF-", "application/pdf"),
+        (b"RIFF", "image/webp"),
+    ];
+    MAGIC.iter().find_map(|(magic, media_type)| {
+        let webp = *media_type != "image/webp" || body.get(8..12) == Some(b"WEBP".as_slice());
+        (body.starts_with(magic) && webp).then_some(*media_type)
+    })
 }
 
 /// Bytes that do not occur in text: C0 controls other than tab, line feed, form feed and
@@ -271,10 +312,13 @@ pub(crate) fn output(response: Response, shaping: &Shaping<'_>) -> ToolOutput {
         return ToolOutput::error(kind, message).with_status(status);
     }
     let json = is_json(&response);
-    let content_type = response.header("content-type");
-    // Without a Content-Type, control bytes say binary (a PNG, a gzip stream) as surely
-    // as bytes that are not UTF-8.
-    let textual = content_type.map_or_else(|| !has_binary_controls(response.body()), textual_type);
+    let content_type = response
+        .header("content-type")
+        .filter(|t| !is_generic_type(t));
+    // Without a Content-Type, or with one that says nothing (`application/octet-stream`),
+    // the content decides: bytes that are not UTF-8, or control bytes (a PNG, a gzip
+    // stream), are binary.
+    let textual = content_type.map_or_else(|| is_text_content(response.body()), textual_type);
     let charset = content_type.map_or(Charset::Utf8, charset_of);
     if !textual {
         return binary_output(&response, shaping, None);
@@ -390,25 +434,65 @@ fn nothing_matched(value: &Json) -> String {
 }
 
 /// A body that is not text, or text in a charset this crate does not decode (named): a
-/// one-line summary instead of bytes or an error.
+/// one-line summary (media type, size, SHA-256, file name) instead of lossy text, and for a
+/// success the bytes as an [`Attachment`] when they fit `max_attachment_bytes`.
 fn binary_output(
     response: &Response,
     shaping: &Shaping<'_>,
     undecoded: Option<&str>,
 ) -> ToolOutput {
-    let content_type = response.header("content-type").unwrap_or("no content type");
+    let body = response.body();
+    let declared = response.header("content-type");
+    let media_type = match declared.filter(|t| !is_generic_type(t)) {
+        Some(t) => Some(t.to_string()),
+        None => sniffed_type(body)
+            .map(String::from)
+            .or_else(|| declared.map(String::from)),
+    };
     let name = response
         .header("content-disposition")
         .and_then(media::file_name);
-    let mut summary = binary_summary(content_type, response.body().len(), name);
+    let shown_type = media_type.as_deref().unwrap_or("no content type");
+    let mut summary = binary_summary(shown_type, body, name.as_deref());
     if let Some(charset) = undecoded {
         summary = format!(
-            "text in charset {}, which is not decoded: {}",
+            "text in charset {}, which is not decoded: {}; the content is not shown",
             quote(charset),
             summary.replacen("binary response", "response", 1)
         );
+        return finish(response.status(), response.reason(), summary, None, shaping);
     }
-    finish(response.status(), response.reason(), summary, None, shaping)
+    let success = (200..300).contains(&response.status());
+    if !success || body.is_empty() {
+        summary.push_str("; the content is not shown");
+        return finish(response.status(), response.reason(), summary, None, shaping);
+    }
+    if body.len() > shaping.max_attachment_bytes {
+        summary.push_str(&format!(
+            "; the content is not shown: it is larger than the endpoint's max_attachment_bytes ({} bytes)",
+            shaping.max_attachment_bytes
+        ));
+        return finish(response.status(), response.reason(), summary, None, shaping);
+    }
+    // The bytes cannot be redacted without breaking them: an answer that echoes a secret
+    // the call sent is described, never attached.
+    if matches!(shaping.redactor.bytes(body), std::borrow::Cow::Owned(_)) {
+        summary.push_str("; the content is not shown: it holds a secret the call sent");
+        return finish(response.status(), response.reason(), summary, None, shaping);
+    }
+    let uri = shaping
+        .redactor
+        .text(response.url().without_query())
+        .into_owned();
+    let mut attachment = Attachment::new(
+        media_type.unwrap_or_else(|| String::from("application/octet-stream")),
+        body.to_vec(),
+    )
+    .with_uri(uri);
+    if let Some(name) = name {
+        attachment = attachment.with_name(name);
+    }
+    finish(response.status(), response.reason(), summary, None, shaping).with_attachment(attachment)
 }
 
 fn select(data: Option<&mut Json>, pointer: &str) -> Option<Json> {
@@ -551,15 +635,19 @@ fn is_scheme(text: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
 }
 
-/// `binary response (image/png, 1234 bytes, file name 'chart.png'); the content is not
-/// shown`.
-fn binary_summary(content_type: &str, size: usize, file_name: Option<String>) -> String {
-    let mut summary = format!("binary response ({}, {} bytes", content_type, size);
+/// `binary response (image/png, 1234 bytes, SHA-256 9f86..., file name 'chart.png')`.
+fn binary_summary(content_type: &str, body: &[u8], file_name: Option<&str>) -> String {
+    let mut summary = format!(
+        "binary response ({}, {} bytes, SHA-256 {}",
+        content_type,
+        body.len(),
+        crate::hash::hex(&crate::hash::sha256(body))
+    );
     if let Some(name) = file_name {
         summary.push_str(", file name ");
-        summary.push_str(&quote(&name));
+        summary.push_str(&quote(name));
     }
-    summary.push_str("); the content is not shown");
+    summary.push(')');
     summary
 }
 
@@ -663,6 +751,7 @@ mod tests {
             fields: &[],
             asked: None,
             max_output_bytes: 300,
+            max_attachment_bytes: 1024,
             redactor: &Redactor::default(),
         };
         let out = output(response, &shaping);

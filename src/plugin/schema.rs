@@ -213,6 +213,10 @@ fn type_schema(ty: &ParamType, description: &str) -> Json {
 /// imported schema, which asserts nothing), so nothing is copied.
 pub(crate) fn advertised_output_schema(endpoint: &Endpoint) -> Option<Json> {
     let declared = endpoint.output_schema.as_ref()?;
+    if endpoint.pagination.is_some() {
+        // A paged call answers with the items of every page read, not one page.
+        return Some(super::pages::output_schema());
+    }
     let mut schema = None;
     if endpoint.fields_argument || !endpoint.response_fields.is_empty() {
         let mut loose = declared.clone();

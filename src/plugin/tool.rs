@@ -12,13 +12,17 @@ use super::compile::Compiled;
 use super::digest;
 use super::error::{self, Error};
 use super::http_plugin::HttpPlugin;
-use super::model::{Auth, ConfigValue, Endpoint};
+use super::model::{Auth, ConfigValue, Endpoint, Location};
 use super::oauth::{Grant, OAuth2};
 use super::observe::Exchange;
+use super::operation;
+use super::pages;
+use super::paging;
 use super::redact::Redactor;
 use super::request;
 use super::result::{self, ApiResponse, Shaping};
 use super::shape::{self, FieldPath};
+use super::stream::{self, Collector};
 use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
@@ -26,6 +30,7 @@ use crate::quote::MASK;
 use crate::tool::{
     self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
 };
+use crate::url::Url;
 
 /// One endpoint of a plugin as a tool: the executor of the model's calls.
 ///
@@ -47,7 +52,9 @@ use crate::tool::{
 /// 6. the request goes to the plugin's transport, and the response becomes the output
 ///    ([results](crate::design::endpoints#results)): 2xx text as sent (JSON also parsed into
 ///    `structured`), 204 an empty
-///    success, a binary body a one-line summary, >= 400 `is_error` with the body, a redirect
+///    success, a binary body a one-line summary with the bytes attached, an event stream
+///    its events, a declared list its pages, a `202` with a status URL what the operation
+///    ended with, >= 400 `is_error` with the body, a redirect
 ///    not followed `is_error` saying where it pointed; transport failures each with their
 ///    kind and a message for the model.
 ///
@@ -146,7 +153,7 @@ impl HttpTool {
             arguments,
             context,
         )?;
-        self.assemble(&values, context, None)
+        self.assemble(&values, context, None, Target::Endpoint)
     }
 
     /// The request for checked values, with `token` as the OAuth 2.0 access token (`***`
@@ -156,9 +163,21 @@ impl HttpTool {
         values: &Values,
         context: &CallContext,
         token: Option<&str>,
+        target: Target<'_>,
     ) -> Result<(Request, Redactor), ToolOutput> {
         let endpoint = &self.compiled.endpoint;
         let mut request = request::build(&self.plugin, &self.compiled, values, context)?;
+        match target {
+            Target::Endpoint => {}
+            Target::Page(url) => self.go_to(&mut request, url),
+            Target::Status(url) => {
+                // RFC 9110 section 15.3.3: the status is read with GET, without the body.
+                self.go_to(&mut request, url);
+                request.set_method(http::Method::Get);
+                request.set_body(Vec::new());
+                request.headers_mut().remove("content-type");
+            }
+        }
         if let Some(Auth::OAuth2(_)) = self.auth() {
             // RFC 6750 section 2.1. A token holds no control character (`token.rs`).
             let bearer = format!("Bearer {}", token.unwrap_or(MASK));
@@ -238,7 +257,7 @@ impl HttpTool {
     /// The output the model would get when no response arrived: an argument error, or a
     /// transport failure (timeout, limit, refused address, connection error).
     pub fn send(&self, arguments: Map, context: &CallContext) -> Result<ApiResponse, ToolOutput> {
-        let exchanged = self.exchange(arguments, context)?;
+        let exchanged = self.exchange(arguments, context, None, Target::Endpoint)?;
         Ok(ApiResponse::new(exchanged.response, exchanged.redactor))
     }
 
@@ -284,6 +303,7 @@ impl HttpTool {
             fields: &self.compiled.response_fields,
             asked,
             max_output_bytes: self.compiled.max_output_bytes,
+            max_attachment_bytes: self.compiled.max_attachment_bytes,
             redactor,
         }
     }
@@ -303,7 +323,14 @@ impl HttpTool {
         }
     }
 
-    fn exchange(&self, mut arguments: Map, context: &CallContext) -> Result<Exchanged, ToolOutput> {
+    /// Sends a call; `stream` takes an event-stream answer's body as it arrives.
+    fn exchange(
+        &self,
+        mut arguments: Map,
+        context: &CallContext,
+        stream: Option<&Arc<Collector>>,
+        target: Target<'_>,
+    ) -> Result<Exchanged, ToolOutput> {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
         self.take_fields(&mut arguments)?;
@@ -316,16 +343,16 @@ impl HttpTool {
         let oauth = match self.auth() {
             Some(Auth::OAuth2(oauth)) => oauth,
             Some(Auth::Digest { username, password }) => {
-                let (request, redactor) = self.assemble(&values, context, None)?;
+                let (request, redactor) = self.assemble(&values, context, None, target)?;
                 let credentials = DigestCredentials {
                     username: auth::resolve(username, context)?,
                     password: auth::resolve(password, context)?,
                 };
-                return self.digest_exchange(request, redactor, &credentials, context);
+                return self.digest_exchange(request, redactor, &credentials, context, stream);
             }
             _ => {
-                let (mut request, redactor) = self.assemble(&values, context, None)?;
-                let response = self.send_one(&mut request, &redactor, context)?;
+                let (mut request, redactor) = self.assemble(&values, context, None, target)?;
+                let response = self.send_one(&mut request, &redactor, context, stream)?;
                 return Ok(Exchanged {
                     response,
                     redactor,
@@ -334,8 +361,9 @@ impl HttpTool {
             }
         };
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&mut request, &redactor, context)?;
+        let (mut request, redactor) =
+            self.assemble(&values, context, Some(&issued.access), target)?;
+        let response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() != 401 {
             return Ok(Exchanged {
                 response,
@@ -366,8 +394,9 @@ impl HttpTool {
             });
         }
         let issued = self.access_token(oauth, context)?;
-        let (mut request, redactor) = self.assemble(&values, context, Some(&issued.access))?;
-        let response = self.send_one(&mut request, &redactor, context)?;
+        let (mut request, redactor) =
+            self.assemble(&values, context, Some(&issued.access), target)?;
+        let response = self.send_one(&mut request, &redactor, context, stream)?;
         let refused = match response.status() {
             401 => {
                 tokens.refused(&issued);
@@ -393,6 +422,7 @@ impl HttpTool {
         mut redactor: Redactor,
         credentials: &DigestCredentials<'_>,
         context: &CallContext,
+        stream: Option<&Arc<Collector>>,
     ) -> Result<Exchanged, ToolOutput> {
         redactor.add(credentials.password);
         let session = match &self.compiled.digest {
@@ -400,7 +430,7 @@ impl HttpTool {
             None => &self.plugin.runtime.digest,
         };
         let mut answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
-        let mut response = self.send_one(&mut request, &redactor, context)?;
+        let mut response = self.send_one(&mut request, &redactor, context, stream)?;
         if response.status() == 401 {
             let challenge = digest::challenge(response.headers().get_all("www-authenticate"))
                 .map_err(|why| {
@@ -430,7 +460,7 @@ impl HttpTool {
             session.start(challenge);
             request.headers_mut().remove("authorization");
             answered = self.digest_answer(&mut request, &mut redactor, credentials, session)?;
-            response = self.send_one(&mut request, &redactor, context)?;
+            response = self.send_one(&mut request, &redactor, context, stream)?;
         }
         let refused = match (&answered, response.status()) {
             (Some(_), 401) => Some(String::from(
@@ -521,7 +551,12 @@ impl HttpTool {
         request: &mut Request,
         redactor: &Redactor,
         context: &CallContext,
+        stream: Option<&Arc<Collector>>,
     ) -> Result<Response, ToolOutput> {
+        if let Some(stream) = stream {
+            stream.set_redactor(redactor);
+            request.stream_body(stream.clone());
+        }
         // Progress messages name the method and the status only: the URL may hold secrets.
         let arrived = |status: u16| format!("the response arrived (HTTP {})", status);
         let told = Arc::new(AtomicBool::new(false));
@@ -551,7 +586,11 @@ impl HttpTool {
         // which may hold a hidden parameter's value from the call context (see
         // `crate::design::endpoints`, "Call context").
         sent.map_err(|e| {
-            result::transport_output(&e.with_origin_only(), self.compiled.max_output_bytes)
+            let e = e.with_origin_only();
+            if let Some(stream) = stream.filter(|s| s.accepted()) {
+                stream.failed(&e);
+            }
+            result::transport_output(&e, self.compiled.max_output_bytes)
         })
     }
 
@@ -640,10 +679,191 @@ impl SentAnswer {
     }
 }
 
+/// Where a call's request goes: the endpoint, the next page of its list, or the status of
+/// the operation it started.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Endpoint,
+    Page(&'a Url),
+    Status(&'a Url),
+}
+
 struct Exchanged {
     response: Response,
     redactor: Redactor,
     refused: Option<String>,
+}
+
+impl HttpTool {
+    /// The time the plugin's client reads and waits with.
+    fn time(&self) -> Arc<dyn crate::http::TimeSource> {
+        match &self.plugin.runtime.client {
+            Some(client) => client.config().time_source.clone(),
+            None => Arc::new(crate::http::RealTime),
+        }
+    }
+
+    /// Asks how a long-running operation is going at `url` until it is done (see
+    /// [`operation`]), within the call's deadline from `started`. Past it, the model gets
+    /// the status and the URL to ask again with.
+    fn poll(
+        &self,
+        mut exchanged: Exchanged,
+        mut url: Url,
+        arguments: Map,
+        context: &CallContext,
+        started: std::time::Instant,
+    ) -> Result<Exchanged, ToolOutput> {
+        let time = self.time();
+        let deadline = started + self.compiled.timeout_call;
+        let mut asked = 0u64;
+        loop {
+            let now_unix = time.unix_time().as_secs();
+            let wait = operation::wait(&exchanged.response, now_unix);
+            let now = time.now();
+            if now + wait >= deadline {
+                return Err(self.pending(&exchanged, &url, now.duration_since(started)));
+            }
+            asked += 1;
+            context.report_progress(
+                2 + asked,
+                None,
+                &format!(
+                    "the operation is running (HTTP {}); asking again in {} ms",
+                    exchanged.response.status(),
+                    wait.as_millis()
+                ),
+            );
+            time.sleep(wait);
+            let next = self.exchange(arguments.clone(), context, None, Target::Status(&url))?;
+            if let Some(moved) = operation::status_url(&next.response) {
+                url = moved;
+            }
+            exchanged = next;
+            if !operation::still_running(&exchanged.response) {
+                return Ok(exchanged);
+            }
+        }
+    }
+
+    /// What the model reads when the operation is still running at the call's deadline.
+    fn pending(&self, exchanged: &Exchanged, url: &Url, waited: std::time::Duration) -> ToolOutput {
+        let shown = exchanged.redactor.text(url.as_str()).into_owned();
+        let status = exchanged.response.status();
+        let mut text = format!(
+            "the operation is still running after {} ms (HTTP {}, the call's deadline came first); its status is at {}: call again later to see how it ended, or ask there",
+            waited.as_millis(),
+            status,
+            shown
+        );
+        cap_text(&mut text, self.compiled.max_output_bytes);
+        ToolOutput::success(text).with_status(status)
+    }
+
+    /// Points a request built for the first page at the next page's URL (already checked to
+    /// be under the plugin's base URL). The plugin's own query values and a query credential
+    /// the link left out are added back; the model's parameters are the link's.
+    fn go_to(&self, request: &mut Request, url: &Url) {
+        let declared: Vec<&str> = self
+            .compiled
+            .endpoint
+            .params
+            .iter()
+            .map(|p| p.wire_name())
+            .collect();
+        let mut next = url.clone();
+        let kept: Vec<(String, String)> = request
+            .url()
+            .query_pairs()
+            .filter(|(name, _)| !declared.contains(&name.as_str()))
+            .filter(|(name, _)| !url.query_pairs().any(|(n, _)| n == *name))
+            .collect();
+        for (name, value) in kept {
+            next.append_query_pair(&name, &value);
+        }
+        *request.url_mut() = next;
+    }
+
+    /// A call of a paged endpoint: the pages read into one result (see [`pages`]).
+    fn paged(
+        &self,
+        pagination: &pages::Pagination,
+        arguments: Map,
+        context: &CallContext,
+        asked: Option<&[FieldPath]>,
+    ) -> ToolOutput {
+        let endpoint = &self.compiled.endpoint;
+        let query_params: Vec<(String, String)> = endpoint
+            .params
+            .iter()
+            .zip(&self.compiled.locations)
+            .filter(|(_, location)| **location == Location::Query)
+            .map(|(p, _)| (p.wire_name().to_string(), p.name().to_string()))
+            .collect();
+        let mut fetch = |arguments: &Map, url: Option<&Url>| -> paging::Fetched {
+            let target = match url {
+                Some(url) => Target::Page(url),
+                None => Target::Endpoint,
+            };
+            let exchanged = self.exchange(arguments.clone(), context, None, target)?;
+            Ok((exchanged.response, exchanged.redactor))
+        };
+        match paging::read(
+            pagination,
+            arguments,
+            &self.compiled.prefix,
+            &query_params,
+            &mut fetch,
+        ) {
+            paging::Read::Single(response, redactor) => {
+                result::output(response, &self.shaping(&redactor, asked))
+            }
+            paging::Read::Failed(output) => output,
+            paging::Read::Pages(value) => self.json_output(value, None, 200),
+        }
+    }
+
+    /// A success holding `value`, its text capped as JSON is (cut at element boundaries),
+    /// `note` after it; the structured value whole, unless the tool's output schema refuses
+    /// it.
+    fn json_output(&self, value: Json, note: Option<String>, status: u16) -> ToolOutput {
+        let max = self.compiled.max_output_bytes;
+        let room = max.saturating_sub(note.as_ref().map_or(0, |n| n.len() + 1));
+        let mut text = value.to_string();
+        let mut cut = false;
+        if text.len() > room {
+            if let Some(json_cut) = tool::cap_json(&value, room) {
+                text = json_cut;
+                cut = true;
+            }
+        }
+        cut |= cap_text(&mut text, room) > 0;
+        if let Some(note) = note {
+            text.push('\n');
+            text.push_str(&note);
+        }
+        let mut output = ToolOutput::success(text).with_status(status);
+        if cut {
+            output = output.truncated();
+        }
+        let fits = match self.compiled.spec.output_schema() {
+            Some(schema) => super::schema_check::check(&value, schema, &self.compiled.defs).is_ok(),
+            None => true,
+        };
+        if fits {
+            output = output.with_structured(value);
+        }
+        output
+    }
+
+    /// What the model reads for an event-stream answer: the events read as a JSON array,
+    /// and a note when the read stopped before the stream's end. The array is the structured
+    /// value, unless the tool's output schema (which describes a JSON answer) refuses it.
+    fn stream_output(&self, collector: &Collector, status: u16) -> ToolOutput {
+        let (events, stop) = collector.finish();
+        let note = stop.map(|stop| stream::stop_note(&stop, &self.compiled.stream_budget));
+        self.json_output(Json::Array(events), note, status)
+    }
 }
 
 impl Tool for HttpTool {
@@ -656,10 +876,30 @@ impl Tool for HttpTool {
             Ok(asked) => asked,
             Err(output) => return output,
         };
-        let exchanged = match self.exchange(arguments, context) {
+        if let Some(pagination) = self.compiled.endpoint.pagination() {
+            return self.paged(pagination, arguments, context, asked.as_deref());
+        }
+        let collector = Arc::new(Collector::new(
+            self.compiled.stream_budget,
+            context.progress().cloned(),
+        ));
+        let started = self.time().now();
+        let kept = arguments.clone();
+        let exchanged = self.exchange(arguments, context, Some(&collector), Target::Endpoint);
+        if collector.accepted() {
+            let status = exchanged.as_ref().map_or(200, |e| e.response.status());
+            return self.stream_output(&collector, status);
+        }
+        let mut exchanged = match exchanged {
             Ok(exchanged) => exchanged,
             Err(output) => return output,
         };
+        if let Some(url) = operation::status_url(&exchanged.response) {
+            exchanged = match self.poll(exchanged, url, kept, context, started) {
+                Ok(exchanged) => exchanged,
+                Err(output) => return output,
+            };
+        }
         let status = exchanged.response.status();
         let shaping = self.shaping(&exchanged.redactor, asked.as_deref());
         let output = result::output(exchanged.response, &shaping);

@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write};
 
+use super::attachment::Attachment;
 use super::error::{Error, ErrorKind};
 use crate::json::Json;
 
@@ -105,6 +106,8 @@ pub struct ToolOutput {
     status: Option<u16>,
     /// Whether the text was cut to a cap.
     truncated: bool,
+    /// Bytes sent beside the text, where a format has a form for them.
+    attachments: Vec<Attachment>,
 }
 
 impl ToolOutput {
@@ -116,6 +119,7 @@ impl ToolOutput {
             structured: None,
             status: None,
             truncated: false,
+            attachments: Vec::new(),
         }
     }
 
@@ -134,6 +138,7 @@ impl ToolOutput {
             structured: None,
             status: None,
             truncated: false,
+            attachments: Vec::new(),
         }
     }
 
@@ -149,6 +154,19 @@ impl ToolOutput {
     pub fn with_structured(mut self, value: Json) -> ToolOutput {
         self.structured = Some(value);
         self
+    }
+
+    /// Adds bytes sent beside the text (an image, a sound, a file): each provider format
+    /// sends them in the form it documents, or sends the text alone (see [`Attachment`]).
+    #[must_use]
+    pub fn with_attachment(mut self, attachment: Attachment) -> ToolOutput {
+        self.attachments.push(attachment);
+        self
+    }
+
+    /// The bytes sent beside the text, in order.
+    pub fn attachments(&self) -> &[Attachment] {
+        &self.attachments
     }
 
     /// The text for the model.

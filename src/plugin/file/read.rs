@@ -54,6 +54,7 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "output_schema",
     "response_fields",
     "fields_argument",
+    "pagination",
 ];
 const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
 const PARAM_FIELDS: &[&str] = &[
@@ -867,6 +868,19 @@ impl Loader<'_> {
         }
         if let Some(pointer) = opt_str(map, "response_pointer", path)? {
             builder = builder.response_pointer(pointer);
+        }
+        if let Some(value) = map.get("pagination") {
+            let pagination =
+                crate::plugin::Pagination::from_json(value).map_err(|(key, why)| {
+                    let field = at(path, "pagination");
+                    let field = if key.is_empty() {
+                        field
+                    } else {
+                        at(&field, &key)
+                    };
+                    Error::new(ErrorKind::InvalidField, &field, why)
+                })?;
+            builder = builder.pagination(pagination);
         }
         if let Some(list) = map.get("response_fields") {
             let field = at(path, "response_fields");

@@ -190,6 +190,9 @@ fn endpoint_json(endpoint: &Endpoint, members: &mut Members) -> Json {
     if let Some(pointer) = endpoint.response_pointer() {
         members.push(("response_pointer", pointer.into()));
     }
+    if let Some(pagination) = endpoint.pagination() {
+        members.push(("pagination", pagination.to_json()));
+    }
     if !endpoint.response_fields().is_empty() {
         members.push((
             "response_fields",

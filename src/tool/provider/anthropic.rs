@@ -16,7 +16,7 @@
 //! them. [`inline_refs`](crate::tool::inline_refs) writes them back in place for a gateway
 //! that refuses them.
 
-use super::{object, At};
+use super::{is_model_image, is_pdf, object, At};
 use crate::json::Json;
 use crate::tool::error::Error;
 use crate::tool::{ToolCall, ToolOutput, ToolSpec};
@@ -109,18 +109,59 @@ pub fn calls(message: &Json) -> Result<Vec<ToolCall>, Error> {
 /// `content` is the output text; it is left out when the text is empty (an empty success,
 /// such as a 204), since the API takes a result without content but may refuse empty text.
 /// `is_error` is always written.
+///
+/// A success with [attachments](ToolOutput::attachments) the API reads has `content` as an
+/// array: a `text` block, then an `image` block for each JPEG, PNG, GIF or WebP image and a
+/// `document` block for each PDF, each with a `base64` source (`{"type": "base64",
+/// "media_type", "data"}`). Other attachments are left to the text, which says what they are.
 pub fn tool_result(call: &ToolCall, output: &ToolOutput) -> Json {
     let mut block = object([
         ("type", Json::from("tool_result")),
         ("tool_use_id", Json::from(call.id())),
     ]);
+    let blocks = if output.is_error() {
+        Vec::new()
+    } else {
+        attachment_blocks(output)
+    };
     if let Some(map) = block.as_object_mut() {
-        if !output.text().is_empty() {
+        if !blocks.is_empty() {
+            let mut content = Vec::with_capacity(blocks.len() + 1);
+            if !output.text().is_empty() {
+                content.push(object([
+                    ("type", Json::from("text")),
+                    ("text", Json::from(output.text())),
+                ]));
+            }
+            content.extend(blocks);
+            map.insert("content", content);
+        } else if !output.text().is_empty() {
             map.insert("content", output.text());
         }
         map.insert("is_error", output.is_error());
     }
     block
+}
+
+/// The `image` and `document` blocks of the attachments the API reads.
+fn attachment_blocks(output: &ToolOutput) -> Vec<Json> {
+    let mut blocks = Vec::new();
+    for attachment in output.attachments() {
+        let kind = if is_model_image(attachment) {
+            "image"
+        } else if is_pdf(attachment) {
+            "document"
+        } else {
+            continue;
+        };
+        let source = object([
+            ("type", Json::from("base64")),
+            ("media_type", Json::from(attachment.essence())),
+            ("data", Json::from(attachment.base64())),
+        ]);
+        blocks.push(object([("type", Json::from(kind)), ("source", source)]));
+    }
+    blocks
 }
 
 /// The `user` message that answers every call of one assistant turn:

@@ -510,7 +510,8 @@ fn find_parts_in<'v, 'a>(content: &'v Json, at: At<'a>) -> Result<(&'v [Json], A
 /// else the text: a cut text ([`ToolOutput::is_truncated`]) is what the cap lets the model
 /// read (the whole structured value is not), as JSON when it is JSON cut at element
 /// boundaries, else as a string. `id` is written only when the model sent one (see the
-/// [module documentation](self)).
+/// [module documentation](self)). Attachments are left to the text, which says what they
+/// are.
 pub fn function_response(call: &ToolCall, output: &ToolOutput) -> Json {
     let response = if output.is_error() {
         object([("error", Json::from(output.text()))])

@@ -13,6 +13,16 @@
 //! - [`call_tool_result`] and [`call_tool_result_for`] write `{"content": [{"type": "text",
 //!   "text"}], "structuredContent", "isError"}`.
 //!
+//! # Attachments
+//!
+//! A successful output's [attachments](ToolOutput::attachments) follow its text block: an
+//! image as `ImageContent` (`{"type": "image", "data", "mimeType"}`), a sound as
+//! `AudioContent` (`{"type": "audio", ...}`), anything else as an embedded resource
+//! (`{"type": "resource", "resource": {"uri", "mimeType", "blob"}}`), the bytes in Base64.
+//! The text block says what they are (media type, size, SHA-256), for clients that read
+//! text only. A success with attachments and no structured value from a tool with an
+//! output schema has `structuredContent` `{}`, as an empty success does.
+//!
 //! # Structured results
 //!
 //! MCP requires `structuredContent` and `outputSchema` to be objects ("Structured Content",
@@ -47,7 +57,7 @@
 use super::{object, At};
 use crate::json::{Json, Map};
 use crate::tool::error::Error;
-use crate::tool::{ToolAnnotations, ToolCall, ToolOutput, ToolSpec};
+use crate::tool::{Attachment, AttachmentKind, ToolAnnotations, ToolCall, ToolOutput, ToolSpec};
 
 /// The MCP revision these shapes follow.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
@@ -287,9 +297,9 @@ pub fn call_tool_result(output: &ToolOutput) -> Json {
 pub fn call_tool_result_for(spec: &ToolSpec, output: &ToolOutput) -> Json {
     let promised = spec.output_schema().is_some();
     let unstructured = promised && !output.is_error() && output.structured().is_none();
-    if unstructured && output.text().trim().is_empty() {
+    if unstructured && (output.text().trim().is_empty() || !output.attachments().is_empty()) {
         let mut map = Map::with_capacity(3);
-        map.insert("content", vec![text_block(output.text())]);
+        map.insert("content", content(output));
         map.insert("structuredContent", Map::new());
         map.insert("isError", false);
         return Json::Object(map);
@@ -310,11 +320,53 @@ fn text_block(text: &str) -> Json {
     object([("type", Json::from("text")), ("text", Json::from(text))])
 }
 
+/// The text block, then a block for each attachment of a success.
+fn content(output: &ToolOutput) -> Vec<Json> {
+    let mut blocks = vec![text_block(output.text())];
+    if !output.is_error() {
+        for (index, attachment) in output.attachments().iter().enumerate() {
+            blocks.push(attachment_block(attachment, index));
+        }
+    }
+    blocks
+}
+
+/// The block of one attachment (see the [module docs](self#attachments)). An embedded
+/// resource needs a URI: the attachment's, else `urn:httptool:attachment:N`.
+pub(crate) fn attachment_block(attachment: &Attachment, index: usize) -> Json {
+    let media_type = attachment.essence();
+    match attachment.kind() {
+        AttachmentKind::Image | AttachmentKind::Audio => {
+            let kind = match attachment.kind() {
+                AttachmentKind::Image => "image",
+                _ => "audio",
+            };
+            object([
+                ("type", Json::from(kind)),
+                ("data", Json::from(attachment.base64())),
+                ("mimeType", Json::from(media_type)),
+            ])
+        }
+        AttachmentKind::File => {
+            let uri = match attachment.uri() {
+                Some(uri) => uri.to_string(),
+                None => format!("urn:httptool:attachment:{}", index + 1),
+            };
+            let resource = object([
+                ("uri", Json::from(uri)),
+                ("mimeType", Json::from(media_type)),
+                ("blob", Json::from(attachment.base64())),
+            ]);
+            object([("type", Json::from("resource")), ("resource", resource)])
+        }
+    }
+}
+
 /// `promised`: the tool has an output schema, so a structured value goes out even beside a
 /// cut text (see the [module docs](self#structured-results)).
 fn result(output: &ToolOutput, always_wrap: bool, promised: bool) -> Json {
     let mut map = Map::with_capacity(3);
-    map.insert("content", vec![text_block(output.text())]);
+    map.insert("content", content(output));
     match output.structured() {
         Some(_) if output.is_error() => {}
         Some(_) if output.is_truncated() && !promised => {}

@@ -122,6 +122,21 @@ pub(crate) fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
     Json::Object(map)
 }
 
+/// The image types the Anthropic and OpenAI APIs read in a tool result (both document
+/// JPEG, PNG, GIF and WebP); another image goes to the model as the output's text.
+pub(crate) fn is_model_image(attachment: &crate::tool::Attachment) -> bool {
+    matches!(
+        attachment.essence().as_str(),
+        "image/jpeg" | "image/png" | "image/gif" | "image/webp"
+    )
+}
+
+/// Whether an attachment is a PDF, the file type both the Anthropic (`document` block) and
+/// OpenAI (`input_file`) APIs read in a tool result.
+pub(crate) fn is_pdf(attachment: &crate::tool::Attachment) -> bool {
+    attachment.essence() == "application/pdf"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

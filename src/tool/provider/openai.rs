@@ -39,7 +39,7 @@
 //!
 //! OpenAI's limits on size (properties, nesting, enum values) are not checked here.
 
-use super::{object, optional_array, pointer_join, At};
+use super::{is_model_image, is_pdf, object, optional_array, pointer_join, At};
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 use crate::tool::error::{Error, ErrorKind};
 use crate::tool::small_set::SmallSet;
@@ -600,7 +600,8 @@ pub fn responses_calls(response: &Json) -> Result<Vec<ToolCall>, Error> {
 /// The Chat Completions message that answers a call:
 /// `{"role": "tool", "tool_call_id", "content"}`.
 ///
-/// Chat Completions has no error flag: a failed call's text says what failed.
+/// Chat Completions has no error flag: a failed call's text says what failed. A tool
+/// message holds text only, so attachments are left to the text, which says what they are.
 pub fn chat_result(call: &ToolCall, output: &ToolOutput) -> Json {
     object([
         ("role", Json::from("tool")),
@@ -611,10 +612,47 @@ pub fn chat_result(call: &ToolCall, output: &ToolOutput) -> Json {
 
 /// The Responses API input item that answers a call:
 /// `{"type": "function_call_output", "call_id", "output"}`.
+///
+/// `output` is the text. A success with [attachments](ToolOutput::attachments) the API reads
+/// has `output` as an array instead: an `input_text` part, then an `input_image` part
+/// (`image_url`, a `data:` URL) for each JPEG, PNG, GIF or WebP image and an `input_file`
+/// part (`filename`, `file_data`, a `data:` URL) for each PDF. Other attachments are left to
+/// the text, which says what they are.
 pub fn responses_result(call: &ToolCall, output: &ToolOutput) -> Json {
+    let mut parts = Vec::new();
+    if !output.is_error() {
+        for (index, attachment) in output.attachments().iter().enumerate() {
+            if is_model_image(attachment) {
+                parts.push(object([
+                    ("type", Json::from("input_image")),
+                    ("image_url", Json::from(attachment.data_url())),
+                ]));
+            } else if is_pdf(attachment) {
+                let name = match attachment.name() {
+                    Some(name) => name.to_string(),
+                    None => format!("attachment-{}.pdf", index + 1),
+                };
+                parts.push(object([
+                    ("type", Json::from("input_file")),
+                    ("filename", Json::from(name)),
+                    ("file_data", Json::from(attachment.data_url())),
+                ]));
+            }
+        }
+    }
+    let value = if parts.is_empty() {
+        Json::from(output.text())
+    } else {
+        let text = object([
+            ("type", Json::from("input_text")),
+            ("text", Json::from(output.text())),
+        ]);
+        parts.insert(0, text);
+        Json::Array(parts)
+    };
     object([
         ("type", Json::from("function_call_output")),
         ("call_id", Json::from(call.id())),
-        ("output", Json::from(output.text())),
+        ("output", value),
     ])
 }
