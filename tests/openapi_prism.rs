@@ -52,6 +52,13 @@ fn free_port() -> u16 {
 /// Starts Prism on `doc` and waits (up to three minutes: large documents take a while to
 /// load) until it accepts connections.
 fn start(prism: &str, doc: &Path, port: u16) -> Prism {
+    try_start(prism, doc, port, Duration::from_secs(180))
+        .unwrap_or_else(|why| panic!("{} on {}", why, doc.display()))
+}
+
+/// Starts Prism on `doc` and waits up to `wait` until it accepts connections; why not, when
+/// it exits first or does not listen in time.
+fn try_start(prism: &str, doc: &Path, port: u16, wait: Duration) -> Result<Prism, String> {
     let child = Command::new(prism)
         .arg("mock")
         .arg(doc)
@@ -63,20 +70,18 @@ fn start(prism: &str, doc: &Path, port: u16) -> Prism {
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {}", prism, e));
     let mut prism_child = Prism(child);
-    let deadline = Instant::now() + Duration::from_secs(180);
+    let deadline = Instant::now() + wait;
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         if let Ok(Some(status)) = prism_child.0.try_wait() {
-            panic!("prism exited before listening: {}", status);
+            return Err(format!("prism exited before listening: {}", status));
         }
-        assert!(
-            Instant::now() < deadline,
-            "prism did not listen within 180 s on {}",
-            doc.display()
-        );
+        if Instant::now() >= deadline {
+            return Err(format!("prism did not listen within {} s", wait.as_secs()));
+        }
         // Polling for a child process to bind: there is nothing to synchronise on.
         std::thread::sleep(Duration::from_millis(200));
     }
-    prism_child
+    Ok(prism_child)
 }
 
 /// Small bytes for every file parameter.
@@ -200,6 +205,10 @@ fn sample(schema: &Json, depth: usize) -> Json {
         }
         _ => {
             let format = schema.get("format").and_then(Json::as_str).unwrap_or("");
+            let patterned = schema
+                .get("pattern")
+                .and_then(Json::as_str)
+                .and_then(matching);
             let text = match format {
                 "date-time" => "2024-01-02T03:04:05Z".to_string(),
                 "date" => "2024-01-02".to_string(),
@@ -212,6 +221,7 @@ fn sample(schema: &Json, depth: usize) -> Json {
                 "hostname" => "example.com".to_string(),
                 "byte" => "aGVsbG8=".to_string(),
                 "int64" | "int32" | "int-or-string" | "snowflake" => "1".to_string(),
+                _ if patterned.is_some() => patterned.unwrap_or_default(),
                 _ => {
                     let min = schema
                         .get("minLength")
@@ -228,6 +238,69 @@ fn sample(schema: &Json, depth: usize) -> Json {
             Json::from(text)
         }
     }
+}
+
+/// A string that matches an anchored `pattern` of the simple kind (`^VA[0-9a-fA-F]{32}$`):
+/// literal characters, classes (their first character), `\d`, `\w`, `.`, and the
+/// quantifiers `{n}`, `{n,m}`, `+`, `*`, `?` (each at its least count); `None` for another
+/// (groups, alternatives, negated classes), which gets the plain sample.
+fn matching(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let anchored = chars.first() == Some(&'^');
+    if anchored {
+        i = 1;
+    }
+    while i < chars.len() {
+        let c = chars[i];
+        let atom: char = match c {
+            '$' if i + 1 == chars.len() => break,
+            '(' | ')' | '|' => return None,
+            '[' => {
+                let end = chars[i..].iter().position(|&x| x == ']')? + i;
+                let first = *chars.get(i + 1)?;
+                if first == '^' || first == '\\' {
+                    return None;
+                }
+                i = end;
+                first
+            }
+            '\\' => {
+                i += 1;
+                match chars.get(i)? {
+                    'd' => '1',
+                    'w' => 'a',
+                    other if other.is_ascii_alphanumeric() => return None,
+                    other => *other,
+                }
+            }
+            '.' => 'a',
+            other => other,
+        };
+        i += 1;
+        let mut count = 1;
+        match chars.get(i) {
+            Some('{') => {
+                let end = chars[i..].iter().position(|&x| x == '}')? + i;
+                let inside: String = chars[i + 1..end].iter().collect();
+                count = inside.split(',').next()?.trim().parse().ok()?;
+                i = end + 1;
+            }
+            Some('+') | Some('*') | Some('?') => {
+                count = if chars[i] == '+' { 1 } else { 0 };
+                i += 1;
+            }
+            _ => {}
+        }
+        for _ in 0..count {
+            out.push(atom);
+        }
+    }
+    if !anchored || out.is_empty() {
+        return None;
+    }
+    Some(out)
 }
 
 /// Arguments for a tool: a value for each required parameter. A compact schema writes a
@@ -250,8 +323,13 @@ fn origin(url: &str) -> String {
 
 fn plugin_for(doc: &Json, port: u16) -> HttpPlugin {
     let options = ImportOptions::new().include_deprecated(true);
-    let import = openapi::import_with(doc, &options).unwrap();
-    let mut file = import.plugin().to_json();
+    local_plugin(openapi::import_with(doc, &options).unwrap().plugin(), port)
+}
+
+/// `plugin` with every request sent to Prism on `port`.
+fn local_plugin(plugin: &HttpPlugin, port: u16) -> HttpPlugin {
+    let import = plugin;
+    let mut file = import.to_json();
     // Prism matches paths without the servers' base paths: every base url is its origin.
     let local = format!("http://127.0.0.1:{}", port);
     if let Some(map) = file.as_object_mut() {
@@ -271,6 +349,42 @@ fn plugin_for(doc: &Json, port: u16) -> HttpPlugin {
     HttpPlugin::from_json_with(&file.to_string(), |_| Some(String::from("token-1")))
         .unwrap()
         .with_file_resolver(Arc::new(Files))
+}
+
+/// Sends `count` operations of `plugin`, spread evenly over it, each with arguments made from
+/// its schema; each refused one is a line in `refused`. The requests sent.
+fn send_sample(plugin: &HttpPlugin, count: usize, name: &str, refused: &mut Vec<String>) -> usize {
+    let tools = plugin.tools();
+    let stride = (tools.len() / count).max(1);
+    let mut sent = 0;
+    let mut doc_refused = 0;
+    for tool in tools.iter().step_by(stride) {
+        let args = arguments(tool.spec().parameters());
+        sent += 1;
+        let why = match tool.send(args.clone(), &CallContext::new()) {
+            Ok(response) => {
+                refusal(response.body()).map(|r| format!("{} {}", response.status(), r))
+            }
+            Err(output) => Some(format!("not sent: {}", output.text())),
+        };
+        if let Some(why) = why {
+            doc_refused += 1;
+            refused.push(format!(
+                "{} {} {}: {}",
+                name,
+                tool.spec().name(),
+                Json::Object(args),
+                why
+            ));
+        }
+    }
+    eprintln!(
+        "{}: {} of {} sampled operations accepted",
+        name,
+        sent - doc_refused,
+        sent
+    );
+    sent
 }
 
 /// Prism's refusal kind in a response body, if it is one.
@@ -319,42 +433,147 @@ fn prism_accepts_the_requests() {
         let port = free_port();
         let _prism = start(&prism, path, port);
         let plugin = plugin_for(&doc, port);
-        let tools = plugin.tools();
-        let stride = (tools.len() / SAMPLE).max(1);
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let mut doc_refused = 0;
-        for tool in tools.iter().step_by(stride) {
-            let args = arguments(tool.spec().parameters());
-            sent += 1;
-            let why = match tool.send(args.clone(), &CallContext::new()) {
-                Ok(response) => {
-                    refusal(response.body()).map(|r| format!("{} {}", response.status(), r))
-                }
-                Err(output) => Some(format!("not sent: {}", output.text())),
-            };
-            if let Some(why) = why {
-                doc_refused += 1;
-                refused.push(format!(
-                    "{} {} {}: {}",
-                    name,
-                    tool.spec().name(),
-                    Json::Object(args),
-                    why
-                ));
-            }
-        }
-        eprintln!(
-            "{}: {} of {} sampled operations accepted",
-            name,
-            tools.iter().step_by(stride).count() - doc_refused,
-            tools.iter().step_by(stride).count()
-        );
+        sent += send_sample(&plugin, SAMPLE, &name, &mut refused);
     }
     for line in &refused {
         eprintln!("refused: {}", line);
     }
     let accepted = sent - refused.len();
     eprintln!("prism accepted {} of {} requests", accepted, sent);
+    assert!(
+        accepted * 100 >= sent * 98,
+        "prism accepted {} of {} requests (98% needed)",
+        accepted,
+        sent
+    );
+}
+
+/// Documents of the APIs-guru directory in the sample, and operations sent per document.
+const DIRECTORY_DOCUMENTS: usize = 30;
+const DIRECTORY_OPERATIONS: usize = 4;
+/// Documents in the sample whose path items or operations carry their own `servers`.
+const DIRECTORY_PER_PATH_SERVERS: usize = 4;
+
+/// The APIs-guru directory's documents, in a fixed pseudo-random order (a seeded
+/// xorshift over the sorted names), so the sample is the same on every run.
+fn directory_order(dir: &Path) -> Vec<PathBuf> {
+    let mut docs = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().map_or(false, |x| x == "json")
+                && !path.to_string_lossy().contains("_index")
+            {
+                docs.push(path);
+            }
+        }
+    }
+    docs.sort();
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in (1..docs.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        docs.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    docs
+}
+
+/// Whether a path item or an operation of `doc` has its own `servers`.
+fn per_path_servers(doc: &Json) -> bool {
+    doc.get("paths")
+        .and_then(Json::as_object)
+        .into_iter()
+        .flat_map(|paths| paths.iter())
+        .any(|(_, item)| {
+            item.get("servers").is_some()
+                || item.as_object().map_or(false, |ops| {
+                    ops.iter().any(|(_, op)| op.get("servers").is_some())
+                })
+        })
+}
+
+#[test]
+#[ignore = "needs Stoplight Prism and the APIs-guru directory: set HTTPTOOL_PRISM and HTTPTOOL_PRISM_DIRECTORY (.ci/run does)"]
+fn prism_accepts_a_sample_of_the_directory() {
+    let prism = std::env::var("HTTPTOOL_PRISM").expect("HTTPTOOL_PRISM names the prism executable");
+    let dir = std::env::var_os("HTTPTOOL_PRISM_DIRECTORY")
+        .map(PathBuf::from)
+        .expect("HTTPTOOL_PRISM_DIRECTORY names the directory's api folder");
+    let (mut sent, mut refused) = (0usize, Vec::new());
+    let (mut plain, mut servers, mut unloaded) = (0usize, 0usize, Vec::new());
+    for path in directory_order(&dir) {
+        if plain >= DIRECTORY_DOCUMENTS - DIRECTORY_PER_PATH_SERVERS
+            && servers >= DIRECTORY_PER_PATH_SERVERS
+        {
+            break;
+        }
+        // Prism takes a minute or more to load the largest; the sample keeps CI short.
+        if std::fs::metadata(&path).map_or(true, |m| m.len() > 1_000_000) {
+            continue;
+        }
+        let doc = match ParseOptions::new().parse(&std::fs::read_to_string(&path).unwrap()) {
+            Ok(doc) => doc,
+            Err(_) => continue,
+        };
+        let own_servers = per_path_servers(&doc);
+        if own_servers && servers >= DIRECTORY_PER_PATH_SERVERS
+            || !own_servers && plain >= DIRECTORY_DOCUMENTS - DIRECTORY_PER_PATH_SERVERS
+        {
+            continue;
+        }
+        // Documents without operations, or refused for a defect of their own, are the
+        // corpus step's to count.
+        let options = ImportOptions::new().include_deprecated(true);
+        let import = match openapi::import_with(&doc, &options) {
+            Ok(import) => import,
+            Err(_) => continue,
+        };
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let port = free_port();
+        let _prism = match try_start(&prism, &path, port, Duration::from_secs(60)) {
+            Ok(prism) => prism,
+            // A document Prism cannot load says nothing of the requests.
+            Err(why) => {
+                unloaded.push(format!("{}: {}", name, why));
+                continue;
+            }
+        };
+        let plugin = local_plugin(import.plugin(), port);
+        sent += send_sample(&plugin, DIRECTORY_OPERATIONS, &name, &mut refused);
+        if own_servers {
+            servers += 1;
+        } else {
+            plain += 1;
+        }
+    }
+    for line in &unloaded {
+        eprintln!("not loaded by prism: {}", line);
+    }
+    for line in &refused {
+        eprintln!("refused: {}", line);
+    }
+    let accepted = sent - refused.len();
+    eprintln!(
+        "prism accepted {} of {} requests to {} documents ({} with per-path servers)",
+        accepted,
+        sent,
+        plain + servers,
+        servers
+    );
+    assert_eq!(
+        plain + servers,
+        DIRECTORY_DOCUMENTS,
+        "documents in the sample"
+    );
     assert!(
         accepted * 100 >= sent * 98,
         "prism accepted {} of {} requests (98% needed)",
