@@ -160,6 +160,8 @@ mod option_names;
 #[cfg(feature = "plugin")]
 mod plugin_aws_sigv4;
 #[cfg(feature = "plugin")]
+mod plugin_consent;
+#[cfg(feature = "plugin")]
 mod plugin_deferred;
 #[cfg(feature = "plugin")]
 mod plugin_digest;

@@ -54,6 +54,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod approval;
 mod call;
 mod catalog;
 mod compact;
@@ -69,6 +70,7 @@ mod spec;
 mod suggest;
 mod truncate;
 
+pub use approval::{Approval, ApprovalRequest, Approver, Confirm};
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 pub use catalog::{
     Catalog, CatalogLimits, SearchHit, CALL_OPERATION, DEFAULT_CATALOG_MAX_SCHEMA_BYTES,
