@@ -35,6 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod consent;
 mod error;
 #[cfg(feature = "http")]
 mod http;

@@ -277,7 +277,8 @@ impl HttpTool {
     }
 
     /// Sends a call and returns the whole response, whatever its status, for Rust callers
-    /// ([`output`](HttpTool::output) turns it into what the model would read).
+    /// ([`output`](HttpTool::output) turns it into what the model would read). A call that
+    /// needs the user's approval asks the context's approver first, as a model's call does.
     ///
     /// # Security
     ///
@@ -358,6 +359,8 @@ impl HttpTool {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
         self.take_fields(&mut arguments)?;
+        // Every way a call is sent passes here: `call` and `send` alike ask first.
+        self.approved(&arguments, context)?;
         let values = args::resolve(
             &self.compiled.endpoint,
             &self.compiled.defs,
@@ -704,9 +707,6 @@ impl Tool for HttpTool {
             Ok(asked) => asked,
             Err(output) => return output,
         };
-        if let Err(output) = self.approved(&arguments, context) {
-            return output;
-        }
         let exchanged = match self.exchange(arguments, context) {
             Ok(exchanged) => exchanged,
             Err(output) => return output,
