@@ -107,6 +107,8 @@ mod mcp_batch;
 mod mcp_calls;
 #[cfg(feature = "cli")]
 mod mcp_cli;
+#[cfg(all(feature = "mcp", feature = "plugin"))]
+mod mcp_consent;
 #[cfg(feature = "mcp")]
 mod mcp_hostile;
 #[cfg(feature = "mcp")]
