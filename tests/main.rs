@@ -18,6 +18,8 @@ mod cli;
 #[cfg(feature = "cli")]
 mod cli_call_and_examples;
 #[cfg(feature = "cli")]
+mod cli_consent;
+#[cfg(feature = "cli")]
 mod cli_convert;
 #[cfg(feature = "cli")]
 mod cli_input;
