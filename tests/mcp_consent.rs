@@ -148,7 +148,7 @@ fn a_session_asks_with_a_form_and_sends_only_on_accept() {
     session.send(&error.to_string());
     let answer = session.answer(&Json::from(20));
     assert!(
-        is_error(&answer) && text(&answer).contains("answered with an error"),
+        is_error(&answer) && text(&answer).contains("answered the approval question with an error"),
         "{}",
         answer
     );

@@ -342,16 +342,19 @@ pub(crate) fn input_required(message: &str, state: String, meta: Option<Json>) -
 #[derive(Default)]
 pub(crate) struct Waiting {
     next: AtomicU64,
+    /// Makes ids no client can guess: over HTTP any client with the token may post an
+    /// answer, and must not answer a question asked of another.
+    id_key: RandomState,
     senders: Mutex<HashMap<String, SyncSender<Result<Json, String>>>>,
 }
 
 impl Waiting {
     /// A new request id and the receiver of its answer.
     pub(crate) fn register(&self) -> (String, mpsc::Receiver<Result<Json, String>>) {
-        let id = format!(
-            "httptool-approval-{}",
-            self.next.fetch_add(1, Ordering::SeqCst)
-        );
+        let n = self.next.fetch_add(1, Ordering::SeqCst);
+        let mut hasher = self.id_key.build_hasher();
+        hasher.write_u64(n);
+        let id = format!("httptool-approval-{}-{:016x}", n, hasher.finish());
         let (sender, receiver) = mpsc::sync_channel(1);
         self.senders
             .lock()
@@ -404,8 +407,10 @@ impl Approver for Elicit {
         self.waiting.forget(&id);
         match got {
             Ok(Ok(result)) => read_answer(&result),
-            Ok(Err(error)) => Approval::Unanswered(format!(
-                "asking the user failed: the client answered with an error ({})",
+            // A client without elicitation answers so (the Python SDK: "Elicitation not
+            // supported").
+            Ok(Err(error)) => Approval::CannotAsk(format!(
+                "this MCP client cannot ask the user for it (it answered the approval question with an error: {})",
                 error
             )),
             Err(_) => Approval::Unanswered(format!(

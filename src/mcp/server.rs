@@ -348,6 +348,16 @@ impl Server {
         self
     }
 
+    /// The context set with [`context`](Server::context).
+    pub(crate) fn context_value(&self) -> &CallContext {
+        &self.context
+    }
+
+    /// The time set with [`elicitation_timeout`](Server::elicitation_timeout).
+    pub(crate) fn elicitation_wait(&self) -> Duration {
+        self.elicitation_timeout
+    }
+
     /// How long a call waits for the client's answer to `elicitation/create`. Defaults to
     /// [`DEFAULT_ELICITATION_TIMEOUT`].
     pub fn elicitation_timeout(mut self, timeout: Duration) -> Server {
@@ -1144,13 +1154,25 @@ impl Stateless {
         revision: &str,
         context: Option<CallContext>,
     ) -> Reply {
+        self.answer_live(message, revision, context, None)
+    }
+
+    /// As [`answer_with`](Stateless::answer_with), with each notification handed to `live`
+    /// as it is made (an event stream's writer) instead of kept in the [`Reply`].
+    pub(crate) fn answer_live(
+        &self,
+        message: Json,
+        revision: &str,
+        context: Option<CallContext>,
+        live: Option<Sink>,
+    ) -> Reply {
         match rpc::message(message) {
             Incoming::Invalid(text) => Reply {
                 text: Some(text),
                 notifications: Vec::new(),
             },
             Incoming::Request { id, method, params } => {
-                self.request(&id, &method, params, revision, context)
+                self.request(&id, &method, params, revision, context, live)
             }
             Incoming::Notification { .. } | Incoming::Response { .. } | Incoming::Batch(_) => {
                 Reply::default()
@@ -1165,6 +1187,7 @@ impl Stateless {
         params: Option<Json>,
         revision: &str,
         context: Option<CallContext>,
+        live: Option<Sink>,
     ) -> Reply {
         let text = |text: String| Reply {
             text: Some(text),
@@ -1193,7 +1216,7 @@ impl Stateless {
                         "server/discover" => text(core.discover(id)),
                         "tools/list" => text(core.list(id, &params, Shape::Full, true)),
                         "tools/call" => {
-                            self.call(id, params, LATEST_PROTOCOL_VERSION, context)
+                            self.call(id, params, LATEST_PROTOCOL_VERSION, context, live)
                         }
                         other => text(rpc::error(
                             id,
@@ -1250,7 +1273,7 @@ impl Stateless {
         };
         match method {
             "tools/list" => text(core.list(id, &params, Shape::of(version), false)),
-            "tools/call" => self.call(id, params, version, context),
+            "tools/call" => self.call(id, params, version, context, live),
             other => text(rpc::error(
                 id,
                 rpc::METHOD_NOT_FOUND,
@@ -1268,6 +1291,7 @@ impl Stateless {
         params: Map,
         version: &'static str,
         context: Option<CallContext>,
+        live: Option<Sink>,
     ) -> Reply {
         let core = &self.core;
         let text = |answer: String| Reply {
@@ -1297,6 +1321,7 @@ impl Stateless {
                 token,
                 messages: version != "2024-11-05",
                 lines: Mutex::new((Vec::new(), None)),
+                live,
             })
         });
         if let Some(progress) = &progress {
@@ -1900,7 +1925,12 @@ struct CollectedProgress {
     token: Json,
     messages: bool,
     lines: Mutex<(Vec<String>, Option<u64>)>,
+    /// Where each notification goes at once, when not kept.
+    live: Option<Sink>,
 }
+
+/// Takes each message of an event stream as it is made.
+pub(crate) type Sink = Arc<dyn Fn(String) + Send + Sync>;
 
 impl Progress for CollectedProgress {
     fn report(&self, done: u64, total: Option<u64>, message: &str) {
@@ -1910,7 +1940,10 @@ impl Progress for CollectedProgress {
         }
         lines.1 = Some(done);
         let line = progress_notification(&self.token, done, total, message, self.messages);
-        lines.0.push(line);
+        match &self.live {
+            Some(live) => live(line),
+            None => lines.0.push(line),
+        }
     }
 }
 

@@ -7,7 +7,8 @@ usage: python3 tests/mcp_sdk/consent.py PATH-TO-HTTPTOOL [PATH-TO-NGINX]
 
 Over stdio at 2025-11-25 (`elicitation/create` sent mid-call) and at 2026-07-28
 (`InputRequiredResult` with a signed `requestState`, the retry carrying the answer), and over
-Streamable HTTP at 2026-07-28 through two `serve --http` processes behind nginx
+Streamable HTTP at 2025-11-25 (one process: the call's answer is an event stream carrying
+`elicitation/create`, the client's answer a POST of its own) and at 2026-07-28 through two `serve --http` processes behind nginx
 (round-robin) that share the signing key (`--confirm-key-env`): the retry lands on the other
 process and is approved there. Then the same two processes without a shared key, where a
 retry that lands on the other process is refused: proof the retries do cross. Each time the
@@ -107,7 +108,7 @@ def stdio(binary, plugin_path, mode):
     return connect
 
 
-def http(url):
+def http(url, mode="auto"):
     from mcp import Client
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
@@ -120,7 +121,7 @@ def http(url):
             self.http = create_mcp_http_client(headers={"Authorization": "Bearer " + TOKEN})
             client = await self.http.__aenter__()
             transport = streamable_http_client(url, http_client=client, terminate_on_close=False)
-            self.client = Client(transport, mode="auto", read_timeout_seconds=30, elicitation_callback=self.cb)
+            self.client = Client(transport, mode=mode, read_timeout_seconds=30, elicitation_callback=self.cb)
             return await self.client.__aenter__()
 
         async def __aexit__(self, *exc):
@@ -219,6 +220,20 @@ def main():
                 asyncio.run(calls(stdio(binary, path, mode), revision, "stdio"))
             except BaseException as e:
                 check(revision, "stdio session", False, repr(e))
+        # One process at 2025-11-25: the answer is an event stream with elicitation/create
+        # on it, and the client's answer comes back as a POST of its own.
+        single = subprocess.Popen([binary, "serve", path, "--http", "127.0.0.1:0", "--token-env", "CONSENT_TOKEN"],
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  env=dict(os.environ, CONSENT_TOKEN=TOKEN), text=True)
+        try:
+            line = single.stderr.readline()
+            url = "http://127.0.0.1:%s/mcp" % line.split("serving MCP at http://127.0.0.1:", 1)[1].split("/", 1)[0]
+            asyncio.run(calls(http(url, "legacy"), "2025-11-25", "http, event stream"))
+        except BaseException as e:
+            check("2025-11-25", "http session", False, repr(e))
+        finally:
+            single.terminate()
+            single.wait(timeout=10)
         for shared in (True, False):
             url, procs = replicas(binary, tmp, api_port, nginx, shared)
             try:
