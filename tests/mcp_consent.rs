@@ -504,3 +504,131 @@ fn over_http_before_2026_nothing_can_ask() {
     );
     assert!(api.requests().is_empty());
 }
+
+/// Posts a 2025-11-25 `tools/call` on a raw socket (the answer is read as it streams).
+fn post_call(addr: std::net::SocketAddr, body: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{}",
+        addr,
+        body.len(),
+        body
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    stream
+}
+
+/// Reads until `marker` has arrived; returns everything read so far.
+fn read_until(stream: &mut std::net::TcpStream, seen: &mut String, marker: &str) {
+    use std::io::Read;
+    let mut buf = [0u8; 4096];
+    while !seen.contains(marker) {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "the stream ended before {:?}: {}", marker, seen);
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+}
+
+#[test]
+fn over_http_the_call_streams_its_question_and_the_answer_comes_by_post() {
+    use httptool::http::{Client, HttpServer, Request, ServerConfig, Transport};
+    use httptool::mcp::HttpTransport;
+
+    let api = Api::json(r#"{"deleted":true}"#);
+    let stateless = Server::new().stateless(Arc::new(registry(&api.base())));
+    let server = HttpServer::bind("127.0.0.1:0", ServerConfig::new()).unwrap();
+    let addr = server.local_addr().unwrap();
+    std::thread::spawn(move || HttpTransport::new(stateless).serve(&server));
+
+    for (answer, sent) in [
+        (
+            httptool::json!({"action": "accept", "content": {"approve": true}}),
+            1,
+        ),
+        (httptool::json!({"action": "decline"}), 0),
+    ] {
+        let before = api.requests().len();
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"deleteRepo","arguments":{"id":"a"}}}"#;
+        let mut stream = post_call(addr, call);
+        let mut seen = String::new();
+        read_until(&mut stream, &mut seen, "\n\n\r\n");
+        assert!(seen.starts_with("HTTP/1.1 200"), "{}", seen);
+        assert!(
+            seen.contains("Content-Type: text/event-stream\r\n"),
+            "{}",
+            seen
+        );
+        assert!(seen.contains("Transfer-Encoding: chunked\r\n"), "{}", seen);
+        let data = seen
+            .split("data: ")
+            .nth(1)
+            .unwrap()
+            .split('\n')
+            .next()
+            .unwrap();
+        let question = json::parse(data).unwrap();
+        assert_eq!(
+            question["method"],
+            Json::from("elicitation/create"),
+            "{}",
+            seen
+        );
+        assert_eq!(
+            api.requests().len(),
+            before,
+            "nothing is sent while the user thinks"
+        );
+
+        let reply =
+            httptool::json!({"jsonrpc": "2.0", "id": question["id"].clone(), "result": answer});
+        let posted = Client::new()
+            .send(
+                &Request::post(&format!("http://{}/mcp", addr))
+                    .unwrap()
+                    .with_header("Content-Type", "application/json")
+                    .unwrap()
+                    .with_header("MCP-Protocol-Version", "2025-11-25")
+                    .unwrap()
+                    .with_body(reply.to_string().into_bytes()),
+            )
+            .unwrap();
+        assert_eq!(posted.status(), 202);
+        read_until(&mut stream, &mut seen, "\r\n0\r\n\r\n");
+        let last = seen
+            .rsplit("data: ")
+            .next()
+            .unwrap()
+            .split('\n')
+            .next()
+            .unwrap();
+        let result = json::parse(last).unwrap();
+        assert_eq!(result["id"], Json::from(7));
+        assert_eq!(is_error(&result), sent == 0, "{}", result);
+        assert_eq!(api.requests().len(), before + sent);
+    }
+
+    // A client that takes no event stream cannot be asked over HTTP.
+    let refused = Client::new()
+        .send(
+            &Request::post(&format!("http://{}/mcp", addr))
+                .unwrap()
+                .with_header("Content-Type", "application/json")
+                .unwrap()
+                .with_header("Accept", "application/json")
+                .unwrap()
+                .with_header("MCP-Protocol-Version", "2025-11-25")
+                .unwrap()
+                .with_body(br#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"deleteRepo","arguments":{"id":"a"}}}"#.to_vec()),
+        )
+        .unwrap();
+    let answer = json::parse_bytes(refused.body()).unwrap();
+    assert!(
+        is_error(&answer) && text(&answer).contains("cannot ask"),
+        "{}",
+        answer
+    );
+}
