@@ -45,6 +45,8 @@ const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 /// | a revision not spoken | `400`, -32022 |
 /// | a 2026-07-28 method not offered | `404`, -32601 |
 /// | a notification, or a response | `202`, no body |
+/// | a response (the client's answer to `elicitation/create`) | `202`, no body; handed to the call waiting for it in this process |
+/// | a `tools/call` before 2026-07-28 from a client that takes a stream | `200`, `text/event-stream` as soon as the call sends something (progress, or `elicitation/create` when it needs the user's approval), each message an event as it is made, the result last; `application/json` when it sends nothing |
 /// | any other request | `200`, `application/json`; `text/event-stream` when a call sent progress and the client takes a stream |
 ///
 /// # Security

@@ -14,6 +14,7 @@
 //! | `lines.rs` | newline-delimited reading with a cap that never holds a long line |
 //! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
 //! | `server.rs` | the session: the reader loop, the writer thread, the worker pool; [`Stateless`], the same answers without a session |
+//! | `consent.rs` | the user's approval through the client: `elicitation/create`, and at 2026-07-28 the signed `requestState` of `InputRequiredResult` ([approval](crate::design::endpoints#approval)) |
 //! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `http`) |
 //!
 //! # Examples
@@ -47,10 +48,11 @@ pub use self::error::Error;
 #[cfg(feature = "http")]
 pub use self::http::{HttpTransport, DEFAULT_HTTP_PATH, HEALTH_PATH};
 pub use self::server::{
-    Reply, Server, Stateless, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT,
-    DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES,
-    DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS,
-    LATEST_HANDSHAKE_VERSION, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    Reply, Server, Stateless, DEFAULT_APPROVAL_TTL, DEFAULT_ELICITATION_TIMEOUT,
+    DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES, DEFAULT_PAGE_SIZE,
+    DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION,
+    LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
 };
 
 use std::io::{BufRead, Write};

@@ -143,6 +143,13 @@ impl std::fmt::Debug for ApprovalKey {
 ///   would be, calls concurrently on the pool, and the answers are written as one array when
 ///   the last call is done or cancelled; a batch of notifications gets no line at all. An
 ///   empty batch and `initialize` inside one are -32600.
+/// - A call that needs the user's approval ([approval](crate::design::endpoints#approval)):
+///   at 2026-07-28 the first call answers `InputRequiredResult` (`resultType:
+///   "input_required"`, the question in `inputRequests`, a signed `requestState`) and the
+///   retry with the answer in `inputResponses` is sent only if it matches; in a session of
+///   an older revision whose client declared form elicitation, `elicitation/create` goes to
+///   the client mid-call (its answer is a response the reader hands to the waiting call);
+///   a client that cannot ask gets an `isError` result. Nothing is sent without a yes.
 /// - `_meta.progressToken`: `notifications/progress` when the request is sent and when its
 ///   response's head has arrived, before the body is read (see [`Progress`]).
 /// - The end of input waits for calls in flight up to
