@@ -56,7 +56,8 @@ mod decimal;
 mod base64;
 mod error;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
-#[cfg(feature = "http")]
+#[cfg(any(feature = "http", feature = "mcp"))]
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 mod hash;
 #[cfg(test)]
 mod test_rng;

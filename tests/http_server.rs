@@ -387,3 +387,58 @@ fn read_request_never_panics_on_mutated_requests() {
     }
     assert!(read > 100, "only {} read", read);
 }
+
+#[test]
+fn a_streamed_body_goes_out_in_chunks_as_it_is_written_and_the_connection_stays_open() {
+    let server = HttpServer::bind("127.0.0.1:0", ServerConfig::new()).unwrap();
+    let addr = server.local_addr().unwrap();
+    thread::spawn(move || {
+        server.serve(|request: &ServerRequest| {
+            if request.path() == "/plain" {
+                return ServerResponse::with_content(200, "text/plain", b"done".to_vec());
+            }
+            ServerResponse::streaming(
+                200,
+                "text/event-stream",
+                Box::new(|out: &mut dyn Write| {
+                    out.write_all(b"data: one\n\n")?;
+                    thread::sleep(Duration::from_millis(50));
+                    out.write_all(b"data: two\n\n")
+                }),
+            )
+        })
+    });
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream
+        .write_all(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !seen.ends_with(b"0\r\n\r\n") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8(seen).unwrap();
+    assert!(text.contains("Transfer-Encoding: chunked\r\n"), "{}", text);
+    assert!(!text.contains("Content-Length"), "{}", text);
+    assert!(
+        text.ends_with("\r\n\r\nb\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n0\r\n\r\n"),
+        "{}",
+        text
+    );
+    // The same connection takes the next request.
+    stream
+        .write_all(b"GET /plain HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut next = Vec::new();
+    while !next.ends_with(b"done") {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0);
+        next.extend_from_slice(&buf[..n]);
+    }
+    assert!(next.starts_with(b"HTTP/1.1 200"));
+}

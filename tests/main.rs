@@ -20,6 +20,8 @@ mod cli;
 #[cfg(feature = "cli")]
 mod cli_call_and_examples;
 #[cfg(feature = "cli")]
+mod cli_consent;
+#[cfg(feature = "cli")]
 mod cli_convert;
 #[cfg(feature = "cli")]
 mod cli_input;
@@ -117,6 +119,8 @@ mod mcp_batch;
 mod mcp_calls;
 #[cfg(feature = "cli")]
 mod mcp_cli;
+#[cfg(all(feature = "mcp", feature = "plugin"))]
+mod mcp_consent;
 #[cfg(feature = "mcp")]
 mod mcp_hostile;
 #[cfg(feature = "mcp")]
@@ -175,6 +179,8 @@ mod option_names;
 mod paged_lists;
 #[cfg(feature = "plugin")]
 mod plugin_aws_sigv4;
+#[cfg(feature = "plugin")]
+mod plugin_consent;
 #[cfg(feature = "plugin")]
 mod plugin_deferred;
 #[cfg(feature = "plugin")]

@@ -314,3 +314,69 @@
 //! from the context or their default. An argument the model sends for a hidden parameter is
 //! refused like an unknown one, and a transport error's message names the origin but not
 //! the path, which may hold such a value.
+//!
+//! # Approval
+//!
+//! A call that deletes, pays, sends or overwrites can be held until the user says yes: the
+//! model never sees or fills the answer (a `confirm: true` argument would be the model
+//! approving itself). Which calls is a policy, [`Confirm`](crate::tool::Confirm), declared
+//! once:
+//!
+//! | `"confirm"` | the calls that need approval |
+//! | --- | --- |
+//! | `"never"` (the default) | none: nothing changes for a plugin that says nothing |
+//! | `"destructive"` | `DELETE`, and tools annotated destructive (`PUT` and `PATCH` are, unless their `annotations` say otherwise) |
+//! | `"writes"` | every method that is not safe: all but `GET`, `HEAD`, `OPTIONS`, `TRACE` |
+//! | `"always"` or `true` | every call |
+//! | `["name", ...]` | the tools named |
+//!
+//! The plugin's `"confirm"` holds for every endpoint; an endpoint's own (a word, `true` or
+//! `false`) wins over it, so one harmless `POST /search` can be exempt under `"writes"`. A
+//! host adds a policy for everything it serves with
+//! [`CallContext::with_confirm`](crate::tool::CallContext::with_confirm) (`httptool serve
+//! --confirm`); a call needs approval when either names it.
+//!
+//! Such a call is built first (arguments that make no request are the model's to fix, and
+//! nobody is asked about a call that cannot be sent), then the context's
+//! [`Approver`](crate::tool::Approver) is asked with an
+//! [`ApprovalRequest`](crate::tool::ApprovalRequest): the tool, the method, the URL with
+//! every secret as `***`, the model's arguments and the start of the body. In its
+//! [`message`](crate::tool::ApprovalRequest::message) every value from the model or the API
+//! is a quoted JSON string with line breaks, bidirectional and invisible characters
+//! escaped, so an argument cannot write a line that reads as the server's own words. Only
+//! [`Approval::Approved`](crate::tool::Approval::Approved) sends; a decline, a dismissal, a
+//! timeout, an error, or no approver at all is an `is_error` result of kind
+//! [`NotApproved`](crate::tool::ErrorKind::NotApproved) that says nothing was sent. Both ways
+//! a tool sends ([`Tool::call`](crate::tool::Tool::call) and
+//! [`HttpTool::send`](crate::plugin::HttpTool::send)) ask.
+//!
+//! Who asks:
+//!
+//! - `httptool call`: the terminal when standard input is one, `--yes` approves, and with
+//!   neither the call is refused.
+//! - An MCP session (stdio) at 2025-06-18 or later whose client declared form elicitation:
+//!   `elicitation/create` sent mid-call with a one-field form (a required boolean); only
+//!   `accept` with the box ticked approves. The call waits up to
+//!   [`Server::elicitation_timeout`](crate::mcp::Server::elicitation_timeout).
+//! - Streamable HTTP before 2026-07-28, for a client that takes an event stream: the POST is
+//!   answered with `text/event-stream` once the call has something to send (the question,
+//!   or progress), and the client's answer arrives as a POST of its own, handed to the call
+//!   waiting in this process (its request id is unguessable, so no other client can answer
+//!   it).
+//! - Revision 2026-07-28 (stdio and HTTP): the multi round-trip pattern. The first call is
+//!   answered with an `InputRequiredResult` holding the question and a `requestState`:
+//!   `a1.EXPIRY.NONCE.TAG`, where the tag is HMAC-SHA256 under the server's key of the
+//!   tool's name, its arguments (keys sorted), the expiry and the nonce. The retry is
+//!   approved only when the state's tag is right for this very tool and these arguments, it
+//!   has not expired ([`Server::approval_ttl`](crate::mcp::Server::approval_ttl)), and its
+//!   answer accepts; other arguments, another tool, a forged or expired state are refused
+//!   with nothing sent. The state is signed, not stored, so any copy of a server that has
+//!   the same key ([`Server::approval_key`](crate::mcp::Server::approval_key), `serve
+//!   --confirm-key-env`) takes the retry. Each process also remembers the nonces it has
+//!   redeemed until they expire, so a state is used once per process; across copies, a
+//!   client replaying an approved state within its expiry could send the same approved
+//!   call once more on each other copy (bounded by the short expiry; stopping it would
+//!   need storage the copies share).
+//! - A client that cannot ask (no form elicitation declared, or an error in answer to the
+//!   question): refused, saying the call needs the user's approval and this client cannot
+//!   ask. Never sent silently.

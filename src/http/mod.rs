@@ -105,7 +105,7 @@ pub(crate) use self::retry::parse_retry_after;
 pub use self::retry::RetryPolicy;
 pub use self::server::{
     read_request, HttpServer, RequestError, RequestHandler, ServerConfig, ServerRequest,
-    ServerResponse, DEFAULT_SERVER_MAX_BODY, DEFAULT_SERVER_MAX_CONNECTIONS,
+    ServerResponse, StreamFn, DEFAULT_SERVER_MAX_BODY, DEFAULT_SERVER_MAX_CONNECTIONS,
     DEFAULT_SERVER_TIMEOUT_BODY, DEFAULT_SERVER_TIMEOUT_HEAD, DEFAULT_SERVER_TIMEOUT_IDLE,
     DEFAULT_SERVER_TIMEOUT_WRITE,
 };

@@ -236,6 +236,45 @@ pub struct ServerResponse {
     headers: Vec<(String, String)>,
     body: Vec<u8>,
     close: bool,
+    stream: Option<BodyStream>,
+}
+
+/// What writes a body as it is made (see [`ServerResponse::streaming`]).
+pub type StreamFn = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + Send>;
+
+/// A body written as it is made, taken once.
+#[derive(Clone)]
+struct BodyStream(Arc<std::sync::Mutex<Option<StreamFn>>>);
+
+impl std::fmt::Debug for BodyStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BodyStream")
+    }
+}
+
+/// Writes each write as one chunk (RFC 9112, section 7.1), flushed, so every event of a
+/// stream reaches the client when it is written.
+struct Chunked<'a, W: Write> {
+    inner: &'a mut W,
+}
+
+impl<W: Write> Write for Chunked<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if bytes.is_empty() {
+            return Ok(0);
+        }
+        let mut chunk = Vec::with_capacity(bytes.len() + 16);
+        chunk.extend_from_slice(format!("{:x}\r\n", bytes.len()).as_bytes());
+        chunk.extend_from_slice(bytes);
+        chunk.extend_from_slice(b"\r\n");
+        self.inner.write_all(&chunk)?;
+        self.inner.flush()?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 impl ServerResponse {
@@ -251,7 +290,18 @@ impl ServerResponse {
             headers: Vec::new(),
             body: Vec::new(),
             close: false,
+            stream: None,
         }
+    }
+
+    /// `status` with a body of `content_type` that `write` writes as it is made (Server-Sent
+    /// Events): sent with `Transfer-Encoding: chunked`, each write one chunk, flushed; for
+    /// an HTTP/1.0 request, until the connection closes. The connection's thread runs
+    /// `write`, after the head is sent.
+    pub fn streaming(status: u16, content_type: &str, write: StreamFn) -> ServerResponse {
+        let mut response = ServerResponse::new(status).header("Content-Type", content_type);
+        response.stream = Some(BodyStream(Arc::new(std::sync::Mutex::new(Some(write)))));
+        response
     }
 
     /// `status` with a body of `content_type`.
@@ -330,7 +380,7 @@ impl ServerResponse {
             out.extend_from_slice(b"\r\n");
         }
         // RFC 9110 section 8.6: no Content-Length in a 1xx or 204.
-        if !(self.status < 200 || self.status == 204) {
+        if self.stream.is_none() && !(self.status < 200 || self.status == 204) {
             out.extend_from_slice(b"Content-Length: ");
             out.extend_from_slice(self.body.len().to_string().as_bytes());
             out.extend_from_slice(b"\r\n");
@@ -953,7 +1003,39 @@ fn connection(
         // one is answered and the connection closed.
         let pipelined = reader.end > reader.start;
         let response = handler.handle(&request);
-        let close = !persists || pipelined || response.close;
+        let mut close = !persists || pipelined || response.close;
+        let stream = response.stream.as_ref().and_then(|s| {
+            s.0.lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take()
+        });
+        if let Some(write) = stream {
+            // HTTP/1.0 has no chunks: the body ends where the connection does.
+            let chunked = request.version == Version::Http11;
+            close = close || !chunked;
+            let mut head = response.encode(close, true);
+            // The head ends with its blank line; the framing field goes before it.
+            head.truncate(head.len().saturating_sub(2));
+            if chunked {
+                head.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
+            }
+            head.extend_from_slice(b"\r\n");
+            if reader.source.write_all(&head).is_err() {
+                break;
+            }
+            let written = if chunked {
+                write(&mut Chunked {
+                    inner: &mut reader.source,
+                })
+                .and_then(|()| reader.source.write_all(b"0\r\n\r\n"))
+            } else {
+                write(&mut reader.source)
+            };
+            if written.is_err() || close {
+                break;
+            }
+            continue;
+        }
         let bytes = response.encode(close, request.method == "HEAD");
         if reader.source.write_all(&bytes).is_err() || close {
             break;

@@ -2,12 +2,15 @@
 //! its own (MCP 2026-07-28, "Transports", "Streamable HTTP"), so any copy of a server can
 //! answer any request.
 
-use std::io;
-use std::sync::Arc;
+use std::io::{self, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread;
 
+use super::consent::{Elicit, Waiting};
 use super::http_oauth::{OAuth, Verdict};
-use super::rpc;
-use super::server::{Stateless, LATEST_PROTOCOL_VERSION};
+use super::rpc::{self, Incoming};
+use super::server::{Reply, Sink, Stateless, LATEST_PROTOCOL_VERSION};
 use crate::http::{HttpServer, RequestHandler, ServerRequest, ServerResponse};
 use crate::json::{Json, ParseOptions};
 use crate::tool::CallContext;
@@ -47,6 +50,8 @@ const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 /// | a revision not spoken | `400`, -32022 |
 /// | a 2026-07-28 method not offered | `404`, -32601 |
 /// | a notification, or a response | `202`, no body |
+/// | a response (the client's answer to `elicitation/create`) | `202`, no body; handed to the call waiting for it in this process |
+/// | a `tools/call` before 2026-07-28 from a client that takes a stream | `200`, `text/event-stream` as soon as the call sends something (progress, or `elicitation/create` when it needs the user's approval), each message an event as it is made, the result last; `application/json` when it sends nothing |
 /// | any other request | `200`, `application/json`; `text/event-stream` when a call sent progress and the client takes a stream |
 ///
 /// # Security
@@ -80,6 +85,8 @@ pub struct HttpTransport {
     allowed_origins: Vec<String>,
     token: Option<String>,
     oauth: Option<Arc<OAuth>>,
+    /// Calls waiting for the client's answer to a request sent on their event stream.
+    waiting: Arc<Waiting>,
 }
 
 impl std::fmt::Debug for HttpTransport {
@@ -106,6 +113,7 @@ impl HttpTransport {
             allowed_origins: Vec::new(),
             token: None,
             oauth: None,
+            waiting: Arc::new(Waiting::default()),
         }
     }
 
@@ -331,7 +339,111 @@ impl HttpTransport {
             );
         }
         let revision = header_version.unwrap_or(REVISION_WITHOUT_HEADER);
+        if method.is_none() && message.get("id").is_some() {
+            // The client's answer to a request of ours, sent on a call's event stream.
+            if let Incoming::Response { id, answer } = rpc::message(message) {
+                self.waiting.deliver(&id, answer);
+            }
+            return ServerResponse::new(202);
+        }
+        if stream_ok && !modern && method == Some("tools/call") {
+            return self.call_streaming(message, revision, context);
+        }
         let reply = self.stateless.answer_with(message, revision, context);
+        self.respond(reply, modern, stream_ok)
+    }
+
+    /// A `tools/call` before revision 2026-07-28 from a client that takes an event stream:
+    /// run on a thread of its own, so that the first message it sends the client (a
+    /// progress notification, or `elicitation/create` when the call needs the user's
+    /// approval) opens a `text/event-stream` answer, on which every later message and the
+    /// result follow (MCP 2025-11-25, "Streamable HTTP", "Sending Messages to the Server").
+    /// The client's answer to `elicitation/create` arrives as a POST of its own and is handed
+    /// to the waiting call (in this process: behind a load balancer, route a client to one
+    /// process, or use 2026-07-28). A call that sends nothing gets a plain JSON answer.
+    fn call_streaming(
+        &self,
+        message: Json,
+        revision: &str,
+        context: Option<CallContext>,
+    ) -> ServerResponse {
+        enum Event {
+            Line(String),
+            Done(Reply),
+        }
+        let (events, received) = mpsc::channel::<Event>();
+        let stateless = self.stateless.clone();
+        let waiting = self.waiting.clone();
+        let revision_owned = revision.to_string();
+        let sender = Mutex::new(events.clone());
+        let sink: Sink = Arc::new(move |line: String| {
+            let _ = sender
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .send(Event::Line(line));
+        });
+        let started = thread::Builder::new()
+            .name(String::from("httptool-mcp-call"))
+            .spawn(move || {
+                let server = stateless.server();
+                let ask = sink.clone();
+                let elicit = Elicit {
+                    send: Mutex::new(Box::new(move |line| ask(line))),
+                    waiting,
+                    timeout: server.elicitation_wait(),
+                    with_mode: revision_owned == "2025-11-25",
+                };
+                let context = context
+                    .unwrap_or_else(|| server.call_context().clone())
+                    .with_approver(Arc::new(elicit));
+                let reply =
+                    stateless.answer_live(message, &revision_owned, Some(context), Some(sink));
+                let _ = events.send(Event::Done(reply));
+            });
+        if started.is_err() {
+            return rpc_error(
+                500,
+                rpc::INTERNAL_ERROR,
+                "internal error: the server could not start a thread for the call",
+            );
+        }
+        let first = match received.recv() {
+            Ok(Event::Done(reply)) => return self.respond(reply, false, true),
+            Ok(Event::Line(line)) => line,
+            Err(_) => {
+                return rpc_error(
+                    500,
+                    rpc::INTERNAL_ERROR,
+                    "internal error: the call ended unanswered",
+                )
+            }
+        };
+        let write = move |out: &mut dyn Write| -> io::Result<()> {
+            write_event(out, &first)?;
+            for event in received {
+                match event {
+                    Event::Line(line) => write_event(out, &line)?,
+                    Event::Done(reply) => {
+                        for line in reply.notifications() {
+                            write_event(out, line)?;
+                        }
+                        if let Some(text) = reply.text() {
+                            write_event(out, text)?;
+                        }
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        };
+        ServerResponse::streaming(200, "text/event-stream", Box::new(write))
+            .header("Cache-Control", "no-cache")
+            .header("X-Accel-Buffering", "no")
+    }
+
+    /// The HTTP answer of a reply: its status, and an event stream when it holds
+    /// notifications and the client takes one.
+    fn respond(&self, reply: Reply, modern: bool, stream_ok: bool) -> ServerResponse {
         let code = reply.error_code();
         let notifications = reply.notifications().to_vec();
         let text = match reply.into_text() {
@@ -459,6 +571,16 @@ fn bearer(request: &ServerRequest) -> Option<&str> {
                 None
             }
         })
+}
+
+/// One Server-Sent Event of type `message` holding one JSON-RPC message (a message is one
+/// line of JSON: no line break can end the event early).
+fn write_event(out: &mut dyn Write, line: &str) -> io::Result<()> {
+    let mut event = String::with_capacity(line.len() + 24);
+    event.push_str("event: message\ndata: ");
+    event.push_str(line);
+    event.push_str("\n\n");
+    out.write_all(event.as_bytes())
 }
 
 /// MCP 2026-07-28, "Streamable HTTP", "Server Validation": the headers mirror the body.

@@ -14,6 +14,7 @@
 //! | `lines.rs` | newline-delimited reading with a cap that never holds a long line |
 //! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
 //! | `server.rs` | the session: the reader loop, the writer thread, the worker pool; [`Stateless`], the same answers without a session |
+//! | `consent.rs` | the user's approval through the client: `elicitation/create`, and at 2026-07-28 the signed `requestState` of `InputRequiredResult` ([approval](crate::design::endpoints#approval)) |
 //! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `http`) |
 //! | `http_oauth.rs` | [`OAuth`]: the transport as an OAuth 2.1 resource server (token introspection, RFC 9728 metadata) |
 //!
@@ -36,6 +37,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod consent;
 mod error;
 #[cfg(feature = "http")]
 mod http;
@@ -55,10 +57,11 @@ pub use self::http_oauth::{
     PROTECTED_RESOURCE_METADATA_PATH,
 };
 pub use self::server::{
-    Reply, Server, Stateless, DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT,
-    DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES,
-    DEFAULT_PAGE_SIZE, DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS,
-    LATEST_HANDSHAKE_VERSION, LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
+    Reply, Server, Stateless, DEFAULT_APPROVAL_TTL, DEFAULT_ELICITATION_TIMEOUT,
+    DEFAULT_LIST_TTL_MS, DEFAULT_MAX_CALLS_IN_FLIGHT, DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_LINE_BYTES, DEFAULT_MAX_UNWRITTEN_BYTES, DEFAULT_PAGE_SIZE,
+    DEFAULT_SHUTDOWN_DEADLINE, HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION,
+    LATEST_PROTOCOL_VERSION, PROTOCOL_VERSIONS,
 };
 
 use std::io::{BufRead, Write};

@@ -34,8 +34,12 @@ pub(crate) enum Incoming {
         method: String,
         params: Option<Json>,
     },
-    /// A response to a request of ours (this server sends none), ignored.
-    Response,
+    /// A response to a request of ours (`elicitation/create`): its id, and its result or
+    /// the error's message.
+    Response {
+        id: Json,
+        answer: Result<Json, String>,
+    },
     /// A JSON array: a JSON-RPC batch (JSON-RPC 2.0, section 6), its elements unread. The
     /// session decides whether the negotiated revision takes batches.
     Batch(Vec<Json>),
@@ -121,7 +125,21 @@ pub(crate) fn message(value: Json) -> Incoming {
             }
         },
         None if id.is_some() && (map.contains_key("result") || map.contains_key("error")) => {
-            return Incoming::Response
+            let answer = match map.remove("result") {
+                Some(result) => Ok(result),
+                None => Err(map
+                    .get("error")
+                    .and_then(|e| e.get("message"))
+                    .and_then(Json::as_str)
+                    .map_or_else(
+                        || String::from("no message"),
+                        |m| crate::tool::quote(m).to_string(),
+                    )),
+            };
+            return Incoming::Response {
+                id: id.unwrap_or(Json::Null),
+                answer,
+            };
         }
         None => {
             return Incoming::Invalid(error(
@@ -172,6 +190,16 @@ pub(crate) fn error_with(id: &Json, code: i64, message: &str, data: Option<Json>
     map.insert("jsonrpc", "2.0");
     map.insert("id", id.clone());
     map.insert("error", error);
+    Json::Object(map).to_string()
+}
+
+/// `{"jsonrpc": "2.0", "id": id, "method": method, "params": params}`: a request of ours.
+pub(crate) fn request(id: &Json, method: &str, params: Json) -> String {
+    let mut map = Map::with_capacity(4);
+    map.insert("jsonrpc", "2.0");
+    map.insert("id", id.clone());
+    map.insert("method", method);
+    map.insert("params", params);
     Json::Object(map).to_string()
 }
 
@@ -248,7 +276,7 @@ mod tests {
         ));
         assert!(matches!(
             read(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
-            Incoming::Response
+            Incoming::Response { answer: Ok(_), .. }
         ));
         assert!(matches!(
             read(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},1]"#),

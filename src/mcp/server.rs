@@ -11,11 +11,15 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::consent::{self, Approvals, Elicit, RoundTrip, Waiting};
 use super::error::Error;
 use super::lines::{Line, LineReader};
 use super::rpc::{self, Incoming};
 use crate::json::{Json, Map};
-use crate::tool::{self, mcp as shape, CallContext, Progress, ToolCall, ToolRegistry};
+use crate::tool::{
+    self, mcp as shape, Arguments, CallContext, ErrorKind, Progress, ToolCall, ToolOutput,
+    ToolRegistry,
+};
 
 /// The newest protocol revision this server speaks: MCP 2026-07-28, where every request
 /// carries its revision in `_meta` and no session is set up.
@@ -76,6 +80,25 @@ pub const DEFAULT_MAX_CALLS_IN_FLIGHT: usize = 1024;
 /// to 5 s.
 pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 
+/// How long a client has to bring back the user's approval at revision 2026-07-28: the
+/// `requestState` of an `InputRequiredResult` expires after it. Defaults to 10 minutes: time
+/// for a person to read the question, short enough that an approval is not kept for later.
+pub const DEFAULT_APPROVAL_TTL: Duration = Duration::from_secs(10 * 60);
+
+/// How long a call waits for the client's answer to `elicitation/create` on a session.
+/// Defaults to 5 minutes; no answer by then is no approval.
+pub const DEFAULT_ELICITATION_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// The key that signs approvals, never shown by `Debug`.
+#[derive(Clone)]
+struct ApprovalKey(Arc<Vec<u8>>);
+
+impl std::fmt::Debug for ApprovalKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(crate::quote::MASK)
+    }
+}
+
 /// An MCP server over newline-delimited JSON-RPC 2.0 (MCP "Transports", "stdio"), with its
 /// options.
 ///
@@ -120,6 +143,13 @@ pub const DEFAULT_SHUTDOWN_DEADLINE: Duration = Duration::from_secs(5);
 ///   would be, calls concurrently on the pool, and the answers are written as one array when
 ///   the last call is done or cancelled; a batch of notifications gets no line at all. An
 ///   empty batch and `initialize` inside one are -32600.
+/// - A call that needs the user's approval ([approval](crate::design::endpoints#approval)):
+///   at 2026-07-28 the first call answers `InputRequiredResult` (`resultType:
+///   "input_required"`, the question in `inputRequests`, a signed `requestState`) and the
+///   retry with the answer in `inputResponses` is sent only if it matches; in a session of
+///   an older revision whose client declared form elicitation, `elicitation/create` goes to
+///   the client mid-call (its answer is a response the reader hands to the waiting call);
+///   a client that cannot ask gets an `isError` result. Nothing is sent without a yes.
 /// - `_meta.progressToken`: `notifications/progress` when the request is sent and when its
 ///   response's head has arrived, before the body is read (see [`Progress`]).
 /// - The end of input waits for calls in flight up to
@@ -192,6 +222,9 @@ pub struct Server {
     version: String,
     instructions: Option<String>,
     context: CallContext,
+    approval_key: Option<ApprovalKey>,
+    approval_ttl: Duration,
+    elicitation_timeout: Duration,
 }
 
 impl Default for Server {
@@ -208,6 +241,9 @@ impl Default for Server {
             version: String::from(env!("CARGO_PKG_VERSION")),
             instructions: None,
             context: CallContext::new(),
+            approval_key: None,
+            approval_ttl: DEFAULT_APPROVAL_TTL,
+            elicitation_timeout: DEFAULT_ELICITATION_TIMEOUT,
         }
     }
 }
@@ -298,6 +334,44 @@ impl Server {
         &self.context
     }
 
+    /// The key that signs the `requestState` of approvals at revision 2026-07-28 (HMAC-SHA256),
+    /// at least 16 bytes: give every copy of a server behind one load balancer the same key,
+    /// so the retry that brings the user's answer may reach any of them. Defaults to a random
+    /// key for each [`Stateless`] or session (a state then comes back to the process that
+    /// made it, or is refused). A shorter key is replaced by a random one.
+    ///
+    /// # Security
+    ///
+    /// Whoever holds the key can approve any call: keep it out of command lines and logs.
+    pub fn approval_key(mut self, key: impl Into<Vec<u8>>) -> Server {
+        let key = key.into();
+        self.approval_key = if key.len() >= consent::MIN_KEY_BYTES {
+            Some(ApprovalKey(Arc::new(key)))
+        } else {
+            None
+        };
+        self
+    }
+
+    /// How long an approval question stays answerable at revision 2026-07-28. Defaults to
+    /// [`DEFAULT_APPROVAL_TTL`].
+    pub fn approval_ttl(mut self, ttl: Duration) -> Server {
+        self.approval_ttl = ttl;
+        self
+    }
+
+    /// The time set with [`elicitation_timeout`](Server::elicitation_timeout).
+    pub(crate) fn elicitation_wait(&self) -> Duration {
+        self.elicitation_timeout
+    }
+
+    /// How long a call waits for the client's answer to `elicitation/create`. Defaults to
+    /// [`DEFAULT_ELICITATION_TIMEOUT`].
+    pub fn elicitation_timeout(mut self, timeout: Duration) -> Server {
+        self.elicitation_timeout = timeout;
+        self
+    }
+
     /// Serves `registry` until `reader` ends; see [`Server`]. The registry is copied once
     /// (its tools are shared, not copied); [`serve_shared`](Server::serve_shared) takes one
     /// that is already shared.
@@ -351,12 +425,16 @@ impl Server {
                 work: Condvar::new(),
                 in_flight: Mutex::new(HashMap::new()),
                 settled: Condvar::new(),
+                waiting: Arc::new(Waiting::default()),
+                elicitation_timeout: self.elicitation_timeout,
+                core: core.clone(),
             });
             let mut session = Session {
                 server: self,
                 shared,
                 out,
                 version: None,
+                elicitation: false,
                 core,
             };
             let read = session.run(reader);
@@ -491,6 +569,10 @@ struct Shared {
     in_flight: Mutex<HashMap<String, Arc<CallState>>>,
     /// Signalled when a call leaves `in_flight`.
     settled: Condvar,
+    /// The calls waiting for the client's answer to a request of ours.
+    waiting: Arc<Waiting>,
+    elicitation_timeout: Duration,
+    core: Arc<Core>,
 }
 
 #[derive(Default)]
@@ -519,6 +601,8 @@ struct Job {
     shape: Shape,
     /// `_meta` for a 2026-07-28 result, which also gets `resultType`; `None` before.
     result_meta: Option<Json>,
+    /// How the call asks for the user's approval.
+    asking: Asking,
 }
 
 /// The revision whose sessions take JSON-RPC batches: MCP 2025-03-26 alone.
@@ -606,6 +690,8 @@ struct Core {
     cursor_key: RandomState,
     /// `"_meta":{"io.modelcontextprotocol/serverInfo":{...}}`, for 2026-07-28 results.
     server_meta: Json,
+    /// Signs and checks the approvals of revision 2026-07-28.
+    approvals: Approvals,
 }
 
 impl Core {
@@ -616,6 +702,10 @@ impl Core {
             tools: Mutex::new(Default::default()),
             cursor_key: RandomState::new(),
             server_meta: server_meta(server),
+            approvals: Approvals::new(
+                server.approval_key.as_ref().map(|k| k.0.as_slice()),
+                server.approval_ttl,
+            ),
         }
     }
 
@@ -787,17 +877,39 @@ impl Core {
         Some(index)
     }
 
-    /// The call a `tools/call` request asks for, and its progress token; or the error
-    /// answer.
-    fn prepare_call(&self, id: &Json, mut params: Map) -> Result<(ToolCall, Option<Json>), String> {
+    /// The call a `tools/call` request asks for, its progress token, and what it brings for
+    /// approvals; or the error answer.
+    fn prepare_call(&self, id: &Json, mut params: Map) -> Result<Prepared, String> {
         let invalid = |message: String| Err(rpc::error(id, rpc::INVALID_PARAMS, &message));
+        // MCP 2026-07-28, "Multi Round-Trip Requests": a retry's answers and echoed state.
+        let input_responses = match params.remove("inputResponses") {
+            None | Some(Json::Null) => None,
+            Some(responses @ Json::Object(_)) => Some(responses),
+            Some(other) => {
+                return invalid(format!(
+                    "invalid params: inputResponses must be an object, got {}",
+                    other.type_name()
+                ))
+            }
+        };
+        let request_state = match params.remove("requestState") {
+            None | Some(Json::Null) => None,
+            Some(state @ Json::String(_)) => state.into_string(),
+            Some(other) => {
+                return invalid(format!(
+                    "invalid params: requestState must be a string, got {}",
+                    other.type_name()
+                ))
+            }
+        };
+        let mut capabilities = None;
         // "Progress": a token is a string or an integer, unique among the requests in flight.
         let progress_token = match params.remove("_meta") {
             None | Some(Json::Null) => None,
-            Some(meta) if meta.is_object() => match meta
-                .into_object()
-                .and_then(|mut m| m.remove("progressToken"))
-            {
+            Some(meta) if meta.is_object() => match meta.into_object().and_then(|mut m| {
+                capabilities = m.remove(META_CLIENT_CAPABILITIES);
+                m.remove("progressToken")
+            }) {
                 None | Some(Json::Null) => None,
                 Some(token @ Json::String(_)) => Some(token),
                 Some(token @ Json::Number(_)) if token.as_i64().is_some() => Some(token),
@@ -831,8 +943,88 @@ impl Core {
                 tool::unknown_name_message("tool", call.name(), registry.names())
             ));
         }
-        Ok((call, progress_token))
+        Ok(Prepared {
+            call,
+            progress_token,
+            capabilities,
+            input_responses,
+            request_state,
+        })
     }
+
+    /// How a 2026-07-28 call gets the user's approval: a first call keeps the question for
+    /// an `InputRequiredResult`; a retry's state is checked against this very call (tool and
+    /// arguments), and its answer read. `Err` is the answer to send at once: a state that
+    /// does not approve this call, nothing run.
+    fn round_trip(
+        &self,
+        id: &Json,
+        prepared: &mut Prepared,
+        shape: Shape,
+    ) -> Result<Arc<RoundTrip>, String> {
+        let can_ask = consent::can_elicit_form(prepared.capabilities.as_ref());
+        let state = match prepared.request_state.take() {
+            None => {
+                return Ok(Arc::new(RoundTrip {
+                    answer: None,
+                    can_ask,
+                    asked: Mutex::new(None),
+                }))
+            }
+            Some(state) => state,
+        };
+        let call = &prepared.call;
+        let redeemed = match call_arguments(call) {
+            Some(arguments) => self.approvals.redeem(&state, call.name(), &arguments),
+            None => Err(consent::StateError::Mismatch),
+        };
+        match redeemed {
+            Ok(()) => Ok(Arc::new(RoundTrip {
+                answer: Some(consent::answer_in(prepared.input_responses.as_ref())),
+                can_ask,
+                asked: Mutex::new(None),
+            })),
+            Err(e) => {
+                let output = ToolOutput::error(ErrorKind::NotApproved, e.reason());
+                let mut result = shape::call_tool_result(&output);
+                shape.result(&mut result, Some(self.server_meta.clone()));
+                Err(rpc::response(id, result))
+            }
+        }
+    }
+}
+
+/// Why a call answered without a session, before revision 2026-07-28, cannot ask: the
+/// answer is one JSON response, with no room for a request to the client.
+const HTTP_CANNOT_ASK: &str = "this server cannot ask the user through this client at its protocol revision (a call needing approval over HTTP needs revision 2026-07-28, or an event stream)";
+
+/// What a `tools/call` request holds, read.
+struct Prepared {
+    call: ToolCall,
+    progress_token: Option<Json>,
+    /// `_meta` `io.modelcontextprotocol/clientCapabilities` (revision 2026-07-28).
+    capabilities: Option<Json>,
+    /// A 2026-07-28 retry's `inputResponses` and `requestState`.
+    input_responses: Option<Json>,
+    request_state: Option<String>,
+}
+
+/// The arguments of a call as an object (they arrive parsed over MCP).
+fn call_arguments(call: &ToolCall) -> Option<Map> {
+    match call.arguments() {
+        Arguments::Object(map) => Some(map.clone()),
+        Arguments::Text(text) => crate::json::parse(text).ok()?.into_object(),
+    }
+}
+
+/// How a call asks for the user's approval when it needs it.
+enum Asking {
+    /// Revision 2026-07-28: the multi round-trip pattern.
+    RoundTrip(Arc<RoundTrip>),
+    /// `elicitation/create` on the session (`with_mode`: 2025-11-25's `"mode": "form"`).
+    Elicit { with_mode: bool },
+    /// The approver the context has; refused with this reason when it has none.
+    Context(&'static str),
 }
 
 /// MCP answered one message at a time, without a session: what a transport on which every
@@ -969,15 +1161,27 @@ impl Stateless {
         revision: &str,
         context: Option<CallContext>,
     ) -> Reply {
+        self.answer_live(message, revision, context, None)
+    }
+
+    /// As [`answer_with`](Stateless::answer_with), with each notification handed to `live`
+    /// as it is made (an event stream's writer) instead of kept in the [`Reply`].
+    pub(crate) fn answer_live(
+        &self,
+        message: Json,
+        revision: &str,
+        context: Option<CallContext>,
+        live: Option<Sink>,
+    ) -> Reply {
         match rpc::message(message) {
             Incoming::Invalid(text) => Reply {
                 text: Some(text),
                 notifications: Vec::new(),
             },
             Incoming::Request { id, method, params } => {
-                self.request(&id, &method, params, revision, context)
+                self.request(&id, &method, params, revision, context, live)
             }
-            Incoming::Notification { .. } | Incoming::Response | Incoming::Batch(_) => {
+            Incoming::Notification { .. } | Incoming::Response { .. } | Incoming::Batch(_) => {
                 Reply::default()
             }
         }
@@ -990,6 +1194,7 @@ impl Stateless {
         params: Option<Json>,
         revision: &str,
         context: Option<CallContext>,
+        live: Option<Sink>,
     ) -> Reply {
         let text = |text: String| Reply {
             text: Some(text),
@@ -1018,7 +1223,7 @@ impl Stateless {
                         "server/discover" => text(core.discover(id)),
                         "tools/list" => text(core.list(id, &params, Shape::Full, true)),
                         "tools/call" => {
-                            self.call(id, params, LATEST_PROTOCOL_VERSION, context)
+                            self.call(id, params, LATEST_PROTOCOL_VERSION, context, live)
                         }
                         other => text(rpc::error(
                             id,
@@ -1075,7 +1280,7 @@ impl Stateless {
         };
         match method {
             "tools/list" => text(core.list(id, &params, Shape::of(version), false)),
-            "tools/call" => self.call(id, params, version, context),
+            "tools/call" => self.call(id, params, version, context, live),
             other => text(rpc::error(
                 id,
                 rpc::METHOD_NOT_FOUND,
@@ -1093,23 +1298,37 @@ impl Stateless {
         params: Map,
         version: &'static str,
         context: Option<CallContext>,
+        live: Option<Sink>,
     ) -> Reply {
         let core = &self.core;
-        let (call, token) = match core.prepare_call(id, params) {
+        let text = |answer: String| Reply {
+            text: Some(answer),
+            notifications: Vec::new(),
+        };
+        let mut prepared = match core.prepare_call(id, params) {
             Ok(prepared) => prepared,
-            Err(answer) => {
-                return Reply {
-                    text: Some(answer),
-                    notifications: Vec::new(),
-                }
-            }
+            Err(answer) => return text(answer),
         };
         let mut context = context.unwrap_or_else(|| core.server.context.clone());
+        let mut trip = None;
+        if version == LATEST_PROTOCOL_VERSION {
+            match core.round_trip(id, &mut prepared, Shape::of(version)) {
+                Ok(round_trip) => {
+                    context = context.with_approver(round_trip.clone());
+                    trip = Some(round_trip);
+                }
+                Err(answer) => return text(answer),
+            }
+        } else if context.approver().is_none() {
+            context = context.with_approver(Arc::new(consent::CannotAsk(HTTP_CANNOT_ASK)));
+        }
+        let (call, token) = (prepared.call, prepared.progress_token);
         let progress = token.map(|token| {
             Arc::new(CollectedProgress {
                 token,
                 messages: version != "2024-11-05",
                 lines: Mutex::new((Vec::new(), None)),
+                live,
             })
         });
         if let Some(progress) = &progress {
@@ -1120,7 +1339,15 @@ impl Stateless {
         } else {
             None
         };
-        let answer = call_answer(&core.registry, id, call, &context, Shape::of(version), meta);
+        let answer = call_answer(
+            &core.registry,
+            id,
+            call,
+            &context,
+            Shape::of(version),
+            meta,
+            trip.as_deref().map(|t| (t, &core.approvals)),
+        );
         drop(context);
         let notifications = match progress {
             Some(progress) => std::mem::take(&mut lock(&progress.lines).0),
@@ -1139,6 +1366,8 @@ struct Session<'a> {
     out: Outgoing,
     /// The revision negotiated through `initialize`, once it was answered.
     version: Option<&'static str>,
+    /// Whether the client said at `initialize` that it takes form elicitation.
+    elicitation: bool,
     /// The options, the tools and what is made of them once.
     core: Arc<Core>,
 }
@@ -1179,7 +1408,9 @@ impl Session<'_> {
     fn handle(&mut self, line: &[u8]) {
         match rpc::read(line) {
             Incoming::Invalid(answer) => self.send(answer),
-            Incoming::Response => {}
+            Incoming::Response { id, answer } => {
+                self.shared.waiting.deliver(&id, answer);
+            }
             Incoming::Batch(elements) => self.batch(elements),
             Incoming::Notification { method, params } => self.notification(&method, params),
             Incoming::Request { id, method, params } => {
@@ -1217,7 +1448,11 @@ impl Session<'_> {
         for element in elements {
             let answer = match rpc::message(element) {
                 Incoming::Invalid(answer) => Some(answer),
-                Incoming::Response | Incoming::Batch(_) => None,
+                Incoming::Response { id, answer } => {
+                    self.shared.waiting.deliver(&id, answer);
+                    None
+                }
+                Incoming::Batch(_) => None,
                 Incoming::Notification { method, params } => {
                     self.notification(&method, params);
                     None
@@ -1365,6 +1600,7 @@ impl Session<'_> {
         match self.core.initialize(id, params) {
             Ok((version, answer)) => {
                 self.version = Some(version);
+                self.elicitation = consent::can_elicit_form(params.get("capabilities"));
                 answer
             }
             Err(answer) => answer,
@@ -1379,10 +1615,23 @@ impl Session<'_> {
         version: &'static str,
         batch: Option<&Arc<Batch>>,
     ) -> Option<String> {
-        let (call, progress_token) = match self.core.prepare_call(id, params) {
+        let mut prepared = match self.core.prepare_call(id, params) {
             Ok(prepared) => prepared,
             Err(answer) => return Some(answer),
         };
+        let asking = if version == LATEST_PROTOCOL_VERSION {
+            match self.core.round_trip(id, &mut prepared, Shape::of(version)) {
+                Ok(round_trip) => Asking::RoundTrip(round_trip),
+                Err(answer) => return Some(answer),
+            }
+        } else if self.elicitation {
+            Asking::Elicit {
+                with_mode: version == "2025-11-25",
+            }
+        } else {
+            Asking::Context(consent::NO_ELICITATION)
+        };
+        let (call, progress_token) = (prepared.call, prepared.progress_token);
         let key = rpc::id_key(id);
         let state = Arc::new(CallState {
             cancelled: AtomicBool::new(false),
@@ -1428,6 +1677,7 @@ impl Session<'_> {
             } else {
                 None
             },
+            asking,
         };
         self.submit(job)
     }
@@ -1529,6 +1779,27 @@ fn run(shared: &Shared, out: &Outgoing, job: Job) {
         return;
     }
     let mut context = job.context;
+    let mut trip = None;
+    match job.asking {
+        Asking::RoundTrip(round_trip) => {
+            context = context.with_approver(round_trip.clone());
+            trip = Some(round_trip);
+        }
+        Asking::Elicit { with_mode } => {
+            let out = out.clone();
+            context = context.with_approver(Arc::new(Elicit {
+                send: Mutex::new(Box::new(move |line| out.line(line))),
+                waiting: shared.waiting.clone(),
+                timeout: shared.elicitation_timeout,
+                with_mode,
+            }));
+        }
+        Asking::Context(reason) => {
+            if context.approver().is_none() {
+                context = context.with_approver(Arc::new(consent::CannotAsk(reason)));
+            }
+        }
+    }
     if let Some(token) = job.progress_token {
         context = context.with_progress(Arc::new(CallProgress {
             token,
@@ -1544,6 +1815,7 @@ fn run(shared: &Shared, out: &Outgoing, job: Job) {
         &context,
         job.shape,
         job.result_meta,
+        trip.as_deref().map(|t| (t, &shared.core.approvals)),
     );
     // Answer only while the call is still waited for; the check and the send happen under
     // the lock that cancellation takes, so a cancelled call is never answered.
@@ -1568,7 +1840,9 @@ fn run(shared: &Shared, out: &Outgoing, job: Job) {
 }
 
 /// Runs a call and makes its answer: the result as the revision (`shape`) defines it, with
-/// `meta` (2026-07-28) added.
+/// `meta` (2026-07-28) added. With `round_trip`, a call whose approver kept a question is
+/// answered `InputRequiredResult` instead, its state signed for this tool and these
+/// arguments (nothing was sent).
 fn call_answer(
     registry: &ToolRegistry,
     id: &Json,
@@ -1576,9 +1850,21 @@ fn call_answer(
     context: &CallContext,
     shape: Shape,
     meta: Option<Json>,
+    round_trip: Option<(&RoundTrip, &Approvals)>,
 ) -> String {
     let name = String::from(call.name());
+    let arguments = match round_trip {
+        Some(_) => call_arguments(&call),
+        None => None,
+    };
     let output = registry.call_owned(call, context);
+    if let (Some((trip, approvals)), Some(arguments)) = (round_trip, arguments) {
+        let asked = lock(&trip.asked).take();
+        if let Some(message) = asked {
+            let state = approvals.issue(&name, &arguments);
+            return rpc::response(id, consent::input_required(&message, state, meta));
+        }
+    }
     let mut result = match registry.get(&name) {
         Some(tool) => shape::call_tool_result_for(tool.spec(), &output),
         None => shape::call_tool_result(&output),
@@ -1646,7 +1932,12 @@ struct CollectedProgress {
     token: Json,
     messages: bool,
     lines: Mutex<(Vec<String>, Option<u64>)>,
+    /// Where each notification goes at once, when not kept.
+    live: Option<Sink>,
 }
+
+/// Takes each message of an event stream as it is made.
+pub(crate) type Sink = Arc<dyn Fn(String) + Send + Sync>;
 
 impl Progress for CollectedProgress {
     fn report(&self, done: u64, total: Option<u64>, message: &str) {
@@ -1656,7 +1947,10 @@ impl Progress for CollectedProgress {
         }
         lines.1 = Some(done);
         let line = progress_notification(&self.token, done, total, message, self.messages);
-        lines.0.push(line);
+        match &self.live {
+            Some(live) => live(line),
+            None => lines.0.push(line),
+        }
     }
 }
 

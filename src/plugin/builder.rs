@@ -10,7 +10,7 @@ use super::model::{
 };
 use crate::http::Method;
 use crate::json::Json;
-use crate::tool::ToolAnnotations;
+use crate::tool::{Confirm, ToolAnnotations};
 
 impl Param {
     /// A parameter named `name`: a string in the body (the defaults of the plugin file).
@@ -259,6 +259,7 @@ impl Endpoint {
                 response_fields: Vec::new(),
                 fields_argument: false,
                 pagination: None,
+                confirm: None,
             },
         }
     }
@@ -412,6 +413,14 @@ impl EndpointBuilder {
         self
     }
 
+    /// Which calls of this endpoint need the user's approval, whatever the plugin's
+    /// [`confirm`](PluginBuilder::confirm) says (`Confirm::Never` exempts it). Defaults to
+    /// the plugin's.
+    pub fn confirm(mut self, confirm: Confirm) -> EndpointBuilder {
+        self.endpoint.confirm = Some(confirm);
+        self
+    }
+
     /// Behaviour hints; those left unknown come from the method (see
     /// [`method_annotations`](super::method_annotations)).
     pub fn annotations(mut self, annotations: ToolAnnotations) -> EndpointBuilder {
@@ -540,6 +549,14 @@ impl PluginBuilder {
     /// through them. The plugin file's `$defs`.
     pub fn defs(mut self, defs: crate::json::Map) -> PluginBuilder {
         self.decl.defs = defs;
+        self
+    }
+
+    /// Which calls need the user's approval before they are sent (see [`Confirm`]); an
+    /// endpoint's own [`confirm`](EndpointBuilder::confirm) wins over it. Defaults to
+    /// [`Confirm::Never`].
+    pub fn confirm(mut self, confirm: Confirm) -> PluginBuilder {
+        self.decl.confirm = confirm;
         self
     }
 

@@ -50,6 +50,8 @@ pub(crate) struct Checked {
     /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
     /// level (every endpoint needs those).
     pub deferred: Vec<(Option<String>, String)>,
+    /// Which calls need the user's approval, unless an endpoint says otherwise.
+    pub confirm: crate::tool::Confirm,
 }
 
 /// The plugin-level parts of every request, prepared once.
@@ -228,6 +230,7 @@ fn build_with(
         defs: b.defs,
         common,
         deferred: b.deferred,
+        confirm: b.confirm,
     };
     Ok((checked, skipped))
 }

@@ -25,6 +25,8 @@ pub(crate) struct Declaration {
     /// Variables a plugin file left unresolved (see `HttpPlugin::from_json_deferred`):
     /// `(endpoint, name)`, `None` for the plugin level.
     pub deferred: Vec<(Option<String>, String)>,
+    /// Which calls need the user's approval, unless an endpoint says otherwise.
+    pub confirm: crate::tool::Confirm,
 }
 
 impl Declaration {
@@ -42,6 +44,7 @@ impl Declaration {
             endpoints: Vec::new(),
             defs: Map::new(),
             deferred: Vec::new(),
+            confirm: crate::tool::Confirm::Never,
         }
     }
 }

@@ -125,7 +125,13 @@ impl HttpPlugin {
         self.decl.query.iter().map(|(n, v)| (n.as_str(), v))
     }
 
-    /// How the plugin authenticates.
+    /// Which calls need the user's approval, unless an endpoint says otherwise (the plugin
+    /// file's `"confirm"`).
+    pub fn confirm(&self) -> &crate::tool::Confirm {
+        &self.decl.confirm
+    }
+
+    /// The auth scheme, when the plugin has one.
     pub fn auth(&self) -> Option<&Auth> {
         self.decl.auth.as_ref()
     }

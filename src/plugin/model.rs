@@ -11,7 +11,7 @@ pub use super::config_value::ConfigValue;
 use crate::http::Method;
 use crate::json::Json;
 use crate::quote::MASK;
-use crate::tool::ToolAnnotations;
+use crate::tool::{Confirm, ToolAnnotations};
 
 /// The largest output schema an endpoint may declare, in bytes of compact JSON: 64 KiB, the
 /// schema going to every MCP client in `tools/list`. Over it, loading the plugin is an error.
@@ -955,6 +955,8 @@ pub struct Endpoint {
     pub(crate) response_fields: Vec<String>,
     pub(crate) fields_argument: bool,
     pub(crate) pagination: Option<super::pages::Pagination>,
+    /// Which calls of this endpoint need the user's approval; `None`: the plugin's policy.
+    pub(crate) confirm: Option<Confirm>,
 }
 
 impl Endpoint {
@@ -1088,6 +1090,22 @@ impl Endpoint {
     /// ([`method_annotations`]).
     pub fn annotations(&self) -> ToolAnnotations {
         self.hints.or(method_annotations(self.method))
+    }
+
+    /// Which calls of this endpoint need the user's approval, when the endpoint says
+    /// (`None`: the plugin's [`confirm`](crate::plugin::HttpPlugin::confirm) decides).
+    pub fn confirm(&self) -> Option<&Confirm> {
+        self.confirm.as_ref()
+    }
+
+    /// Whether a call of this endpoint needs the user's approval under its own policy, or
+    /// else under `plugin` (the plugin's): see [`Confirm::applies`].
+    pub fn needs_approval(&self, plugin: &Confirm) -> bool {
+        self.confirm.as_ref().unwrap_or(plugin).applies(
+            &self.name,
+            Some(self.method.as_str()),
+            &self.annotations(),
+        )
     }
 
     /// The hints as declared, without the method's.

@@ -28,7 +28,8 @@ use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
 use crate::quote::MASK;
 use crate::tool::{
-    self, cap_text, CallContext, ErrorKind, Operation, Tool, ToolOutput, ToolRegistry, ToolSpec,
+    self, cap_text, Approval, ApprovalRequest, CallContext, ErrorKind, Operation, Tool, ToolOutput,
+    ToolRegistry, ToolSpec,
 };
 use crate::url::Url;
 
@@ -244,8 +245,64 @@ impl HttpTool {
         })
     }
 
+    /// Whether a call of this tool needs the user's approval: under the endpoint's policy,
+    /// else the plugin's, or under the context's ([`CallContext::with_confirm`]).
+    pub fn needs_approval(&self, context: &CallContext) -> bool {
+        let endpoint = &self.compiled.endpoint;
+        endpoint.needs_approval(self.plugin.confirm())
+            || context.confirm().map_or(false, |confirm| {
+                confirm.applies(
+                    endpoint.name(),
+                    Some(endpoint.method.as_str()),
+                    &endpoint.annotations(),
+                )
+            })
+    }
+
+    /// What the user is asked about a call with `arguments`: the request it would send,
+    /// secrets masked.
+    ///
+    /// # Errors
+    ///
+    /// As [`dry_run`](HttpTool::dry_run): the arguments do not make a request.
+    pub fn approval_request(
+        &self,
+        arguments: &Map,
+        context: &CallContext,
+    ) -> Result<ApprovalRequest, ToolOutput> {
+        let dry = self.dry_run(arguments.clone(), context)?;
+        let content_type = dry.request().headers().get("content-type").unwrap_or("");
+        Ok(
+            ApprovalRequest::new(self.compiled.endpoint.name(), arguments.clone())
+                .request(dry.request().method().as_str(), dry.masked_url())
+                .body(content_type, &dry.masked_body()),
+        )
+    }
+
+    /// Asks the context's approver when the call needs approval: `Err` with the output the
+    /// model reads when it was not given. The request is built first: arguments that make
+    /// no request are the model's to fix, and nobody is asked about a call that cannot be
+    /// sent.
+    fn approved(&self, arguments: &Map, context: &CallContext) -> Result<(), ToolOutput> {
+        if !self.needs_approval(context) {
+            return Ok(());
+        }
+        let request = self.approval_request(arguments, context)?;
+        let answer = match context.approver() {
+            Some(approver) => approver.approve(&request),
+            None => {
+                Approval::CannotAsk(String::from("this host has no way to ask the user for it"))
+            }
+        };
+        match answer.refusal(self.compiled.endpoint.name()) {
+            None => Ok(()),
+            Some(text) => Err(ToolOutput::error(ErrorKind::NotApproved, text)),
+        }
+    }
+
     /// Sends a call and returns the whole response, whatever its status, for Rust callers
-    /// ([`output`](HttpTool::output) turns it into what the model would read).
+    /// ([`output`](HttpTool::output) turns it into what the model would read). A call that
+    /// needs the user's approval asks the context's approver first, as a model's call does.
     ///
     /// # Security
     ///
@@ -334,6 +391,8 @@ impl HttpTool {
         self.check_variables()?;
         // Taken out (and checked) by `call` already; `send` shapes nothing.
         self.take_fields(&mut arguments)?;
+        // Every way a call is sent passes here: `call` and `send` alike ask first.
+        self.approved(&arguments, context)?;
         let values = args::resolve(
             &self.compiled.endpoint,
             &self.compiled.defs,

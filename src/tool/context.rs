@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::approval::{Approver, Confirm};
 use crate::quote::MASK;
 
 /// Hears how a call is going, while it runs: an MCP server turns each report into a
@@ -69,9 +70,12 @@ pub struct CallContext {
     // for `Debug`.
     values: Vec<(String, String)>,
     progress: Option<Arc<dyn Progress>>,
+    approver: Option<Arc<dyn Approver>>,
+    confirm: Option<Confirm>,
 }
 
-/// Contexts are equal when they hold the same values; a progress listener does not count.
+/// Contexts are equal when they hold the same values; a progress listener, an approver and
+/// a confirmation policy do not count.
 impl PartialEq for CallContext {
     fn eq(&self, other: &CallContext) -> bool {
         self.values == other.values
@@ -86,7 +90,35 @@ impl CallContext {
         CallContext {
             values: Vec::new(),
             progress: None,
+            approver: None,
+            confirm: None,
         }
+    }
+
+    /// Asks `approver` before a call that needs the user's approval (see [`Confirm`]).
+    /// Without one such a call is refused, never sent.
+    #[must_use]
+    pub fn with_approver(mut self, approver: Arc<dyn Approver>) -> CallContext {
+        self.approver = Some(approver);
+        self
+    }
+
+    /// The approver set with [`with_approver`](CallContext::with_approver).
+    pub fn approver(&self) -> Option<&Arc<dyn Approver>> {
+        self.approver.as_ref()
+    }
+
+    /// Calls this policy names need the user's approval too, whatever their plugin says
+    /// (`httptool serve --confirm writes`). Defaults to none: the plugins' own policies.
+    #[must_use]
+    pub fn with_confirm(mut self, confirm: Confirm) -> CallContext {
+        self.confirm = Some(confirm);
+        self
+    }
+
+    /// The policy set with [`with_confirm`](CallContext::with_confirm).
+    pub fn confirm(&self) -> Option<&Confirm> {
+        self.confirm.as_ref()
     }
 
     /// Sends the call's progress reports to `progress` (see [`Progress`]).

@@ -60,6 +60,9 @@ pub enum ErrorKind {
     /// The tool could not get a credential: an OAuth 2.0 token endpoint refused the client
     /// or the grant (`invalid_client`, `invalid_grant`, ...) or answered something unusable.
     AuthFailed,
+    /// The call needs the user's approval and did not get it (declined, dismissed, not
+    /// answered in time, or nobody could be asked); nothing was sent.
+    NotApproved,
     /// A bug or an unexpected state, such as a tool that panicked.
     Internal,
 }
@@ -86,6 +89,7 @@ impl ErrorKind {
             ErrorKind::LimitExceeded => "limit_exceeded",
             ErrorKind::AddressRefused => "address_refused",
             ErrorKind::AuthFailed => "auth_failed",
+            ErrorKind::NotApproved => "not_approved",
             ErrorKind::Internal => "internal",
         }
     }

@@ -54,6 +54,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod approval;
 mod attachment;
 mod call;
 mod catalog;
@@ -70,6 +71,7 @@ mod spec;
 mod suggest;
 mod truncate;
 
+pub use approval::{Approval, ApprovalRequest, Approver, Confirm};
 pub use attachment::{Attachment, AttachmentKind};
 pub use call::{parse_arguments, Arguments, ToolCall, DEFAULT_MAX_ARGUMENT_BYTES};
 pub use catalog::{

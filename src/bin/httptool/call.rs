@@ -1,9 +1,11 @@
 //! `httptool call`: one call, as a model would make it, and what the model gets back.
 
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use httptool::http::Secrets;
-use httptool::tool::{ToolCall, ToolOutput, ToolRegistry};
+use httptool::tool::{Approval, ApprovalRequest, Approver, ToolCall, ToolOutput, ToolRegistry};
 
 use crate::args::Args;
 use crate::assist;
@@ -21,6 +23,9 @@ result, and standard error says which kind; a 204 says `(204 No Content)` there.
                      needs no ${NAME} set: one that is not shows as `${NAME} (not set)`
   --reveal-secrets   with --dry-run, print secrets as they would be sent
   --context K=V      a per-call context value (a user's token, a tenant id); repeatable
+  --yes              approve a call the plugin's \"confirm\" asks about (without it the
+                     question is asked on the terminal, and refused when standard input
+                     is not one)
   --files DIR        let file parameters send files from under DIR (a path relative to
                      it; nothing outside it, `..` and links out refused)
   -v, --verbose      print the response's status line and headers on standard error
@@ -39,7 +44,15 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let reveal = args.flag("--reveal-secrets");
     let verbose = args.flag("--verbose") | args.flag("-v");
     let files = assist::files_option(&mut args, max_bytes)?;
+    let yes = args.flag("--yes");
     let context = call_context(args.values("--context")?)?;
+    let context = context.with_approver(if yes {
+        Arc::new(Terminal::Approve) as Arc<dyn Approver>
+    } else if stdin_is_terminal() {
+        Arc::new(Terminal::Ask)
+    } else {
+        Arc::new(Terminal::Refuse)
+    });
     let positionals = args.positionals()?;
     let (path, tool, arguments) = match positionals.as_slice() {
         [path] => (path, None, "{}".to_string()),
@@ -103,6 +116,54 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     assist::note_status(&output);
     print_out(output.text())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The terminal as the approver of a call that needs the user's approval.
+enum Terminal {
+    /// `--yes`: approved without asking.
+    Approve,
+    /// Asked on standard error, answered on standard input.
+    Ask,
+    /// No terminal and no `--yes`.
+    Refuse,
+}
+
+impl Approver for Terminal {
+    fn approve(&self, request: &ApprovalRequest) -> Approval {
+        match self {
+            Terminal::Approve => Approval::Approved,
+            Terminal::Refuse => Approval::CannotAsk(String::from(
+                "standard input is not a terminal to ask on; pass --yes to approve it",
+            )),
+            Terminal::Ask => {
+                eprint!("{} [y/N] ", request.message());
+                let _ = io::stderr().flush();
+                let mut line = String::new();
+                match io::stdin().read_line(&mut line) {
+                    Ok(_) if matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes") => {
+                        Approval::Approved
+                    }
+                    Ok(0) => Approval::Cancelled,
+                    Ok(_) => Approval::Declined,
+                    Err(e) => Approval::Unanswered(format!("reading the answer failed: {}", e)),
+                }
+            }
+        }
+    }
+}
+
+/// Whether standard input is a terminal: on Linux, where `/proc/self/fd/0` points (a
+/// pseudo-terminal or a console); elsewhere never, so `--yes` is needed.
+fn stdin_is_terminal() -> bool {
+    match std::fs::read_link("/proc/self/fd/0") {
+        Ok(target) => {
+            let target = target.to_string_lossy();
+            target.starts_with("/dev/pts/")
+                || target.starts_with("/dev/tty")
+                || target == "/dev/console"
+        }
+        Err(_) => false,
+    }
 }
 
 /// Prints an error result as the model would read it, and says on stderr what kind it is.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use httptool::http::{HttpServer, ServerConfig};
 use httptool::mcp::{self, HttpTransport, OAuth, Server};
 use httptool::plugin::HttpPlugin;
-use httptool::tool::ToolRegistry;
+use httptool::tool::{Confirm, ToolRegistry};
 
 use crate::args::Args;
 use crate::{call_context, load_plugin_for, print_out, CliError};
@@ -33,6 +33,14 @@ variable it names must be set.
   --context K=V         a per-call context value every call gets (a user's token, a
                         tenant id); repeatable
   --max-concurrency N   tool calls running at once (default 8)
+  --confirm POLICY      ask the user (through the MCP client) before calls this policy
+                        names, besides those the plugins' own \"confirm\" names: destructive
+                        (DELETE and tools annotated destructive) or writes (every method
+                        but GET, HEAD, OPTIONS). A client that cannot ask gets an error,
+                        never a silent call
+  --confirm-key-env VAR the key (16 bytes or more) that signs approvals at revision
+                        2026-07-28, read from the environment variable VAR: give every copy
+                        behind one load balancer the same. Default: a random key per process
   --page-size N         tools on one page of tools/list (default 0: every tool on one
                         page, since many clients never ask for the next one)
   --full-schemas        the schemas as declared, every description whole, instead of
@@ -101,8 +109,31 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     }
     let max_bytes = crate::input::max_input_bytes(&mut args)?;
     let network = crate::network::Network::from_args(&mut args)?;
-    let context = call_context(args.values("--context")?)?;
+    let mut context = call_context(args.values("--context")?)?;
+    if let Some(word) = args.value("--confirm")? {
+        let policy = match Confirm::parse(&word) {
+            Some(policy @ (Confirm::Destructive | Confirm::Writes | Confirm::Never)) => policy,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "--confirm takes destructive, writes or never; got '{}'",
+                    word
+                )))
+            }
+        };
+        context = context.with_confirm(policy);
+    }
     let mut server = Server::new().context(context);
+    if let Some(variable) = args.value("--confirm-key-env")? {
+        match std::env::var(&variable) {
+            Ok(key) if key.len() >= 16 => server = server.approval_key(key.into_bytes()),
+            _ => {
+                return Err(CliError::Failed(format!(
+                    "--confirm-key-env {}: the variable is not set or holds fewer than 16 bytes; set it to the key every copy shares",
+                    variable
+                )))
+            }
+        }
+    }
     if let Some(word) = args.value("--max-concurrency")? {
         server = server.max_concurrency(count(&word, "--max-concurrency", 1)?);
     }

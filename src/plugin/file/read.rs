@@ -20,7 +20,7 @@ use crate::plugin::oauth::{ClientAuth, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
 use crate::plugin::sigv4::AwsSigV4;
 use crate::plugin::validate::{at, index};
-use crate::tool::{unknown_name_message, ToolAnnotations};
+use crate::tool::{unknown_name_message, Confirm, ToolAnnotations};
 
 // The fields each object of the file accepts (anything else is an error naming the closest).
 // Slices, not arrays: adding a field does not change a count other edits also touch.
@@ -33,6 +33,7 @@ const PLUGIN_FIELDS: &[&str] = &[
     "auth",
     "endpoints",
     "$defs",
+    "confirm",
 ];
 const ENDPOINT_FIELDS: &[&str] = &[
     "name",
@@ -55,6 +56,7 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "response_fields",
     "fields_argument",
     "pagination",
+    "confirm",
 ];
 const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
 const PARAM_FIELDS: &[&str] = &[
@@ -355,6 +357,9 @@ impl Loader<'_> {
         if let Some(auth) = map.get("auth") {
             builder.decl.auth = Some(loader.auth(auth, "auth")?);
         }
+        if let Some(value) = map.get("confirm") {
+            builder.decl.confirm = read_confirm(value, "confirm")?;
+        }
         builder.decl.options = read_options(map, "")?;
         let (endpoints, kept, skipped) = loader.endpoints(map, skip)?;
         builder.decl.endpoints = endpoints;
@@ -385,6 +390,28 @@ fn type_error(path: &str, expected: &str, got: &Json) -> Error {
         path,
         format!("expected {}; got {}", expected, got.type_name()),
     )
+}
+
+/// `"confirm"`: a policy word, `true` (`always`) or `false` (`never`), or a list of tool
+/// names.
+fn read_confirm(value: &Json, path: &str) -> Result<Confirm, Error> {
+    const WORDS: &str = "never, destructive, writes, always, true, false, or a list of tool names";
+    match value {
+        Json::Bool(true) => Ok(Confirm::Always),
+        Json::Bool(false) => Ok(Confirm::Never),
+        Json::String(word) => Confirm::parse(word).ok_or_else(|| one_of(path, WORDS, word)),
+        Json::Array(names) => {
+            let mut list = Vec::with_capacity(names.len());
+            for (i, name) in names.iter().enumerate() {
+                let name = name
+                    .as_str()
+                    .ok_or_else(|| type_error(&index(path, i), "a tool name", name))?;
+                list.push(name.to_string());
+            }
+            Ok(Confirm::Tools(list))
+        }
+        other => Err(type_error(path, WORDS, other)),
+    }
 }
 
 fn one_of(path: &str, accepted: &str, got: &str) -> Error {
@@ -839,6 +866,9 @@ impl Loader<'_> {
                     .ok_or_else(|| type_error(&index(&field, i), "a string", tag))?;
                 builder = builder.tag(tag);
             }
+        }
+        if let Some(value) = map.get("confirm") {
+            builder = builder.confirm(read_confirm(value, &at(path, "confirm"))?);
         }
         if let Some(value) = map.get("annotations") {
             builder = builder.annotations(read_annotations(value, &at(path, "annotations"))?);

@@ -9,6 +9,7 @@ use crate::plugin::model::{
 use crate::plugin::oauth::{ClientAuth, Grant, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS};
 use crate::plugin::sigv4::AwsSigV4;
+use crate::tool::Confirm;
 
 impl HttpPlugin {
     /// The plugin file for this plugin: [`from_json`](HttpPlugin::from_json) reads it back
@@ -36,6 +37,9 @@ impl HttpPlugin {
         if let Some(auth) = &d.auth {
             root.insert("auth", auth_json(auth));
         }
+        if d.confirm != Confirm::Never {
+            root.insert("confirm", confirm_json(&d.confirm));
+        }
         write_options(&mut root, &d.options);
         let mut members = Members::new();
         let endpoints: Vec<Json> = self
@@ -47,6 +51,14 @@ impl HttpPlugin {
             root.insert("$defs", self.decl.defs.clone());
         }
         Json::Object(root)
+    }
+}
+
+/// `"confirm"` as the file writes it: the word, or the list of tool names.
+fn confirm_json(confirm: &Confirm) -> Json {
+    match confirm {
+        Confirm::Tools(names) => names.clone().into(),
+        other => other.as_str().into(),
     }
 }
 
@@ -243,6 +255,9 @@ fn endpoint_json(endpoint: &Endpoint, members: &mut Members) -> Json {
             }
         }
         members.push(("annotations", declared.into()));
+    }
+    if let Some(confirm) = endpoint.confirm() {
+        members.push(("confirm", confirm_json(confirm)));
     }
     if let Some(schema) = endpoint.output_schema() {
         members.push(("output_schema", schema.clone()));
