@@ -96,7 +96,7 @@ impl CurlCommand {
 
     /// The URLs after the first, as [`url`](CurlCommand::url) writes them, with the index of
     /// the argument that gave each: curl sends the same request to each in turn, and
-    /// [`to_plugin`](super::to_plugin) makes an endpoint of each.
+    /// [`to_plugin`](fn@super::to_plugin) makes an endpoint of each.
     pub fn more_urls(&self) -> impl Iterator<Item = (&str, usize)> {
         self.more_urls
             .iter()

@@ -49,7 +49,7 @@
 //! curl itself rejects it, with a note. A URL without a scheme gets `http://` (or the
 //! `--proto-default` one, or the one curl guesses from a `ftp.`-style host); schemes other
 //! than http and https are refused. Several URLs are several requests, as curl sends them
-//! (the same options for each): [`to_plugin`] makes an endpoint of each, at most 64.
+//! (the same options for each): [`to_plugin()`] makes an endpoint of each, at most 64.
 //!
 //! **What is kept, noted or refused.** Every option curl has is known. Those that shape the
 //! request are kept (see [`CurlCommand`]). Those that only change what curl prints (`-s`,
