@@ -491,6 +491,33 @@ mod tests {
     use super::*;
     use crate::json;
 
+    #[test]
+    fn reached_defs_are_each_entry_once_breadth_first_from_the_parameters() {
+        let defs = json!({
+            "A": {"type": "object", "properties": {"c": {"$ref": "#/$defs/C"}}},
+            "B": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+            "C": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/$defs/D~1x"}}},
+            "D/x": {"type": "string"},
+            "E": {"type": "string"}
+        });
+        let defs = defs.as_object().cloned().unwrap_or_default();
+        let graph = DefsGraph::new(&defs);
+        let endpoint = crate::plugin::Endpoint::post("e", "/e")
+            .param(crate::plugin::Param::body("b").schema(json!({"$ref": "#/$defs/B"})))
+            .param(crate::plugin::Param::body("m").schema(json!({"$ref": "#/$defs/Missing"})))
+            .param(crate::plugin::Param::body("a").schema(json!({"$ref": "#/$defs/A"})))
+            .build();
+        let mut seen = Vec::new();
+        let reached = graph.reached(&endpoint, &mut seen);
+        assert_eq!(reached.keys().collect::<Vec<_>>(), ["B", "A", "C", "D/x"]);
+        // The scratch space is reused: a second tool starts afresh.
+        let plain = crate::plugin::Endpoint::get("p", "/p")
+            .param(crate::plugin::Param::query("q").schema(json!({"$ref": "#/$defs/E"})))
+            .build();
+        let reached = graph.reached(&plain, &mut seen);
+        assert_eq!(reached.keys().collect::<Vec<_>>(), ["E"]);
+    }
+
     fn loosened(schema: Json) -> Json {
         let mut schema = schema;
         loosen_for_subsets(&mut schema);
