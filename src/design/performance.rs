@@ -176,6 +176,39 @@
 //!   (13x), GitHub 55 MB for 5.7 MB (9.6x), Graph 383 MB for 20 MB (19x), Graph beta 754 MB
 //!   for 47 MB (16x): the parsed document, the plugin file value, and every tool's schema with
 //!   its reached `$defs` alive at once.
+//! - A tool's reached `$defs` entries are found through a graph of the plugin's `$defs` made
+//!   once per plugin (each entry's position by name and the entries it refers to), so a
+//!   tool costs a hash lookup per entry it reaches; before, every lookup scanned the
+//!   plugin's entries (Graph beta has 1,728, and 21,807 tools reach dozens each), about 6%
+//!   of a one-thread import. When no parameter brings `$defs` of its own, the tool schema
+//!   takes the reached entries as one shared map instead of inserting them one by one.
+//!   The output is byte for byte the same (GitHub and Graph beta plugin files compared).
+//!   Measured (release, 2 vCPUs, `/usr/bin/time` on the whole `httptool import openapi`
+//!   process, median of 3, the commit before and after back to back, load average under
+//!   2): Stripe 0.10 s to 0.08 s, 33 MB; GitHub 0.12 s both, 55 MB; Graph 1.39 s to 1.40 s,
+//!   389 MB (19x the document); Graph beta 3.02 s to 2.92 s, 771 MB to 767 MB (16x).
+//!   What stays of Graph beta's time is the importer's (converting, the plugin file value
+//!   and reading it back), the per-tool compaction, the figures and freeing; peak memory is
+//!   still the parsed document, the plugin file value and the compiled tools alive at once,
+//!   so the 4x target is not met. `../shared/corpus/import-all.sh` with this build: `2620
+//!   imported, 0 refused, 19 without operations, 0 timed out (of 2639)`, Graph beta the
+//!   slowest at 3.4 s, Graph 1.5 s, every other document under 0.4 s.
+//! - Context bytes, measured as `../shared/peers/openapi/fastmcp_peer.py` does (name,
+//!   description and `inputSchema` of every tool of `tools/list`, compact JSON, UTF-8), on
+//!   APIs-guru `api.github.com.json` (5.7 MB, 845 operations) with `--include-deprecated`
+//!   (one tool per operation, as FastMCP makes): 581,727 bytes against FastMCP 4.2.3's
+//!   921,757 (0.63); 560,818 (0.61) for the 811 tools of the default import. Where they go:
+//!   parameter descriptions 211 KB (their `"description"` keys alone 50 KB), tool
+//!   descriptions 80 KB, the rest (names, types, `required`, enums, defaults, the root's
+//!   `additionalProperties`, nested members) 279 KB; `$defs` only 10 KB, as GitHub's bodies
+//!   are written in place. With no description at all the tools would be 0.30 of
+//!   FastMCP's, with tool descriptions only 0.39: half of FastMCP's needs parameter
+//!   descriptions cut to about half. Simulated on the same output: one sentence a
+//!   parameter gives 0.58, that and dropping a parameter description that says nothing
+//!   its name does not (`The name of the repository.` for `repo`, with `name`, `id`,
+//!   `unique`, `identifier`, `number`, `slug` as words any name says) 0.525, and the tool
+//!   description's first sentence as well 0.486; lowering `max_description_bytes` alone
+//!   gives 0.55 at 80 bytes. None of these is made yet.
 //! - The MCP server reads lines under a cap without holding a long line, and runs calls on a
 //!   bounded worker pool ([`Server`](crate::mcp::Server) documents the limits), so calls
 //!   to a slow API run side by side instead of one after another.

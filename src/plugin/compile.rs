@@ -205,14 +205,18 @@ fn build_with(
     // were both alive until the last one was compiled, the top of an import's heap.
     let declared = std::mem::take(&mut b.endpoints);
     let (declared, duplicate) = until_duplicate(declared);
+    let defs = schema::DefsGraph::new(&b.defs);
     let plugin = PluginParts {
         declaration: &b,
         names: &names,
         common: &common,
         base_url: &base_url,
         prefix: &prefix,
+        defs: &defs,
     };
     let (endpoints, skipped) = compile_endpoints(&plugin, declared, threads, skip)?;
+    // It borrows the declaration's `$defs`, which the plugin takes next.
+    drop(defs);
     if let Some(duplicate) = duplicate {
         return Err(duplicate);
     }
@@ -278,6 +282,8 @@ struct PluginParts<'a> {
     base_url: &'a Url,
     /// `base_url` without its trailing `/`.
     prefix: &'a str,
+    /// The plugin's `$defs`, as a graph.
+    defs: &'a schema::DefsGraph<'a>,
 }
 
 /// What the endpoints compiled in a row share, made once rather than for each: each only
@@ -287,8 +293,8 @@ struct PluginParts<'a> {
 struct Caches {
     /// Schemas the endpoints share (one OpenAPI component in many tools) made compact.
     memo: tool::CompactMemo,
-    /// The `$defs` names each entry of the plugin's `$defs` refers to, found once.
-    def_refs: HashMap<String, Vec<String>>,
+    /// Scratch space for the `$defs` entries a tool reaches (see [`schema::DefsGraph`]).
+    reached: Vec<bool>,
     /// The sizes of output schemas the endpoints share, by their allocation (the endpoints
     /// hold them, so an allocation is never reused while this lives).
     output_sizes: HashMap<usize, usize>,
@@ -559,6 +565,7 @@ fn compile(
         common,
         base_url,
         prefix,
+        defs: _,
     } = *plugin;
     let endpoint = &owned;
     check_tool_like_name(&endpoint.name, &at(path, "name"), "tool")?;
@@ -650,7 +657,7 @@ fn compile(
     let pieces = parse_path(endpoint, path, base_url, prefix)?;
     let body = body_plan(endpoint);
     let options = endpoint.options.or(&b.options);
-    let defs = schema::reached_defs(endpoint, &b.defs, &mut caches.def_refs);
+    let defs = plugin.defs.reached(endpoint, &mut caches.reached);
     let spec = tool_spec(endpoint, &defs, path, &mut caches.output_sizes)?;
     // The model reads the compact schema unless the full one is asked for; the checks
     // above ran on the schema as declared.
