@@ -99,13 +99,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod assemble;
 mod body;
+mod convert;
 mod documents;
 mod error;
+mod figures;
 mod import;
+mod operation;
 mod pages;
 mod parallel;
 mod params;
+mod path;
 mod refs;
 mod response;
 mod schema;
@@ -114,6 +119,7 @@ mod select;
 mod server;
 mod text;
 mod tool_schema;
+mod walk;
 
 use std::fmt;
 use std::sync::Arc;

@@ -342,6 +342,38 @@ pub(crate) fn short(text: &str) -> String {
     crate::quote::excerpt(text)
 }
 
+/// A path item, operation, parameter, body or response, following a `$ref` into whichever
+/// document it leads (chains included, bounded), and the document it is in.
+pub(super) fn resolve_object<'a>(
+    value: &'a Json,
+    doc: usize,
+    at: &str,
+    refs: &Refs<'a>,
+) -> Result<(&'a Json, usize), Error> {
+    let mut value = value;
+    let mut doc = doc;
+    for _ in 0..16 {
+        let reference = match value.get("$ref").and_then(Json::as_str) {
+            Some(r) => r,
+            None => return Ok((value, doc)),
+        };
+        let target = refs.resolve(reference, doc, at)?;
+        value = refs.target_value(&target).ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!("$ref '{}' points to nothing", short(reference)),
+            )
+        })?;
+        doc = target.doc;
+    }
+    Err(Error::new(
+        ErrorKind::UnresolvedRef,
+        at,
+        "a chain of more than 16 $refs",
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::join;
