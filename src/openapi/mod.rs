@@ -124,8 +124,8 @@ mod walk;
 use std::fmt;
 use std::sync::Arc;
 
+pub use self::documents::RefResolver;
 pub use self::error::{Error, ErrorKind, Warning};
-pub use self::refs::RefResolver;
 use crate::json::Json;
 use crate::plugin::HttpPlugin;
 
