@@ -42,13 +42,10 @@ impl ParamOut {
     /// The plugin parameter, through its builder; the schema moves into it.
     pub(crate) fn take_param(&mut self) -> Param {
         let mut schema = self.schema.take();
-        let description = match schema.as_object_mut().and_then(|s| s.remove("description")) {
-            Some(mut found) => match &mut found {
-                Json::String(text) => Some(std::mem::take(text)),
-                _ => None,
-            },
-            None => None,
-        };
+        let description = schema
+            .as_object_mut()
+            .and_then(|s| s.remove("description"))
+            .and_then(|d| d.as_str().map(str::to_string));
         // A schema that says no more than the type is left out: the plugin stays short.
         let plain = match schema.as_object() {
             Some(s) => {
