@@ -149,6 +149,8 @@ mod openapi_cli;
 mod openapi_compile_threads;
 #[cfg(all(feature = "openapi", feature = "plugin"))]
 mod openapi_credential_variables;
+#[cfg(all(feature = "openapi", feature = "plugin"))]
+mod openapi_document_text;
 #[cfg(feature = "cli")]
 mod openapi_external_files;
 #[cfg(feature = "openapi")]

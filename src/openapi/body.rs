@@ -9,13 +9,13 @@ use super::schema::Converter;
 use super::tool_schema;
 use crate::http;
 use crate::json::{Json, Map};
-use crate::plugin::{ArrayStyle, ParamType};
+use crate::plugin::{ArrayStyle, BodyEncoding, Location, ParamType};
 
 /// What a body becomes on the endpoint.
 pub(crate) struct BodyOut {
     pub params: Vec<ParamOut>,
     /// `form`, `multipart` or `raw`; `None` for JSON.
-    pub encoding: Option<&'static str>,
+    pub encoding: Option<BodyEncoding>,
     /// A media type to send other than the encoding's usual one.
     pub content_type: Option<String>,
 }
@@ -197,7 +197,7 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
         let mut carrier = Some(defs.clone());
         for (name, property) in props.into_iter().flat_map(Map::into_iter) {
             let property = tool_schema::carry(property, &defs, &mut carrier);
-            let mut param = ParamOut::new(&name, "body", property);
+            let mut param = ParamOut::new(&name, Location::Body, property);
             param.required = required && names.contains(name.as_str());
             params.push(param);
         }
@@ -211,7 +211,7 @@ pub(crate) fn json_body(schema: Json, media: &str, required: bool) -> BodyOut {
             }
             _ => schema,
         };
-        let mut param = ParamOut::new("body", "body", schema);
+        let mut param = ParamOut::new("body", Location::Body, schema);
         param.whole_body = true;
         param.required = required;
         params.push(param);
@@ -247,7 +247,11 @@ fn form_body(
     at: &str,
     conv: &mut Converter<'_, '_>,
 ) -> BodyOut {
-    let encoding_name = if multipart { "multipart" } else { "form" };
+    let encoding_name = if multipart {
+        BodyEncoding::Multipart
+    } else {
+        BodyEncoding::Form
+    };
     let mut params = Vec::new();
     let props = schema.get("properties").and_then(Json::as_object);
     let props = match props {
@@ -274,7 +278,7 @@ fn form_body(
         let own = tool_schema::carry(property.clone(), &defs, &mut carrier);
         let binary = is_binary(&own);
         let item_binary = own.get("items").map_or(false, is_binary);
-        let mut param = ParamOut::new(name, "form", own);
+        let mut param = ParamOut::new(name, Location::Form, own);
         param.required = required && names.contains(name.as_str());
         if multipart && (binary || item_binary) {
             if item_binary {
@@ -394,12 +398,12 @@ fn raw_body(
     if !description.is_empty() {
         raw.insert("description", description);
     }
-    let mut param = ParamOut::new("body", "body", Json::Object(raw));
+    let mut param = ParamOut::new("body", Location::Body, Json::Object(raw));
     param.required = required;
     param.file = binary;
     BodyOut {
         params: vec![param],
-        encoding: Some("raw"),
+        encoding: Some(BodyEncoding::Raw),
         content_type: Some(content_type),
     }
 }
@@ -440,7 +444,7 @@ pub(crate) fn swagger_body(
         .iter()
         .map(|(p, file)| {
             let mut p = p.clone();
-            p.location = "form";
+            p.location = Location::Form;
             if *file {
                 p.file = true;
                 p.ty = ParamType::String;
@@ -451,7 +455,11 @@ pub(crate) fn swagger_body(
         .collect();
     Ok(BodyOut {
         params,
-        encoding: Some(if multipart { "multipart" } else { "form" }),
+        encoding: Some(if multipart {
+            BodyEncoding::Multipart
+        } else {
+            BodyEncoding::Form
+        }),
         content_type: None,
     })
 }

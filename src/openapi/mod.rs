@@ -99,13 +99,18 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod assemble;
 mod body;
+mod convert;
 mod documents;
 mod error;
+mod figures;
 mod import;
+mod operation;
 mod pages;
 mod parallel;
 mod params;
+mod path;
 mod refs;
 mod response;
 mod schema;
@@ -114,12 +119,13 @@ mod select;
 mod server;
 mod text;
 mod tool_schema;
+mod walk;
 
 use std::fmt;
 use std::sync::Arc;
 
+pub use self::documents::RefResolver;
 pub use self::error::{Error, ErrorKind, Warning};
-pub use self::refs::RefResolver;
 use crate::json::Json;
 use crate::plugin::HttpPlugin;
 

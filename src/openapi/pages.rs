@@ -18,10 +18,11 @@
 //! has an `offset` that is no page).
 
 use crate::json::{Json, Map};
+use crate::plugin::{Location, Pagination};
 
 use super::params::ParamOut;
 
-/// What was recognised: the pagination object of the plugin file, with the page parameter
+/// What was recognised: the plugin's pagination, with the page parameter
 /// named by its wire name until the parameters' final names are known.
 pub(super) struct Found {
     link: bool,
@@ -73,7 +74,7 @@ pub(super) fn recognise(
     }
     let query: Vec<&str> = params
         .iter()
-        .filter(|p| p.location == "query")
+        .filter(|p| p.location == Location::Query)
         .map(|p| p.wire.as_str())
         .collect();
     let response = success(op, root)?;
@@ -112,24 +113,22 @@ pub(super) fn recognise(
 }
 
 impl Found {
-    /// The plugin file's `pagination`, once the parameters have their final names; `None`
-    /// when the page parameter is no longer among them (it was a credential's slot).
-    pub(super) fn to_json(&self, params: &[ParamOut]) -> Option<Json> {
+    /// The plugin's pagination, once the parameters have their final names; `None` when the
+    /// page parameter is no longer among them (it was a credential's slot).
+    pub(super) fn pagination(&self, params: &[ParamOut]) -> Option<Pagination> {
         let param = params
             .iter()
-            .find(|p| p.location == "query" && p.wire == self.param_wire)?;
-        let mut map = Map::new();
-        if self.link {
-            map.insert("style", "link");
+            .find(|p| p.location == Location::Query && p.wire == self.param_wire)?;
+        let pagination = if self.link {
+            Pagination::link()
         } else {
-            map.insert("style", "cursor");
-            map.insert("cursor", self.cursor.clone().unwrap_or_default());
-            map.insert("param", param.name.as_str());
-        }
-        if let Some(items) = &self.items {
-            map.insert("items", items.as_str());
-        }
-        Some(Json::Object(map))
+            let cursor = self.cursor.clone().unwrap_or_default();
+            Pagination::cursor(cursor, param.name.as_str())
+        };
+        Some(match &self.items {
+            Some(items) => pagination.items(items.as_str()),
+            None => pagination,
+        })
     }
 }
 
@@ -238,7 +237,7 @@ mod tests {
     fn params(names: &[&str]) -> Vec<ParamOut> {
         names
             .iter()
-            .map(|n| ParamOut::new(n, "query", json!({"type": "string"})))
+            .map(|n| ParamOut::new(n, Location::Query, json!({"type": "string"})))
             .collect()
     }
 
@@ -249,7 +248,9 @@ mod tests {
             "properties": {"data": {"type": "array"}, "next_cursor": {"type": "string"}}}}}}}});
         let found = recognise("GET", &op, &Json::Null, &params(&["cursor", "limit"])).unwrap();
         assert_eq!(
-            found.to_json(&params(&["cursor", "limit"])),
+            found
+                .pagination(&params(&["cursor", "limit"]))
+                .map(|p| p.to_json()),
             Some(
                 json!({"style": "cursor", "cursor": "/next_cursor", "param": "cursor", "items": "/data"})
             )
@@ -267,7 +268,10 @@ mod tests {
             {"$ref": "#/components/schemas/List"}}}}}});
         let found = recognise("GET", &op, &root, &params(&["pageToken"])).unwrap();
         assert_eq!(
-            found.to_json(&params(&["pageToken"])).unwrap()["cursor"],
+            found
+                .pagination(&params(&["pageToken"]))
+                .map(|p| p.to_json())
+                .unwrap()["cursor"],
             json!("/nextPageToken")
         );
     }
@@ -278,7 +282,7 @@ mod tests {
             "content": {"application/json": {"schema": {"type": "array"}}}}}});
         let found = recognise("GET", &op, &Json::Null, &params(&["page", "per_page"])).unwrap();
         assert_eq!(
-            found.to_json(&params(&["page"])),
+            found.pagination(&params(&["page"])).map(|p| p.to_json()),
             Some(json!({"style": "link"}))
         );
         // A Link header with no parameter a link could set: not a list on pages.

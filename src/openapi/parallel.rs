@@ -27,11 +27,13 @@ use std::panic;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 
-use super::import::{convert_steps, Converted, Env, Step};
+use super::convert::{convert_steps, Converted, Watch};
+use super::operation::Env;
 use super::refs::Refs;
 #[cfg(doc)]
 use super::schema::Converter;
 use super::schema::SchemaCache;
+use super::walk::Step;
 
 /// Operations a thread must have to be worth starting. A thread costs its start and a
 /// `Refs` that looks up and indexes again what the others did (about 0.7 M instructions
@@ -103,7 +105,7 @@ fn on_threads<'a>(
                 // Refs of its own over the documents read before: `Refs` is not `Sync`, and
                 // one a thread costs less than a lock on every lookup.
                 let refs = Refs::new(env.root, env.documents);
-                let watch = Watch { shared, run };
+                let watch = RunWatch { shared, run };
                 convert_steps(run_steps, env, &refs, cache, Some(&watch))
             });
             match spawned {
@@ -113,7 +115,7 @@ fn on_threads<'a>(
         }
         results.resize_with(runs.len(), || None);
         for run in here {
-            let watch = Watch { shared, run };
+            let watch = RunWatch { shared, run };
             let run_steps = runs.get(run).copied().unwrap_or_default();
             if let Some(slot) = results.get_mut(run) {
                 *slot = Some(convert_steps(run_steps, env, refs, cache, Some(&watch)));
@@ -199,21 +201,18 @@ struct Shared {
 }
 
 /// One run's view of [`Shared`].
-pub(super) struct Watch<'s> {
+struct RunWatch<'s> {
     shared: &'s Shared,
     run: usize,
 }
 
-impl Watch<'_> {
-    /// Whether the run's result is no longer needed.
-    pub(super) fn stopped(&self) -> bool {
+impl Watch for RunWatch<'_> {
+    fn stopped(&self) -> bool {
         self.shared.again.load(Ordering::Relaxed)
             || self.shared.failed_run.load(Ordering::Relaxed) < self.run
     }
 
-    /// An operation was converted: it wrote `nodes` schema nodes, the run's converter has
-    /// (or has not) exceeded a budget, and the operation failed the import (or not).
-    pub(super) fn converted(&self, nodes: usize, budget_exceeded: bool, failed: bool) {
+    fn converted(&self, nodes: usize, budget_exceeded: bool, failed: bool) {
         let total = self.shared.total_nodes.fetch_add(nodes, Ordering::Relaxed) + nodes;
         if budget_exceeded || total > self.shared.max_total_nodes {
             self.shared.again.store(true, Ordering::Relaxed);

@@ -7,7 +7,7 @@ use super::text;
 use super::Version;
 use crate::http;
 use crate::json::{Json, Map};
-use crate::plugin::{ArrayStyle, ParamType};
+use crate::plugin::{ArrayStyle, Location, Param, ParamType};
 
 /// A plugin parameter being made.
 #[derive(Clone, Debug)]
@@ -15,7 +15,7 @@ pub(crate) struct ParamOut {
     /// The name the model reads, before clashes are resolved.
     pub name: String,
     pub wire: String,
-    pub location: &'static str,
+    pub location: Location,
     pub ty: ParamType,
     pub schema: Json,
     pub required: bool,
@@ -25,7 +25,7 @@ pub(crate) struct ParamOut {
 }
 
 impl ParamOut {
-    pub(crate) fn new(wire: &str, location: &'static str, schema: Json) -> ParamOut {
+    pub(crate) fn new(wire: &str, location: Location, schema: Json) -> ParamOut {
         ParamOut {
             name: text::valid_name(wire, "param"),
             wire: wire.to_string(),
@@ -39,11 +39,14 @@ impl ParamOut {
         }
     }
 
-    /// The plugin file's parameter object; the schema is moved into it.
-    pub(crate) fn take_json(&mut self) -> Json {
+    /// The plugin parameter, through its builder; the schema moves into it.
+    pub(crate) fn take_param(&mut self) -> Param {
         let mut schema = self.schema.take();
-        let description = schema.as_object_mut().and_then(|s| s.remove("description"));
-        // A schema that says no more than the type is left out: the file stays short.
+        let description = schema
+            .as_object_mut()
+            .and_then(|s| s.remove("description"))
+            .and_then(|d| d.as_str().map(str::to_string));
+        // A schema that says no more than the type is left out: the plugin stays short.
         let plain = match schema.as_object() {
             Some(s) => {
                 s.is_empty()
@@ -53,45 +56,23 @@ impl ParamOut {
             }
             None => false,
         };
-        let with_schema = !plain && !self.file;
-        // Room for every key at once (grown a key at a time, the map was reallocated for
-        // each of its first four).
-        let type_keys = crate::plugin::type_keys(&self.ty);
-        let keys = [
-            self.wire != self.name,
-            description.is_some(),
-            self.required,
-            self.whole_body,
-            self.file,
-            self.style != ArrayStyle::Repeat,
-            with_schema,
-        ];
-        let mut map = Map::with_capacity(2 + type_keys + keys.iter().filter(|k| **k).count());
-        map.insert("name", self.name.as_str());
+        let mut builder = Param::builder(self.name.as_str())
+            .location(self.location)
+            .ty(self.ty.clone())
+            .required(self.required)
+            .whole_body(self.whole_body)
+            .file(self.file)
+            .array_style(self.style);
         if self.wire != self.name {
-            map.insert("wire_name", self.wire.as_str());
+            builder = builder.wire_name(self.wire.as_str());
         }
-        map.insert("in", self.location);
-        crate::plugin::write_type(&mut map, &self.ty);
         if let Some(description) = description {
-            map.insert("description", description);
+            builder = builder.description(description);
         }
-        if self.required {
-            map.insert("required", true);
+        if !plain && !self.file {
+            builder = builder.schema(schema);
         }
-        if self.whole_body {
-            map.insert("whole_body", true);
-        }
-        if self.file {
-            map.insert("file", true);
-        }
-        if self.style != ArrayStyle::Repeat {
-            map.insert("array_style", self.style.as_str());
-        }
-        if with_schema {
-            map.insert("schema", schema);
-        }
-        Json::Object(map)
+        builder.build()
     }
 }
 
@@ -117,10 +98,10 @@ pub(crate) fn convert(
     let at = &source.pointer;
     let name = p.get("name").and_then(Json::as_str).unwrap_or("");
     let location = match p.get("in").and_then(Json::as_str) {
-        Some("path") => "path",
-        Some("query") => "query",
-        Some("header") => "header",
-        Some("cookie") => "cookie",
+        Some("path") => Location::Path,
+        Some("query") => Location::Query,
+        Some("header") => Location::Header,
+        Some("cookie") => Location::Cookie,
         other => {
             conv.warnings.push(Warning::new(
                 at.as_str(),
@@ -139,7 +120,8 @@ pub(crate) fn convert(
         ));
         return Ok(None);
     }
-    if location == "header" && IGNORED_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name)) {
+    if location == Location::Header && IGNORED_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name))
+    {
         conv.warnings.push(Warning::new(
             at.as_str(),
             format!(
@@ -151,7 +133,7 @@ pub(crate) fn convert(
     }
     // Framing and routing headers (`Content-Length`, `Host`) are the client's to write: a
     // document declaring one (Azure's) describes the wire, not a value to choose.
-    if location == "header"
+    if location == Location::Header
         && crate::plugin::MANAGED_HEADERS
             .iter()
             .any(|h| h.eq_ignore_ascii_case(name))
@@ -219,8 +201,9 @@ pub(crate) fn convert(
         }
     }
     let mut out = ParamOut::new(name, location, schema);
-    out.required = location == "path" || p.get("required").and_then(Json::as_bool) == Some(true);
-    if location == "path" && out.ty.is_container() {
+    out.required =
+        location == Location::Path || p.get("required").and_then(Json::as_bool) == Some(true);
+    if location == Location::Path && out.ty.is_container() {
         conv.warnings.push(Warning::new(
             at.as_str(),
             "an array or object path parameter is sent as one string: give the value as the path segment",
@@ -246,7 +229,7 @@ pub(crate) fn to_string_param(out: &mut ParamOut) {
 /// `style` and `explode` (OpenAPI 3.1 section 4.8.12.4), or Swagger 2.0 `collectionFormat`.
 fn style(
     p: &Json,
-    location: &str,
+    location: Location,
     ty: &ParamType,
     conv: &mut Converter<'_, '_>,
     at: &str,
@@ -286,7 +269,7 @@ fn style(
         };
     }
     let default_style = match location {
-        "query" | "cookie" => "form",
+        Location::Query | Location::Cookie => "form",
         _ => "simple",
     };
     let style = p
@@ -303,7 +286,7 @@ fn style(
             "allowReserved is not honoured: reserved characters are percent-encoded",
         ));
     }
-    let header = location == "header";
+    let header = location == Location::Header;
     match (style, explode) {
         ("form", true) if object && !header => ArrayStyle::Spread,
         ("form", true) => ArrayStyle::Repeat,

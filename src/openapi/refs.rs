@@ -1,54 +1,13 @@
 //! `$ref` resolution: local JSON Pointers into the document, and external documents only
-//! through the caller's [`RefResolver`] (never a URL).
+//! through the caller's [`RefResolver`](super::RefResolver) (never a URL).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::documents::{self, Documents};
+use super::documents::{self, join, Documents};
 use super::error::{At, Error, ErrorKind};
 use crate::json::Json;
 use crate::url;
-
-/// Reads the documents external `$ref`s point to (`other.json#/Pet`).
-///
-/// The importer takes a location as written in the reference, joined to the location of
-/// the document that holds it (`models/pet.json` from a reference in `models/index.json`),
-/// asks for its [`canonical`](RefResolver::canonical) name, and [`resolve`](RefResolver::resolve)s
-/// each name once, before it converts anything: every document any `$ref` of the documents
-/// read names, whether the import needs it or not (a document that cannot be read is an
-/// error only where a `$ref` the import follows names it). A reference to a URL
-/// (`https://...`) is never asked for. None is installed by default, so an external
-/// reference is an [`ErrorKind::UnresolvedRef`].
-///
-/// # Security
-///
-/// A resolver decides what the importer may read, and how much: the importer reads every
-/// document it is given. The command line installs one rooted at the document's folder that
-/// refuses any path outside it and anything but a regular file, and reads all the files
-/// together within its input limit.
-pub trait RefResolver {
-    /// The document at `location` (a name [`canonical`](RefResolver::canonical) gave).
-    ///
-    /// # Errors
-    ///
-    /// A message saying why it cannot be read (it is quoted in the import's error).
-    fn resolve(&self, location: &str) -> Result<Json, String>;
-
-    /// The one name of the document at `location`, the same for every location that leads
-    /// to it (a file's real path, with symbolic links and `..` taken out), so that each
-    /// document is read once however many spellings reach it; `""` when it is the root
-    /// document itself. Relative references in the document are joined to this name. The
-    /// importer asks it before [`resolve`](RefResolver::resolve), which it then asks with
-    /// the name. Defaults to `location` as given.
-    ///
-    /// # Errors
-    ///
-    /// A message saying why the document cannot be read (it is quoted in the import's
-    /// error if the import needs the document).
-    fn canonical(&self, location: &str) -> Result<String, String> {
-        Ok(location.to_string())
-    }
-}
 
 /// A document: the root one, or one an external reference loaded.
 #[derive(Clone)]
@@ -312,46 +271,39 @@ impl<'a> Refs<'a> {
     }
 }
 
-/// `location` relative to the folder of `base` (`models/a.json` + `b.json` is
-/// `models/b.json`), with `.` and `..` segments folded where they can be.
-pub(super) fn join(base: &str, location: &str) -> String {
-    let mut segments: Vec<&str> = Vec::new();
-    if !location.starts_with('/') {
-        if let Some(i) = base.rfind('/') {
-            segments.extend(base[..i].split('/'));
-        }
-    }
-    for segment in location.split('/') {
-        match segment {
-            "." | "" => {}
-            ".." => {
-                if segments.last().map_or(true, |s| *s == "..") {
-                    segments.push("..");
-                } else {
-                    segments.pop();
-                }
-            }
-            other => segments.push(other),
-        }
-    }
-    segments.join("/")
-}
-
 /// A reference for a message: cut and escaped by the crate's one quoting rule.
 pub(crate) fn short(text: &str) -> String {
     crate::quote::excerpt(text)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::join;
-
-    #[test]
-    fn joins_relative_locations() {
-        assert_eq!(join("", "a.json"), "a.json");
-        assert_eq!(join("models/index.json", "pet.json"), "models/pet.json");
-        assert_eq!(join("models/index.json", "../common.json"), "common.json");
-        assert_eq!(join("", "../outside.json"), "../outside.json");
-        assert_eq!(join("a/b.json", "./c/../d.json"), "a/d.json");
+/// A path item, operation, parameter, body or response, following a `$ref` into whichever
+/// document it leads (chains included, bounded), and the document it is in.
+pub(super) fn resolve_object<'a>(
+    value: &'a Json,
+    doc: usize,
+    at: &str,
+    refs: &Refs<'a>,
+) -> Result<(&'a Json, usize), Error> {
+    let mut value = value;
+    let mut doc = doc;
+    for _ in 0..16 {
+        let reference = match value.get("$ref").and_then(Json::as_str) {
+            Some(r) => r,
+            None => return Ok((value, doc)),
+        };
+        let target = refs.resolve(reference, doc, at)?;
+        value = refs.target_value(&target).ok_or_else(|| {
+            Error::new(
+                ErrorKind::UnresolvedRef,
+                at,
+                format!("$ref '{}' points to nothing", short(reference)),
+            )
+        })?;
+        doc = target.doc;
     }
+    Err(Error::new(
+        ErrorKind::UnresolvedRef,
+        at,
+        "a chain of more than 16 $refs",
+    ))
 }

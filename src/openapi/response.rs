@@ -90,7 +90,7 @@ pub(crate) fn output_schema<'a>(
             continue;
         }
         let at = child(&responses_at, code);
-        let (response, doc) = match super::import::resolve_object(response, op_doc, &at, refs) {
+        let (response, doc) = match super::refs::resolve_object(response, op_doc, &at, refs) {
             Ok(found) => found,
             Err(e) => {
                 conv.warnings.push(Warning::new(

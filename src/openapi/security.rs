@@ -4,6 +4,7 @@
 use super::error::{child, Warning};
 use super::Version;
 use crate::json::{Json, Map};
+use crate::plugin::{Auth, AwsSigV4, ConfigValue, Location, OAuth2, Param};
 
 /// Where one scheme's credential goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,10 +14,7 @@ pub(crate) enum Slot {
     /// `Authorization: Basic ...` from `${VAR_USERNAME}` and `${VAR_PASSWORD}`.
     Basic,
     /// An API key in a header, the query or a cookie.
-    Key {
-        location: &'static str,
-        name: String,
-    },
+    Key { location: Location, name: String },
     /// OAuth 2.0 client credentials (an `oauth2` scheme's `clientCredentials` flow, Swagger's
     /// `application` flow): the plugin fetches its tokens from `token_url` with
     /// `${VAR_CLIENT_ID}` and `${VAR_CLIENT_SECRET}`. As a per-endpoint parameter it is a
@@ -121,13 +119,13 @@ impl Scheme {
 
     /// Where the credential goes: the location and, for a header, the lower-case name.
     /// Two schemes with the same place cannot both be sent.
-    pub(crate) fn place(&self) -> (&'static str, String) {
+    pub(crate) fn place(&self) -> (Location, String) {
         match &self.slot {
-            Slot::Key { location, name } if *location == "header" => {
-                ("header", name.to_ascii_lowercase())
+            Slot::Key { location, name } if *location == Location::Header => {
+                (Location::Header, name.to_ascii_lowercase())
             }
-            Slot::Key { location, name } => (location, name.clone()),
-            _ => ("header", String::from("authorization")),
+            Slot::Key { location, name } => (*location, name.clone()),
+            _ => (Location::Header, String::from("authorization")),
         }
     }
 
@@ -160,85 +158,84 @@ impl Scheme {
         }
     }
 
-    /// The plugin `auth` for this scheme alone.
-    pub(crate) fn auth(&self) -> Json {
-        let mut map = Map::new();
-        match &self.slot {
-            Slot::Bearer => {
-                map.insert("type", "bearer");
-                map.insert("token", format!("${{{}}}", self.variable));
-            }
-            Slot::Basic => {
-                map.insert("type", "basic");
-                map.insert("username", format!("${{{}_USERNAME}}", self.variable));
-                map.insert("password", format!("${{{}_PASSWORD}}", self.variable));
-            }
+    /// The plugin's auth for this scheme alone, each credential a `${NAME}` variable whose
+    /// value `lookup` gives; `None` where an auth cannot say it (a cookie key).
+    pub(crate) fn auth(&self, lookup: &dyn Fn(&str) -> String) -> Option<Auth> {
+        let variable = |name: String| {
+            let value = lookup(&name);
+            ConfigValue::from_template(format!("${{{}}}", name), value)
+        };
+        Some(match &self.slot {
+            Slot::Bearer => Auth::Bearer {
+                token: variable(self.variable.clone()),
+            },
+            Slot::Basic => Auth::Basic {
+                username: variable(format!("{}_USERNAME", self.variable)),
+                password: variable(format!("{}_PASSWORD", self.variable)),
+            },
             Slot::Key { location, name } => {
-                map.insert("type", *location);
-                map.insert("name", name.as_str());
-                map.insert("value", format!("${{{}}}", self.variable));
-            }
-            Slot::ClientCredentials { token_url, scope } => {
-                map.insert("type", "oauth2_client_credentials");
-                map.insert("token_url", token_url.as_str());
-                map.insert("client_id", format!("${{{}_CLIENT_ID}}", self.variable));
-                map.insert(
-                    "client_secret",
-                    format!("${{{}_CLIENT_SECRET}}", self.variable),
-                );
-                if !scope.is_empty() {
-                    map.insert("scope", scope.as_str());
+                let name = name.clone();
+                let value = variable(self.variable.clone());
+                match location {
+                    Location::Header => Auth::Header { name, value },
+                    Location::Query => Auth::Query { name, value },
+                    _ => return None,
                 }
             }
+            Slot::ClientCredentials { token_url, scope } => {
+                let mut oauth = OAuth2::client_credentials(
+                    ConfigValue::literal(token_url.as_str()),
+                    variable(format!("{}_CLIENT_ID", self.variable)),
+                    variable(format!("{}_CLIENT_SECRET", self.variable)),
+                );
+                if !scope.is_empty() {
+                    oauth = oauth.with_scope(scope.as_str());
+                }
+                Auth::OAuth2(oauth)
+            }
             Slot::AwsSigV4 { region, service } => {
-                map.insert("type", "aws_sigv4");
-                map.insert("region", region.as_str());
-                map.insert("service", service.as_str());
                 let [key_id, secret] = self.aws_variables();
-                map.insert("access_key_id", format!("${{{}}}", key_id));
-                map.insert("secret_access_key", format!("${{{}}}", secret));
+                Auth::AwsSigV4(AwsSigV4::new(
+                    ConfigValue::literal(region.as_str()),
+                    ConfigValue::literal(service.as_str()),
+                    variable(key_id),
+                    variable(secret),
+                ))
             }
-        }
-        Json::Object(map)
+        })
     }
 
-    /// Whether a plugin `auth` can say it (a cookie key cannot).
+    /// Whether a plugin auth can say it (a cookie key cannot).
     pub(crate) fn has_auth(&self) -> bool {
-        !matches!(&self.slot, Slot::Key { location, .. } if *location == "cookie")
+        !matches!(&self.slot, Slot::Key { location, .. } if *location == Location::Cookie)
     }
 
-    /// The secret parameter that carries it on one endpoint (named `param_name`). Basic
-    /// credentials are one variable there: `${VAR}`, the Base64 of `user:password`.
-    pub(crate) fn param(&self, param_name: &str) -> Json {
-        let mut map = Map::new();
-        map.insert("name", param_name);
-        let (wire, location, value) = match &self.slot {
-            Slot::AwsSigV4 { .. } => (
-                "Authorization".to_string(),
-                "header",
-                format!("${{{}}}", self.variable),
-            ),
-            Slot::Bearer | Slot::ClientCredentials { .. } => (
-                "Authorization".to_string(),
-                "header",
-                format!("Bearer ${{{}}}", self.variable),
-            ),
-            Slot::Basic => (
-                "Authorization".to_string(),
-                "header",
-                format!("Basic ${{{}_BASIC}}", self.variable),
-            ),
-            Slot::Key { location, name } => {
-                (name.clone(), *location, format!("${{{}}}", self.variable))
+    /// The secret parameter that carries it on one endpoint (named `param_name`), its
+    /// default a `${NAME}` variable whose value `lookup` gives. Basic credentials are one
+    /// variable there: `${VAR}`, the Base64 of `user:password`.
+    pub(crate) fn param(&self, param_name: &str, lookup: &dyn Fn(&str) -> String) -> Param {
+        let (wire, location, prefix) = match &self.slot {
+            Slot::AwsSigV4 { .. } => ("Authorization".to_string(), Location::Header, ""),
+            Slot::Bearer | Slot::ClientCredentials { .. } => {
+                ("Authorization".to_string(), Location::Header, "Bearer ")
             }
+            Slot::Basic => ("Authorization".to_string(), Location::Header, "Basic "),
+            Slot::Key { location, name } => (name.clone(), *location, ""),
         };
+        let variable = match self.slot {
+            Slot::Basic => format!("{}_BASIC", self.variable),
+            _ => self.variable.clone(),
+        };
+        let value = format!("{}{}", prefix, lookup(&variable));
+        let template = format!("{}${{{}}}", prefix, variable);
+        let mut builder = Param::builder(param_name)
+            .location(location)
+            .secret(true)
+            .default_config(ConfigValue::from_template(template, value));
         if wire != param_name {
-            map.insert("wire_name", wire);
+            builder = builder.wire_name(wire);
         }
-        map.insert("in", location);
-        map.insert("secret", true);
-        map.insert("default", value);
-        Json::Object(map)
+        builder.build()
     }
 
     /// The variables the per-endpoint parameter reads.
@@ -283,9 +280,9 @@ pub(crate) fn schemes(root: &Json, version: Version, warnings: &mut Vec<Warning>
             }
             ("apiKey", None) => {
                 let location = match scheme.get("in").and_then(Json::as_str) {
-                    Some("header") => "header",
-                    Some("query") => "query",
-                    Some("cookie") => "cookie",
+                    Some("header") => Location::Header,
+                    Some("query") => Location::Query,
+                    Some("cookie") => Location::Cookie,
                     _ => {
                         warnings.push(Warning::new(here, "an apiKey scheme needs 'in' to be header, query or cookie: not imported"));
                         continue;
@@ -293,7 +290,7 @@ pub(crate) fn schemes(root: &Json, version: Version, warnings: &mut Vec<Warning>
                 };
                 let key_name = match scheme.get("name").and_then(Json::as_str) {
                     // RFC 9110 section 5.1: a field name is a token.
-                    Some(n) if location == "header" && !is_token(n) => {
+                    Some(n) if location == Location::Header && !is_token(n) => {
                         warnings.push(Warning::new(
                             here,
                             format!(

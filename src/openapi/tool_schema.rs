@@ -59,7 +59,7 @@ pub(crate) fn hoist(schema: &mut Json, into: &mut Hoisted) {
 }
 
 impl Hoisted {
-    /// The entries gathered, as the plugin file's `$defs`.
+    /// The entries gathered, as the plugin's `$defs` ([`PluginBuilder::defs`](crate::plugin::PluginBuilder::defs)).
     pub(crate) fn into_map(self) -> Map {
         Map::from_unique_entries(self.entries)
     }

@@ -138,6 +138,16 @@ impl ParamBuilder {
         self
     }
 
+    /// The default of a secret or hidden parameter as a [`ConfigValue`]: a literal, or a
+    /// value read from `${NAME}` variables, whose template the plugin file is written with
+    /// (the value never is). A context value has no default and sets none. Replaces any
+    /// [`default`](ParamBuilder::default).
+    pub fn default_config(mut self, value: ConfigValue) -> ParamBuilder {
+        self.param.default = value.value().map(|text| Json::String(text.to_string()));
+        self.param.default_template = value.template().map(str::to_string);
+        self
+    }
+
     /// The accepted values (the file's `enum`).
     pub fn enum_values<I, V>(mut self, values: I) -> ParamBuilder
     where
@@ -624,5 +634,45 @@ impl PluginBuilder {
     /// there are enough of them to gain: the plugin, or the error, is the same.
     pub(crate) fn build_on(self, threads: usize) -> Result<HttpPlugin, Error> {
         compile::build(self.decl, threads).map(HttpPlugin::new)
+    }
+}
+
+/// What [`PluginBuilder::build_each`] refused whole.
+#[derive(Clone, Debug)]
+pub(crate) enum Refused {
+    /// A part of the plugin itself (its name, base URL, headers, auth, options).
+    Plugin(Error),
+    /// Every endpoint: the first one's error (the endpoint at index 0).
+    EveryEndpoint(Error),
+}
+
+impl PluginBuilder {
+    /// [`build`](Self::build), leaving out each endpoint that does not compile instead of
+    /// failing (an importer's, where one bad operation costs only itself): the plugin of the
+    /// others, and each endpoint left out as its index, in the order the endpoints were
+    /// added, and its error, in index order. Compiles on up to `threads` threads, as
+    /// [`build_on`](Self::build_on).
+    ///
+    /// # Errors
+    ///
+    /// [`Refused::Plugin`] when a part of the plugin itself is wrong, and
+    /// [`Refused::EveryEndpoint`] when no endpoint is left.
+    pub(crate) fn build_each(
+        mut self,
+        threads: usize,
+    ) -> Result<(HttpPlugin, Vec<(usize, Error)>), Refused> {
+        // The plugin without its endpoints (cheap: `$defs` is shared, not copied) tells a
+        // plugin-level error from the first endpoint's: its parts are checked before any
+        // endpoint, so it fails with the same error when they are wrong.
+        let endpoints = std::mem::take(&mut self.decl.endpoints);
+        let shell = self.decl.clone();
+        self.decl.endpoints = endpoints;
+        match compile::build_skipping(self.decl, threads) {
+            Ok((checked, refused)) => Ok((HttpPlugin::new(checked), refused)),
+            Err(e) => match compile::build(shell, 1) {
+                Err(plugin) if plugin == e => Err(Refused::Plugin(e)),
+                _ => Err(Refused::EveryEndpoint(e)),
+            },
+        }
     }
 }

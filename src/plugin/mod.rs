@@ -178,9 +178,9 @@ mod validate;
 pub(crate) use self::validate::MANAGED_HEADERS;
 
 pub use self::auth::Signer;
+pub(crate) use self::builder::Refused;
 pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
 pub use self::error::{Error, ErrorKind};
-pub(crate) use self::file::{load_value, load_value_skipping, type_keys, write_type};
 pub use self::http_plugin::HttpPlugin;
 pub use self::model::MAX_TYPE_DEPTH;
 pub use self::model::{

@@ -11,6 +11,4 @@ mod read;
 mod template;
 mod write;
 
-pub(crate) use self::read::{load_value, load_value_skipping};
 pub(crate) use self::template::variable_names;
-pub(crate) use self::write::{type_keys, write_type};

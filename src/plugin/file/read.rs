@@ -8,7 +8,6 @@ use super::template::{expand, placeholder};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
 use crate::plugin::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
-use crate::plugin::compile;
 use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::plugin::http_plugin::HttpPlugin;
 use crate::plugin::model::MAX_TYPE_DEPTH;
@@ -257,66 +256,6 @@ fn load(
             format!("the plugin file is not valid JSON: {}", e),
         )
     })?;
-    load_with(&root, lookup, what, mode, 1)
-}
-
-/// Reads a plugin file already parsed (the OpenAPI importer writes one as a `Json`),
-/// compiling its endpoints on up to `threads` threads (see `PluginBuilder::build_on`).
-pub(crate) fn load_value(
-    root: &Json,
-    lookup: &dyn Fn(&str) -> Option<String>,
-    what: &'static str,
-    threads: usize,
-) -> Result<HttpPlugin, Error> {
-    load_with(root, lookup, what, Mode::LOOKUP, threads)
-}
-
-/// [`load_value`], leaving out each endpoint that cannot be read or compiled instead of
-/// failing: the plugin of the others, and each endpoint left out as its index in the file's
-/// `endpoints` and its error. Fails when a plugin-level field is wrong or no endpoint is
-/// left.
-pub(crate) fn load_value_skipping(
-    root: &Json,
-    lookup: &dyn Fn(&str) -> Option<String>,
-    what: &'static str,
-    threads: usize,
-) -> Result<(HttpPlugin, Vec<(usize, Error)>), Error> {
-    let loader = Loader {
-        lookup,
-        what,
-        mode: Mode::LOOKUP,
-        endpoint: RefCell::new(None),
-        deferred: RefCell::new(Vec::new()),
-    };
-    let (builder, kept, mut skipped) = loader.declaration(root, true)?;
-    if kept.is_empty() {
-        if let Some((_, first)) = skipped.into_iter().next() {
-            return Err(first);
-        }
-        return Err(Error::new(
-            ErrorKind::MissingField,
-            "endpoints",
-            "a plugin needs at least one endpoint",
-        ));
-    }
-    let (checked, refused) = compile::build_skipping(builder.decl, threads)?;
-    // Indexes among the endpoints read back to indexes in the file.
-    for (i, e) in refused {
-        if let Some(&original) = kept.get(i) {
-            skipped.push((original, e));
-        }
-    }
-    crate::sort::by_key(&mut skipped, |(i, _)| *i as u64);
-    Ok((HttpPlugin::new(checked), skipped))
-}
-
-fn load_with(
-    root: &Json,
-    lookup: &dyn Fn(&str) -> Option<String>,
-    what: &'static str,
-    mode: Mode,
-    threads: usize,
-) -> Result<HttpPlugin, Error> {
     let loader = Loader {
         lookup,
         what,
@@ -324,23 +263,12 @@ fn load_with(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let (builder, _, _) = loader.declaration(root, false)?;
-    builder.build_on(threads)
+    loader.declaration(&root)?.build()
 }
 
-/// Endpoints read, the index in the file of each, and those that could not be read.
-type ReadEndpoints = (Vec<Endpoint>, Vec<usize>, Vec<(usize, Error)>);
-
 impl Loader<'_> {
-    /// The plugin file read into a builder, and with `skip` each endpoint that cannot be read
-    /// left out: the file index of each endpoint kept, and the index and error of each left
-    /// out.
-    #[allow(clippy::type_complexity)]
-    fn declaration(
-        self,
-        root: &Json,
-        skip: bool,
-    ) -> Result<(PluginBuilder, Vec<usize>, Vec<(usize, Error)>), Error> {
+    /// The plugin file read into a builder.
+    fn declaration(self, root: &Json) -> Result<PluginBuilder, Error> {
         let loader = self;
         let map = fields(root, "", &[PLUGIN_FIELDS, &OPTION_NAMES])?;
         let name = required_str(map, "name", "")?;
@@ -361,8 +289,7 @@ impl Loader<'_> {
             builder.decl.confirm = read_confirm(value, "confirm")?;
         }
         builder.decl.options = read_options(map, "")?;
-        let (endpoints, kept, skipped) = loader.endpoints(map, skip)?;
-        builder.decl.endpoints = endpoints;
+        builder.decl.endpoints = loader.endpoints(map)?;
         match map.get("$defs") {
             Some(Json::Object(defs)) => builder.decl.defs = defs.clone(),
             Some(other) => {
@@ -378,7 +305,7 @@ impl Loader<'_> {
             None => {}
         }
         builder.decl.deferred = loader.deferred.into_inner();
-        Ok((builder, kept, skipped))
+        Ok(builder)
     }
 }
 
@@ -810,7 +737,7 @@ impl Loader<'_> {
         Ok(Auth::OAuth2(oauth))
     }
 
-    fn endpoints(&self, map: &Map, skip: bool) -> Result<ReadEndpoints, Error> {
+    fn endpoints(&self, map: &Map) -> Result<Vec<Endpoint>, Error> {
         let value = map
             .get("endpoints")
             .ok_or_else(|| Error::new(ErrorKind::MissingField, "", "missing field 'endpoints'"))?;
@@ -818,19 +745,10 @@ impl Loader<'_> {
             .as_array()
             .ok_or_else(|| type_error("endpoints", "an array", value))?;
         let mut endpoints = Vec::with_capacity(list.len());
-        let mut kept = Vec::with_capacity(list.len());
-        let mut skipped = Vec::new();
         for (i, e) in list.iter().enumerate() {
-            match self.endpoint(e, &index("endpoints", i)) {
-                Ok(endpoint) => {
-                    endpoints.push(endpoint);
-                    kept.push(i);
-                }
-                Err(e) if skip => skipped.push((i, e)),
-                Err(e) => return Err(e),
-            }
+            endpoints.push(self.endpoint(e, &index("endpoints", i))?);
         }
-        Ok((endpoints, kept, skipped))
+        Ok(endpoints)
     }
 
     fn endpoint(&self, value: &Json, path: &str) -> Result<Endpoint, Error> {

@@ -25,7 +25,7 @@ impl HttpPlugin {
         }
         let base_url = match &d.base_url_template {
             Some(template) => template.clone(),
-            None => d.base_url_text.clone(),
+            None => escape(&d.base_url_text),
         };
         root.insert("base_url", base_url);
         if !d.headers.is_empty() {

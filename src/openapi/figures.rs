@@ -1,0 +1,73 @@
+//! The figures of each tool of the plugin ([`ToolFigure`]), measured on the import's threads.
+
+use super::operation::Draft;
+use super::response;
+use super::ToolFigure;
+use crate::plugin::{HttpPlugin, HttpTool};
+use crate::tool::Tool;
+
+/// Tools each thread measures at least: a thread costs its start, a tool a few microseconds.
+const MIN_FIGURES_PER_THREAD: usize = 256;
+
+/// One figure per tool, in the plugin's order. Measuring a tool's schema walks it whole, and
+/// a large API's tool schemas (each with the `$defs` entries it reaches) are several times
+/// the document: Microsoft Graph beta's took half a second on one thread, so the tools are
+/// measured in contiguous runs on the import's threads and joined in order (the calling
+/// thread measures the first run, and any whose thread could not be started).
+pub(super) fn figures(
+    plugin: &HttpPlugin,
+    drafts: &[Draft],
+    base_url: &str,
+    threads: usize,
+) -> Vec<ToolFigure> {
+    let tools = plugin.tools();
+    let measure = |tools: &[HttpTool], drafts: &[Draft]| -> Vec<ToolFigure> {
+        tools
+            .iter()
+            .zip(drafts)
+            .map(|(tool, draft)| {
+                let spec = tool.spec();
+                ToolFigure {
+                    name: spec.name().to_string(),
+                    method: draft.method.as_str().to_string(),
+                    path: draft.path.clone(),
+                    schema_bytes: response::compact_len(spec.parameters()),
+                    description_bytes: spec.description().len(),
+                    base_url: draft
+                        .base_url
+                        .clone()
+                        .unwrap_or_else(|| base_url.to_string()),
+                }
+            })
+            .collect()
+    };
+    let threads = threads.min(tools.len() / MIN_FIGURES_PER_THREAD).max(1);
+    if threads == 1 {
+        return measure(&tools, drafts);
+    }
+    let per = (tools.len() + threads - 1) / threads;
+    let runs: Vec<(&[HttpTool], &[Draft])> = tools.chunks(per).zip(drafts.chunks(per)).collect();
+    let measure = &measure;
+    let mut figures = Vec::with_capacity(tools.len());
+    std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(runs.len());
+        for (tools, drafts) in runs.iter().skip(1).copied() {
+            let spawned =
+                std::thread::Builder::new().spawn_scoped(scope, move || measure(tools, drafts));
+            handles.push(spawned.map_err(|_| (tools, drafts)));
+        }
+        if let Some((tools, drafts)) = runs.first() {
+            figures.extend(measure(tools, drafts));
+        }
+        for handle in handles {
+            match handle {
+                Ok(handle) => match handle.join() {
+                    Ok(run) => figures.extend(run),
+                    Err(payload) => std::panic::resume_unwind(payload),
+                },
+                Err((tools, drafts)) => figures.extend(measure(tools, drafts)),
+            }
+        }
+    });
+    figures
+}
