@@ -189,6 +189,8 @@ mod plugin_digest;
 mod plugin_encoding;
 #[cfg(all(feature = "plugin", feature = "curl"))]
 mod plugin_endpoint_auth;
+#[cfg(all(feature = "plugin", feature = "curl"))]
+mod plugin_endpoint_headers;
 #[cfg(feature = "plugin")]
 mod plugin_file;
 #[cfg(feature = "plugin")]

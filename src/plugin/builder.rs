@@ -251,6 +251,7 @@ impl Endpoint {
                 base_url_template: None,
                 base_url_unset: None,
                 auth: None,
+                endpoint_headers: Vec::new(),
                 content_type: None,
                 title: None,
                 tags: Vec::new(),
@@ -463,6 +464,23 @@ impl EndpointBuilder {
         self
     }
 
+    /// A static header sent with every call of this endpoint (the file's endpoint-level
+    /// `headers`): it replaces the plugin's header of the same name (names are
+    /// case-insensitive), so a cookie or an API key goes only to the endpoints of the host
+    /// it belongs to. A value from the environment or the context is secret, and the checks
+    /// of the plugin's headers apply (a header name, no control character, no header the
+    /// client writes, no `Host`, not the header `auth` sets). Defaults to none.
+    pub fn endpoint_header(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ConfigValue>,
+    ) -> EndpointBuilder {
+        self.endpoint
+            .endpoint_headers
+            .push((name.into(), value.into()));
+        self
+    }
+
     /// The endpoint's base URL as a plugin file writes it, reading `${NAME}`, with
     /// `value`, what it stands for (`to_json` writes the template back), and the variable
     /// it reads that has no value yet, if any (every call is refused until the file is
@@ -623,6 +641,19 @@ impl PluginBuilder {
     /// [`build`](Self::build), compiling the endpoints on up to `threads` threads when
     /// there are enough of them to gain: the plugin, or the error, is the same.
     pub(crate) fn build_on(self, threads: usize) -> Result<HttpPlugin, Error> {
+        self.check_endpoint_headers()?;
         compile::build(self.decl, threads).map(HttpPlugin::new)
+    }
+
+    /// Checks the endpoints' own static headers (see
+    /// [`EndpointBuilder::endpoint_header`]) before the rest is compiled.
+    fn check_endpoint_headers(&self) -> Result<(), Error> {
+        for (i, endpoint) in self.decl.endpoints.iter().enumerate() {
+            if !endpoint.endpoint_headers.is_empty() {
+                let path = super::validate::index("endpoints", i);
+                super::validate::check_endpoint_headers(endpoint, self.decl.auth.as_ref(), &path)?;
+            }
+        }
+        Ok(())
     }
 }

@@ -19,7 +19,7 @@ use crate::plugin::model::{
 use crate::plugin::oauth::{ClientAuth, OAuth2};
 use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
 use crate::plugin::sigv4::AwsSigV4;
-use crate::plugin::validate::{at, index};
+use crate::plugin::validate::{at, check_endpoint_headers, index};
 use crate::tool::{unknown_name_message, Confirm, ToolAnnotations};
 
 // The fields each object of the file accepts (anything else is an error naming the closest).
@@ -57,6 +57,7 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "fields_argument",
     "pagination",
     "confirm",
+    "headers",
 ];
 const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
 const PARAM_FIELDS: &[&str] = &[
@@ -86,7 +87,8 @@ impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
     /// from the process environment, and checks it as [`PluginBuilder::build`](crate::plugin::PluginBuilder::build) does.
     ///
-    /// `${NAME}` is read in `base_url`, the values of `headers` and `query`, the string
+    /// `${NAME}` is read in `base_url` (the plugin's and an endpoint's), the values of `headers` (the
+    /// plugin's and an endpoint's) and `query`, the string
     /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
     /// literal `${` there. Elsewhere text is taken as written, so an environment value never
     /// lands in a description the model reads.
@@ -288,7 +290,31 @@ pub(crate) fn load_value_skipping(
         endpoint: RefCell::new(None),
         deferred: RefCell::new(Vec::new()),
     };
-    let (builder, kept, mut skipped) = loader.declaration(root, true)?;
+    let (mut builder, mut kept, mut skipped) = loader.declaration(root, true)?;
+    // Endpoints whose own headers fail their checks are left out as the others that fail.
+    if builder
+        .decl
+        .endpoints
+        .iter()
+        .any(|e| !e.endpoint_headers.is_empty())
+    {
+        let auth = builder.decl.auth.clone();
+        let declared = std::mem::take(&mut builder.decl.endpoints);
+        let mut left = Vec::with_capacity(declared.len());
+        let mut left_kept = Vec::with_capacity(kept.len());
+        for (endpoint, original) in declared.into_iter().zip(kept) {
+            let path = index("endpoints", original);
+            match check_endpoint_headers(&endpoint, auth.as_ref(), &path) {
+                Ok(()) => {
+                    left.push(endpoint);
+                    left_kept.push(original);
+                }
+                Err(e) => skipped.push((original, e)),
+            }
+        }
+        builder.decl.endpoints = left;
+        kept = left_kept;
+    }
     if kept.is_empty() {
         if let Some((_, first)) = skipped.into_iter().next() {
             return Err(first);
@@ -654,18 +680,30 @@ impl Loader<'_> {
         key: &str,
         scalars: bool,
     ) -> Result<Vec<(String, ConfigValue)>, Error> {
+        self.values_at(map, key, "", scalars)
+    }
+
+    /// The object at `key` of `map`, which is at `parent` in the file, as named values.
+    fn values_at(
+        &self,
+        map: &Map,
+        key: &str,
+        parent: &str,
+        scalars: bool,
+    ) -> Result<Vec<(String, ConfigValue)>, Error> {
         let value = match map.get(key) {
             Some(value) => value,
             None => return Ok(Vec::new()),
         };
+        let path = at(parent, key);
         let object = value
             .as_object()
-            .ok_or_else(|| type_error(key, "an object", value))?;
+            .ok_or_else(|| type_error(&path, "an object", value))?;
         let mut out = Vec::with_capacity(object.len());
         for (name, value) in object {
             out.push((
                 name.clone(),
-                self.config_value(value, &at(key, name), scalars)?,
+                self.config_value(value, &at(&path, name), scalars)?,
             ));
         }
         Ok(out)
@@ -939,6 +977,9 @@ impl Loader<'_> {
                 Json::String(word) => return Err(one_of(&field, "an auth object, none", word)),
                 _ => builder.auth(self.auth(auth, &field)?),
             };
+        }
+        for (name, value) in self.values_at(map, "headers", path, false)? {
+            builder = builder.endpoint_header(name, value);
         }
         if let Some(content_type) = opt_str(map, "content_type", path)? {
             builder = builder.content_type(content_type);
