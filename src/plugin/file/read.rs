@@ -87,10 +87,9 @@ impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
     /// from the process environment, and checks it as [`PluginBuilder::build`](crate::plugin::PluginBuilder::build) does.
     ///
-    /// `${NAME}` is read in `base_url` (the plugin's and an endpoint's), the values of `headers` (the
-    /// plugin's and an endpoint's) and `query`, the string
-    /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
-    /// literal `${` there. Elsewhere text is taken as written, so an environment value never
+    /// `${NAME}` is read in `base_url` (the plugin's and an endpoint's), the values of
+    /// `headers` (the plugin's and an endpoint's) and `query`, the string fields of `auth`,
+    /// and the `default` of a hidden or secret parameter; `$${` writes a literal `${` there. Elsewhere text is taken as written, so an environment value never
     /// lands in a description the model reads.
     ///
     /// # Errors
