@@ -73,6 +73,8 @@ mod fuzz_url;
 #[cfg(all(feature = "plugin", feature = "tool"))]
 mod gemini_capped_results;
 #[cfg(feature = "har")]
+mod har_credentials_per_host;
+#[cfg(feature = "har")]
 mod har_hosts_and_auth;
 #[cfg(feature = "har")]
 mod har_import;

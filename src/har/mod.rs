@@ -53,10 +53,13 @@
 //! (bearer, basic, or a header). An endpoint none of whose calls sent it has `"auth":
 //! "none"` (a login, a public status call: a credential is never sent where the recording
 //! shows it was not), and one whose calls sent another (a second host's token) has that
-//! as its own auth, its variables named after its host. The `Cookie` header is a static
-//! header, credential-looking
-//! headers, query values and body fields hidden parameters: each a `${NAME}` variable,
-//! its recorded value never written. Headers browsers add (`User-Agent`, `Accept-*`,
+//! as its own auth, its variables named after its host. Each host's credentials go to that
+//! host's endpoints only: the `Cookie` header (the last one the host was sent) and the
+//! other credential-looking headers are the endpoint's own static headers (endpoint-level
+//! `headers`), on the endpoints whose calls sent them; credential-looking query values and
+//! body fields are hidden parameters. Each is a `${NAME}` variable, named after the host
+//! when it is not the plugin's (`FILES_EXAMPLE_COM_COOKIE`), its recorded value never
+//! written. Headers browsers add (`User-Agent`, `Accept-*`,
 //! `Referer`, `Origin`, `sec-*`, ...) are left out; other custom headers sent with the
 //! same value in every call are hidden parameters with that value.
 //!
