@@ -220,6 +220,8 @@ mod plugin_secrets;
 #[cfg(feature = "postman")]
 mod postman_auth_and_hosts;
 #[cfg(feature = "postman")]
+mod postman_credentials_per_host;
+#[cfg(feature = "postman")]
 mod postman_import;
 #[cfg(feature = "cli")]
 mod shaped_responses;

@@ -2,7 +2,7 @@
 //! and one endpoint's parameters gathered from samples, named and typed by the rules of
 //! [`curl::infer`](crate::curl::infer).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::curl::infer;
 use crate::curl::Variable;
@@ -18,6 +18,10 @@ pub(crate) struct Secrets {
     keep: bool,
     variables: Vec<Variable>,
     listed: HashSet<String>,
+    /// The variable [`secret`](Secrets::secret) named for each name and value it was given.
+    named: HashMap<(String, String), String>,
+    /// How many values each name was given.
+    taken: HashMap<String, usize>,
 }
 
 impl Secrets {
@@ -28,6 +32,8 @@ impl Secrets {
             keep,
             variables: Vec::new(),
             listed: HashSet::new(),
+            named: HashMap::new(),
+            taken: HashMap::new(),
         }
     }
 
@@ -49,12 +55,28 @@ impl Secrets {
     }
 
     /// A credential's value: a `${PREFIX_SUFFIX}` variable holding `value` in memory, or the
-    /// value itself when secrets are kept or it is empty.
+    /// value itself when secrets are kept or it is empty. Another value under a name already
+    /// given gets a name of its own (`PREFIX_SUFFIX_2`): loaded from the file, one variable
+    /// must not send one request's credential with another's (another host's key).
     pub(crate) fn secret(&mut self, suffix: &str, purpose: &str, value: &str) -> ConfigValue {
         if self.keep || value.is_empty() {
             return ConfigValue::literal(value);
         }
-        let name = infer::env_name(&self.prefix, &infer::snake_case(suffix));
+        let base = infer::env_name(&self.prefix, &infer::snake_case(suffix));
+        let key = (base, value.to_string());
+        let name = match self.named.get(&key) {
+            Some(name) => name.clone(),
+            None => {
+                let count = self.taken.entry(key.0.clone()).or_insert(0);
+                *count += 1;
+                let name = match *count {
+                    1 => key.0.clone(),
+                    n => format!("{}_{}", key.0, n),
+                };
+                self.named.insert(key, name.clone());
+                name
+            }
+        };
         self.list(&name, purpose);
         ConfigValue::from_template(format!("${{{}}}", name), value.to_string())
     }

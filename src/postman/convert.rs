@@ -27,7 +27,7 @@ const MAX_TAG: usize = 256;
 const MAX_DESCRIPTION: usize = 1024;
 
 /// Headers the client writes itself, or that only browsers and Postman add.
-const LEFT_OUT_HEADERS: [&str; 9] = [
+const LEFT_OUT_HEADERS: [&str; 8] = [
     "content-length",
     "host",
     "connection",
@@ -36,7 +36,6 @@ const LEFT_OUT_HEADERS: [&str; 9] = [
     "expect",
     "accept-encoding",
     "user-agent",
-    "cookie",
 ];
 
 /// Auth types the plugin has no kind for.
@@ -73,6 +72,8 @@ struct Draft {
     encoding: Option<BodyEncoding>,
     content_type: Option<String>,
     output_schema: Option<Json>,
+    /// The request's credential headers (a static API key, a cookie): the endpoint's own.
+    headers: Vec<(String, ConfigValue)>,
 }
 
 /// A base URL: what the plugin in memory uses, and the `${NAME}` template of the file.
@@ -537,7 +538,7 @@ impl Converter<'_> {
             }
             None => (None, None),
         };
-        self.headers(headers, &mut params, at);
+        let credentials = self.headers(headers, &mut params, at);
         let auth_json = request.get("auth").filter(|a| !a.is_null()).or(inherited);
         let auth = match auth_json {
             Some(auth) => self.auth(auth, &format!("{}.auth", request_at), &item_name)?,
@@ -575,6 +576,7 @@ impl Converter<'_> {
             encoding,
             content_type,
             output_schema,
+            headers: credentials,
         });
         Ok(())
     }
@@ -941,8 +943,15 @@ impl Converter<'_> {
         }
     }
 
-    /// The request's headers: hidden parameters with their values as defaults.
-    fn headers(&mut self, headers: Vec<Entry>, params: &mut Params, at: &str) {
+    /// The request's headers: credentials as the endpoint's own static headers (returned),
+    /// the others hidden parameters with their values as defaults.
+    fn headers(
+        &mut self,
+        headers: Vec<Entry>,
+        params: &mut Params,
+        at: &str,
+    ) -> Vec<(String, ConfigValue)> {
+        let mut credentials: Vec<(String, ConfigValue)> = Vec::new();
         for entry in headers {
             if !entry.enabled || entry.key.is_empty() {
                 continue;
@@ -952,6 +961,9 @@ impl Converter<'_> {
                 || LEFT_OUT_HEADERS.contains(&lower.as_str())
                 || infer::is_browser_header(&lower)
                 || params.has(Location::Header, &entry.key)
+                || credentials
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(&entry.key))
             {
                 continue;
             }
@@ -965,9 +977,12 @@ impl Converter<'_> {
             let secret = is_credential_name(&entry.key)
                 || infer::is_secret_value(&value)
                 || self.names_secret_variable(&value);
-            let config = if secret {
-                self.secret(&value, &entry.key, &purpose)
-            } else {
+            if secret {
+                let config = self.secret(&value, &entry.key, &purpose);
+                credentials.push((entry.key, config));
+                continue;
+            }
+            let config = {
                 let read = self.expand(&value, false, &purpose);
                 if read.unknown && read.template.is_none() {
                     let message = format!(
@@ -980,8 +995,9 @@ impl Converter<'_> {
                 }
                 self.config(&read)
             };
-            params.push(fixed_param(builder, &config, secret));
+            params.push(fixed_param(builder, &config, false));
         }
+        credentials
     }
 
     /// The body: parameters, and the encoding and content type when they are not JSON's.
@@ -1412,6 +1428,12 @@ impl Converter<'_> {
             }
             if let Some(content_type) = draft.content_type {
                 endpoint = endpoint.content_type(content_type);
+            }
+            for (name, value) in draft.headers {
+                // The auth's own header is the auth's to send.
+                if auth_header.as_deref() != Some(&name.to_ascii_lowercase()) {
+                    endpoint = endpoint.endpoint_header(name, value);
+                }
             }
             match own_auth {
                 Some(Some(own)) => endpoint = endpoint.auth(own),
