@@ -187,3 +187,49 @@ fn a_single_hosts_cookie_stays_off_the_calls_that_sent_none() {
     );
     assert_eq!(sent[1], (None, None));
 }
+
+#[test]
+fn the_same_path_on_two_hosts_is_two_endpoints_each_with_its_cookie() {
+    let (api, files) = (Server::json("{}"), Server::json("{}"));
+    let entries = [
+        entry(
+            &format!("{}/api/projects", api.base()),
+            &[("Cookie", API_COOKIE)],
+        ),
+        entry(
+            &format!("{}/api/projects", api.base()),
+            &[("Cookie", API_COOKIE)],
+        ),
+        entry(
+            &format!("{}/api/projects", files.base()),
+            &[("Cookie", FILES_COOKIE)],
+        ),
+    ];
+    let text = format!(r#"{{"log": {{"entries": [{}]}}}}"#, entries.join(","));
+    let options = ImportOptions::new()
+        .host(format!("127.0.0.1:{}", api.port()))
+        .host(format!("127.0.0.1:{}", files.port()));
+    let import = har::import_with(&json::parse(&text).unwrap(), &options).unwrap();
+    let plugin = import.plugin();
+    let names: Vec<&str> = plugin.endpoints().map(|e| e.name()).collect();
+    assert_eq!(names.len(), 2, "{:?}", names);
+    call_tools(plugin, &names);
+    let cookies = |server: &Server| -> Vec<Option<String>> {
+        server
+            .requests()
+            .iter()
+            .map(|r| r.header("cookie"))
+            .collect()
+    };
+    assert_eq!(cookies(&api), [Some(API_COOKIE.to_string())]);
+    assert_eq!(cookies(&files), [Some(FILES_COOKIE.to_string())]);
+}
+
+fn call_tools(plugin: &HttpPlugin, tools: &[&str]) {
+    let mut registry = ToolRegistry::new();
+    registry.add_plugin(plugin).unwrap();
+    for tool in tools {
+        let out = registry.call(&ToolCall::new("1", *tool, "{}"));
+        assert!(!out.is_error(), "{}: {}", tool, out.text());
+    }
+}

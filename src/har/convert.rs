@@ -1058,11 +1058,15 @@ fn unify(types: impl Iterator<Item = ParamType>) -> ParamType {
     found.unwrap_or(ParamType::String)
 }
 
-/// Calls grouped into endpoints: by method and path with id-looking segments as
+/// What calls of one endpoint share: the method, the origin (the same path on two hosts is
+/// two endpoints) and the path template.
+type GroupKey = (Method, String, Vec<String>);
+
+/// Calls grouped into endpoints: by method, origin and path with id-looking segments as
 /// parameters, then segments that vary across groups agreeing on all others.
 fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
-    let mut order: Vec<(Method, Vec<String>)> = Vec::new();
-    let mut groups: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
+    let mut order: Vec<GroupKey> = Vec::new();
+    let mut groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
     for (i, call) in calls.iter().enumerate() {
         let template: Vec<String> = call
             .segments
@@ -1075,7 +1079,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
                 }
             })
             .collect();
-        let key = (call.method, template);
+        let key = (call.method, call.origin.clone(), template);
         groups
             .entry(key.clone())
             .or_insert_with(|| {
@@ -1084,21 +1088,21 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             })
             .push(i);
     }
-    let longest = order.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
+    let longest = order.iter().map(|(_, _, t)| t.len()).max().unwrap_or(0);
     for p in 0..longest {
         // Groups that agree on every segment but `p`, by that signature.
-        let mut by_signature: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
-        for (at, (method, template)) in order.iter().enumerate() {
+        let mut by_signature: HashMap<GroupKey, Vec<usize>> = HashMap::new();
+        for (at, (method, origin, template)) in order.iter().enumerate() {
             if may_vary(template, p) {
                 let mut signature = template.clone();
                 signature[p] = PARAM.to_string();
                 by_signature
-                    .entry((*method, signature))
+                    .entry((*method, origin.clone(), signature))
                     .or_default()
                     .push(at);
             }
         }
-        let mut renamed: HashMap<usize, (Method, Vec<String>)> = HashMap::new();
+        let mut renamed: HashMap<usize, GroupKey> = HashMap::new();
         for (signature, members) in by_signature {
             if members.len() >= 2 {
                 for at in members {
@@ -1110,7 +1114,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             continue;
         }
         let mut next_order = Vec::with_capacity(order.len());
-        let mut next_groups: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
+        let mut next_groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
         for (at, key) in order.into_iter().enumerate() {
             let calls_of = groups.remove(&key).unwrap_or_default();
             let target = renamed.remove(&at).unwrap_or(key);
@@ -1130,7 +1134,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             calls_of.sort_unstable();
             Group {
                 method: key.0,
-                template: key.1,
+                template: key.2,
                 calls: calls_of,
             }
         })
