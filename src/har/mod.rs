@@ -34,9 +34,10 @@
 //! origin most calls went to, and an endpoint whose calls went to another has that origin as
 //! its own base URL.
 //!
-//! **Endpoints.** Calls are grouped by host, method and path template (the same path on two hosts is two endpoints). A segment becomes a path
-//! parameter when it reads as a number, a UUID, a long hex or a token mixing letters and
-//! digits (named after the segment before it: `/users/42` is `/users/{user_id}`), or when
+//! **Endpoints.** Calls are grouped by host, method and path template (the same path on
+//! two hosts is two endpoints). A segment becomes a path parameter when it reads as a
+//! number, a UUID, a long hex or a token mixing letters and digits (named after the
+//! segment before it: `/users/42` is `/users/{user_id}`), or when
 //! it varies across calls that agree on every other segment (not after a version segment
 //! such as `/v1`, and at the end only after a plural word: `/users/alice` and `/users/bob`
 //! are one endpoint, `/api/users` and `/api/orders` two). Trailing slashes are kept. Tools
