@@ -78,6 +78,8 @@ mod har_credentials_per_host;
 mod har_hosts_and_auth;
 #[cfg(feature = "har")]
 mod har_import;
+#[cfg(feature = "har")]
+mod har_linear;
 #[cfg(feature = "http")]
 mod http_client;
 #[cfg(feature = "http")]
