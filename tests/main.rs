@@ -53,6 +53,8 @@ mod curl_hostile;
 mod curl_parse;
 #[cfg(feature = "curl")]
 mod curl_real_world;
+#[cfg(all(feature = "curl", feature = "plugin"))]
+mod curl_repeated_query_keys;
 #[cfg(feature = "curl")]
 mod curl_several_urls;
 #[cfg(feature = "curl")]
