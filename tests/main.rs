@@ -227,6 +227,8 @@ mod postman_auth_and_hosts;
 mod postman_credentials_per_host;
 #[cfg(feature = "postman")]
 mod postman_import;
+#[cfg(feature = "postman")]
+mod postman_url_variables;
 #[cfg(feature = "cli")]
 mod shaped_responses;
 #[cfg(feature = "tls")]

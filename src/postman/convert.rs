@@ -517,7 +517,7 @@ impl Converter<'_> {
             self.warn(at, "is a WebSocket request; skipped");
             return Ok(());
         }
-        let (base, rest) = self.split_address(&address);
+        let (base, rest, query) = self.split_address(&address, query);
         let path = self.path(&rest, &path_vars, &mut params);
         self.query(query, &mut params);
         let body_at = format!("{}.body", request_at);
@@ -645,18 +645,38 @@ impl Converter<'_> {
         Ok((address, query, variables))
     }
 
-    /// The base URL and the path after it.
-    fn split_address(&mut self, address: &str) -> (Base, String) {
+    /// The base URL, the path after it, and the query entries: `query`, after those of a
+    /// variable holding a whole URL with its query (`{{url}}` holding
+    /// `https://api.example.com/get?test=1`, which a base URL cannot hold).
+    fn split_address(
+        &mut self,
+        address: &str,
+        mut query: Vec<Entry>,
+    ) -> (Base, String, Vec<Entry>) {
         let address = address.trim();
         if let Some(after) = address.strip_prefix("{{") {
             if let Some(end) = after.find("}}") {
                 let name = after[..end].trim().to_string();
                 let rest = &after[end + 2..];
-                if let Some(value) = self.plain_value(&name) {
+                if let Some(mut value) = self.plain_value(&name) {
+                    let (without, own_query) = split_raw(&value);
+                    if without.len() < value.len() {
+                        let mut entries = raw_query(own_query);
+                        entries.append(&mut query);
+                        query = entries;
+                        value = without.to_string();
+                    }
+                    if rest.is_empty() && value.contains("://") {
+                        // The whole URL is the variable: its path is the endpoint's, so a
+                        // call goes to `/get`, not `/get/`.
+                        let (base, path) = self.split_literal(value.trim());
+                        return (base, path, query);
+                    }
                     if !rest.starts_with('/') && !rest.is_empty() {
                         // `{{host}}.example.com/...`: the variable is part of the host.
                         let written = format!("{}{}", value, rest);
-                        return self.split_literal(&written);
+                        let (base, path) = self.split_literal(&written);
+                        return (base, path, query);
                     }
                     // `{{baseUrl}}` holding `https://api.example.com/v1`: all of it is
                     // the base URL.
@@ -671,7 +691,7 @@ impl Converter<'_> {
                         template: None,
                         unset: None,
                     };
-                    return (base, rest.to_string());
+                    return (base, rest.to_string(), query);
                 }
                 if rest.starts_with('/') || rest.is_empty() {
                     let env = env_var(&name);
@@ -689,11 +709,12 @@ impl Converter<'_> {
                         template: Some(format!("${{{}}}", env)),
                         unset: Some(env),
                     };
-                    return (base, rest.to_string());
+                    return (base, rest.to_string(), query);
                 }
             }
         }
-        self.split_literal(address)
+        let (base, path) = self.split_literal(address);
+        (base, path, query)
     }
 
     /// A URL written out (its host may still hold variables) split into base and path.
