@@ -22,6 +22,8 @@ pub(crate) struct Secrets {
     named: HashMap<(String, String), String>,
     /// How many values each name was given.
     taken: HashMap<String, usize>,
+    /// Every name given.
+    given: HashSet<String>,
 }
 
 impl Secrets {
@@ -34,6 +36,7 @@ impl Secrets {
             listed: HashSet::new(),
             named: HashMap::new(),
             taken: HashMap::new(),
+            given: HashSet::new(),
         }
     }
 
@@ -67,12 +70,20 @@ impl Secrets {
         let name = match self.named.get(&key) {
             Some(name) => name.clone(),
             None => {
+                // The next free name of this base: a numbered name another base already
+                // took (`KEY_2` written as such) is skipped, never shared.
                 let count = self.taken.entry(key.0.clone()).or_insert(0);
-                *count += 1;
-                let name = match *count {
-                    1 => key.0.clone(),
-                    n => format!("{}_{}", key.0, n),
+                let name = loop {
+                    *count += 1;
+                    let name = match *count {
+                        1 => key.0.clone(),
+                        n => format!("{}_{}", key.0, n),
+                    };
+                    if !self.given.contains(&name) {
+                        break name;
+                    }
                 };
+                self.given.insert(name.clone());
                 self.named.insert(key, name.clone());
                 name
             }
@@ -259,5 +270,20 @@ mod tests {
         assert_eq!(value.template(), Some("${SHOP_TOKEN}"));
         assert_eq!(value.value(), Some("t0ken"));
         assert_eq!(secrets.into_variables()[0].name(), "SHOP_TOKEN");
+    }
+
+    #[test]
+    fn each_distinct_value_has_a_variable_of_its_own() {
+        let mut secrets = Secrets::new("shop", false);
+        let mut name = |suffix: &str, value: &str| {
+            let secret = secrets.secret(suffix, "a key", value);
+            secret.template().unwrap_or("").to_string()
+        };
+        assert_eq!(name("key", "a"), "${SHOP_KEY}");
+        assert_eq!(name("key", "b"), "${SHOP_KEY_2}");
+        assert_eq!(name("key", "a"), "${SHOP_KEY}");
+        // A name another suffix would give as it is is never shared.
+        assert_eq!(name("key_2", "c"), "${SHOP_KEY_2_2}");
+        assert_eq!(name("key", "d"), "${SHOP_KEY_3}");
     }
 }
