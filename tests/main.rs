@@ -53,6 +53,8 @@ mod curl_hostile;
 mod curl_parse;
 #[cfg(feature = "curl")]
 mod curl_real_world;
+#[cfg(all(feature = "curl", feature = "plugin"))]
+mod curl_repeated_query_keys;
 #[cfg(feature = "curl")]
 mod curl_several_urls;
 #[cfg(feature = "curl")]
@@ -73,9 +75,13 @@ mod fuzz_url;
 #[cfg(all(feature = "plugin", feature = "tool"))]
 mod gemini_capped_results;
 #[cfg(feature = "har")]
+mod har_credentials_per_host;
+#[cfg(feature = "har")]
 mod har_hosts_and_auth;
 #[cfg(feature = "har")]
 mod har_import;
+#[cfg(feature = "har")]
+mod har_linear;
 #[cfg(feature = "http")]
 mod http_client;
 #[cfg(feature = "http")]
@@ -191,6 +197,8 @@ mod plugin_digest;
 mod plugin_encoding;
 #[cfg(all(feature = "plugin", feature = "curl"))]
 mod plugin_endpoint_auth;
+#[cfg(all(feature = "plugin", feature = "curl"))]
+mod plugin_endpoint_headers;
 #[cfg(feature = "plugin")]
 mod plugin_file;
 #[cfg(feature = "plugin")]
@@ -218,7 +226,11 @@ mod plugin_secrets;
 #[cfg(feature = "postman")]
 mod postman_auth_and_hosts;
 #[cfg(feature = "postman")]
+mod postman_credentials_per_host;
+#[cfg(feature = "postman")]
 mod postman_import;
+#[cfg(feature = "postman")]
+mod postman_url_variables;
 #[cfg(feature = "cli")]
 mod shaped_responses;
 #[cfg(feature = "tls")]

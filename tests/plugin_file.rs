@@ -577,7 +577,7 @@ refused! {
     root_not_object: String::from("[]") => InvalidField, "", "expected an object; got array";
     missing_name: String::from(r#"{"base_url": "https://a.example", "endpoints": []}"#) => MissingField, "", "missing field 'name'";
     missing_endpoints: String::from(r#"{"name": "t", "base_url": "https://a.example"}"#) => MissingField, "", "missing field 'endpoints'";
-    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, allow_get_body, base_url, auth, content_type, title, tags, annotations, output_schema, response_fields, fields_argument, pagination (and 17 more)";
+    unknown_field_with_suggestion: ep(r#""name": "x", "path": "/x", "parms": []"#) => UnknownField, "endpoints[0].parms", "unknown field 'parms'; did you mean 'params'? accepted: name, description, method, path, params, body_encoding, response_pointer, allow_unknown_arguments, allow_delete_body, allow_get_body, base_url, auth, content_type, title, tags, annotations, output_schema, response_fields, fields_argument, pagination (and 18 more)";
     wrong_type_string: ep(r#""name": 5, "path": "/x""#) => InvalidField, "endpoints[0].name", "expected a string; got number";
     wrong_type_bool: param(r#""name": "a", "required": "yes""#) => InvalidField, "endpoints[0].params[0].required", "expected true or false; got string";
     wrong_type_number: pl(r#""timeout_call_ms": -1"#) => InvalidField, "timeout_call_ms", "expected a whole number of 0 or more; got number";

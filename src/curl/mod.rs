@@ -167,7 +167,9 @@
 //! a well-known key prefix such as `sk-`, `ghp_`, `xoxb-`, `AKIA`, a `Bearer`/`Basic` value
 //! or a JSON Web Token) takes the slot if it is free, then the first such query value; later
 //! ones become hidden secret parameters; a header or query name repeated with a credential
-//! in one of its values keeps its first value. Cookies are a static `Cookie` header, which
+//! in one of its values keeps its first value. A query name that looks like a credential
+//! only by its name and is sent with several values (`key=one&key=two`) is a list, an
+//! array parameter sent whole as curl sends it (a credential is one value). Cookies are a static `Cookie` header, which
 //! is always masked. A JSON member or form field that looks like a credential (the same
 //! rule: `client_secret`, `password` in an OAuth token request) becomes a hidden parameter
 //! whose default is the value, so the model never sees it, and dry runs and exported curl

@@ -750,7 +750,11 @@ impl Placeholders {
                     .map(str::to_string),
             );
         }
-        let statics = plugin.headers().chain(plugin.query());
+        let own = endpoint
+            .endpoint_headers()
+            .iter()
+            .map(|(n, v)| (n.as_str(), v));
+        let statics = plugin.headers().chain(plugin.query()).chain(own);
         keys.extend(
             statics
                 .filter_map(|(_, v)| v.context_key())

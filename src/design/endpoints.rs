@@ -56,7 +56,11 @@
 //! plugin's does: it is checked as the plugin's is once it has a value, and an endpoint whose
 //! variable has none ([`from_json_deferred`](crate::plugin::HttpPlugin::from_json_deferred))
 //! refuses every call and dry run, naming the variable, before anything is built or sent.
-//! Neither is anything the model reads or sets. Both are written back by `to_json` (the
+//! And it may carry its own static `headers`, sent with its calls only and replacing the
+//! plugin's header of the same name: a recording or collection that reaches several hosts
+//! keeps each host's cookie or API key on that host's endpoints. They are checked as the
+//! plugin's headers are and are secret on the same terms.
+//! None of these is anything the model reads or sets. All are written back by `to_json` (the
 //! variable, never its value) and followed by the exported curl command.
 //!
 //! The README's "Plugins" section lists every field. Declaring a plugin does no I/O: the

@@ -212,6 +212,7 @@ pub(super) fn run(har: &Json, options: &ImportOptions) -> Result<Import, Error> 
         warnings: &mut warnings,
         plugin_name: plugin_name.clone(),
         tool_names: infer::Names::default(),
+        scope: String::new(),
     };
     let plugin = builder.plugin(&calls)?;
     let variables = builder.secrets.into_variables();
@@ -462,6 +463,9 @@ struct Builder<'w> {
     warnings: &'w mut Vec<String>,
     plugin_name: String,
     tool_names: infer::Names,
+    /// Put before the names of the variables of the endpoint being built: empty on the
+    /// plugin's host, the host's name on another (see [`scope_of`]).
+    scope: String,
 }
 
 /// The calls of one endpoint, by their index in the list of calls.
@@ -498,26 +502,16 @@ impl Builder<'_> {
             .map(str::to_string);
         let mut builder = HttpPlugin::builder(self.plugin_name.clone(), origin.clone());
         builder = builder.description(format!("Recorded calls to {}", origin));
-        if let Some(cookie) = calls
-            .iter()
-            .rev()
-            .find_map(|c| header(c, "cookie"))
-            .filter(|v| !v.is_empty())
-        {
-            let value = self
-                .secrets
-                .secret("cookie", "the Cookie header the browser sent", cookie);
-            builder = builder.header("Cookie", value);
-        }
         if let Some(auth) = auth {
             builder = builder.auth(auth);
         }
+        let cookies = last_cookies(calls);
         for group in group_calls(calls) {
             let plugin_auth = PluginAuth {
                 header: auth_header.as_deref(),
                 sent: auth_sent.as_deref(),
             };
-            let endpoint = self.endpoint(&group, calls, plugin_auth, &origin)?;
+            let endpoint = self.endpoint(&group, calls, plugin_auth, &origin, &cookies)?;
             builder = builder.endpoint(endpoint);
         }
         builder.build().map_err(Error::Plugin)
@@ -580,9 +574,17 @@ impl Builder<'_> {
         calls: &[Call<'_>],
         plugin_auth: PluginAuth<'_>,
         origin: &str,
+        cookies: &HashMap<&str, &str>,
     ) -> Result<Endpoint, Error> {
         let samples: Vec<&Call<'_>> = group.calls.iter().filter_map(|&i| calls.get(i)).collect();
         let own_origin = most_common(samples.iter().map(|c| c.origin.as_str())).unwrap_or(origin);
+        // The variables of another host's credentials are named after it: loaded from the
+        // file, each host gets its own value, never the plugin's host's.
+        self.scope = if own_origin == origin {
+            String::new()
+        } else {
+            scope_of(own_origin)
+        };
         let own_auth = self.endpoint_auth(&samples, plugin_auth, own_origin);
         let auth_header = match &own_auth {
             Some(EndpointAuth::Auth(auth)) => auth.header_name().map(str::to_ascii_lowercase),
@@ -593,7 +595,7 @@ impl Builder<'_> {
         let path = self.path(group, &samples, &mut params);
         self.query(&samples, &mut params);
         let (encoding, content_type) = self.body(&samples, &mut params);
-        self.headers(&samples, &mut params, auth_header);
+        let credentials = self.headers(&samples, &mut params, auth_header);
         let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
         let decoded: Vec<String> = segments
             .iter()
@@ -648,6 +650,20 @@ impl Builder<'_> {
             Some(EndpointAuth::None) => endpoint = endpoint.no_auth(),
             None => {}
         }
+        // The host's session cookie, on the endpoints whose calls sent one.
+        let sent_cookie = samples
+            .iter()
+            .any(|c| header(c, "cookie").map_or(false, |v| !v.is_empty()));
+        if let Some(cookie) = cookies.get(own_origin).filter(|_| sent_cookie) {
+            let name = format!("{}cookie", self.scope);
+            let value = self
+                .secrets
+                .secret(&name, "the Cookie header the browser sent", cookie);
+            endpoint = endpoint.endpoint_header("Cookie", value);
+        }
+        for (name, value) in credentials {
+            endpoint = endpoint.endpoint_header(name, value);
+        }
         Ok(endpoint.build())
     }
 
@@ -667,8 +683,7 @@ impl Builder<'_> {
             None => Some(EndpointAuth::None),
             Some(value) if Some(value) == plugin_auth.sent => None,
             Some(_) => {
-                let host = origin.split("://").nth(1).unwrap_or(origin);
-                let scope = format!("{}_", infer::snake_case(host));
+                let scope = scope_of(origin);
                 self.auth(samples, &scope).map(EndpointAuth::Auth)
             }
         }
@@ -763,7 +778,8 @@ impl Builder<'_> {
             if is_credential_name(key) || samples.iter().any(|v| infer::is_secret_value(v)) {
                 let purpose = format!("the {} {} value", key, location.as_str());
                 let first = samples.first().copied().unwrap_or("");
-                let value = self.secrets.secret(key, &purpose, first);
+                let name = format!("{}{}", self.scope, key);
+                let value = self.secrets.secret(&name, &purpose, first);
                 params.push(fixed_param(builder, &value, true));
                 continue;
             }
@@ -918,7 +934,8 @@ impl Builder<'_> {
             if let Some(Json::String(text)) = sample {
                 if !text.is_empty() && (is_credential_name(key) || infer::is_secret_value(text)) {
                     let purpose = format!("the {} body field", key);
-                    let value = self.secrets.secret(key, &purpose, text);
+                    let name = format!("{}{}", self.scope, key);
+                    let value = self.secrets.secret(&name, &purpose, text);
                     params.push(fixed_param(builder, &value, true));
                     continue;
                 }
@@ -931,12 +948,19 @@ impl Builder<'_> {
         }
     }
 
-    /// Credential-looking headers as hidden secrets, and custom headers sent with one value
-    /// in every call as hidden parameters with that value.
-    fn headers(&mut self, samples: &[&Call<'_>], params: &mut Params, auth_header: Option<&str>) {
+    /// Credential-looking headers as the endpoint's own static headers, each a `${NAME}`
+    /// variable (returned), and custom headers sent with one value in every call as hidden
+    /// parameters with that value.
+    fn headers(
+        &mut self,
+        samples: &[&Call<'_>],
+        params: &mut Params,
+        auth_header: Option<&str>,
+    ) -> Vec<(String, ConfigValue)> {
+        let mut credentials: Vec<(String, ConfigValue)> = Vec::new();
         let first = match samples.first() {
             Some(first) => first,
-            None => return,
+            None => return credentials,
         };
         for (name, value) in &first.headers {
             let lower = name.as_str();
@@ -947,16 +971,16 @@ impl Builder<'_> {
                 || auth_header == Some(lower)
                 || !crate::http::is_token(lower)
                 || params.has(Location::Header, lower)
+                || credentials.iter().any(|(n, _)| n == lower)
             {
                 continue;
             }
             if is_secret_header(lower, value) {
                 let purpose = format!("the value of the {} header", lower);
-                let secret = self.secrets.secret(lower, &purpose, value);
-                params.push(fixed_param(
-                    params.named(Location::Header, lower),
-                    &secret,
-                    true,
+                let name = format!("{}{}", self.scope, lower);
+                credentials.push((
+                    lower.to_string(),
+                    self.secrets.secret(&name, &purpose, value),
                 ));
                 continue;
             }
@@ -966,7 +990,26 @@ impl Builder<'_> {
                 params.push(fixed_param(builder, &ConfigValue::literal(*value), false));
             }
         }
+        credentials
     }
+}
+
+/// The prefix of the variables of a host's own credentials: `files_example_com_`.
+fn scope_of(origin: &str) -> String {
+    let host = origin.split("://").nth(1).unwrap_or(origin);
+    format!("{}_", infer::snake_case(host))
+}
+
+/// The last `Cookie` each origin was sent (a session's cookies change as it goes: the last
+/// is the one still valid).
+fn last_cookies<'c>(calls: &'c [Call<'_>]) -> HashMap<&'c str, &'c str> {
+    let mut cookies = HashMap::new();
+    for call in calls {
+        if let Some(cookie) = header(call, "cookie").filter(|v| !v.is_empty()) {
+            cookies.insert(call.origin.as_str(), cookie);
+        }
+    }
+    cookies
 }
 
 fn header<'c>(call: &'c Call<'_>, name: &str) -> Option<&'c str> {
@@ -1015,11 +1058,15 @@ fn unify(types: impl Iterator<Item = ParamType>) -> ParamType {
     found.unwrap_or(ParamType::String)
 }
 
-/// Calls grouped into endpoints: by method and path with id-looking segments as
+/// What calls of one endpoint share: the method, the origin (the same path on two hosts is
+/// two endpoints) and the path template.
+type GroupKey = (Method, String, Vec<String>);
+
+/// Calls grouped into endpoints: by method, origin and path with id-looking segments as
 /// parameters, then segments that vary across groups agreeing on all others.
 fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
-    let mut order: Vec<(Method, Vec<String>)> = Vec::new();
-    let mut groups: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
+    let mut order: Vec<GroupKey> = Vec::new();
+    let mut groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
     for (i, call) in calls.iter().enumerate() {
         let template: Vec<String> = call
             .segments
@@ -1032,7 +1079,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
                 }
             })
             .collect();
-        let key = (call.method, template);
+        let key = (call.method, call.origin.clone(), template);
         groups
             .entry(key.clone())
             .or_insert_with(|| {
@@ -1041,21 +1088,21 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             })
             .push(i);
     }
-    let longest = order.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
+    let longest = order.iter().map(|(_, _, t)| t.len()).max().unwrap_or(0);
     for p in 0..longest {
         // Groups that agree on every segment but `p`, by that signature.
-        let mut by_signature: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
-        for (at, (method, template)) in order.iter().enumerate() {
+        let mut by_signature: HashMap<GroupKey, Vec<usize>> = HashMap::new();
+        for (at, (method, origin, template)) in order.iter().enumerate() {
             if may_vary(template, p) {
                 let mut signature = template.clone();
                 signature[p] = PARAM.to_string();
                 by_signature
-                    .entry((*method, signature))
+                    .entry((*method, origin.clone(), signature))
                     .or_default()
                     .push(at);
             }
         }
-        let mut renamed: HashMap<usize, (Method, Vec<String>)> = HashMap::new();
+        let mut renamed: HashMap<usize, GroupKey> = HashMap::new();
         for (signature, members) in by_signature {
             if members.len() >= 2 {
                 for at in members {
@@ -1067,7 +1114,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             continue;
         }
         let mut next_order = Vec::with_capacity(order.len());
-        let mut next_groups: HashMap<(Method, Vec<String>), Vec<usize>> = HashMap::new();
+        let mut next_groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
         for (at, key) in order.into_iter().enumerate() {
             let calls_of = groups.remove(&key).unwrap_or_default();
             let target = renamed.remove(&at).unwrap_or(key);
@@ -1087,7 +1134,7 @@ fn group_calls(calls: &[Call<'_>]) -> Vec<Group> {
             calls_of.sort_unstable();
             Group {
                 method: key.0,
-                template: key.1,
+                template: key.2,
                 calls: calls_of,
             }
         })

@@ -34,9 +34,10 @@
 //! origin most calls went to, and an endpoint whose calls went to another has that origin as
 //! its own base URL.
 //!
-//! **Endpoints.** Calls are grouped by method and path template. A segment becomes a path
-//! parameter when it reads as a number, a UUID, a long hex or a token mixing letters and
-//! digits (named after the segment before it: `/users/42` is `/users/{user_id}`), or when
+//! **Endpoints.** Calls are grouped by host, method and path template (the same path on
+//! two hosts is two endpoints). A segment becomes a path parameter when it reads as a
+//! number, a UUID, a long hex or a token mixing letters and digits (named after the
+//! segment before it: `/users/42` is `/users/{user_id}`), or when
 //! it varies across calls that agree on every other segment (not after a version segment
 //! such as `/v1`, and at the end only after a plural word: `/users/alice` and `/users/bob`
 //! are one endpoint, `/api/users` and `/api/orders` two). Trailing slashes are kept. Tools
@@ -53,10 +54,13 @@
 //! (bearer, basic, or a header). An endpoint none of whose calls sent it has `"auth":
 //! "none"` (a login, a public status call: a credential is never sent where the recording
 //! shows it was not), and one whose calls sent another (a second host's token) has that
-//! as its own auth, its variables named after its host. The `Cookie` header is a static
-//! header, credential-looking
-//! headers, query values and body fields hidden parameters: each a `${NAME}` variable,
-//! its recorded value never written. Headers browsers add (`User-Agent`, `Accept-*`,
+//! as its own auth, its variables named after its host. Each host's credentials go to that
+//! host's endpoints only: the `Cookie` header (the last one the host was sent) and the
+//! other credential-looking headers are the endpoint's own static headers (endpoint-level
+//! `headers`), on the endpoints whose calls sent them; credential-looking query values and
+//! body fields are hidden parameters. Each is a `${NAME}` variable, named after the host
+//! when it is not the plugin's (`FILES_EXAMPLE_COM_COOKIE`), its recorded value never
+//! written. Headers browsers add (`User-Agent`, `Accept-*`,
 //! `Referer`, `Origin`, `sec-*`, ...) are left out; other custom headers sent with the
 //! same value in every call are hidden parameters with that value.
 //!

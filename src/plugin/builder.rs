@@ -261,6 +261,7 @@ impl Endpoint {
                 base_url_template: None,
                 base_url_unset: None,
                 auth: None,
+                endpoint_headers: Vec::new(),
                 content_type: None,
                 title: None,
                 tags: Vec::new(),
@@ -470,6 +471,23 @@ impl EndpointBuilder {
     /// login). The file's `"auth": "none"`.
     pub fn no_auth(mut self) -> EndpointBuilder {
         self.endpoint.auth = Some(Box::new(EndpointAuth::None));
+        self
+    }
+
+    /// A static header sent with every call of this endpoint (the file's endpoint-level
+    /// `headers`): it replaces the plugin's header of the same name (names are
+    /// case-insensitive), so a cookie or an API key goes only to the endpoints of the host
+    /// it belongs to. A value from the environment or the context is secret, and the checks
+    /// of the plugin's headers apply (a header name, no control character, no header the
+    /// client writes, no `Host`, not the header `auth` sets). Defaults to none.
+    pub fn endpoint_header(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<ConfigValue>,
+    ) -> EndpointBuilder {
+        self.endpoint
+            .endpoint_headers
+            .push((name.into(), value.into()));
         self
     }
 

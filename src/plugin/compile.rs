@@ -572,6 +572,9 @@ fn compile(
     check_options(&endpoint.options, path)?;
     check_content_type(endpoint, path)?;
     check_body_flags(endpoint, path)?;
+    if !endpoint.endpoint_headers.is_empty() {
+        super::validate::check_endpoint_headers(endpoint, b.auth.as_ref(), path)?;
+    }
     if let Some(pagination) = &endpoint.pagination {
         let settable = |name: &str| {
             endpoint

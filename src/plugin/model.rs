@@ -945,6 +945,9 @@ pub struct Endpoint {
     /// The endpoint's own auth, replacing the plugin's (boxed: most endpoints have none,
     /// and an imported API has thousands of endpoints).
     pub(crate) auth: Option<Box<EndpointAuth>>,
+    /// The endpoint's own static headers, sent over the plugin's (a cookie or an API key
+    /// of one host in a plugin that reaches several).
+    pub(crate) endpoint_headers: Vec<(String, ConfigValue)>,
     pub(crate) content_type: Option<String>,
     pub(crate) title: Option<String>,
     /// Words that group endpoints (OpenAPI `tags`), for finding them in a catalog.
@@ -1058,6 +1061,13 @@ impl Endpoint {
     /// auth where the others send a bearer token, a health check with none).
     pub fn auth(&self) -> Option<&EndpointAuth> {
         self.auth.as_deref()
+    }
+
+    /// The endpoint's own static headers, in order: sent with every call of this endpoint,
+    /// each replacing a plugin header of the same name (names are case-insensitive). The
+    /// file's endpoint-level `headers`.
+    pub fn endpoint_headers(&self) -> &[(String, ConfigValue)] {
+        &self.endpoint_headers
     }
 
     /// The auth a call of this endpoint sends: its own, else `plugin`'s.

@@ -271,6 +271,7 @@ fn push_headers(
             .append_sensitive(name, value)
             .map_err(|_| context_header_refused(key))?;
     }
+    push_endpoint_headers(&compiled.endpoint, context, request)?;
     if let (Some(auth), None) = (
         compiled.auth(&plugin.decl),
         compiled.auth_value(&plugin.decl),
@@ -308,6 +309,35 @@ fn push_headers(
         push_header_param(request, param, value, scratch)?;
     }
     push_cookies(endpoint, values, request)
+}
+
+/// The endpoint's own static headers, each replacing the plugin's of the same name; a value
+/// from the environment or the context is sensitive, as the plugin's are.
+fn push_endpoint_headers(
+    endpoint: &super::model::Endpoint,
+    context: &CallContext,
+    request: &mut Request,
+) -> Result<(), ToolOutput> {
+    for (name, value) in endpoint.endpoint_headers() {
+        let headers = request.headers_mut();
+        // Checked when the plugin was built, so inserting a known value cannot fail.
+        match (value.value(), value.context_key()) {
+            (Some(text), _) if value.is_external() => {
+                let _ = headers.insert_sensitive(name, text);
+            }
+            (Some(text), _) => {
+                let _ = headers.insert(name, text);
+            }
+            (None, key) => {
+                let key = key.unwrap_or("");
+                let text = context.get(key).ok_or_else(|| auth::missing_context(key))?;
+                headers
+                    .insert_sensitive(name, text)
+                    .map_err(|_| context_header_refused(key))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every cookie parameter given, in one `Cookie` header (RFC 6265 section 5.4: `a=1; b=2`),

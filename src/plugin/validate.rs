@@ -206,6 +206,50 @@ fn check_static_headers(headers: &[(String, ConfigValue)]) -> Result<SmallSet<St
     Ok(seen)
 }
 
+/// Checks an endpoint's own static headers (at `path`, the endpoint's) as the plugin's are
+/// checked, less `Host` (the plugin's virtual host is one for every endpoint), and against
+/// the header the endpoint's auth (its own, else `plugin_auth`) sets.
+pub(crate) fn check_endpoint_headers(
+    endpoint: &Endpoint,
+    plugin_auth: Option<&Auth>,
+    path: &str,
+) -> Result<(), Error> {
+    let headers = endpoint.endpoint_headers();
+    let auth_header = endpoint.auth_or(plugin_auth).and_then(Auth::header_name);
+    let parent = at(path, "headers");
+    let mut seen = SmallSet::new();
+    for (name, value) in headers {
+        let field = at(&parent, name);
+        if name.eq_ignore_ascii_case("host") {
+            return Err(err(
+                ErrorKind::InvalidHeader,
+                field,
+                "an endpoint cannot set Host; declare a virtual host in the plugin's headers",
+            ));
+        }
+        check_header(name, value.value(), &field)?;
+        check_context_key(value, &field)?;
+        if !seen.insert(name.to_ascii_lowercase()) {
+            return Err(err(
+                ErrorKind::DuplicateName,
+                field,
+                format!("header {} is declared twice", quote(name)),
+            ));
+        }
+        if auth_header.map_or(false, |h| h.eq_ignore_ascii_case(name)) {
+            return Err(err(
+                ErrorKind::InvalidHeader,
+                field,
+                format!(
+                    "header {} is also set by `auth`; declare it in one place",
+                    quote(name)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_static_query(query: &[(String, ConfigValue)]) -> Result<SmallSet<String>, Error> {
     let mut seen = SmallSet::new();
     for (name, value) in query {
@@ -543,6 +587,20 @@ fn check_header_param(
             field,
             format!(
                 "header parameter {} would shadow the plugin's static header",
+                quote(wire)
+            ),
+        ));
+    }
+    if endpoint
+        .endpoint_headers()
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case(wire))
+    {
+        return Err(err(
+            ErrorKind::InvalidHeader,
+            field,
+            format!(
+                "header parameter {} would shadow the endpoint's static header",
                 quote(wire)
             ),
         ));

@@ -2,7 +2,7 @@
 //! and one endpoint's parameters gathered from samples, named and typed by the rules of
 //! [`curl::infer`](crate::curl::infer).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::curl::infer;
 use crate::curl::Variable;
@@ -18,6 +18,12 @@ pub(crate) struct Secrets {
     keep: bool,
     variables: Vec<Variable>,
     listed: HashSet<String>,
+    /// The variable [`secret`](Secrets::secret) named for each name and value it was given.
+    named: HashMap<(String, String), String>,
+    /// How many values each name was given.
+    taken: HashMap<String, usize>,
+    /// Every name given.
+    given: HashSet<String>,
 }
 
 impl Secrets {
@@ -28,6 +34,9 @@ impl Secrets {
             keep,
             variables: Vec::new(),
             listed: HashSet::new(),
+            named: HashMap::new(),
+            taken: HashMap::new(),
+            given: HashSet::new(),
         }
     }
 
@@ -49,12 +58,36 @@ impl Secrets {
     }
 
     /// A credential's value: a `${PREFIX_SUFFIX}` variable holding `value` in memory, or the
-    /// value itself when secrets are kept or it is empty.
+    /// value itself when secrets are kept or it is empty. Another value under a name already
+    /// given gets a name of its own (`PREFIX_SUFFIX_2`): loaded from the file, one variable
+    /// must not send one request's credential with another's (another host's key).
     pub(crate) fn secret(&mut self, suffix: &str, purpose: &str, value: &str) -> ConfigValue {
         if self.keep || value.is_empty() {
             return ConfigValue::literal(value);
         }
-        let name = infer::env_name(&self.prefix, &infer::snake_case(suffix));
+        let base = infer::env_name(&self.prefix, &infer::snake_case(suffix));
+        let key = (base, value.to_string());
+        let name = match self.named.get(&key) {
+            Some(name) => name.clone(),
+            None => {
+                // The next free name of this base: a numbered name another base already
+                // took (`KEY_2` written as such) is skipped, never shared.
+                let count = self.taken.entry(key.0.clone()).or_insert(0);
+                let name = loop {
+                    *count += 1;
+                    let name = match *count {
+                        1 => key.0.clone(),
+                        n => format!("{}_{}", key.0, n),
+                    };
+                    if !self.given.contains(&name) {
+                        break name;
+                    }
+                };
+                self.given.insert(name.clone());
+                self.named.insert(key, name.clone());
+                name
+            }
+        };
         self.list(&name, purpose);
         ConfigValue::from_template(format!("${{{}}}", name), value.to_string())
     }
@@ -237,5 +270,20 @@ mod tests {
         assert_eq!(value.template(), Some("${SHOP_TOKEN}"));
         assert_eq!(value.value(), Some("t0ken"));
         assert_eq!(secrets.into_variables()[0].name(), "SHOP_TOKEN");
+    }
+
+    #[test]
+    fn each_distinct_value_has_a_variable_of_its_own() {
+        let mut secrets = Secrets::new("shop", false);
+        let mut name = |suffix: &str, value: &str| {
+            let secret = secrets.secret(suffix, "a key", value);
+            secret.template().unwrap_or("").to_string()
+        };
+        assert_eq!(name("key", "a"), "${SHOP_KEY}");
+        assert_eq!(name("key", "b"), "${SHOP_KEY_2}");
+        assert_eq!(name("key", "a"), "${SHOP_KEY}");
+        // A name another suffix would give as it is is never shared.
+        assert_eq!(name("key_2", "c"), "${SHOP_KEY_2_2}");
+        assert_eq!(name("key", "d"), "${SHOP_KEY_3}");
     }
 }

@@ -27,7 +27,7 @@ const MAX_TAG: usize = 256;
 const MAX_DESCRIPTION: usize = 1024;
 
 /// Headers the client writes itself, or that only browsers and Postman add.
-const LEFT_OUT_HEADERS: [&str; 9] = [
+const LEFT_OUT_HEADERS: [&str; 8] = [
     "content-length",
     "host",
     "connection",
@@ -36,7 +36,6 @@ const LEFT_OUT_HEADERS: [&str; 9] = [
     "expect",
     "accept-encoding",
     "user-agent",
-    "cookie",
 ];
 
 /// Auth types the plugin has no kind for.
@@ -73,6 +72,8 @@ struct Draft {
     encoding: Option<BodyEncoding>,
     content_type: Option<String>,
     output_schema: Option<Json>,
+    /// The request's credential headers (a static API key, a cookie): the endpoint's own.
+    headers: Vec<(String, ConfigValue)>,
 }
 
 /// A base URL: what the plugin in memory uses, and the `${NAME}` template of the file.
@@ -516,7 +517,7 @@ impl Converter<'_> {
             self.warn(at, "is a WebSocket request; skipped");
             return Ok(());
         }
-        let (base, rest) = self.split_address(&address);
+        let (base, rest, query) = self.split_address(&address, query);
         let path = self.path(&rest, &path_vars, &mut params);
         self.query(query, &mut params);
         let body_at = format!("{}.body", request_at);
@@ -537,7 +538,7 @@ impl Converter<'_> {
             }
             None => (None, None),
         };
-        self.headers(headers, &mut params, at);
+        let credentials = self.headers(headers, &mut params, at);
         let auth_json = request.get("auth").filter(|a| !a.is_null()).or(inherited);
         let auth = match auth_json {
             Some(auth) => self.auth(auth, &format!("{}.auth", request_at), &item_name)?,
@@ -575,6 +576,7 @@ impl Converter<'_> {
             encoding,
             content_type,
             output_schema,
+            headers: credentials,
         });
         Ok(())
     }
@@ -643,18 +645,38 @@ impl Converter<'_> {
         Ok((address, query, variables))
     }
 
-    /// The base URL and the path after it.
-    fn split_address(&mut self, address: &str) -> (Base, String) {
+    /// The base URL, the path after it, and the query entries: `query`, after those of a
+    /// variable holding a whole URL with its query (`{{url}}` holding
+    /// `https://api.example.com/get?test=1`, which a base URL cannot hold).
+    fn split_address(
+        &mut self,
+        address: &str,
+        mut query: Vec<Entry>,
+    ) -> (Base, String, Vec<Entry>) {
         let address = address.trim();
         if let Some(after) = address.strip_prefix("{{") {
             if let Some(end) = after.find("}}") {
                 let name = after[..end].trim().to_string();
                 let rest = &after[end + 2..];
-                if let Some(value) = self.plain_value(&name) {
+                if let Some(mut value) = self.plain_value(&name) {
+                    let (without, own_query) = split_raw(&value);
+                    if without.len() < value.len() {
+                        let mut entries = raw_query(own_query);
+                        entries.append(&mut query);
+                        query = entries;
+                        value = without.to_string();
+                    }
+                    if rest.is_empty() && value.contains("://") {
+                        // The whole URL is the variable: its path is the endpoint's, so a
+                        // call goes to `/get`, not `/get/`.
+                        let (base, path) = self.split_literal(value.trim());
+                        return (base, path, query);
+                    }
                     if !rest.starts_with('/') && !rest.is_empty() {
                         // `{{host}}.example.com/...`: the variable is part of the host.
                         let written = format!("{}{}", value, rest);
-                        return self.split_literal(&written);
+                        let (base, path) = self.split_literal(&written);
+                        return (base, path, query);
                     }
                     // `{{baseUrl}}` holding `https://api.example.com/v1`: all of it is
                     // the base URL.
@@ -669,7 +691,7 @@ impl Converter<'_> {
                         template: None,
                         unset: None,
                     };
-                    return (base, rest.to_string());
+                    return (base, rest.to_string(), query);
                 }
                 if rest.starts_with('/') || rest.is_empty() {
                     let env = env_var(&name);
@@ -687,11 +709,12 @@ impl Converter<'_> {
                         template: Some(format!("${{{}}}", env)),
                         unset: Some(env),
                     };
-                    return (base, rest.to_string());
+                    return (base, rest.to_string(), query);
                 }
             }
         }
-        self.split_literal(address)
+        let (base, path) = self.split_literal(address);
+        (base, path, query)
     }
 
     /// A URL written out (its host may still hold variables) split into base and path.
@@ -941,8 +964,15 @@ impl Converter<'_> {
         }
     }
 
-    /// The request's headers: hidden parameters with their values as defaults.
-    fn headers(&mut self, headers: Vec<Entry>, params: &mut Params, at: &str) {
+    /// The request's headers: credentials as the endpoint's own static headers (returned),
+    /// the others hidden parameters with their values as defaults.
+    fn headers(
+        &mut self,
+        headers: Vec<Entry>,
+        params: &mut Params,
+        at: &str,
+    ) -> Vec<(String, ConfigValue)> {
+        let mut credentials: Vec<(String, ConfigValue)> = Vec::new();
         for entry in headers {
             if !entry.enabled || entry.key.is_empty() {
                 continue;
@@ -952,6 +982,9 @@ impl Converter<'_> {
                 || LEFT_OUT_HEADERS.contains(&lower.as_str())
                 || infer::is_browser_header(&lower)
                 || params.has(Location::Header, &entry.key)
+                || credentials
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(&entry.key))
             {
                 continue;
             }
@@ -965,9 +998,12 @@ impl Converter<'_> {
             let secret = is_credential_name(&entry.key)
                 || infer::is_secret_value(&value)
                 || self.names_secret_variable(&value);
-            let config = if secret {
-                self.secret(&value, &entry.key, &purpose)
-            } else {
+            if secret {
+                let config = self.secret(&value, &entry.key, &purpose);
+                credentials.push((entry.key, config));
+                continue;
+            }
+            let config = {
                 let read = self.expand(&value, false, &purpose);
                 if read.unknown && read.template.is_none() {
                     let message = format!(
@@ -980,8 +1016,9 @@ impl Converter<'_> {
                 }
                 self.config(&read)
             };
-            params.push(fixed_param(builder, &config, secret));
+            params.push(fixed_param(builder, &config, false));
         }
+        credentials
     }
 
     /// The body: parameters, and the encoding and content type when they are not JSON's.
@@ -1412,6 +1449,12 @@ impl Converter<'_> {
             }
             if let Some(content_type) = draft.content_type {
                 endpoint = endpoint.content_type(content_type);
+            }
+            for (name, value) in draft.headers {
+                // The auth's own header is the auth's to send.
+                if auth_header.as_deref() != Some(&name.to_ascii_lowercase()) {
+                    endpoint = endpoint.endpoint_header(name, value);
+                }
             }
             match own_auth {
                 Some(Some(own)) => endpoint = endpoint.auth(own),

@@ -54,10 +54,13 @@
 //! **Parameters.** Query keys become query parameters, required when enabled, optional when
 //! disabled in the collection; a repeated key is an array. Values are samples that give the
 //! type (`20` an integer); a value from a variable is the parameter's default. Headers are
-//! the request's own: each is a hidden parameter whose default is its value (the model does
-//! not see it), secret when it looks like a credential; `Content-Type` of a body the
-//! plugin encodes, `Content-Length`, `Host` and the headers browsers and Postman add are
-//! left out. Bodies: `raw` JSON (comments `//` and `/* */` stripped, as Postman does) gives
+//! the request's own: one that looks like a credential (an API key, a `Cookie`, a token, a
+//! value from a secret variable) is the endpoint's own static header (endpoint-level
+//! `headers`), a `${NAME}` variable, so it goes with that request only and never to
+//! another request's host; each distinct literal value has a variable of its own
+//! (`APP_X_API_KEY`, `APP_X_API_KEY_2`). Any other header is a hidden parameter whose
+//! default is its value (the model does not see it). `Content-Type` of a body the plugin
+//! encodes, `Content-Length`, `Host` and the headers browsers and Postman add are left out. Bodies: `raw` JSON (comments `//` and `/* */` stripped, as Postman does) gives
 //! a body parameter per top-level member, typed as the curl importer types them, or one
 //! whole-body parameter; other `raw` text one raw body parameter with its content type;
 //! `urlencoded` form parameters; `formdata` multipart parameters (file parts are file

@@ -82,12 +82,15 @@ fn postman_import(mut args: Args) -> Result<ExitCode, CliError> {
     let document = read_json(&path, max_bytes)?;
     let import = postman::import_with(&document, &options)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
-    print_out(&import.plugin().to_json().to_pretty())?;
+    let file = import.plugin().to_json();
+    print_out(&file.to_pretty())?;
     report(
         import.warnings(),
         import.variables(),
         import.plugin().endpoints().count(),
     );
+    // As for a recording: the process ends now, and its memory with it.
+    std::mem::forget((document, import, file));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -110,7 +113,8 @@ fn har_import(mut args: Args) -> Result<ExitCode, CliError> {
     let document = read_json(&path, max_bytes)?;
     let import = har::import_with(&document, &options)
         .map_err(|e| CliError::Failed(format!("{}: {}", path, e)))?;
-    print_out(&import.plugin().to_json().to_pretty())?;
+    let file = import.plugin().to_json();
+    print_out(&file.to_pretty())?;
     let mut warnings = import.warnings().to_vec();
     if import.skipped() > 0 {
         let reasons: Vec<String> = import
@@ -129,6 +133,11 @@ fn har_import(mut args: Args) -> Result<ExitCode, CliError> {
         import.variables(),
         import.plugin().endpoints().count(),
     );
+    // The process ends now, and its memory with it: taking the recording's tree apart (a
+    // 50 MB recording is millions of small allocations) cost a quarter of the command's
+    // time for nothing. Nothing here holds a resource other than memory (standard output
+    // was written above).
+    std::mem::forget((document, import, file));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -706,17 +706,25 @@ impl<'a> Converter<'a> {
             let message = "a query pair without a name is left out";
             self.note(self.cmd.url_index(), message.to_string());
         }
-        // A name is secret when it looks so, or when any of its values does (a shell
-        // variable's name included).
-        let secret_names: Vec<String> = pairs
-            .iter()
-            .filter(|(name, value)| {
-                is_credential_name(name)
-                    || infer::is_secret_value(value)
-                    || self.has_secret_variable(value)
-            })
-            .map(|(name, _)| name.clone())
-            .collect();
+        // A name is secret when any of its values looks so (a shell variable's name
+        // included), or when the name does and it holds one value: a credential is one
+        // value, so a name-only match sent with several (`key=one&key=two`) is a list, sent
+        // whole as curl sends it rather than cut to its first value.
+        let mut secret_names: HashSet<String> = HashSet::new();
+        let mut listed: HashMap<&str, (&str, bool)> = HashMap::new();
+        for (name, value) in &pairs {
+            if infer::is_secret_value(value) || self.has_secret_variable(value) {
+                secret_names.insert(name.clone());
+            } else if is_credential_name(name) {
+                let seen = listed.entry(name).or_insert((value, false));
+                seen.1 |= seen.0 != value.as_str();
+            }
+        }
+        for (name, (_, several)) in listed {
+            if !several {
+                secret_names.insert(name.to_string());
+            }
+        }
         let (secret, visible): (Vec<_>, Vec<_>) = pairs
             .into_iter()
             .partition(|(name, _)| secret_names.contains(name));

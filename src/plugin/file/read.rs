@@ -56,6 +56,7 @@ const ENDPOINT_FIELDS: &[&str] = &[
     "fields_argument",
     "pagination",
     "confirm",
+    "headers",
 ];
 const ANNOTATION_FIELDS: &[&str] = &["read_only", "destructive", "idempotent", "open_world"];
 const PARAM_FIELDS: &[&str] = &[
@@ -85,9 +86,9 @@ impl HttpPlugin {
     /// Reads a plugin file (see README, "Plugins", for every field), taking each `${NAME}`
     /// from the process environment, and checks it as [`PluginBuilder::build`](crate::plugin::PluginBuilder::build) does.
     ///
-    /// `${NAME}` is read in `base_url`, the values of `headers` and `query`, the string
-    /// fields of `auth`, and the `default` of a hidden or secret parameter; `$${` writes a
-    /// literal `${` there. Elsewhere text is taken as written, so an environment value never
+    /// `${NAME}` is read in `base_url` (the plugin's and an endpoint's), the values of
+    /// `headers` (the plugin's and an endpoint's) and `query`, the string fields of `auth`,
+    /// and the `default` of a hidden or secret parameter; `$${` writes a literal `${` there. Elsewhere text is taken as written, so an environment value never
     /// lands in a description the model reads.
     ///
     /// # Errors
@@ -581,18 +582,30 @@ impl Loader<'_> {
         key: &str,
         scalars: bool,
     ) -> Result<Vec<(String, ConfigValue)>, Error> {
+        self.values_at(map, key, "", scalars)
+    }
+
+    /// The object at `key` of `map`, which is at `parent` in the file, as named values.
+    fn values_at(
+        &self,
+        map: &Map,
+        key: &str,
+        parent: &str,
+        scalars: bool,
+    ) -> Result<Vec<(String, ConfigValue)>, Error> {
         let value = match map.get(key) {
             Some(value) => value,
             None => return Ok(Vec::new()),
         };
+        let path = at(parent, key);
         let object = value
             .as_object()
-            .ok_or_else(|| type_error(key, "an object", value))?;
+            .ok_or_else(|| type_error(&path, "an object", value))?;
         let mut out = Vec::with_capacity(object.len());
         for (name, value) in object {
             out.push((
                 name.clone(),
-                self.config_value(value, &at(key, name), scalars)?,
+                self.config_value(value, &at(&path, name), scalars)?,
             ));
         }
         Ok(out)
@@ -857,6 +870,9 @@ impl Loader<'_> {
                 Json::String(word) => return Err(one_of(&field, "an auth object, none", word)),
                 _ => builder.auth(self.auth(auth, &field)?),
             };
+        }
+        for (name, value) in self.values_at(map, "headers", path, false)? {
+            builder = builder.endpoint_header(name, value);
         }
         if let Some(content_type) = opt_str(map, "content_type", path)? {
             builder = builder.content_type(content_type);

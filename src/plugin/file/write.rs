@@ -237,6 +237,12 @@ fn endpoint_json(endpoint: &Endpoint, members: &mut Members) -> Json {
         Some(EndpointAuth::Auth(auth)) => members.push(("auth", auth_json(auth))),
         None => {}
     }
+    if !endpoint.endpoint_headers().is_empty() {
+        members.push((
+            "headers",
+            Json::Object(config_map(endpoint.endpoint_headers())),
+        ));
+    }
     if let Some(content_type) = endpoint.content_type() {
         members.push(("content_type", content_type.into()));
     }
