@@ -9,7 +9,7 @@ use crate::json::{Json, Map};
 
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
 /// with the parameters the model may set, in declaration order, and under `$defs` the
-/// entries their `$ref`s reach (their own, then `defs`: see [`reached_defs`]).
+/// entries their `$ref`s reach (their own, then `defs`: see [`DefsGraph::reached`]).
 pub(crate) fn endpoint_schema(endpoint: &Endpoint, plugin_defs: &Map) -> Json {
     let mut properties = Vec::with_capacity(endpoint.params.len());
     let mut required = Vec::new();
