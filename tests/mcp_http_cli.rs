@@ -408,11 +408,23 @@ fn ten_thousand_connections_at_once_get_503_past_the_bound_and_memory_stays_boun
         held.push(std::net::TcpStream::connect(authority.as_str()).unwrap());
     }
     let opened_in = started.elapsed();
-    // The next client, while all are held: refused at once, not left waiting.
+    // The next client, while all are held: refused at once, not left waiting. The held
+    // connections keep their slots until the head deadline (10 s) answers them 408, so a
+    // flood slower than that (a loaded machine) may find a slot free: then the probe is
+    // served, and refused for its Host.
     let started = Instant::now();
+    let slots_may_be_free = flood.elapsed() >= Duration::from_secs(9);
     let answer = raw_exchange(&authority, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    assert!(answer.starts_with("HTTP/1.1 503 "), "{}", answer);
-    assert!(answer.contains("Retry-After: 1"), "{}", answer);
+    if answer.starts_with("HTTP/1.1 503 ") {
+        assert!(answer.contains("Retry-After: 1"), "{}", answer);
+    } else {
+        assert!(
+            slots_may_be_free && answer.starts_with("HTTP/1.1 403 "),
+            "opened in {:?}: {}",
+            opened_in,
+            answer
+        );
+    }
     assert!(started.elapsed() < Duration::from_secs(2));
     let peak = rss_kib(pid);
     // Every connection but the 64 served was answered 503 and closed. A connection the
