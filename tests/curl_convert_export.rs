@@ -649,3 +649,15 @@ fn an_exported_command_converts_back_to_the_same_request() {
         assert_eq!(headers(&after), headers(&before), "{}", exported);
     }
 }
+
+#[test]
+fn a_secret_that_spells_part_of_a_header_name_is_masked_in_the_value_only() {
+    // The credential's last word, `ation:`, also stands in the header's name and separator.
+    let command =
+        curl::parse("curl https://api.example.com/v1 -H 'X-Authorization: Key ation:'").unwrap();
+    let plugin = curl::to_plugin(&command).unwrap();
+    let exported = curl::to_curl(&plugin, None).unwrap();
+    assert!(exported.contains("-H 'X-Authorization: "), "{}", exported);
+    assert!(!exported.contains("ation:'"), "{}", exported);
+    curl::parse(&exported).unwrap();
+}

@@ -1029,8 +1029,51 @@ impl DryRun {
         let bytes = render(self.client.as_ref(), &self.request, secrets)?;
         Ok(match secrets {
             Secrets::Reveal => bytes,
-            Secrets::Mask => self.redactor.bytes(&bytes).into_owned(),
+            Secrets::Mask => self.masked(&bytes),
         })
+    }
+
+    /// `rendered` with every secret as `***` where the call's values stand: the request
+    /// target, header values and the body. The method, the version and header names are the
+    /// plugin's, never a secret, so a secret that spells part of one (`ation:` in
+    /// `Authorization: `) cannot garble the head.
+    fn masked(&self, rendered: &[u8]) -> Vec<u8> {
+        let head_end = rendered
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(rendered.len(), |i| i + 4);
+        let (head, body) = rendered.split_at(head_end);
+        let mut out = Vec::with_capacity(rendered.len());
+        for (i, line) in head.split_inclusive(|&b| b == b'\n').enumerate() {
+            let split = if i == 0 {
+                // `METHOD SP target SP version`: only the target.
+                line.iter().position(|&b| b == b' ').map(|start| {
+                    let end = line.iter().rposition(|&b| b == b' ').unwrap_or(start);
+                    (start + 1, end.max(start + 1))
+                })
+            } else {
+                // `Name: value\r\n`: only the value.
+                let end = line.len()
+                    - line
+                        .iter()
+                        .rev()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                line.iter()
+                    .position(|&b| b == b':')
+                    .map(|colon| (colon + 1, end.max(colon + 1)))
+            };
+            match split {
+                Some((start, end)) => {
+                    out.extend_from_slice(&line[..start]);
+                    out.extend_from_slice(&self.redactor.bytes(&line[start..end]));
+                    out.extend_from_slice(&line[end..]);
+                }
+                None => out.extend_from_slice(line),
+            }
+        }
+        out.extend_from_slice(&self.redactor.bytes(body));
+        out
     }
 
     /// The URL with every secret as `***`.
