@@ -71,7 +71,8 @@ const url = await new Promise((resolve, reject) => {
   let seen = "";
   server.stderr.on("data", (chunk) => {
     seen += chunk;
-    const match = seen.match(/serving MCP at (\S+)/);
+    // A chunk may end mid-line: the URL is read once its line is whole.
+    const match = seen.match(/serving MCP at (\S+)[^\n]*\n/);
     if (match) resolve(match[1]);
   });
   server.on("exit", () => reject(new Error(`the server stopped: ${seen}`)));
