@@ -1051,12 +1051,11 @@ fn def_name(key: &str, prefix: &str) -> String {
     if component && plain == token && !plain.is_empty() {
         return plain;
     }
-    // FNV-1a: the same on every platform and release.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in key.bytes() {
-        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{}_{:08x}", plain, hash as u32)
+    format!(
+        "{}_{:08x}",
+        plain,
+        crate::hash::fnv1a(key.as_bytes()) as u32
+    )
 }
 
 /// `{"description": text}`: a schema that accepts anything and says why.
