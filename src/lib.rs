@@ -48,6 +48,21 @@
     allow(dead_code, unused_imports, rustdoc::broken_intra_doc_links)
 )]
 
+// A table of test cases for a pure function, one `#[test]` a row:
+// `cases!(f { name: input, ... => expected; })` asserts `f(input, ...) == expected`.
+#[cfg(test)]
+#[allow(unused_macros)] // a build of some features leaves out every layer that uses it
+macro_rules! cases {
+    ($function:ident { $($name:ident: $($input:expr),+ => $expected:expr;)* }) => {
+        $(
+            #[test]
+            fn $name() {
+                assert_eq!($function($($input),+), $expected);
+            }
+        )*
+    };
+}
+
 // Numbers in URLs and HTTP fields; a build of json alone reads none.
 #[allow(dead_code)]
 mod decimal;

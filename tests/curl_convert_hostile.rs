@@ -246,7 +246,12 @@ fn keys_no_provider_accepts_get_unique_names() {
         .iter()
         .map(|p| p.name().to_string())
         .collect();
-    assert_eq!(names, ["k".repeat(64), format!("{}_2", "k".repeat(62))]);
+    // Cut to 64 bytes with a hash of the whole key, so the two stay apart by what they are.
+    assert_eq!(names.len(), 2);
+    assert!(names
+        .iter()
+        .all(|n| n.len() == 64 && n.starts_with(&"k".repeat(55))));
+    assert_ne!(names[0], names[1]);
 }
 
 #[test]

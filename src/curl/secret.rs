@@ -83,17 +83,6 @@ pub(crate) fn mask_cookie(cookie: &str) -> String {
 mod tests {
     use super::*;
 
-    macro_rules! cases {
-        ($function:ident { $($name:ident: $input:expr => $expected:expr;)* }) => {
-            $(
-                #[test]
-                fn $name() {
-                    assert_eq!($function($input), $expected);
-                }
-            )*
-        };
-    }
-
     cases!(mask_url {
         plain_url_is_kept: "https://api.example.com/v1/items?limit=10"
             => "https://api.example.com/v1/items?limit=10";

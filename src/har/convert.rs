@@ -8,6 +8,7 @@ use super::{Error, Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 use crate::curl::infer;
 use crate::http::{base64_decode, is_credential_name, Method};
 use crate::json::{self, Json, Map};
+use crate::plugin::naming::Names;
 use crate::plugin::{
     Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, HttpPlugin, Location, ParamType,
 };
@@ -211,7 +212,7 @@ pub(super) fn run(har: &Json, options: &ImportOptions) -> Result<Import, Error> 
         secrets: Secrets::new(&plugin_name, false),
         warnings: &mut warnings,
         plugin_name: plugin_name.clone(),
-        tool_names: infer::Names::default(),
+        tool_names: Names::default(),
         scope: String::new(),
     };
     let plugin = builder.plugin(&calls)?;
@@ -462,7 +463,7 @@ struct Builder<'w> {
     secrets: Secrets,
     warnings: &'w mut Vec<String>,
     plugin_name: String,
-    tool_names: infer::Names,
+    tool_names: Names,
     /// Put before the names of the variables of the endpoint being built: empty on the
     /// plugin's host, the host's name on another (see [`scope_of`]).
     scope: String,

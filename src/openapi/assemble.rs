@@ -3,39 +3,31 @@
 //! (the plugin's auth, or secret parameters per endpoint), shared schemas hoisted into
 //! `$defs`, and each endpoint the plugin refuses left out with a warning (or the import
 //! failed with `strict`).
-
-use std::collections::{HashMap, HashSet};
-
 use super::error::{Error, ErrorKind, Warning};
 use super::operation::Draft;
 use super::params::ParamOut;
 use super::security::Scheme;
-use super::text;
 use super::tool_schema;
 use super::ImportOptions;
 use crate::http::Method;
+use crate::plugin::naming::{self, Names};
 use crate::plugin::Refused;
 use crate::plugin::{Endpoint, EndpointBuilder, HttpPlugin, Location, Param};
 
 /// Tool names: `operationId` made valid, else method and path; collisions get `_2`, `_3`
 /// in document order, each a warning.
 pub(super) fn assign_names(drafts: &mut [Draft], warnings: &mut Vec<Warning>) {
-    let mut taken: HashSet<String> = HashSet::new();
-    // Per asked-for name, the suffix to try first: 10,000 operations sharing one
-    // operationId would otherwise each try `_2`, `_3`, ... again (quadratic).
-    let mut next_suffix: HashMap<String, usize> = HashMap::new();
+    let mut taken = Names::default();
     for draft in drafts.iter_mut() {
         let base = std::mem::take(&mut draft.name);
-        let first = next_suffix.get(&base).copied().unwrap_or(2);
-        let (name, next) = text::unique_from(&base, first, &|n| taken.contains(n));
-        next_suffix.insert(base.clone(), next);
+        let name = taken.unique(&base);
         if name != base {
             warnings.push(Warning::new(
                 draft.pointer.as_str(),
                 format!("tool name '{}' is already taken: named '{}'", base, name),
             ));
         }
-        taken.insert(name.clone());
+        taken.take(&name);
         draft.name = name;
     }
 }
@@ -138,8 +130,8 @@ pub(super) fn build(
         }
         let mut params: Vec<Param> = all.iter_mut().map(ParamOut::take_param).collect();
         for scheme in &own {
-            let base = text::valid_name(&format!("auth_{}", scheme.name), "auth");
-            let pname = text::unique(&base, &|n| all.iter().any(|p| p.name == n));
+            let base = naming::valid_name(&format!("auth_{}", scheme.name), "auth");
+            let pname = naming::unique(&base, &|n| all.iter().any(|p| p.name == n));
             params.push(scheme.param(&pname, &lookup));
             add_vars(scheme.param_variables(), &mut variables);
         }
@@ -282,17 +274,17 @@ fn endpoint(draft: &mut Draft, params: Vec<Param>) -> EndpointBuilder {
 /// one is `{name}_{location}`, then `_2`, `_3` (wire names untouched).
 pub(super) fn unique_params(params: &mut [ParamOut]) {
     // A set: an operation may have 100,000 parameters.
-    let mut taken: HashSet<String> = HashSet::with_capacity(params.len());
+    let mut taken = Names::default();
     for p in params.iter_mut() {
         if taken.contains(&p.name) {
-            let with_location = text::fit(
+            let with_location = naming::fit(
                 &format!("{}_{}", p.name, p.location.as_str()),
                 &p.wire,
                 crate::tool::MAX_NAME_LEN,
             );
-            p.name = text::unique(&with_location, &|n| taken.contains(n));
+            p.name = taken.unique(&with_location);
         }
-        taken.insert(p.name.clone());
+        taken.take(&p.name);
     }
 }
 

@@ -15,7 +15,7 @@ use super::text;
 use super::walk;
 use super::{ImportOptions, ToolFigure, Version};
 use crate::json::Json;
-use crate::plugin::HttpPlugin;
+use crate::plugin::{naming, HttpPlugin};
 
 pub(crate) struct Outcome {
     pub plugin: HttpPlugin,
@@ -93,7 +93,7 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         .unwrap_or("");
     let name = match &options.name {
         Some(name) => name.clone(),
-        None => text::valid_name(&title.to_ascii_lowercase(), "openapi"),
+        None => naming::valid_name(&title.to_ascii_lowercase(), "openapi"),
     };
     let base_url = server::base_url(root, version, options, &mut warnings)?;
     let schemes = security::schemes(root, version, &mut warnings);

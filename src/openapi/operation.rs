@@ -21,6 +21,7 @@ use super::walk::{operation_label, Operation};
 use super::{ImportOptions, Version};
 use crate::http::Method;
 use crate::json::Json;
+use crate::plugin::naming;
 
 /// One endpoint being made.
 pub(super) struct Draft {
@@ -327,7 +328,7 @@ fn own_server(
 fn tool_name(op: &Json, method: &str, path: &str, at: &str, warnings: &mut Vec<Warning>) -> String {
     match op.get("operationId").and_then(Json::as_str) {
         Some(id) if !id.trim().is_empty() => {
-            let name = text::valid_name(id, &text::method_path_name(method, path));
+            let name = naming::valid_name(id, &text::method_path_name(method, path));
             if name != id {
                 warnings.push(Warning::new(
                     child(at, "operationId"),

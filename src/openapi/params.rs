@@ -7,6 +7,7 @@ use super::text;
 use super::Version;
 use crate::http;
 use crate::json::{Json, Map};
+use crate::plugin::naming;
 use crate::plugin::{ArrayStyle, Location, Param, ParamType};
 
 /// A plugin parameter being made.
@@ -27,7 +28,7 @@ pub(crate) struct ParamOut {
 impl ParamOut {
     pub(crate) fn new(wire: &str, location: Location, schema: Json) -> ParamOut {
         ParamOut {
-            name: text::valid_name(wire, "param"),
+            name: naming::valid_name(wire, "param"),
             wire: wire.to_string(),
             location,
             ty: param_type(&schema),

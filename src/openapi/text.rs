@@ -1,7 +1,7 @@
-//! Names and descriptions: tool and parameter names valid for every provider
-//! (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash, and capped descriptions.
+//! Descriptions capped and joined, and a tool's name from its method and path (the naming
+//! rules themselves are the plugin layer's, shared with the other importers).
 
-use crate::tool::MAX_NAME_LEN;
+use crate::plugin::naming;
 
 /// `text` cut to at most `max` bytes on a character boundary, with `...` when cut. Bytes,
 /// as every size in the crate (`ImportOptions::max_description_bytes`).
@@ -45,95 +45,12 @@ pub(crate) fn join_summary(summary: &str, details: &str) -> String {
     format!("{}{}\n\n{}", summary, stop, details)
 }
 
-/// `name` with every character outside `[a-zA-Z0-9_-]` as `_` (runs of them as one), and no
-/// `_` at either end; `None` when nothing is left.
-pub(crate) fn sanitize(name: &str) -> Option<String> {
-    let mut out = String::with_capacity(name.len());
-    let mut pending = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-            if pending && !out.is_empty() {
-                out.push('_');
-            }
-            pending = false;
-            out.push(c);
-        } else {
-            pending = true;
-        }
-    }
-    let trimmed = out.trim_matches('_');
-    if trimmed.is_empty() {
-        None
-    } else {
-        Some(trimmed.to_string())
-    }
-}
-
-/// FNV-1a, 32 bits: a short hash that is the same on every machine and every run.
-pub(crate) fn stable_hash(text: &str) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    for &b in text.as_bytes() {
-        hash ^= u32::from(b);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    hash
-}
-
-/// `name` made to fit `max` characters: kept when it fits, else its first characters, `_`
-/// and eight hex digits of the hash of `original` (so two long names that share a prefix stay
-/// apart, and the same document always gives the same name).
-pub(crate) fn fit(name: &str, original: &str, max: usize) -> String {
-    if name.len() <= max {
-        return name.to_string();
-    }
-    let keep = max.saturating_sub(9);
-    // `name` is ASCII (sanitized), so byte positions are character positions.
-    let head = name.get(..keep).unwrap_or(name).trim_end_matches('_');
-    format!("{}_{:08x}", head, stable_hash(original))
-}
-
-/// A tool or parameter name: sanitized and fitted to [`MAX_NAME_LEN`]; `fallback` when
-/// nothing valid is left.
-pub(crate) fn valid_name(name: &str, fallback: &str) -> String {
-    let clean = sanitize(name).unwrap_or_else(|| fallback.to_string());
-    fit(&clean, name, MAX_NAME_LEN)
-}
-
-/// `name`, or `name_2`, `name_3`, ... : the first that `taken` does not hold, fitted to
-/// [`MAX_NAME_LEN`].
-pub(crate) fn unique(name: &str, taken: &dyn Fn(&str) -> bool) -> String {
-    unique_from(name, 2, taken).0
-}
-
-/// As [`unique`], trying suffixes from `_{first}` on (the caller knows the ones below are
-/// taken); also returns the suffix to try first next time (`first` again when `name` itself
-/// was free), so a caller naming many colliding things does not start over at `_2`.
-pub(crate) fn unique_from(
-    name: &str,
-    first: usize,
-    taken: &dyn Fn(&str) -> bool,
-) -> (String, usize) {
-    if !taken(name) {
-        return (name.to_string(), first);
-    }
-    let mut n = first.max(2);
-    loop {
-        let suffix = format!("_{}", n);
-        let head_len = MAX_NAME_LEN.saturating_sub(suffix.len()).min(name.len());
-        let candidate = format!("{}{}", name.get(..head_len).unwrap_or(name), suffix);
-        if !taken(&candidate) {
-            return (candidate, n + 1);
-        }
-        n += 1;
-    }
-}
-
 /// `GET /users/{id}/posts` as `get_users_id_posts`.
 pub(crate) fn method_path_name(method: &str, path: &str) -> String {
     let mut raw = method.to_ascii_lowercase();
     raw.push(' ');
     raw.push_str(path);
-    valid_name(&raw, &method.to_ascii_lowercase())
+    naming::valid_name(&raw, &method.to_ascii_lowercase())
 }
 
 #[cfg(test)]
@@ -141,22 +58,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names() {
-        assert_eq!(sanitize("pets.list").as_deref(), Some("pets_list"));
-        assert_eq!(sanitize("  a b//c ").as_deref(), Some("a_b_c"));
-        assert_eq!(sanitize("日本"), None);
+    fn names_from_method_and_path() {
         assert_eq!(
             method_path_name("GET", "/users/{id}/posts"),
             "get_users_id_posts"
         );
-        let long = "x".repeat(80);
-        let fitted = valid_name(&long, "op");
-        assert_eq!(fitted.len(), 64);
-        assert_eq!(
-            fitted,
-            format!("{}_{:08x}", "x".repeat(55), stable_hash(&long))
-        );
-        assert_eq!(unique("a", &|n| n == "a" || n == "a_2"), "a_3");
+        assert_eq!(method_path_name("GET", "/"), "get");
     }
 
     #[test]

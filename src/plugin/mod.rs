@@ -86,10 +86,11 @@
 //! | `token.rs` | OAuth 2.0: the token cache and fetch |
 //! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer; `HttpPlugin::tools`, `ToolRegistry::add_plugin` |
 //! | `provider.rs` | plugin packages configured with properties |
+//! | `naming.rs` | the names importers give: valid, unique, environment variables (pure) |
 //!
 //! The files use each other without a circle. From the bottom, each uses only files above it
 //! in this list (and the pure helpers `error`, `shape`, `style`, `schema_check`, `observe`,
-//! `multipart`, which use nothing of the plugin but `error` and `model`):
+//! `multipart`, `naming`, which use nothing of the plugin but `error` and `model`):
 //!
 //! 1. `config_value`, then `oauth`, then `model` (the declaration types);
 //! 2. `auth`, `args`, `schema`, `redact`, `result`, `token` (pure steps of a call);
@@ -156,6 +157,7 @@ mod file;
 mod http_plugin;
 mod model;
 mod multipart;
+pub(crate) mod naming;
 mod oauth;
 mod observe;
 mod operation;

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use crate::curl::infer;
 use crate::curl::Variable;
 use crate::json::{Json, Map};
+use crate::plugin::naming::{self, Names};
 use crate::plugin::{
     ConfigValue, Location, Param, ParamBuilder, ParamType, MAX_OUTPUT_SCHEMA_BYTES,
 };
@@ -65,7 +66,7 @@ impl Secrets {
         if self.keep || value.is_empty() {
             return ConfigValue::literal(value);
         }
-        let base = infer::env_name(&self.prefix, &infer::snake_case(suffix));
+        let base = naming::env_name(&[&self.prefix, &infer::snake_case(suffix)]);
         let key = (base, value.to_string());
         let name = match self.named.get(&key) {
             Some(name) => name.clone(),
@@ -109,7 +110,7 @@ pub(crate) fn fixed_param(builder: ParamBuilder, value: &ConfigValue, secret: bo
 /// One endpoint's parameters, their names unique.
 #[derive(Default)]
 pub(crate) struct Params {
-    names: infer::Names,
+    names: Names,
     params: Vec<Param>,
 }
 

@@ -10,6 +10,7 @@ use super::{Error, Import, ImportOptions};
 use crate::curl::infer;
 use crate::http::{is_credential_name, Method};
 use crate::json::{self, Json, Map};
+use crate::plugin::naming::{self, Names};
 use crate::plugin::{
     Auth, AwsSigV4, BodyEncoding, ConfigValue, Endpoint, HttpPlugin, Location, OAuth2, Param,
     ParamType,
@@ -108,7 +109,7 @@ struct Converter<'o> {
     secrets: Secrets,
     vars: HashMap<String, Vec<Var>>,
     warnings: Vec<String>,
-    tool_names: infer::Names,
+    tool_names: Names,
     drafts: Vec<Draft>,
     plugin_name: String,
 }
@@ -152,7 +153,7 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
         secrets: Secrets::new(&plugin_name, options.keep_secrets),
         vars: HashMap::new(),
         warnings: Vec::new(),
-        tool_names: infer::Names::default(),
+        tool_names: Names::default(),
         drafts: Vec::new(),
         plugin_name,
     };
@@ -302,7 +303,7 @@ fn description_of(value: Option<&Json>) -> Option<&str> {
 
 /// The name of a variable as an environment variable: `apiKey` is `API_KEY`.
 fn env_var(name: &str) -> String {
-    infer::env_name("", &infer::snake_case(name))
+    naming::env_name(&[&infer::snake_case(name)])
 }
 
 /// A `key`/`value` list entry: `(key, value, enabled, description)`.

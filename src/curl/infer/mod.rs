@@ -4,27 +4,12 @@
 //! Every rule here is a guess from one sample, written down so it can be reviewed and tested:
 //! each function has a table of cases in its file's tests. Pure: text in, values out.
 
-#[cfg(test)]
-macro_rules! cases {
-    ($function:ident { $($name:ident: $($input:expr),+ => $expected:expr;)* }) => {
-        $(
-            #[test]
-            fn $name() {
-                assert_eq!($function($($input),+), $expected);
-            }
-        )*
-    };
-}
-
 mod names;
 mod secrets;
 mod segments;
 mod types;
 
-pub(crate) use names::{
-    env_name, param_name, plugin_name, singular, snake_case, tool_name, unique, valid_tool_name,
-    Names,
-};
+pub(crate) use names::{param_name, plugin_name, singular, snake_case, tool_name, valid_tool_name};
 pub(crate) use secrets::{is_browser_header, is_secret_value};
 pub(crate) use segments::{is_id_segment, is_token_segment, is_version_segment};
 pub(crate) use types::{json_type, scalar_type, text_value};

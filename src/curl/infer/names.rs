@@ -1,99 +1,13 @@
-//! Names from a sample: parameter, tool, plugin and environment variable names.
-
-use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+//! Names from a sample: tool and plugin names from a request's method, path and host. What
+//! makes any name valid and unique is [`naming`]'s, shared with the OpenAPI importer.
 
 use super::segments::{is_id_segment, is_version_segment};
-use crate::tool;
+use crate::plugin::naming;
 
-/// A parameter name every provider accepts, from a wire name: characters outside
-/// `A-Z a-z 0-9 _ -` become `_` (`filter[name]` becomes `filter_name`), at most 64 bytes,
-/// `param` when nothing is left.
+/// A parameter name every provider accepts, from a wire name (`filter[name]` is
+/// `filter_name`), `param` when nothing is left: [`naming::valid_name`].
 pub(crate) fn param_name(wire: &str) -> String {
-    let mapped: String = wire
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let name = collapse_underscores(&mapped);
-    if name.is_empty() {
-        "param".to_string()
-    } else {
-        name
-    }
-}
-
-/// `name`, or `name_2`, `name_3`, ... : the first not in `taken`, at most 64 bytes.
-pub(crate) fn unique(name: &str, taken: &[String]) -> String {
-    unique_from(name, 2, &|n| taken.iter().any(|t| t == n)).0
-}
-
-/// As [`unique`], trying suffixes from `_{first}` on (the caller knows those below are
-/// taken), and returning the suffix of the name given (`first` when `name` was free).
-fn unique_from(name: &str, first: usize, taken: &dyn Fn(&str) -> bool) -> (String, usize) {
-    if !taken(name) {
-        return (name.to_string(), first);
-    }
-    (first.max(2)..)
-        .map(|n| {
-            let suffix = format!("_{}", n);
-            let keep = tool::MAX_NAME_LEN - suffix.len();
-            (format!("{}{}", &name[..name.len().min(keep)], suffix), n)
-        })
-        .find(|(candidate, _)| !taken(candidate))
-        .unwrap_or_else(|| (name.to_string(), first))
-}
-
-/// The parameter names taken so far, found through a set, and per name asked for the
-/// suffix its last collision got: a command with 10,000 parameters (or 10,000 of one
-/// name) is named in linear time, where scanning a list was quadratic.
-#[derive(Default)]
-pub(crate) struct Names {
-    taken: HashSet<String>,
-    /// Behind a `RefCell` so naming needs no `&mut` (the converter names parameters from
-    /// `&self` methods); only this type touches it, never across a call out.
-    next: RefCell<HashMap<String, usize>>,
-}
-
-impl Names {
-    /// `name`, or `name_2`, `name_3`, ...: the first not taken, as [`unique`].
-    pub(crate) fn unique(&self, name: &str) -> String {
-        let first = self.next.borrow().get(name).copied().unwrap_or(2);
-        let taken = &self.taken;
-        let (found, suffix) = unique_from(name, first, &|n| taken.contains(n));
-        // Every suffix below `suffix` was taken when tried, and names are never given back.
-        self.next.borrow_mut().insert(name.to_string(), suffix);
-        found
-    }
-
-    /// Marks `name` taken.
-    pub(crate) fn take(&mut self, name: &str) {
-        self.taken.insert(name.to_string());
-    }
-}
-
-/// `_` runs collapsed, `_` trimmed from both ends, cut to 64 bytes (the text is ASCII).
-fn collapse_underscores(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c == '_' && (out.is_empty() || out.ends_with('_')) {
-            continue;
-        }
-        out.push(c);
-    }
-    while out.ends_with('_') {
-        out.pop();
-    }
-    out.truncate(tool::MAX_NAME_LEN);
-    while out.ends_with('_') {
-        out.pop();
-    }
-    out
+    naming::valid_name(wire, "param")
 }
 
 /// `snake_case` of a word: `PhoneNumbers`, `phone-numbers` and `HTTPServer` become
@@ -119,7 +33,11 @@ pub(crate) fn snake_case(word: &str) -> String {
         }
         out.push(c.to_ascii_lowercase());
     }
-    collapse_underscores(&out)
+    // Runs of `_` as one, none at either end.
+    out.split('_')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 /// The singular of an English plural, by the common suffix rules (`companies`, `addresses`,
@@ -275,12 +193,7 @@ fn strip_extension(word: &str) -> &str {
 
 /// A valid tool name made from `name` (already mostly valid): `call_api` when nothing is left.
 pub(crate) fn valid_tool_name(name: &str) -> String {
-    let name = param_name(&snake_case(name));
-    if name == "param" {
-        "call_api".to_string()
-    } else {
-        name
-    }
+    naming::valid_name(&snake_case(name), "call_api")
 }
 
 /// A plugin name from the URL's host: the registrable name without its top-level domain
@@ -307,50 +220,9 @@ pub(crate) fn plugin_name(host: &str) -> String {
     param_name(&name.to_ascii_lowercase())
 }
 
-/// An environment variable name: `PREFIX_SUFFIX` in upper case, with `_` for every
-/// character outside `A-Z 0-9` (`github`, `X-Api-Key` give `GITHUB_X_API_KEY`); it starts
-/// with a letter.
-pub(crate) fn env_name(prefix: &str, suffix: &str) -> String {
-    let raw = format!("{}_{}", prefix, suffix);
-    let mapped: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let name = collapse_underscores(&mapped);
-    match name.chars().next() {
-        Some(c) if c.is_ascii_alphabetic() => name,
-        _ => format!("API_{}", name),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    cases!(param_name {
-        name_kept: "city" => "city";
-        name_with_dash_kept: "per-page" => "per-page";
-        name_brackets: "filter[name]" => "filter_name";
-        name_dots: "user.email" => "user_email";
-        name_dollar: "$top" => "top";
-        name_non_ascii: "città" => "citt";
-        name_nothing_left: "[]" => "param";
-        name_long_cut: &"a".repeat(80) => "a".repeat(64);
-    });
-
-    #[test]
-    fn unique_names() {
-        let taken = vec!["id".to_string(), "id_2".to_string()];
-        assert_eq!(unique("id", &taken), "id_3");
-        assert_eq!(unique("name", &taken), "name");
-        assert_eq!(unique(&"x".repeat(64), &["x".repeat(64)]).len(), 64);
-    }
 
     cases!(snake_case {
         snake_camel: "PhoneNumbers" => "phone_numbers";
@@ -414,11 +286,5 @@ mod tests {
         host_ipv6: "[::1]" => "api";
         host_dash: "my-service.example.com" => "example";
         host_plain: "example.com" => "example";
-    });
-
-    cases!(env_name {
-        env_header: "github", "X-Api-Key" => "GITHUB_X_API_KEY";
-        env_token: "open-ai", "token" => "OPEN_AI_TOKEN";
-        env_digit_start: "9gag", "key" => "API_9GAG_KEY";
     });
 }

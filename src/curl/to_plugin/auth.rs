@@ -3,9 +3,9 @@
 use super::{Converter, Variable};
 use crate::curl::command::Auth as CurlAuth;
 use crate::curl::error::Error;
-use crate::curl::infer;
 use crate::curl::sent::userinfo;
 use crate::http::{self, base64_decode};
+use crate::plugin::naming;
 use crate::plugin::{Auth, AwsSigV4, ConfigValue, Location, ParamBuilder};
 
 impl Converter<'_> {
@@ -34,7 +34,7 @@ impl Converter<'_> {
             return ConfigValue::literal(full);
         }
         let name = unique_variable(
-            &infer::env_name(&self.env_prefix, suffix),
+            &naming::env_name(&[&self.env_prefix, suffix]),
             &self.variables,
             self.cmd.variables(),
         );
@@ -331,7 +331,7 @@ fn unique_variable(name: &str, taken: &[Variable], shell: &[String]) -> String {
     let mut names: Vec<String> = taken.iter().map(|v| v.name.clone()).collect();
     // The user's own variables keep their names.
     names.extend(shell.iter().cloned());
-    infer::unique(name, &names)
+    naming::unique(name, &|n| names.iter().any(|t| t == n))
 }
 
 /// The service and region of an AWS host, `SERVICE.REGION.amazonaws.com` (an API

@@ -22,6 +22,7 @@ use super::infer;
 use super::sent::{decode, decode_pairs, joined_data, pairs_are_text, without_userinfo};
 use crate::http::{is_credential_name, Method};
 use crate::json::{Json, Map};
+use crate::plugin::naming::{self, Names};
 use crate::plugin::{
     Auth, BodyEncoding, ConfigValue, Endpoint, EndpointBuilder, HttpPlugin, Location, Options,
     Param, ParamBuilder, ParamType, PluginBuilder,
@@ -362,7 +363,7 @@ struct Converter<'a> {
     shell_names: HashSet<&'a str>,
     params: Vec<Param>,
     /// The names of `params`, taken.
-    names: infer::Names,
+    names: Names,
     /// The sample arguments, in order; their names are unique (they are parameters'), so
     /// they are collected into a map once at the end rather than inserted one by one.
     arguments: Vec<(String, Json)>,
@@ -413,7 +414,7 @@ impl<'a> Converter<'a> {
             listed: HashSet::new(),
             shell_names: cmd.variables().iter().map(String::as_str).collect(),
             params: Vec::new(),
-            names: infer::Names::default(),
+            names: Names::default(),
             arguments: Vec::new(),
             headers: Vec::new(),
             header_at: HashMap::new(),
@@ -492,7 +493,7 @@ impl<'a> Converter<'a> {
         taken: &[String],
     ) -> Result<(PluginBuilder, EndpointBuilder, String), Error> {
         let options = self.options_from_command();
-        let tool_name = infer::unique(&self.tool_name(&path)?, taken);
+        let tool_name = naming::unique(&self.tool_name(&path)?, &|n| taken.iter().any(|t| t == n));
         let description = match &self.options.description {
             Some(description) => description.clone(),
             None => format!("{} {}{}", self.method, base, path),
