@@ -4,7 +4,7 @@
 //! and CPU time: the machine may be shared), the same import without output schemas side by
 //! side, half the document (linearity), the heap the import peaks at and keeps (counted by
 //! a global allocator in this benchmark), and the time `httptool serve --openapi` takes to
-//! answer `initialize` with the document (issue 13: under one second).
+//! answer `initialize` with the document (the target: under one second).
 //!
 //! `cargo bench --bench openapi` runs it; `-- --write PATH` also writes the document (for
 //! `../shared/peers/openapi/run.sh`, which measures FastMCP on the same document). The

@@ -1,4 +1,4 @@
-//! How the binary reads its inputs: the size cap (issue 10, defect 7), a byte order mark,
+//! How the binary reads its inputs: the size cap, a byte order mark,
 //! and plugin files in YAML.
 
 use crate::support::cli::{httptool, status, stderr, stdout, TempDir};

@@ -1,4 +1,4 @@
-//! The command line's network (issue 18): `--version` saying whether https is built in, the
+//! The command line's network: `--version` saying whether https is built in, the
 //! roots https trusts (`--ca-file`, `HTTPTOOL_CA_FILE`, `--no-default-roots`), proxies from
 //! the environment and from `--proxy`/`--no-proxy`, and `--timeout`. Everything runs the
 //! built binary against servers and proxies on 127.0.0.1 written here or in the support

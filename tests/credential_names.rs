@@ -1,4 +1,4 @@
-//! One rule for "does this name hold a credential" (issue 17, "one owner per rule"):
+//! One rule for "does this name hold a credential" (one owner per rule):
 //! `http::is_credential_name`, which the client's header masking, the plugin's response
 //! heads, a plugin's `Debug` and the curl importer all ask (the importer's `is_secret_name`
 //! was a second name for it; the plugin's `Debug` had its own list of three). Each name below is asked on each side, and every side answers the same.

@@ -1055,7 +1055,7 @@ fn a_header_repeated_with_a_credential_keeps_its_first_value() {
 
 #[test]
 fn a_credential_in_the_body_is_a_hidden_variable() {
-    // Changed on purpose (issue 10, defect 5): a credential in a body was a parameter the
+    // Changed on purpose: a credential in a body was a parameter the
     // model filled; it is now hidden, with a `${NAME}` default, as in the query and headers.
     let options = ImportOptions::new().sample_defaults(true);
     let form = import_with(
@@ -1093,7 +1093,7 @@ fn a_credential_in_the_body_is_a_hidden_variable() {
 
 #[test]
 fn regression_client_secret_in_a_body_becomes_a_hidden_variable() {
-    // Issue 10, defect 5: `client_secret` in an OAuth token request (form or JSON) was a
+    // Once, `client_secret` in an OAuth token request (form or JSON) was a
     // parameter the model saw and filled; dry runs and exported curl printed it.
     let commands = [
         "curl https://auth.example.com/oauth/token -d grant_type=client_credentials -d client_id=app-1 -d client_secret=cs-9f8e7d6c5b4a",
@@ -1151,7 +1151,7 @@ fn regression_client_secret_in_a_body_becomes_a_hidden_variable() {
 
 #[test]
 fn regression_names_that_contain_a_credential_word_stay_visible() {
-    // Issue 10, defect 5: `?author=tolkien` was hidden from the model as a secret, and so
+    // Once, `?author=tolkien` was hidden from the model as a secret, and so
     // were `keyword`, `monkey` and an `Idempotency-Key` header.
     let import = import(
         "curl 'https://openlibrary.org/search.json?author=tolkien&keyword=ring&monkey=1' -H 'Idempotency-Key: 8e03978e-40d5-43e8-bc93-6894a57f9324'",
@@ -1181,7 +1181,7 @@ fn regression_names_that_contain_a_credential_word_stay_visible() {
 
 #[test]
 fn regression_credentials_without_a_credential_substring_are_secret() {
-    // Issue 10, defect 5: `appid` (OpenWeatherMap), `sig` (Azure SAS), `jwt`, `hmac` and
+    // Once, `appid` (OpenWeatherMap), `sig` (Azure SAS), `jwt`, `hmac` and
     // `pass`, and `X-Jwt` and `X-Hmac` headers, passed as plain values the model saw.
     let import = import(
         "curl 'https://api.openweathermap.org/data/2.5/weather?q=London&appid=0123456789abcdef&sig=sas-sig-value&jwt=jwt-value-1&hmac=hmac-value-1&pass=pass-value-1' -H 'X-Jwt: jwt-header-1' -H 'X-Hmac: hmac-header-1'",

@@ -1,4 +1,4 @@
-//! The curl options and headers issue 14 carries over: `--url-query`, `-r/--range`, any
+//! The curl options and headers carried over: `--url-query`, `-r/--range`, any
 //! token method, abbreviated long options, a virtual `Host`, a GET with a body,
 //! `Cache-Control` and `Pragma`. Each is read, converted, written back to a plugin file and
 //! read again, exported to curl, and (for what goes on the wire) sent to a loopback server.

@@ -1,4 +1,4 @@
-//! Shell variables in a curl command (issue 14): `$NAME` and `${NAME}` become the plugin
+//! Shell variables in a curl command: `$NAME` and `${NAME}` become the plugin
 //! file's `${NAME}` under the user's own name, a credential wherever the place says so; the
 //! file reads back unchanged and exports as a command again.
 

@@ -1,5 +1,5 @@
-//! The files of `src/plugin/` use each other without a circle (issue 17: `builder` ->
-//! `compile` -> `validate` -> `builder` was one). Reads the sources: every `super::name` and
+//! The files of `src/plugin/` use each other without a circle (`builder` -> `compile` ->
+//! `validate` -> `builder` was one once). Reads the sources: every `super::name` and
 //! `crate::plugin::name` outside comments and `#[cfg(test)]` modules is an edge, a name
 //! re-exported by `plugin/mod.rs` counting as the file it comes from.
 

@@ -1,4 +1,4 @@
-//! OAuth 2.0 auth of plugins (issue 16) on the wire: a token server and an API server on
+//! OAuth 2.0 auth of plugins on the wire: a token server and an API server on
 //! loopback inside each test, both counting what they receive. The token server checks the
 //! client (Basic or body credentials, RFC 6749 section 2.3.1), issues `tok-N` tokens with the
 //! `expires_in` the test asks for, refuses unknown clients with `invalid_client` (section 5.2)

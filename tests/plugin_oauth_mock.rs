@@ -1,4 +1,4 @@
-//! OAuth 2.0 auth of plugins (issue 16) against a real OAuth 2.0 server nobody here wrote:
+//! OAuth 2.0 auth of plugins against a real OAuth 2.0 server nobody here wrote:
 //! npm `oauth2-mock-server`, which issues signed JWT access tokens, started by
 //! `tests/oauth_mock/server.mjs` (its hooks add what the mock lacks: a secret check that
 //! refuses clients with `invalid_client`, `expires_in: 0` for clients named `short-...`, and

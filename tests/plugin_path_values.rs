@@ -1,4 +1,4 @@
-//! The path-value rule on both of its sides (issue 17, "one owner per rule"): a path
+//! The path-value rule on both of its sides (one owner per rule): a path
 //! parameter's default is checked when the plugin is built, and a model's value when a call
 //! is built, by the one rule the url layer owns (`url::reads_as_dot_segment`, plus "not
 //! empty"). A value one side refuses the other refuses too; a value one side lets through

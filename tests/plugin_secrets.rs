@@ -339,7 +339,7 @@ fn regression_echoed_context_values_are_redacted() {
 
 #[test]
 fn regression_plugin_credential_names_are_judged_on_tokens() {
-    // Issue 10, defect 5: a literal `sig` query value and an `X-Jwt` header were printed in
+    // Once, a literal `sig` query value and an `X-Jwt` header were printed in
     // dry runs, while `author` was masked and an `Idempotency-Key` header was `***`.
     let server = Server::fixed("HTTP/1.1 204 No Content\r\n\r\n");
     let file = format!(

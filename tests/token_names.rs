@@ -1,6 +1,6 @@
 //! One rule for HTTP tokens (RFC 9110 section 5.6.2, `token = 1*tchar`), asked by header
-//! names, methods and the curl reader's `-X` and `-H` (issue 17, "one owner per rule": each
-//! had its own copy of the `tchar` set). The same names are accepted or refused everywhere.
+//! names, methods and the curl reader's `-X` and `-H` (one owner per rule: each once had its
+//! own copy of the `tchar` set). The same names are accepted or refused everywhere.
 
 use std::str::FromStr;
 

@@ -217,8 +217,8 @@ fn is_tchar(b: u8) -> bool {
 /// Whether a path segment is, or holds, a dot segment once decoded as often as a server
 /// might (four times), split on `/` and `\`.
 ///
-/// The trimmed and normalised forms (`.. `, `..%20`, `．．`) are issue 10 defect 9, fixed on
-/// its own branch; this checks the classic forms only, so the target does not stop on it.
+/// The trimmed and normalised forms (`.. `, `..%20`, `．．`) are `url::dots`'s and checked by
+/// `tests/plugin_encoding.rs`; this checks the classic forms only.
 fn holds_dot_segment(segment: &str) -> bool {
     let mut bytes = segment.as_bytes().to_vec();
     for _ in 0..4 {
