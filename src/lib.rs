@@ -70,6 +70,8 @@ mod decimal;
 #[cfg(any(feature = "http", feature = "tool"))]
 mod base64;
 mod error;
+// Work split on scoped threads (the pretty writer, compiling plugins, importing).
+mod parallel;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
 #[cfg(any(feature = "http", feature = "mcp"))]
 #[cfg_attr(not(feature = "http"), allow(dead_code))]

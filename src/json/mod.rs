@@ -59,8 +59,9 @@
 //! - Compact (`to_string()`, `Display`, [`Json::write_to`]): no whitespace at all.
 //!   Pretty ([`Json::to_pretty`]): two-space indent, one element or member a line,
 //!   `"key": value`, `[]` and `{}` for empty containers. Pretty output of a value nested
-//!   `n` levels deep holds about `n²` bytes of indentation; [`Json::write_pretty_nested`]
-//!   writes one piece of a pretty document with the bytes it has in the whole.
+//!   `n` levels deep holds about `n²` bytes of indentation. [`Json::write_pretty_io`] writes
+//!   to any `io::Write` in chunks, [`Json::write_pretty_io_threaded`] formats a large
+//!   document's endpoints on several threads, with the same bytes.
 //! - Strings ([`write_str`]): `"` and `\` are escaped; so are the control characters U+0000 to
 //!   U+001F, as `\b \f \n \r \t` where RFC 8259 has a short form and `\u00XX` (lowercase hex)
 //!   otherwise; U+2028 and U+2029 become `\u2028` and `\u2029`, so the output can be pasted
@@ -129,6 +130,7 @@ mod pow5;
 mod scan;
 mod value;
 mod write;
+mod write_threads;
 
 pub use error::{Error, ErrorKind};
 pub use map::{IntoIter, Iter, IterMut, Keys, Map, Values, ValuesMut};

@@ -7,7 +7,7 @@ use std::mem;
 use std::ops::Index;
 use std::str::FromStr;
 
-use super::{write, Error, Map, Number};
+use super::{write, write_threads, Error, Map, Number};
 
 /// The value `Index` returns for a missing key or index.
 pub(crate) static NULL: Json = Json::Null;
@@ -237,27 +237,6 @@ impl Json {
         out
     }
 
-    /// Appends the value as pretty JSON the way it reads nested `depth` levels deep in a
-    /// larger pretty document: its first line as it is (the container's line holds the
-    /// indentation before it), each line after indented `depth` levels (two spaces each)
-    /// more than in [`to_pretty`](Json::to_pretty). Depth 0 is `to_pretty`. The pieces of
-    /// a large document can be written apart this way (on several threads, say) with the
-    /// same bytes as the whole.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let inner = httptool::json!({"b": [1]});
-    /// let whole = httptool::json!({"a": [inner.clone()]});
-    /// let mut out = String::from("{\n  \"a\": [\n    ");
-    /// inner.write_pretty_nested(2, &mut out);
-    /// out.push_str("\n  ]\n}");
-    /// assert_eq!(out, whole.to_pretty());
-    /// ```
-    pub fn write_pretty_nested(&self, depth: usize, out: &mut String) {
-        write::write_pretty_nested(self, depth, out);
-    }
-
     /// Writes the value as pretty JSON (exactly what [`to_pretty`](Json::to_pretty)
     /// returns) to `out`, a chunk of about 16 KiB at a time, so a large document is never
     /// held whole as text (`httptool import openapi` prints a 45 MB plugin file this way).
@@ -278,6 +257,35 @@ impl Json {
     /// ```
     pub fn write_pretty_io(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         write::write_pretty_io(self, out)
+    }
+
+    /// Writes the value as pretty JSON to `out` (exactly what
+    /// [`write_pretty_io`](Json::write_pretty_io) writes) on `threads` threads when it is an
+    /// object with an array member (a large API's plugin file: its endpoints): the calling
+    /// thread and `threads - 1` more format the array's elements in chunks, and the calling
+    /// thread alone writes them to `out`, in order, with a few chunks in flight at most, so
+    /// memory stays bounded when `out` is slow. A thread that cannot start leaves its share
+    /// to the others. `out` is not flushed.
+    ///
+    /// # Errors
+    ///
+    /// The first error `out` returns; nothing more is written after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = httptool::json!({"name": "api", "endpoints": [{"a": 1}, {"b": [2, 3]}, {}]});
+    /// let mut out: Vec<u8> = Vec::new();
+    /// v.write_pretty_io_threaded(4, &mut out)?;
+    /// assert_eq!(out, v.to_pretty().as_bytes());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_pretty_io_threaded(
+        &self,
+        threads: usize,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        write_threads::write_pretty_io_threaded(self, threads, out)
     }
 
     /// Appends the value as compact JSON to `out` (what `Display` and `to_string()` write).

@@ -1004,14 +1004,14 @@ mod tests {
             for value in &values {
                 let whole = nest(value.clone(), depth).to_pretty();
                 let mut piece = String::from(before);
-                value.write_pretty_nested(depth, &mut piece);
+                write_pretty_nested(value, depth, &mut piece);
                 piece.push_str(after);
                 assert!(piece == whole, "depth {depth}: {value}");
             }
         }
         // Depth 0 is to_pretty, appended after what the string held.
         let mut out = String::from("x");
-        values[7].write_pretty_nested(0, &mut out);
+        write_pretty_nested(&values[7], 0, &mut out);
         assert_eq!(out, format!("x{}", values[7].to_pretty()));
     }
 

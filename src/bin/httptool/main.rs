@@ -25,7 +25,6 @@ mod input;
 mod jail;
 mod network;
 mod openapi;
-mod pretty;
 mod schemas;
 mod serve;
 mod tools;

@@ -13,7 +13,7 @@ use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
 use crate::jail::{Budget, Jail};
-use crate::{input, pretty, CliError};
+use crate::{input, CliError};
 
 pub const HELP: &str = "\
 usage: httptool import openapi SPEC.json|SPEC.yaml [options]
@@ -130,7 +130,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
 fn print_pretty(file: &Json, threads: usize) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    pretty::write(file, threads, &mut out)
+    file.write_pretty_io_threaded(threads, &mut out)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush())
         .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))

@@ -2,21 +2,21 @@
 //! are formatted in chunks by every thread, and written in order by the calling one.
 //!
 //! The bytes are those of [`Json::write_pretty_io`] for any value and thread count: each
-//! piece is formatted by the one pretty writer ([`Json::write_pretty_nested`]); only the
-//! lines around the array's elements are put together here.
+//! piece is formatted by the one pretty writer ([`write_pretty_nested`]); only the lines
+//! around the array's elements are put together here.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
-use httptool::json::{self, Json};
+use super::write::{write_pretty_nested, write_str};
+use super::Json;
+use crate::parallel;
 
 /// The text a thread formats before it hands it over, about: large enough that handing a
 /// chunk over (a lock, a wake-up, a system call) does not show, small enough that the
 /// chunks in flight stay far below the whole text (a 45 MB plugin file made whole cost
-/// more in page faults than a second thread gains). Measured on the OpenAPI benchmark's
-/// 45 MB file on two threads: 1.2 M instructions more than on one (of 1,283 M for the
-/// process), and 0.6 MB more memory at the peak (256 KiB chunks: 2 MB more).
+/// more in page faults than a second thread gains; `design::performance` has the figures).
 const CHUNK_BYTES: usize = 64 * 1024;
 
 /// The largest text of a written chunk that is kept for the next ones: a few times a
@@ -28,15 +28,12 @@ const MAX_SPARE_BYTES: usize = 8 * CHUNK_BYTES;
 /// bounded when standard output is slower than the formatting.
 const AHEAD: usize = 2;
 
-/// Writes `value` as pretty JSON to `out` (exactly what [`Json::write_pretty_io`] writes),
-/// on `threads` threads when it is an object with an array member: the calling thread and
-/// `threads - 1` more (a thread that cannot start leaves its share to the others). `out` is
-/// written by the calling thread only, chunk by chunk in order, and not flushed.
-///
-/// # Errors
-///
-/// The first error `out` returns; nothing more is written after it.
-pub fn write(value: &Json, threads: usize, out: &mut dyn Write) -> io::Result<()> {
+/// [`Json::write_pretty_io_threaded`].
+pub(crate) fn write_pretty_io_threaded(
+    value: &Json,
+    threads: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let map = match value {
         Json::Object(map) if threads > 1 => map,
         _ => return value.write_pretty_io(out),
@@ -78,10 +75,10 @@ fn member_line(out: &mut String, after_another: bool, key: &str, value: Option<&
         out.push(',');
     }
     line_break(out, 1);
-    json::write_str(out, key);
+    write_str(out, key);
     out.push_str(": ");
     if let Some(value) = value {
-        value.write_pretty_nested(1, out);
+        write_pretty_nested(value, 1, out);
     }
 }
 
@@ -100,7 +97,7 @@ fn format_elements(elements: &[Json], first: usize, out: &mut String) {
             out.push(',');
         }
         line_break(out, 2);
-        element.write_pretty_nested(2, out);
+        write_pretty_nested(element, 2, out);
     }
 }
 
@@ -292,19 +289,16 @@ fn write_elements(elements: &[Json], threads: usize, out: &mut dyn Write) -> io:
         }),
         changed: Condvar::new(),
     };
-    std::thread::scope(|scope| {
-        // No more threads than elements; a thread that cannot start leaves its share to
-        // the others.
-        for _ in 1..threads.min(elements.len()) {
-            let _ = std::thread::Builder::new()
-                .name("print".to_string())
-                .spawn_scoped(scope, || work.help());
-        }
+    // No more threads than elements; a thread that cannot start leaves its share to the
+    // others.
+    let helpers = threads.min(elements.len()).saturating_sub(1);
+    let write = || {
         let result = work.write(out);
         // Helping threads that still wait for room see the end.
         work.stop();
         result
-    })
+    };
+    parallel::on_threads(write, vec![(); helpers], |()| work.help()).0
 }
 
 #[cfg(test)]
@@ -342,27 +336,27 @@ mod tests {
 
     fn written(value: &Json, threads: usize) -> String {
         let mut out = Vec::new();
-        write(value, threads, &mut out).unwrap();
+        write_pretty_io_threaded(value, threads, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
     fn element(i: usize) -> Json {
         let long = "x".repeat(i * 37 % 3000);
-        httptool::json!({"name": format!("e{}", i), "nested": {"a": [i, [], {}], "b": {"c": [long]}}})
+        crate::json!({"name": format!("e{}", i), "nested": {"a": [i, [], {}], "b": {"c": [long]}}})
     }
 
     #[test]
     fn every_thread_count_writes_the_bytes_of_the_whole() {
         let many: Vec<Json> = (0..3000).map(element).collect();
         let values = [
-            httptool::json!(null),
-            httptool::json!([1, 2, 3]),
-            httptool::json!({}),
-            httptool::json!({"a": [], "b": {}}),
-            httptool::json!({"only": [1]}),
-            httptool::json!({"e\"p\u{1}": [{"x": []}, {}], "after": {"k": [1, 2]}, "z": []}),
-            httptool::json!({"first": "x", "small": [1, 2], "large": many.clone(), "last": {"y": [3]}}),
-            httptool::json!({"before": {"n": 1}, "endpoints": many}),
+            crate::json!(null),
+            crate::json!([1, 2, 3]),
+            crate::json!({}),
+            crate::json!({"a": [], "b": {}}),
+            crate::json!({"only": [1]}),
+            crate::json!({"e\"p\u{1}": [{"x": []}, {}], "after": {"k": [1, 2]}, "z": []}),
+            crate::json!({"first": "x", "small": [1, 2], "large": many.clone(), "last": {"y": [3]}}),
+            crate::json!({"before": {"n": 1}, "endpoints": many}),
         ];
         for value in &values {
             let whole = value.to_pretty();
@@ -379,7 +373,7 @@ mod tests {
 
     #[test]
     fn nothing_is_written_after_a_write_error() {
-        let value = httptool::json!({"endpoints": (0..2000).map(element).collect::<Vec<_>>()});
+        let value = crate::json!({"endpoints": (0..2000).map(element).collect::<Vec<_>>()});
         let whole = value.to_pretty();
         for limit in [0, 1, 5000, 300_000, whole.len() / 2, whole.len() - 1] {
             for threads in [1, 2, 3] {
@@ -389,7 +383,7 @@ mod tests {
                     failed: false,
                     writes_after_failure: 0,
                 };
-                let result = write(&value, threads, &mut out);
+                let result = write_pretty_io_threaded(&value, threads, &mut out);
                 assert_eq!(result.map_err(|e| e.to_string()), Err("full".to_string()));
                 assert_eq!(out.writes_after_failure, 0, "{} threads", threads);
                 assert!(
