@@ -1,13 +1,15 @@
 //! Hashes of our own, for the auth schemes that sign requests: SHA-256 and HMAC-SHA256 (AWS
 //! Signature Version 4, HTTP Digest's `SHA-256`), and MD5, only as HTTP Digest's legacy
-//! algorithm. No dependency: each is a few dozen lines checked against its published test
-//! vectors, below.
+//! algorithm; and FNV-1a, for names and boundaries derived from content. No dependency: each
+//! is a few dozen lines checked against its published test vectors.
 //!
 //! Internal: the crate signs with them and offers no hashing API.
 
+mod fnv;
 mod md5;
 mod sha256;
 
+pub(crate) use self::fnv::{fnv1a_32, Fnv1a64};
 pub(crate) use self::md5::md5_legacy;
 pub(crate) use self::sha256::{sha256, Sha256};
 

@@ -1,6 +1,7 @@
 //! Names and descriptions: tool and parameter names valid for every provider
 //! (`^[a-zA-Z0-9_-]{1,64}$`), shortened with a stable hash, and capped descriptions.
 
+use crate::hash::fnv1a_32;
 use crate::tool::MAX_NAME_LEN;
 
 /// `text` cut to at most `max` bytes on a character boundary, with `...` when cut. Bytes,
@@ -69,16 +70,6 @@ pub(crate) fn sanitize(name: &str) -> Option<String> {
     }
 }
 
-/// FNV-1a, 32 bits: a short hash that is the same on every machine and every run.
-pub(crate) fn stable_hash(text: &str) -> u32 {
-    let mut hash: u32 = 0x811c_9dc5;
-    for &b in text.as_bytes() {
-        hash ^= u32::from(b);
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    hash
-}
-
 /// `name` made to fit `max` characters: kept when it fits, else its first characters, `_`
 /// and eight hex digits of the hash of `original` (so two long names that share a prefix stay
 /// apart, and the same document always gives the same name).
@@ -89,7 +80,7 @@ pub(crate) fn fit(name: &str, original: &str, max: usize) -> String {
     let keep = max.saturating_sub(9);
     // `name` is ASCII (sanitized), so byte positions are character positions.
     let head = name.get(..keep).unwrap_or(name).trim_end_matches('_');
-    format!("{}_{:08x}", head, stable_hash(original))
+    format!("{}_{:08x}", head, fnv1a_32(original.as_bytes()))
 }
 
 /// A tool or parameter name: sanitized and fitted to [`MAX_NAME_LEN`]; `fallback` when
@@ -154,7 +145,7 @@ mod tests {
         assert_eq!(fitted.len(), 64);
         assert_eq!(
             fitted,
-            format!("{}_{:08x}", "x".repeat(55), stable_hash(&long))
+            format!("{}_{:08x}", "x".repeat(55), fnv1a_32(long.as_bytes()))
         );
         assert_eq!(unique("a", &|n| n == "a" || n == "a_2"), "a_3");
     }

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::hash::Fnv1a64;
 use crate::tool::CallContext;
 use crate::url::encode;
 
@@ -162,27 +163,21 @@ fn push_quoted(out: &mut Vec<u8>, text: &str) {
 }
 
 fn boundary_for(parts: &[Part<'_>]) -> String {
-    // FNV-1a over the content: deterministic, and a new salt when the boundary is found.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    // A hash of the content: deterministic, and a new salt when the boundary is found.
+    let mut hash = Fnv1a64::new();
     for part in parts {
         match part {
             Part::Text(name, value) => {
-                feed(name.as_bytes());
-                feed(value.as_bytes());
+                hash.update(name.as_bytes());
+                hash.update(value.as_bytes());
             }
             Part::File(name, file) => {
-                feed(name.as_bytes());
-                feed(&file.bytes);
+                hash.update(name.as_bytes());
+                hash.update(&file.bytes);
             }
         }
     }
-    pick_boundary(hash, parts)
+    pick_boundary(hash.finish(), parts)
 }
 
 /// `httptool-<16 hex digits>` from `hash`, salted until it occurs in no part.
