@@ -130,6 +130,7 @@ mod scan;
 mod value;
 mod write;
 
+pub(crate) use error::line_column;
 pub use error::{Error, ErrorKind};
 pub use map::{IntoIter, Iter, IterMut, Keys, Map, Values, ValuesMut};
 pub use number::Number;
