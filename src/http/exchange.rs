@@ -10,7 +10,7 @@ use super::method::Method;
 use super::request::{BodyStream, HeadHook};
 use super::response::Response;
 use super::wire::chunked::parse_chunk_size;
-use super::wire::head::{find_head_end, parse_field_line, parse_head, Framing, Head};
+use super::wire::head::{find_head_end, parse_field_line, parse_head, FieldCount, Framing, Head};
 use crate::url::Url;
 use std::sync::Arc;
 
@@ -622,7 +622,7 @@ fn read_trailers(
     received: usize,
 ) -> Result<(), Error> {
     let mut bytes = 0usize;
-    let mut count = 0usize;
+    let mut fields = FieldCount::new(limits.max_headers);
     loop {
         let room = limits.max_head.saturating_sub(bytes);
         let (len, total) = buffer_line(conn, clock, room, Limit::Head, received)?;
@@ -630,14 +630,7 @@ fn read_trailers(
             conn.consume(total);
             return Ok(());
         }
-        count += 1;
-        if count > limits.max_headers {
-            return Err(Error::limit(
-                Limit::Headers,
-                limits.max_headers,
-                count as u64,
-            ));
-        }
+        fields.add()?;
         parse_field_line(&conn.buffered()[..len], Malformed::Trailer)?;
         bytes += total;
         conn.consume(total);
