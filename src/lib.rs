@@ -72,7 +72,8 @@ mod base64;
 mod error;
 // Work split on scoped threads (the pretty writer, compiling plugins, importing).
 mod parallel;
-// SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests; below `http`.
+// SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests, and FNV-1a for
+// names and boundaries derived from content; below `http`.
 #[cfg(any(feature = "http", feature = "mcp"))]
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
 mod hash;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use httptool::curl::{self, ErrorKind, ExportOptions};
 use httptool::http::{Client, Config, Method, Request, DEFAULT_USER_AGENT};
 use httptool::plugin::{Auth, ConfigValue, Endpoint, HttpPlugin, Param, ParamType, Property};
-use httptool::tool::{self, CallContext};
+use httptool::tool::CallContext;
 
 fn ua() -> String {
     format!("-H 'User-Agent: {}'", DEFAULT_USER_AGENT)
@@ -477,13 +477,6 @@ fn arguments_that_make_no_request_are_call_errors() {
             .param(Param::query("days").ty(ParamType::Integer)));
     let err = curl::to_curl_call(&plugin, None, r#"{"dys": 3}"#).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Call);
-    assert!(matches!(
-        err,
-        curl::Error::Call {
-            kind: tool::ErrorKind::UnknownParameter,
-            ..
-        }
-    ));
     assert_eq!(
         err.to_string(),
         "the call cannot be built (unknown_parameter): unknown parameter 'dys'; did you mean 'days'? accepted: days"
@@ -491,14 +484,10 @@ fn arguments_that_make_no_request_are_call_errors() {
     let err = curl::to_curl_call(&plugin, None, "[1]").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Call);
     let err = curl::to_curl_call(&plugin, None, r#"{"days": "many"}"#).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Call);
     assert!(
-        matches!(
-            err,
-            curl::Error::Call {
-                kind: tool::ErrorKind::InvalidParameter,
-                ..
-            }
-        ),
+        err.to_string()
+            .starts_with("the call cannot be built (invalid_parameter): "),
         "{}",
         err
     );

@@ -174,10 +174,13 @@ fn json_past_the_depth_limit_is_an_error() {
     );
     let err = convert(&deep(json::DEFAULT_MAX_DEPTH + 1), &ImportOptions::new()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidJson);
-    match err {
-        curl::Error::InvalidJson { error, .. } => assert_eq!(error.kind(), json::ErrorKind::Depth),
-        other => panic!("{:?}", other),
-    }
+    let source = std::error::Error::source(&err).and_then(|e| e.downcast_ref::<json::Error>());
+    assert_eq!(
+        source.map(json::Error::kind),
+        Some(json::ErrorKind::Depth),
+        "{}",
+        err
+    );
     let huge = format!("curl https://x.example.com/a --json '{}'", "[".repeat(MB));
     assert_eq!(kind(&huge, &ImportOptions::new()), ErrorKind::InvalidJson);
 }

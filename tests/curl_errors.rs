@@ -203,16 +203,18 @@ messages! {
 #[test]
 fn conflict_reports_both_arguments() {
     match curl::parse("curl -I x -d a") {
-        Err(curl::Error::Conflict {
-            option,
-            arg_index,
-            previous,
-            previous_index,
-        }) => {
-            assert_eq!((option.as_str(), arg_index), ("-d/--data", 3));
-            assert_eq!((previous.as_str(), previous_index), ("-I/--head", 1));
+        Err(err) => {
+            assert_eq!(
+                (err.kind(), err.arg_index()),
+                (ErrorKind::Conflict, Some(3))
+            );
+            assert_eq!(
+                err.to_string(),
+                "-d/--data at argument 3 cannot be combined with -I/--head at argument 1: curl \
+                 sends one kind of request body or method per command"
+            );
         }
-        other => panic!("{:?}", other.map(|c| c.url().to_owned())),
+        Ok(cmd) => panic!("parsed as {}", cmd.url()),
     }
 }
 

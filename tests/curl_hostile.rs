@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use httptool::curl::{self, ErrorKind, Quote};
+use httptool::curl::{self, ErrorKind};
 
 use crate::support::rng::Rng;
 
@@ -17,20 +17,21 @@ fn kind(command: &str) -> Option<ErrorKind> {
 #[test]
 fn unterminated_quotes_name_the_quote_and_where_it_opened() {
     let cases = [
-        ("curl -d 'abc x.test", Quote::Single, 8),
-        ("curl -d \"abc x.test", Quote::Double, 8),
-        ("curl -d $'abc x.test", Quote::AnsiC, 8),
-        ("curl -d $\"abc x.test", Quote::Double, 8),
-        ("curl x.test -H 'A: \"b\"", Quote::Single, 15),
+        ("curl -d 'abc x.test", "single quote", 8),
+        ("curl -d \"abc x.test", "double quote", 8),
+        ("curl -d $'abc x.test", "$'...' string", 8),
+        ("curl -d $\"abc x.test", "double quote", 8),
+        ("curl x.test -H 'A: \"b\"", "single quote", 15),
     ];
     for (command, quote, offset) in cases {
         match curl::parse(command) {
-            Err(curl::Error::UnterminatedQuote {
-                quote: q,
-                offset: o,
-                ..
-            }) => assert_eq!((q, o), (quote, offset), "{}", command),
-            other => panic!("{}: {:?}", command, other.map(|c| c.url().to_owned())),
+            Err(err) => {
+                assert_eq!(err.kind(), ErrorKind::UnterminatedQuote, "{}", command);
+                assert_eq!(err.offset(), Some(offset), "{}", command);
+                let opened = format!("unterminated {} opened at byte {} ", quote, offset);
+                assert!(err.to_string().starts_with(&opened), "{}: {}", command, err);
+            }
+            Ok(cmd) => panic!("{}: parsed as {}", command, cmd.url()),
         }
     }
 }

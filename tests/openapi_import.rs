@@ -681,29 +681,6 @@ fn description_caps_count_bytes_as_the_plugin_options_do() {
     );
 }
 
-#[test]
-#[allow(deprecated)]
-fn the_old_description_cap_setters_set_the_byte_caps() {
-    let d = described(&"é".repeat(12));
-    let old = ImportOptions::new()
-        .max_description_len(12)
-        .max_param_description_len(9);
-    let new = ImportOptions::new()
-        .max_description_bytes(12)
-        .max_param_description_bytes(9);
-    assert_eq!(descriptions(&d, &old), descriptions(&d, &new));
-    assert_eq!(
-        (
-            openapi::DEFAULT_MAX_DESCRIPTION_LEN,
-            openapi::DEFAULT_MAX_PARAM_DESCRIPTION_LEN
-        ),
-        (
-            openapi::DEFAULT_MAX_DESCRIPTION_BYTES,
-            openapi::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES
-        )
-    );
-}
-
 // ---------------------------------------------------------------- selection and reports
 
 #[test]

@@ -1,12 +1,11 @@
 //! One name per option in every layer: the plugin file's field names (`max_response_bytes`,
-//! `overload_retries`, `redirect_hosts`, ...) are the names of the `http` settings too, and the
-//! old `http` names still build, as deprecated aliases, with the same meaning.
+//! `overload_retries`, `redirect_hosts`, ...) are the names of the `http` settings too.
 
 use std::time::Duration;
 
 use httptool::http::{
-    self, AddressPolicy, Client, Config, ErrorKind, Limit, RedirectPolicy, Request, RequestOptions,
-    RetryPolicy, Transport,
+    self, AddressPolicy, Client, Limit, RedirectPolicy, Request, RequestOptions, RetryPolicy,
+    Transport,
 };
 use httptool::plugin::{AddressMode, Endpoint, HttpPlugin, Options};
 use httptool::tool::CallContext;
@@ -18,45 +17,8 @@ fn body_of(len: usize) -> Server {
 }
 
 #[test]
-#[allow(deprecated)]
-fn old_max_body_setters_still_limit_the_body() {
-    let server = body_of(500);
-    let client = Client::with_config(Config::new().max_body(499));
-    let err = client
-        .send(&Request::get(&server.url("/")).unwrap())
-        .unwrap_err();
-    assert!(matches!(
-        err.kind(),
-        ErrorKind::LimitExceeded {
-            which: Limit::Body,
-            max: 499,
-            ..
-        }
-    ));
-    let request = Request::get(&server.url("/"))
-        .unwrap()
-        .with_options(RequestOptions::new().max_body(500));
-    assert_eq!(client.send(&request).unwrap().body().len(), 500);
-}
-
-#[test]
-#[allow(deprecated)]
-fn old_names_build_the_same_settings_as_the_new_ones() {
-    assert_eq!(
-        RequestOptions::new().max_body(7),
-        RequestOptions::new().max_response_bytes(7)
-    );
-    assert_eq!(RetryPolicy::overloaded(2), RetryPolicy::overload_retries(2));
-    assert_eq!(
-        RedirectPolicy::allow_hosts(["cdn.example.com"]),
-        RedirectPolicy::redirect_hosts(["cdn.example.com"])
-    );
-    assert_eq!(http::DEFAULT_MAX_BODY, http::DEFAULT_MAX_RESPONSE_BYTES);
-    assert_eq!(http::DEFAULT_MAX_RESPONSE_BYTES, 10 * 1024 * 1024);
-}
-
-#[test]
 fn the_body_limit_error_names_the_setting_as_the_plugin_file_does() {
+    assert_eq!(http::DEFAULT_MAX_RESPONSE_BYTES, 10 * 1024 * 1024);
     assert_eq!(Limit::Body.setting(), "max_response_bytes");
     let server = body_of(11);
     let request = Request::get(&server.url("/x"))

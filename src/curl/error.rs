@@ -8,22 +8,13 @@ use crate::plugin;
 use crate::quote::pieces;
 use crate::tool;
 
-/// Why a curl command could not be read or converted, or a plugin's request not written as
-/// a command, with where it happened.
-///
-/// Positions are byte offsets into the text given to [`parse`](super::parse) (for shell
-/// syntax) and argument indexes (for curl options), counting the program name `curl` as
-/// argument 0, the way `argv` does. Messages name options, positions, shell syntax,
-/// parameters and tools, never a header value, a URL, a body or a credential.
-///
-/// `#[non_exhaustive]`: new variants will be added as the reader and the converters tell more
-/// problems apart.
+/// What went wrong and the details its message names; private so the wording and the data
+/// can change without breaking callers, who match on [`ErrorKind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The text holds no command: only blanks and comments.
+pub(crate) enum Reason {
+    /// [`ErrorKind::Empty`].
     Empty,
-    /// A quote was opened and never closed.
+    /// [`ErrorKind::UnterminatedQuote`].
     UnterminatedQuote {
         /// Which kind of quote.
         quote: Quote,
@@ -32,22 +23,21 @@ pub enum Error {
         /// Index of the argument the quote belongs to.
         arg_index: usize,
     },
-    /// A NUL byte, written literally or produced by an escape such as `$'\0'`.
+    /// [`ErrorKind::NulByte`].
     NulByte {
         /// Byte offset of the NUL byte or of the escape.
         offset: usize,
         /// Index of the argument it belongs to.
         arg_index: usize,
     },
-    /// A `\u` or `\U` escape in `$'...'` that names no Unicode scalar value.
+    /// [`ErrorKind::InvalidEscape`].
     InvalidEscape {
         /// Byte offset of the backslash.
         offset: usize,
         /// Index of the argument it belongs to.
         arg_index: usize,
     },
-    /// Shell syntax beyond one simple command: pipes, lists, redirections, substitutions,
-    /// globs, brace and tilde expansion, other shells' line continuations.
+    /// [`ErrorKind::UnsupportedShell`].
     UnsupportedShell {
         /// What was found, such as "a pipe `|`".
         found: &'static str,
@@ -58,8 +48,7 @@ pub enum Error {
         /// Index of the argument it belongs to.
         arg_index: usize,
     },
-    /// A parameter expansion other than a plain `$NAME` or `${NAME}`: a positional or
-    /// special parameter (`$1`, `$$`), or one bash would compute (`${NAME:-x}`, `${#NAME}`).
+    /// [`ErrorKind::Variable`].
     Variable {
         /// The variable's name as written (at most 64 characters).
         name: String,
@@ -68,23 +57,21 @@ pub enum Error {
         /// Index of the argument it belongs to.
         arg_index: usize,
     },
-    /// A second command on a later line: the newline before it was not escaped.
+    /// [`ErrorKind::SecondCommand`].
     SecondCommand {
         /// Byte offset where the second command starts.
         offset: usize,
         /// Its line number, counting from 1.
         line: usize,
     },
-    /// The command does not start with `curl`, `curl.exe` or a path to one of them.
+    /// [`ErrorKind::NotCurl`].
     NotCurl,
-    /// An argument that must be text (an option, a URL, a header) is not valid UTF-8.
+    /// [`ErrorKind::InvalidUtf8`].
     InvalidUtf8 {
         /// Index of the argument.
         arg_index: usize,
     },
-    /// A shell variable (`$NAME`) where a plugin file cannot hold one (the URL's host or
-    /// path, the method, an option's number), or written so that it cannot be told from
-    /// literal text.
+    /// [`ErrorKind::VariablePlace`].
     VariablePlace {
         /// The variable's name.
         name: String,
@@ -93,7 +80,7 @@ pub enum Error {
         /// Where it is, and what to write instead.
         reason: &'static str,
     },
-    /// A long option abbreviated to a prefix that several options share.
+    /// [`ErrorKind::AmbiguousOption`].
     AmbiguousOption {
         /// The option as written (shortened to 64 characters).
         option: String,
@@ -102,7 +89,7 @@ pub enum Error {
         /// Every option that starts with it, with their `--`.
         candidates: Vec<String>,
     },
-    /// An option curl does not have.
+    /// [`ErrorKind::UnknownOption`].
     UnknownOption {
         /// The option as written, without any `=value` (shortened when long).
         option: String,
@@ -111,28 +98,28 @@ pub enum Error {
         /// The known option closest to what was written (a typo's fix), if one is close.
         suggestion: Option<&'static str>,
     },
-    /// An option that takes a value ends the command.
+    /// [`ErrorKind::MissingValue`].
     MissingValue {
         /// The option, such as `-H/--header`.
         option: String,
         /// Index of the argument.
         arg_index: usize,
     },
-    /// `--option=value` for an option that takes no value.
+    /// [`ErrorKind::UnexpectedValue`].
     UnexpectedValue {
         /// The option.
         option: String,
         /// Index of the argument.
         arg_index: usize,
     },
-    /// `--no-option` for an option that is not a switch.
+    /// [`ErrorKind::NotBoolean`].
     NotBoolean {
         /// The option.
         option: String,
         /// Index of the argument.
         arg_index: usize,
     },
-    /// An option's value does not have the form the option needs.
+    /// [`ErrorKind::InvalidValue`].
     InvalidValue {
         /// The option, or `URL` for a URL argument.
         option: String,
@@ -141,7 +128,7 @@ pub enum Error {
         /// What the value should look like.
         expected: &'static str,
     },
-    /// Two options that curl refuses to combine (`-d` with `-F`, `-I` with `-d`, ...).
+    /// [`ErrorKind::Conflict`].
     Conflict {
         /// The later option.
         option: String,
@@ -152,8 +139,7 @@ pub enum Error {
         /// Its argument index.
         previous_index: usize,
     },
-    /// A curl option httptool does not carry out, and cannot leave out without changing
-    /// the request.
+    /// [`ErrorKind::Unsupported`].
     Unsupported {
         /// The option.
         option: String,
@@ -162,99 +148,89 @@ pub enum Error {
         /// Why, and what to write instead.
         reason: &'static str,
     },
-    /// The command names no URL.
+    /// [`ErrorKind::NoUrl`].
     NoUrl,
-    /// The command names more URLs than httptool makes endpoints of (64).
+    /// [`ErrorKind::SeveralUrls`].
     SeveralUrls {
         /// Index of the argument holding the first URL.
         first_index: usize,
         /// Index of the argument holding the URL over the limit.
         second_index: usize,
     },
-    /// The URL's scheme (written, or guessed from the host as curl does) is neither http
-    /// nor https.
+    /// [`ErrorKind::UnsupportedScheme`].
     UnsupportedScheme {
         /// The scheme, lowercased.
         scheme: String,
         /// Index of the argument holding the URL.
         arg_index: usize,
     },
-    /// Converting: httptool's URL parser refuses the URL (whitespace, a non-ASCII host, a
-    /// bad port, ...). curl refuses most of these too.
+    /// [`ErrorKind::InvalidUrl`].
     InvalidUrl {
         /// Index of the argument holding the URL.
         arg_index: usize,
         /// What is wrong, from [`url::Error`](crate::url::Error) (it never repeats the URL).
         reason: String,
     },
-    /// Converting: the method is not one httptool sends (GET, HEAD, POST, PUT, PATCH,
-    /// DELETE, OPTIONS).
+    /// [`ErrorKind::UnsupportedMethod`].
     UnsupportedMethod {
         /// The method as written (at most 32 characters).
         method: String,
     },
-    /// Converting: the request body cannot become parameters (a plain-text or XML body, a
-    /// JSON body on GET, a body from a file that is not JSON, ...).
+    /// [`ErrorKind::UnsupportedBody`].
     UnsupportedBody {
         /// Index of the argument holding the (first) data option.
         arg_index: usize,
         /// Why, and what to do instead.
         reason: String,
     },
-    /// Converting: data sent as JSON is not valid JSON, or nests deeper than
-    /// [`json::DEFAULT_MAX_DEPTH`].
+    /// [`ErrorKind::InvalidJson`].
     InvalidJson {
         /// Index of the argument holding the (first) data option.
         arg_index: usize,
         /// The JSON error: what was expected, and the line and column in the data.
         error: json::Error,
     },
-    /// Converting: the command has more parameters and headers than
-    /// [`ImportOptions::max_params`](super::ImportOptions::max_params) allows.
+    /// [`ErrorKind::TooManyParams`].
     TooManyParams {
         /// How many the command has.
         count: usize,
         /// The limit.
         max: usize,
     },
-    /// Converting: a tool or plugin name given in the options is not valid for every
-    /// provider.
+    /// [`ErrorKind::InvalidName`].
     InvalidName {
         /// `"tool"` or `"plugin"`.
         what: &'static str,
         /// Why, from [`tool::validate_name`].
         reason: String,
     },
-    /// Converting: the plugin made from the command does not pass the plugin's own checks.
+    /// [`ErrorKind::Plugin`].
     Plugin(plugin::Error),
-    /// Exporting: the plugin has no endpoint with this name.
+    /// [`ErrorKind::UnknownEndpoint`].
     UnknownEndpoint {
         /// The name asked for (at most 64 characters).
         name: String,
         /// The plugin's endpoint names, in order.
         available: Vec<String>,
     },
-    /// Exporting: the plugin has several endpoints and none was named.
+    /// [`ErrorKind::EndpointRequired`].
     EndpointRequired {
         /// The plugin's endpoint names, in order.
         available: Vec<String>,
     },
-    /// Exporting: the arguments (or the call context) do not make a request; the message is
-    /// the one a model would read.
+    /// [`ErrorKind::Call`].
     Call {
         /// The kind of the tool error.
         kind: tool::ErrorKind,
         /// The message.
         message: String,
     },
-    /// Exporting: the request would not be sent (a request target over the client's limit,
-    /// a header the client writes itself).
+    /// [`ErrorKind::Request`].
     Request {
         /// Why, from [`http::Error`](crate::http::Error) (never a header value or a query).
         reason: String,
     },
-    /// Exporting: the request holds something no command-line argument can carry (a NUL
-    /// byte in the body, a multipart field name with `=`).
+    /// [`ErrorKind::Unrepresentable`].
     Unrepresentable {
         /// What it is.
         what: &'static str,
@@ -268,79 +244,122 @@ pub enum Error {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// See [`Error::Empty`].
+    /// The text holds no command: only blanks and comments.
     Empty,
-    /// See [`Error::UnterminatedQuote`].
+    /// A quote was opened and never closed.
     UnterminatedQuote,
-    /// See [`Error::NulByte`].
+    /// A NUL byte, written literally or produced by an escape such as `$'\0'`.
     NulByte,
-    /// See [`Error::InvalidEscape`].
+    /// A `\u` or `\U` escape in `$'...'` that names no Unicode scalar value.
     InvalidEscape,
-    /// See [`Error::UnsupportedShell`].
+    /// Shell syntax beyond one simple command: pipes, lists, redirections, substitutions,
+    /// globs, brace and tilde expansion, other shells' line continuations.
     UnsupportedShell,
-    /// See [`Error::Variable`].
+    /// A parameter expansion other than a plain `$NAME` or `${NAME}`: a positional or
+    /// special parameter (`$1`, `$$`), or one bash would compute (`${NAME:-x}`, `${#NAME}`).
     Variable,
-    /// See [`Error::SecondCommand`].
+    /// A second command on a later line: the newline before it was not escaped.
     SecondCommand,
-    /// See [`Error::NotCurl`].
+    /// The command does not start with `curl`, `curl.exe` or a path to one of them.
     NotCurl,
-    /// See [`Error::InvalidUtf8`].
+    /// An argument that must be text (an option, a URL, a header) is not valid UTF-8.
     InvalidUtf8,
-    /// See [`Error::VariablePlace`].
+    /// A shell variable (`$NAME`) where a plugin file cannot hold one (the URL's host or
+    /// path, the method, an option's number), or written so that it cannot be told from
+    /// literal text.
     VariablePlace,
-    /// See [`Error::AmbiguousOption`].
+    /// A long option abbreviated to a prefix that several options share.
     AmbiguousOption,
-    /// See [`Error::UnknownOption`].
+    /// An option curl does not have.
     UnknownOption,
-    /// See [`Error::MissingValue`].
+    /// An option that takes a value ends the command.
     MissingValue,
-    /// See [`Error::UnexpectedValue`].
+    /// `--option=value` for an option that takes no value.
     UnexpectedValue,
-    /// See [`Error::NotBoolean`].
+    /// `--no-option` for an option that is not a switch.
     NotBoolean,
-    /// See [`Error::InvalidValue`].
+    /// An option's value does not have the form the option needs.
     InvalidValue,
-    /// See [`Error::Conflict`].
+    /// Two options that curl refuses to combine (`-d` with `-F`, `-I` with `-d`, ...).
     Conflict,
-    /// See [`Error::Unsupported`].
+    /// A curl option httptool does not carry out, and cannot leave out without changing
+    /// the request.
     Unsupported,
-    /// See [`Error::NoUrl`].
+    /// The command names no URL.
     NoUrl,
-    /// See [`Error::SeveralUrls`].
+    /// The command names more URLs than httptool makes endpoints of (64).
     SeveralUrls,
-    /// See [`Error::UnsupportedScheme`].
+    /// The URL's scheme (written, or guessed from the host as curl does) is neither http
+    /// nor https.
     UnsupportedScheme,
-    /// See [`Error::InvalidUrl`].
+    /// Converting: httptool's URL parser refuses the URL (whitespace, a non-ASCII host, a
+    /// bad port, ...). curl refuses most of these too.
     InvalidUrl,
-    /// See [`Error::UnsupportedMethod`].
+    /// Converting: the method is not one httptool sends (GET, HEAD, POST, PUT, PATCH,
+    /// DELETE, OPTIONS).
     UnsupportedMethod,
-    /// See [`Error::UnsupportedBody`].
+    /// Converting: the request body cannot become parameters (a plain-text or XML body, a
+    /// JSON body on GET, a body from a file that is not JSON, ...).
     UnsupportedBody,
-    /// See [`Error::InvalidJson`].
+    /// Converting: data sent as JSON is not valid JSON, or nests deeper than
+    /// [`json::DEFAULT_MAX_DEPTH`].
     InvalidJson,
-    /// See [`Error::TooManyParams`].
+    /// Converting: the command has more parameters and headers than
+    /// [`ImportOptions::max_params`](super::ImportOptions::max_params) allows.
     TooManyParams,
-    /// See [`Error::InvalidName`].
+    /// Converting: a tool or plugin name given in the options is not valid for every
+    /// provider.
     InvalidName,
-    /// See [`Error::Plugin`].
+    /// Converting: the plugin made from the command does not pass the plugin's own checks.
     Plugin,
-    /// See [`Error::UnknownEndpoint`].
+    /// Exporting: the plugin has no endpoint with this name.
     UnknownEndpoint,
-    /// See [`Error::EndpointRequired`].
+    /// Exporting: the plugin has several endpoints and none was named.
     EndpointRequired,
-    /// See [`Error::Call`].
+    /// Exporting: the arguments (or the call context) do not make a request; the message is
+    /// the one a model would read.
     Call,
-    /// See [`Error::Request`].
+    /// Exporting: the request would not be sent (a request target over the client's limit,
+    /// a header the client writes itself).
     Request,
-    /// See [`Error::Unrepresentable`].
+    /// Exporting: the request holds something no command-line argument can carry (a NUL
+    /// byte in the body, a multipart field name with `=`).
     Unrepresentable,
 }
 
-/// The three quoting forms that can be left open.
+/// Why a curl command could not be read or converted, or a plugin's request not written as
+/// a command, with where it happened.
 ///
-/// Not `#[non_exhaustive]`: bash has these three quotes that can be left open.
+/// Positions are byte offsets into the text given to [`parse`](super::parse) (for shell
+/// syntax) and argument indexes (for curl options), counting the program name `curl` as
+/// argument 0, the way `argv` does. Messages name options, positions, shell syntax,
+/// parameters and tools, never a header value, a URL, a body or a credential. Match on
+/// [`kind`](Error::kind); the message is for people.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::curl::{self, ErrorKind};
+///
+/// let err = curl::parse("curl -X").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::MissingValue);
+/// assert_eq!((err.arg_index(), err.offset()), (Some(1), None));
+/// assert_eq!(err.to_string(), "-X/--request at argument 1 needs a value");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub(super) reason: Reason,
+}
+
+impl From<Reason> for Error {
+    fn from(reason: Reason) -> Error {
+        Error { reason }
+    }
+}
+
+/// The three quoting forms that can be left open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Quote {
+pub(crate) enum Quote {
     /// `'...'`
     Single,
     /// `"..."` (and `$"..."`)
@@ -352,81 +371,81 @@ pub enum Quote {
 impl Error {
     /// The kind of error.
     pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::Empty => ErrorKind::Empty,
-            Error::UnterminatedQuote { .. } => ErrorKind::UnterminatedQuote,
-            Error::NulByte { .. } => ErrorKind::NulByte,
-            Error::InvalidEscape { .. } => ErrorKind::InvalidEscape,
-            Error::UnsupportedShell { .. } => ErrorKind::UnsupportedShell,
-            Error::Variable { .. } => ErrorKind::Variable,
-            Error::SecondCommand { .. } => ErrorKind::SecondCommand,
-            Error::NotCurl => ErrorKind::NotCurl,
-            Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
-            Error::VariablePlace { .. } => ErrorKind::VariablePlace,
-            Error::AmbiguousOption { .. } => ErrorKind::AmbiguousOption,
-            Error::UnknownOption { .. } => ErrorKind::UnknownOption,
-            Error::MissingValue { .. } => ErrorKind::MissingValue,
-            Error::UnexpectedValue { .. } => ErrorKind::UnexpectedValue,
-            Error::NotBoolean { .. } => ErrorKind::NotBoolean,
-            Error::InvalidValue { .. } => ErrorKind::InvalidValue,
-            Error::Conflict { .. } => ErrorKind::Conflict,
-            Error::Unsupported { .. } => ErrorKind::Unsupported,
-            Error::NoUrl => ErrorKind::NoUrl,
-            Error::SeveralUrls { .. } => ErrorKind::SeveralUrls,
-            Error::UnsupportedScheme { .. } => ErrorKind::UnsupportedScheme,
-            Error::InvalidUrl { .. } => ErrorKind::InvalidUrl,
-            Error::UnsupportedMethod { .. } => ErrorKind::UnsupportedMethod,
-            Error::UnsupportedBody { .. } => ErrorKind::UnsupportedBody,
-            Error::InvalidJson { .. } => ErrorKind::InvalidJson,
-            Error::TooManyParams { .. } => ErrorKind::TooManyParams,
-            Error::InvalidName { .. } => ErrorKind::InvalidName,
-            Error::Plugin(_) => ErrorKind::Plugin,
-            Error::UnknownEndpoint { .. } => ErrorKind::UnknownEndpoint,
-            Error::EndpointRequired { .. } => ErrorKind::EndpointRequired,
-            Error::Call { .. } => ErrorKind::Call,
-            Error::Request { .. } => ErrorKind::Request,
-            Error::Unrepresentable { .. } => ErrorKind::Unrepresentable,
+        match self.reason {
+            Reason::Empty => ErrorKind::Empty,
+            Reason::UnterminatedQuote { .. } => ErrorKind::UnterminatedQuote,
+            Reason::NulByte { .. } => ErrorKind::NulByte,
+            Reason::InvalidEscape { .. } => ErrorKind::InvalidEscape,
+            Reason::UnsupportedShell { .. } => ErrorKind::UnsupportedShell,
+            Reason::Variable { .. } => ErrorKind::Variable,
+            Reason::SecondCommand { .. } => ErrorKind::SecondCommand,
+            Reason::NotCurl => ErrorKind::NotCurl,
+            Reason::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
+            Reason::VariablePlace { .. } => ErrorKind::VariablePlace,
+            Reason::AmbiguousOption { .. } => ErrorKind::AmbiguousOption,
+            Reason::UnknownOption { .. } => ErrorKind::UnknownOption,
+            Reason::MissingValue { .. } => ErrorKind::MissingValue,
+            Reason::UnexpectedValue { .. } => ErrorKind::UnexpectedValue,
+            Reason::NotBoolean { .. } => ErrorKind::NotBoolean,
+            Reason::InvalidValue { .. } => ErrorKind::InvalidValue,
+            Reason::Conflict { .. } => ErrorKind::Conflict,
+            Reason::Unsupported { .. } => ErrorKind::Unsupported,
+            Reason::NoUrl => ErrorKind::NoUrl,
+            Reason::SeveralUrls { .. } => ErrorKind::SeveralUrls,
+            Reason::UnsupportedScheme { .. } => ErrorKind::UnsupportedScheme,
+            Reason::InvalidUrl { .. } => ErrorKind::InvalidUrl,
+            Reason::UnsupportedMethod { .. } => ErrorKind::UnsupportedMethod,
+            Reason::UnsupportedBody { .. } => ErrorKind::UnsupportedBody,
+            Reason::InvalidJson { .. } => ErrorKind::InvalidJson,
+            Reason::TooManyParams { .. } => ErrorKind::TooManyParams,
+            Reason::InvalidName { .. } => ErrorKind::InvalidName,
+            Reason::Plugin(_) => ErrorKind::Plugin,
+            Reason::UnknownEndpoint { .. } => ErrorKind::UnknownEndpoint,
+            Reason::EndpointRequired { .. } => ErrorKind::EndpointRequired,
+            Reason::Call { .. } => ErrorKind::Call,
+            Reason::Request { .. } => ErrorKind::Request,
+            Reason::Unrepresentable { .. } => ErrorKind::Unrepresentable,
         }
     }
 
     /// The index of the argument at fault (`curl` itself is argument 0), when there is one.
     ///
-    /// For [`Error::Conflict`] and [`Error::SeveralUrls`] this is the later argument.
+    /// For [`ErrorKind::Conflict`] and [`ErrorKind::SeveralUrls`] this is the later argument.
     pub fn arg_index(&self) -> Option<usize> {
-        match *self {
-            Error::UnterminatedQuote { arg_index, .. }
-            | Error::NulByte { arg_index, .. }
-            | Error::InvalidEscape { arg_index, .. }
-            | Error::UnsupportedShell { arg_index, .. }
-            | Error::Variable { arg_index, .. }
-            | Error::InvalidUtf8 { arg_index }
-            | Error::VariablePlace { arg_index, .. }
-            | Error::AmbiguousOption { arg_index, .. }
-            | Error::UnknownOption { arg_index, .. }
-            | Error::MissingValue { arg_index, .. }
-            | Error::UnexpectedValue { arg_index, .. }
-            | Error::NotBoolean { arg_index, .. }
-            | Error::InvalidValue { arg_index, .. }
-            | Error::Conflict { arg_index, .. }
-            | Error::Unsupported { arg_index, .. }
-            | Error::UnsupportedScheme { arg_index, .. }
-            | Error::InvalidUrl { arg_index, .. }
-            | Error::UnsupportedBody { arg_index, .. }
-            | Error::InvalidJson { arg_index, .. } => Some(arg_index),
-            Error::SeveralUrls { second_index, .. } => Some(second_index),
+        match self.reason {
+            Reason::UnterminatedQuote { arg_index, .. }
+            | Reason::NulByte { arg_index, .. }
+            | Reason::InvalidEscape { arg_index, .. }
+            | Reason::UnsupportedShell { arg_index, .. }
+            | Reason::Variable { arg_index, .. }
+            | Reason::InvalidUtf8 { arg_index }
+            | Reason::VariablePlace { arg_index, .. }
+            | Reason::AmbiguousOption { arg_index, .. }
+            | Reason::UnknownOption { arg_index, .. }
+            | Reason::MissingValue { arg_index, .. }
+            | Reason::UnexpectedValue { arg_index, .. }
+            | Reason::NotBoolean { arg_index, .. }
+            | Reason::InvalidValue { arg_index, .. }
+            | Reason::Conflict { arg_index, .. }
+            | Reason::Unsupported { arg_index, .. }
+            | Reason::UnsupportedScheme { arg_index, .. }
+            | Reason::InvalidUrl { arg_index, .. }
+            | Reason::UnsupportedBody { arg_index, .. }
+            | Reason::InvalidJson { arg_index, .. } => Some(arg_index),
+            Reason::SeveralUrls { second_index, .. } => Some(second_index),
             _ => None,
         }
     }
 
     /// The byte offset in the parsed text, for errors found while reading shell syntax.
     pub fn offset(&self) -> Option<usize> {
-        match *self {
-            Error::UnterminatedQuote { offset, .. }
-            | Error::NulByte { offset, .. }
-            | Error::InvalidEscape { offset, .. }
-            | Error::UnsupportedShell { offset, .. }
-            | Error::Variable { offset, .. }
-            | Error::SecondCommand { offset, .. } => Some(offset),
+        match self.reason {
+            Reason::UnterminatedQuote { offset, .. }
+            | Reason::NulByte { offset, .. }
+            | Reason::InvalidEscape { offset, .. }
+            | Reason::UnsupportedShell { offset, .. }
+            | Reason::Variable { offset, .. }
+            | Reason::SecondCommand { offset, .. } => Some(offset),
             _ => None,
         }
     }
@@ -440,12 +459,6 @@ impl Quote {
             Quote::Double => "double quote",
             Quote::AnsiC => "$'...' string",
         }
-    }
-}
-
-impl fmt::Display for Quote {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -478,11 +491,11 @@ fn option_at(
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Empty => f.write_str(
+        match &self.reason {
+            Reason::Empty => f.write_str(
                 "the command is empty; give a curl command such as `curl https://example.com`",
             ),
-            Error::UnterminatedQuote {
+            Reason::UnterminatedQuote {
                 quote,
                 offset,
                 arg_index,
@@ -493,21 +506,21 @@ impl fmt::Display for Error {
                 *arg_index,
                 &["; close it"],
             ),
-            Error::NulByte { offset, arg_index } => at_byte(
+            Reason::NulByte { offset, arg_index } => at_byte(
                 f,
                 &["a NUL byte"],
                 *offset,
                 *arg_index,
                 &[": a command-line argument cannot hold one"],
             ),
-            Error::InvalidEscape { offset, arg_index } => at_byte(
+            Reason::InvalidEscape { offset, arg_index } => at_byte(
                 f,
                 &["invalid escape"],
                 *offset,
                 *arg_index,
                 &[": \\u and \\U must name a unicode scalar value"],
             ),
-            Error::UnsupportedShell {
+            Reason::UnsupportedShell {
                 found,
                 hint,
                 offset,
@@ -519,7 +532,7 @@ impl fmt::Display for Error {
                 *arg_index,
                 &[": ", found, "; ", hint],
             ),
-            Error::Variable {
+            Reason::Variable {
                 name,
                 offset,
                 arg_index,
@@ -533,7 +546,7 @@ impl fmt::Display for Error {
                    instead, or single-quote it to send it as written",
                 ],
             ),
-            Error::VariablePlace {
+            Reason::VariablePlace {
                 name,
                 arg_index,
                 reason,
@@ -542,7 +555,7 @@ impl fmt::Display for Error {
                 "shell variable ${} (argument {}) cannot be carried over: {}",
                 name, arg_index, reason
             ),
-            Error::AmbiguousOption {
+            Reason::AmbiguousOption {
                 option,
                 arg_index,
                 candidates,
@@ -553,21 +566,21 @@ impl fmt::Display for Error {
                 arg_index,
                 candidates.join(", ")
             ),
-            Error::SecondCommand { offset, line } => write!(
+            Reason::SecondCommand { offset, line } => write!(
                 f,
                 "a second command starts on line {} (byte {}); httptool reads one curl \
                  command: end each continued line with a backslash",
                 line, offset
             ),
-            Error::NotCurl => f.write_str(
+            Reason::NotCurl => f.write_str(
                 "the command does not start with `curl` (or a path to curl or curl.exe)",
             ),
-            Error::InvalidUtf8 { arg_index } => write!(
+            Reason::InvalidUtf8 { arg_index } => write!(
                 f,
                 "argument {} is not valid UTF-8; only data and form values may hold other bytes",
                 arg_index
             ),
-            Error::UnknownOption {
+            Reason::UnknownOption {
                 option,
                 arg_index,
                 suggestion,
@@ -581,24 +594,24 @@ impl fmt::Display for Error {
                 ),
                 None => option_at(f, "unknown curl option ", option, *arg_index, &[]),
             },
-            Error::MissingValue { option, arg_index } => {
+            Reason::MissingValue { option, arg_index } => {
                 option_at(f, "", option, *arg_index, &[" needs a value"])
             }
-            Error::UnexpectedValue { option, arg_index } => option_at(
+            Reason::UnexpectedValue { option, arg_index } => option_at(
                 f,
                 "",
                 option,
                 *arg_index,
                 &[" takes no value; remove the `=...`"],
             ),
-            Error::NotBoolean { option, arg_index } => option_at(
+            Reason::NotBoolean { option, arg_index } => option_at(
                 f,
                 "",
                 option,
                 *arg_index,
                 &[" is not a switch and cannot be turned off with --no-"],
             ),
-            Error::InvalidValue {
+            Reason::InvalidValue {
                 option,
                 arg_index,
                 expected,
@@ -609,7 +622,7 @@ impl fmt::Display for Error {
                 *arg_index,
                 &[": expected ", expected],
             ),
-            Error::Conflict {
+            Reason::Conflict {
                 option,
                 arg_index,
                 previous,
@@ -624,13 +637,13 @@ impl fmt::Display for Error {
                     &[": curl sends one kind of request body or method per command"],
                 )
             }
-            Error::Unsupported {
+            Reason::Unsupported {
                 option,
                 arg_index,
                 reason,
             } => option_at(f, "", option, *arg_index, &[" is not supported: ", reason]),
-            Error::NoUrl => f.write_str("the command has no URL; add the URL to request"),
-            Error::SeveralUrls {
+            Reason::NoUrl => f.write_str("the command has no URL; add the URL to request"),
+            Reason::SeveralUrls {
                 first_index,
                 second_index,
             } => write!(
@@ -641,17 +654,17 @@ impl fmt::Display for Error {
                 second_index,
                 crate::curl::reader::MAX_URLS
             ),
-            Error::UnsupportedScheme { scheme, arg_index } => write!(
+            Reason::UnsupportedScheme { scheme, arg_index } => write!(
                 f,
                 "unsupported URL scheme `{}` at argument {}: httptool sends http and https only",
                 scheme, arg_index
             ),
-            Error::InvalidUrl { arg_index, reason } => write!(
+            Reason::InvalidUrl { arg_index, reason } => write!(
                 f,
                 "the URL at argument {} cannot be used: {}",
                 arg_index, reason
             ),
-            Error::UnsupportedMethod { method } => pieces(
+            Reason::UnsupportedMethod { method } => pieces(
                 f,
                 &[
                     "method `",
@@ -660,48 +673,46 @@ impl fmt::Display for Error {
                      characters",
                 ],
             ),
-            Error::UnsupportedBody { arg_index, reason } => write!(
+            Reason::UnsupportedBody { arg_index, reason } => write!(
                 f,
                 "the request body (argument {}) cannot become parameters: {}",
                 arg_index, reason
             ),
-            Error::InvalidJson { arg_index, error } => write!(
+            Reason::InvalidJson { arg_index, error } => write!(
                 f,
                 "the data at argument {} is sent as JSON but is not valid JSON ({}); fix the \
                  data, or send it with another Content-Type",
                 arg_index, error
             ),
-            Error::TooManyParams { count, max } => write!(
+            Reason::TooManyParams { count, max } => write!(
                 f,
                 "the command has {} parameters and headers, over the limit of {}; raise \
                  ImportOptions::max_params or trim the command",
                 count, max
             ),
-            Error::InvalidName { what, reason } => {
+            Reason::InvalidName { what, reason } => {
                 pieces(f, &["the ", what, " name given cannot be used: ", reason])
             }
-            Error::Plugin(err) => write!(
+            Reason::Plugin(err) => write!(
                 f,
                 "the plugin made from the command does not pass the plugin checks: {}",
                 err
             ),
-            Error::UnknownEndpoint { name, available } => f.write_str(&tool::unknown_name_message(
-                "tool",
-                name,
-                available.iter().map(String::as_str),
-            )),
-            Error::EndpointRequired { available } => write!(
+            Reason::UnknownEndpoint { name, available } => f.write_str(
+                &tool::unknown_name_message("tool", name, available.iter().map(String::as_str)),
+            ),
+            Reason::EndpointRequired { available } => write!(
                 f,
                 "the plugin has {} tools; name the one to export: {}",
                 available.len(),
                 available.join(", ")
             ),
-            Error::Call { kind, message } => pieces(
+            Reason::Call { kind, message } => pieces(
                 f,
                 &["the call cannot be built (", kind.as_str(), "): ", message],
             ),
-            Error::Request { reason } => pieces(f, &["the request would not be sent: ", reason]),
-            Error::Unrepresentable { what } => pieces(
+            Reason::Request { reason } => pieces(f, &["the request would not be sent: ", reason]),
+            Reason::Unrepresentable { what } => pieces(
                 f,
                 &["the request cannot be written as a curl command: ", what],
             ),
@@ -711,9 +722,9 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Plugin(err) => Some(err),
-            Error::InvalidJson { error, .. } => Some(error),
+        match &self.reason {
+            Reason::Plugin(err) => Some(err),
+            Reason::InvalidJson { error, .. } => Some(error),
             _ => None,
         }
     }
@@ -729,7 +740,7 @@ mod tests {
     fn plugin_error_message() {
         let err = match crate::plugin::HttpPlugin::builder("p", "ftp://x").build() {
             Ok(_) => panic!("an ftp base url was accepted"),
-            Err(err) => Error::Plugin(err),
+            Err(err) => Error::from(Reason::Plugin(err)),
         };
         assert_eq!(err.kind(), ErrorKind::Plugin);
         assert_eq!(err.arg_index(), None);
@@ -745,12 +756,12 @@ mod tests {
 
     #[test]
     fn conversion_errors_have_no_position_but_their_argument() {
-        let body = Error::UnsupportedBody {
+        let body = Error::from(Reason::UnsupportedBody {
             arg_index: 4,
             reason: String::new(),
-        };
+        });
         assert_eq!((body.arg_index(), body.offset()), (Some(4), None));
-        let count = Error::TooManyParams { count: 3, max: 2 };
+        let count = Error::from(Reason::TooManyParams { count: 3, max: 2 });
         assert_eq!((count.arg_index(), count.offset()), (None, None));
     }
 }

@@ -27,23 +27,23 @@
 //! program must be `curl`, `curl.exe` or a path ending in one of them. What bash would
 //! expand or run is an error naming what was found and its byte offset, never a guess:
 //! `$1`, `$$`, `${VAR:-x}` and every parameter expansion but a plain variable
-//! ([`Error::Variable`], naming it), `$(...)`,
+//! ([`ErrorKind::Variable`], naming it), `$(...)`,
 //! backticks, pipes, `;`, `&&`, `&`, redirections, `*` globs, `{a,b}` brace expansion, a
 //! leading `~`, and a second command on a later line. Unquoted `?` and `[` are kept: bash
 //! leaves a pattern that matches no file as written. Windows cmd `^` and PowerShell
 //! `` ` `` continuations are refused with a hint to copy the bash form instead. NUL bytes
 //! are refused, since no argument can hold one. `$'\xff'` makes an argument that is not
 //! UTF-8: that is kept in data and form values (curl sends such bytes as they are) and is
-//! an [`Error::InvalidUtf8`] anywhere else (options, URLs, headers, names, paths). A plain
+//! an [`ErrorKind::InvalidUtf8`] anywhere else (options, URLs, headers, names, paths). A plain
 //! variable, `$NAME` or `${NAME}` bare or in double quotes, is not read from the
 //! environment: it stands in the argument as `${NAME}`, the plugin file's own syntax, and
 //! [`CurlCommand::variables`] lists it (in single quotes it is literal, as in bash). The
-//! same `${NAME}` also written literally is an [`Error::VariablePlace`].
+//! same `${NAME}` also written literally is an [`ErrorKind::VariablePlace`].
 //!
 //! **curl's options.** As curl 8 reads them: short options bundled (`-sSL`) with a value
 //! attached (`-XPOST`) or in the next argument; long options by name, or by a prefix of
 //! exactly one name as curl reads them (`--sil` is `--silent`; an exact name always wins, and
-//! a prefix several names share is an [`Error::AmbiguousOption`] listing them); `--no-NAME` for
+//! a prefix several names share is an [`ErrorKind::AmbiguousOption`] listing them); `--no-NAME` for
 //! switches; repeated options (the last wins for single values, lists grow); the URL
 //! anywhere, or with `--url`; `--` ends the options. `--name=value` is accepted too, though
 //! curl itself rejects it, with a note. A URL without a scheme gets `http://` (or the
@@ -58,7 +58,7 @@
 //! connection overrides (`--resolve`, `--connect-to`, `--unix-socket`, `--interface`, ...),
 //! TLS files and settings (`--cacert`, `--cert`, `--key`, ...), protocol versions
 //! (`--http2`, ...), retries, `-w`, and the file references below. Options whose absence
-//! would change the request are refused with [`Error::Unsupported`] saying what to write
+//! would change the request are refused with [`ErrorKind::Unsupported`] saying what to write
 //! instead: `-K`/`--config`, `--next`, `--ntlm`/`--negotiate`/`--anyauth`,
 //! `-C`, `-z`, `--request-target`, `--variable`. `--digest -u` makes the
 //! plugin's auth [`Auth::Digest`](crate::plugin::Auth::Digest), and `--aws-sigv4
@@ -70,7 +70,7 @@
 //! (the name as written), `+name=value` as written; `name@file` would read a file and is
 //! refused. `-r/--range` becomes a `Range: bytes=...` header (RFC 9110 section 14.2) unless
 //! `-H Range` gives one; a lone number gets curl's `-`. An
-//! unknown option is an [`Error::UnknownOption`]: it may take a value, so skipping it
+//! unknown option is an [`ErrorKind::UnknownOption`]: it may take a value, so skipping it
 //! could misread everything after it.
 //!
 //! **Files.** Nothing is read from disk. `-d @file`, `--data-binary @file`, `--json @file`,
@@ -137,7 +137,7 @@
 //! a JSON object or array under the `application/x-www-form-urlencoded` type (curl's when
 //! none is given), sent with that type (a static header, with a note); multipart parts when the type is `multipart/form-data` with a boundary (as a
 //! browser copies uploads); form pairs otherwise for the urlencoded type. Other types (text,
-//! XML) are [`Error::UnsupportedBody`], and so is data read from a file, except JSON,
+//! XML) are [`ErrorKind::UnsupportedBody`], and so is data read from a file, except JSON,
 //! which becomes the whole-body `body` parameter. Form data of a GET, HEAD or OPTIONS
 //! request goes to the query as `-G` data would (with a note; curl would send a body); a
 //! JSON body of a GET sets the endpoint's `allow_get_body` (as search engines' `_search`
@@ -190,7 +190,7 @@
 //! whose default is the template. Text around it stays (`Bearer ${TOKEN}`), and a `${`
 //! written literally is `$${` in the file, so the file reads back unchanged. A variable in
 //! the URL's path, or deeper in a JSON body than a top-level member, is an
-//! [`Error::VariablePlace`]: a plugin file reads no variable there. One in the URL's scheme
+//! [`ErrorKind::VariablePlace`]: a plugin file reads no variable there. One in the URL's scheme
 //! or host (`curl "$BASE_URL/users"`) is one too, though a plugin file's `base_url` reads
 //! `${NAME}`: the plugin made here needs a real base URL, and nothing here reads the
 //! environment; the message says to write the URL out and put the variable in the file's
@@ -289,7 +289,8 @@ mod to_plugin;
 pub use command::{
     Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, FormValue, Header, Note,
 };
-pub use error::{Error, ErrorKind, Quote};
+use error::Reason;
+pub use error::{Error, ErrorKind};
 pub use to_curl::{to_curl, to_curl_call, to_curl_with, ExportOptions};
 pub use to_plugin::{
     to_plugin, to_plugin_with, Import, ImportOptions, Variable, DEFAULT_MAX_PARAMS,
@@ -332,7 +333,9 @@ pub fn parse(command: &str) -> Result<CurlCommand, Error> {
         // A script of curl commands (a document's examples, one after the other): the first
         // is read, and a note names the line of the next. Any other second command (a
         // continued line whose backslash is missing) stays an error.
-        Err(Error::SecondCommand { offset, line }) if starts_curl(&command[offset..]) => {
+        Err(Error {
+            reason: Reason::SecondCommand { offset, line },
+        }) if starts_curl(&command[offset..]) => {
             let words = shell::split(&command[..offset])?;
             let mut cmd = reader::read(words)?;
             cmd.notes.insert(
@@ -388,7 +391,7 @@ pub fn shell_words(command: &str) -> Result<Vec<Vec<u8>>, Error> {
 ///
 /// # Errors
 ///
-/// The option errors of [`parse`]; [`Error::Empty`] when `args` is empty.
+/// The option errors of [`parse`]; [`ErrorKind::Empty`] when `args` is empty.
 ///
 /// # Examples
 ///

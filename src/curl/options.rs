@@ -65,7 +65,7 @@ pub(crate) enum Action {
     Ignore,
     /// Not carried over; the note says why.
     Note(&'static str),
-    /// Refused with an [`Error::Unsupported`](super::Error::Unsupported) giving this reason.
+    /// Refused with an [`ErrorKind::Unsupported`](super::ErrorKind::Unsupported) giving this reason.
     Refuse(&'static str),
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use super::command::{Auth, CurlCommand, DataKind, DataPart, DataSource, FormPart, Header, Note};
-use super::error::Error;
+use super::error::{Error, Reason};
 use super::form::{self, FormError};
 use super::options::{self, Action, Arg, Spec};
 use super::shell::Word;
@@ -38,8 +38,10 @@ impl<'a> Value<'a> {
     }
 
     fn text(&self) -> Result<String, Error> {
-        String::from_utf8(self.bytes.to_vec()).map_err(|_| Error::InvalidUtf8 {
-            arg_index: self.index,
+        String::from_utf8(self.bytes.to_vec()).map_err(|_| {
+            Error::from(Reason::InvalidUtf8 {
+                arg_index: self.index,
+            })
         })
     }
 }
@@ -127,13 +129,13 @@ fn variable_names(words: &[Word]) -> Result<Vec<String>, Error> {
             .filter_map(|(name, _)| order.get(name).copied())
             .min();
         if let Some(first) = over {
-            return Err(Error::VariablePlace {
+            return Err(Error::from(Reason::VariablePlace {
                 name: names[first].clone(),
                 arg_index,
                 reason: "the command also holds the text `${NAME}` for it literally, which \
                          a plugin file could not tell from the variable; write one of them \
                          otherwise",
-            });
+            }));
         }
     }
     Ok(names)
@@ -170,10 +172,10 @@ fn written_variables<'a>(bytes: &'a [u8], known: &HashMap<&str, usize>) -> HashM
 pub(crate) fn read_args<S: AsRef<[u8]>>(args: &[S]) -> Result<CurlCommand, Error> {
     let program = match args.first() {
         Some(program) => program.as_ref(),
-        None => return Err(Error::Empty),
+        None => return Err(Error::from(Reason::Empty)),
     };
     if !is_curl(program) {
-        return Err(Error::NotCurl);
+        return Err(Error::from(Reason::NotCurl));
     }
     let mut reader = Reader::default();
     let mut index = 1;
@@ -226,10 +228,10 @@ impl Reader {
         let (spec, negated) = lookup_long(name, index)?;
         if !spec.takes_value() {
             if inline.is_some() {
-                return Err(Error::UnexpectedValue {
+                return Err(Error::from(Reason::UnexpectedValue {
                     option: spec.name(),
                     arg_index: index,
-                });
+                }));
             }
             self.apply(spec, negated, Value::none(index), index)?;
             return Ok(1);
@@ -259,11 +261,11 @@ impl Reader {
         index: usize,
     ) -> Result<usize, Error> {
         if arg.len() == 1 {
-            return Err(Error::UnknownOption {
+            return Err(Error::from(Reason::UnknownOption {
                 option: "-".to_owned(),
                 arg_index: index,
                 suggestion: None,
-            });
+            }));
         }
         for (at, &letter) in arg.iter().enumerate().skip(1) {
             let spec = match options::short(letter) {
@@ -273,11 +275,11 @@ impl Reader {
                         .chars()
                         .take(1)
                         .collect();
-                    return Err(Error::UnknownOption {
+                    return Err(Error::from(Reason::UnknownOption {
                         option: format!("-{}", letter),
                         arg_index: index,
                         suggestion: None,
-                    });
+                    }));
                 }
             };
             if !spec.takes_value() {
@@ -315,10 +317,10 @@ impl Reader {
                 bytes: bytes.as_ref(),
                 index: index + 1,
             }),
-            None => Err(Error::MissingValue {
+            None => Err(Error::from(Reason::MissingValue {
                 option: spec.name(),
                 arg_index: index,
-            }),
+            })),
         }
     }
 
@@ -379,11 +381,11 @@ impl Reader {
             Action::Ignore => {}
             Action::Note(message) => self.note(at, format!("{}: {}", spec.name(), message)),
             Action::Refuse(reason) => {
-                return Err(Error::Unsupported {
+                return Err(Error::from(Reason::Unsupported {
                     option: spec.name(),
                     arg_index: at,
                     reason,
-                })
+                }))
             }
         }
         Ok(())
@@ -463,12 +465,12 @@ impl Reader {
     fn body(&mut self, kind: Body, spec: &Spec, at: usize) -> Result<(), Error> {
         match &self.body {
             Some((seen, _, _)) if *seen == kind => Ok(()),
-            Some((_, previous, previous_index)) => Err(Error::Conflict {
+            Some((_, previous, previous_index)) => Err(Error::from(Reason::Conflict {
                 option: spec.name(),
                 arg_index: at,
                 previous: previous.clone(),
                 previous_index: *previous_index,
-            }),
+            })),
             None => {
                 self.body = Some((kind, spec.name(), at));
                 Ok(())
@@ -585,22 +587,22 @@ impl Reader {
         let provider1 = parts.next().unwrap_or("");
         let provider2 = parts.next().unwrap_or("amz");
         if !provider1.eq_ignore_ascii_case("aws") || !provider2.eq_ignore_ascii_case("amz") {
-            return Err(Error::Unsupported {
+            return Err(Error::from(Reason::Unsupported {
                 option: spec.name(),
                 arg_index: at,
                 reason:
                     "httptool signs with AWS's own algorithm only: write `aws:amz:REGION:SERVICE`",
-            });
+            }));
         }
         let part = |p: Option<&str>| p.filter(|s| !s.is_empty()).map(str::to_owned);
         let region = part(parts.next());
         let service = part(parts.next());
         if parts.next().is_some() {
-            return Err(Error::Unsupported {
+            return Err(Error::from(Reason::Unsupported {
                 option: spec.name(),
                 arg_index: at,
                 reason: "it takes at most four parts: `aws:amz:REGION:SERVICE`",
-            });
+            }));
         }
         self.aws_sigv4 = Some((region, service, at));
         Ok(())
@@ -669,17 +671,17 @@ impl Reader {
     fn url(&mut self, value: Value) -> Result<(), Error> {
         let url = value.text()?;
         if let (Some((_, first_index)), true) = (&self.url, self.more_urls.len() + 1 >= MAX_URLS) {
-            return Err(Error::SeveralUrls {
+            return Err(Error::from(Reason::SeveralUrls {
                 first_index: *first_index,
                 second_index: value.index,
-            });
+            }));
         }
         if url.is_empty() {
-            return Err(Error::InvalidValue {
+            return Err(Error::from(Reason::InvalidValue {
                 option: "URL".to_owned(),
                 arg_index: value.index,
                 expected: "a URL such as https://example.com/path",
-            });
+            }));
         }
         if self.url.is_some() {
             self.more_urls.push((url, value.index));
@@ -714,12 +716,12 @@ impl Reader {
         let content = match source {
             DataSource::Inline(bytes) => bytes,
             DataSource::File(_) => {
-                return Err(Error::Unsupported {
+                return Err(Error::from(Reason::Unsupported {
                     option: spec.name(),
                     arg_index: at,
                     reason: "curl would read the value from a file; httptool reads no file, \
                              write `name=value` instead",
-                })
+                }))
             }
         };
         let mut piece = Vec::new();
@@ -770,7 +772,7 @@ impl Reader {
     }
 
     fn finish(mut self) -> Result<CurlCommand, Error> {
-        let (url, url_index) = self.url.take().ok_or(Error::NoUrl)?;
+        let (url, url_index) = self.url.take().ok_or(Error::from(Reason::NoUrl))?;
         let url = with_scheme(url, url_index, self.proto_default.as_deref())?;
         let url = with_query(url, &self.url_query);
         let mut more_urls = Vec::with_capacity(self.more_urls.len());
@@ -935,10 +937,12 @@ impl Reader {
 
 /// Finds a long option by name, or by `no-NAME` for a switch.
 fn lookup_long(name: &[u8], index: usize) -> Result<(&'static Spec, bool), Error> {
-    let unknown = |suggestion| Error::UnknownOption {
-        option: shown("--", name),
-        arg_index: index,
-        suggestion,
+    let unknown = |suggestion| {
+        Error::from(Reason::UnknownOption {
+            option: shown("--", name),
+            arg_index: index,
+            suggestion,
+        })
     };
     let name = std::str::from_utf8(name).map_err(|_| unknown(None))?;
     if let Some(spec) = options::long(name) {
@@ -948,52 +952,52 @@ fn lookup_long(name: &[u8], index: usize) -> Result<(&'static Spec, bool), Error
         if spec.arg == Arg::Bool {
             return Ok((spec, true));
         }
-        return Err(Error::NotBoolean {
+        return Err(Error::from(Reason::NotBoolean {
             option: spec.name(),
             arg_index: index,
-        });
+        }));
     }
     if name
         .strip_prefix(options::EXPAND_PREFIX)
         .and_then(options::long)
         .is_some()
     {
-        return Err(Error::Unsupported {
+        return Err(Error::from(Reason::Unsupported {
             option: shown("--", name.as_bytes()),
             arg_index: index,
             reason: options::EXPAND_REASON,
-        });
+        }));
     }
     // curl reads a prefix of exactly one long name as that option; `--no-` switches are
     // not abbreviated.
     match options::prefixed(name).as_slice() {
         [] => Err(unknown(crate::tool::closest(name, options::names()))),
         [spec] => Ok((spec, false)),
-        several => Err(Error::AmbiguousOption {
+        several => Err(Error::from(Reason::AmbiguousOption {
             option: shown("--", name.as_bytes()),
             arg_index: index,
             candidates: several
                 .iter()
                 .map(|spec| format!("--{}", spec.long))
                 .collect(),
-        }),
+        })),
     }
 }
 
 fn invalid(spec: &Spec, at: usize, expected: &'static str) -> Error {
-    Error::InvalidValue {
+    Error::from(Reason::InvalidValue {
         option: spec.name(),
         arg_index: at,
         expected,
-    }
+    })
 }
 
 fn form_error(err: FormError, spec: &Spec, value: Value, at: usize) -> Error {
     match err {
         FormError::NoEquals => invalid(spec, at, "name=content, name=@file or name=<file"),
-        FormError::NotText => Error::InvalidUtf8 {
+        FormError::NotText => Error::from(Reason::InvalidUtf8 {
             arg_index: value.index,
-        },
+        }),
         FormError::LineBreak => invalid(
             spec,
             at,
@@ -1025,8 +1029,10 @@ fn has_control(value: &str) -> bool {
 }
 
 fn file_path(path: &[u8], value: Value) -> Result<String, Error> {
-    String::from_utf8(path.to_vec()).map_err(|_| Error::InvalidUtf8 {
-        arg_index: value.index,
+    String::from_utf8(path.to_vec()).map_err(|_| {
+        Error::from(Reason::InvalidUtf8 {
+            arg_index: value.index,
+        })
     })
 }
 
@@ -1116,13 +1122,15 @@ fn with_scheme(
     arg_index: usize,
     proto_default: Option<&str>,
 ) -> Result<String, Error> {
-    let unsupported = |scheme: &str| Error::UnsupportedScheme {
-        scheme: scheme
-            .chars()
-            .take(32)
-            .collect::<String>()
-            .to_ascii_lowercase(),
-        arg_index,
+    let unsupported = |scheme: &str| {
+        Error::from(Reason::UnsupportedScheme {
+            scheme: scheme
+                .chars()
+                .take(32)
+                .collect::<String>()
+                .to_ascii_lowercase(),
+            arg_index,
+        })
     };
     if let Some(scheme) = scheme_of(&url) {
         if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {

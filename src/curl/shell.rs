@@ -3,7 +3,7 @@
 //! What is read (bash manual, "Quoting" and "Comments"):
 //!
 //! - blanks (space, tab) separate words; an unescaped newline ends the command, and anything
-//!   but blanks and comments after it is a second command ([`Error::SecondCommand`]);
+//!   but blanks and comments after it is a second command ([`ErrorKind::SecondCommand`](crate::curl::ErrorKind::SecondCommand));
 //! - `\c` outside quotes is the character `c`; `\` before a newline (or CR LF) joins lines;
 //! - `'...'` keeps everything up to the next `'`;
 //! - `"..."` keeps everything but `\\`, `\"`, `\$`, `` \` `` and `\` newline, which are
@@ -31,7 +31,7 @@
 //! Each byte is looked at a bounded number of times and there is no recursion, so the time
 //! is linear in the input and nesting depth costs nothing.
 
-use super::error::{Error, Quote};
+use super::error::{Error, Quote, Reason};
 
 /// One argument, with the byte offset where it starts in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,10 +123,10 @@ impl<'a> Lexer<'a> {
             }
             b'#' => self.comment(),
             b'\0' => Err(self.nul(self.pos)),
-            _ => Err(Error::SecondCommand {
+            _ => Err(Error::from(Reason::SecondCommand {
                 offset: self.pos,
                 line: 1 + self.src[..self.pos].iter().filter(|&&b| b == b'\n').count(),
-            }),
+            })),
         }
     }
 
@@ -338,19 +338,21 @@ impl<'a> Lexer<'a> {
     fn variable(&mut self) -> Result<bool, Error> {
         let at = self.pos;
         let arg_index = self.arg_index();
-        let shell = |found: &'static str| Error::UnsupportedShell {
-            found,
-            hint: "httptool does not run commands; write the output instead",
-            offset: at,
-            arg_index,
+        let shell = |found: &'static str| {
+            Error::from(Reason::UnsupportedShell {
+                found,
+                hint: "httptool does not run commands; write the output instead",
+                offset: at,
+                arg_index,
+            })
         };
         let other = |name: &[u8]| {
             let shown = crate::quote::excerpt(&String::from_utf8_lossy(name));
-            Error::Variable {
+            Error::from(Reason::Variable {
                 name: shown,
                 offset: at,
                 arg_index,
-            }
+            })
         };
         let rest = &self.src[at + 1..];
         // bash manual, "Shell Parameters": a name is a letter or `_`, then letters, digits
@@ -505,10 +507,10 @@ impl<'a> Lexer<'a> {
         let c = match char::from_u32(value) {
             Some(c) => c,
             None => {
-                return Err(Error::InvalidEscape {
+                return Err(Error::from(Reason::InvalidEscape {
                     offset: at,
                     arg_index: self.arg_index(),
-                })
+                }))
             }
         };
         let mut buf = [0; 4];
@@ -559,12 +561,12 @@ impl<'a> Lexer<'a> {
             b'.' if self.peek(1) == Some(b'.') && self.brace.is_some() => self.brace_list = true,
             b'}' => {
                 if let (Some(open), true) = (self.brace, self.brace_list) {
-                    return Err(Error::UnsupportedShell {
+                    return Err(Error::from(Reason::UnsupportedShell {
                         found: "a brace expansion `{a,b}`",
                         hint: "quote the argument so bash keeps it as one",
                         offset: open,
                         arg_index: self.arg_index(),
-                    });
+                    }));
                 }
                 self.brace = None;
             }
@@ -604,12 +606,12 @@ impl<'a> Lexer<'a> {
             ),
             _ => return Ok(()),
         };
-        Err(Error::UnsupportedShell {
+        Err(Error::from(Reason::UnsupportedShell {
             found,
             hint,
             offset: self.pos,
             arg_index: self.arg_index(),
-        })
+        }))
     }
 
     fn backtick(&self) -> Error {
@@ -624,12 +626,12 @@ impl<'a> Lexer<'a> {
                 "httptool does not run commands; write the output instead",
             )
         };
-        Error::UnsupportedShell {
+        Error::from(Reason::UnsupportedShell {
             found,
             hint,
             offset: self.pos,
             arg_index: self.arg_index(),
-        }
+        })
     }
 
     /// A newline (or CR LF) is at `at`, possibly after blanks.
@@ -646,18 +648,18 @@ impl<'a> Lexer<'a> {
     }
 
     fn unterminated(&self, quote: Quote, offset: usize) -> Error {
-        Error::UnterminatedQuote {
+        Error::from(Reason::UnterminatedQuote {
             quote,
             offset,
             arg_index: self.arg_index(),
-        }
+        })
     }
 
     fn nul(&self, offset: usize) -> Error {
-        Error::NulByte {
+        Error::from(Reason::NulByte {
             offset,
             arg_index: self.arg_index(),
-        }
+        })
     }
 }
 
@@ -843,9 +845,13 @@ mod tests {
     #[test]
     fn other_expansions_are_named() {
         let err = split("curl -H \"X: ${API_KEY:-k}\" https://x/$PATH_1");
-        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "{API_KEY:-k}"));
+        assert!(
+            matches!(err, Err(Error { reason: Reason::Variable { ref name, .. } }) if name == "{API_KEY:-k}")
+        );
         let err = split("curl https://x/$1");
-        assert!(matches!(err, Err(Error::Variable { ref name, .. }) if name == "1"));
+        assert!(
+            matches!(err, Err(Error { reason: Reason::Variable { ref name, .. } }) if name == "1")
+        );
     }
 
     #[test]
@@ -872,10 +878,10 @@ mod tests {
         let err = split("curl \\\n x\n\n curl y");
         assert_eq!(
             err,
-            Err(Error::SecondCommand {
+            Err(Error::from(Reason::SecondCommand {
                 offset: 12,
                 line: 4
-            })
+            }))
         );
     }
 

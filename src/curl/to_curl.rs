@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::error::Error;
+use super::error::{Error, Reason};
 use super::multipart;
 use super::quote::quote;
 use super::secret::MASK;
@@ -170,11 +170,11 @@ pub fn to_curl_call<'a>(
 ///
 /// # Errors
 ///
-/// [`Error::EndpointRequired`] when `endpoint` is `None` and the plugin has several,
-/// [`Error::UnknownEndpoint`] for a name the plugin lacks (listing the names it has),
-/// [`Error::Call`] when the arguments do not make a request (the message a model would
-/// read), [`Error::Request`] when the client would refuse to send it, and
-/// [`Error::Unrepresentable`] for a body holding a NUL byte.
+/// [`ErrorKind::EndpointRequired`](crate::curl::ErrorKind::EndpointRequired) when `endpoint` is `None` and the plugin has several,
+/// [`ErrorKind::UnknownEndpoint`](crate::curl::ErrorKind::UnknownEndpoint) for a name the plugin lacks (listing the names it has),
+/// [`ErrorKind::Call`](crate::curl::ErrorKind::Call) when the arguments do not make a request (the message a model would
+/// read), [`ErrorKind::Request`](crate::curl::ErrorKind::Request) when the client would refuse to send it, and
+/// [`ErrorKind::Unrepresentable`](crate::curl::ErrorKind::Unrepresentable) for a body holding a NUL byte.
 ///
 /// With OAuth 2.0 auth ([`OAuth2`]) the access token is not known until a call fetches it:
 /// the command has `-H 'Authorization: Bearer ***'` and starts with a `#` comment line that
@@ -236,9 +236,9 @@ fn command(
     let family = (0..FAMILIES)
         .filter(|&family| family != 1)
         .find(|&family| Placeholders::new(family).is_clear_in(&other))
-        .ok_or(Error::Unrepresentable {
+        .ok_or(Error::from(Reason::Unrepresentable {
             what: "the request holds the text of every placeholder stand-in",
-        })?;
+        }))?;
     let (words, placeholders) = if family == 0 {
         (words, placeholders)
     } else {
@@ -276,8 +276,10 @@ fn words(
     } else {
         Secrets::Mask
     };
-    let rendered = dry.render(secrets).map_err(|e| Error::Request {
-        reason: e.to_string(),
+    let rendered = dry.render(secrets).map_err(|e| {
+        Error::from(Reason::Request {
+            reason: e.to_string(),
+        })
     })?;
     let request = dry.request();
     let masked_body;
@@ -370,10 +372,10 @@ fn dry_run(
     let map = match arguments {
         Some(text) => {
             tool::parse_arguments(text, tool::DEFAULT_MAX_ARGUMENT_BYTES).map_err(|e| {
-                Error::Call {
+                Error::from(Reason::Call {
                     kind: e.kind(),
                     message: e.message().to_string(),
-                }
+                })
             })?
         }
         None => placeholders.arguments(endpoint),
@@ -383,15 +385,19 @@ fn dry_run(
     if endpoint.params().iter().any(Param::is_file) {
         plugin = plugin.with_file_resolver(Arc::new(FileHandles));
     }
-    let tool = plugin.tool(endpoint.name()).map_err(|e| Error::Call {
-        kind: tool::ErrorKind::UnknownTool,
-        message: e.message().to_string(),
+    let tool = plugin.tool(endpoint.name()).map_err(|e| {
+        Error::from(Reason::Call {
+            kind: tool::ErrorKind::UnknownTool,
+            message: e.message().to_string(),
+        })
     })?;
-    tool.dry_run(map, &context).map_err(|output| Error::Call {
-        kind: output
-            .error_kind()
-            .unwrap_or(tool::ErrorKind::InvalidParameter),
-        message: output.text().to_string(),
+    tool.dry_run(map, &context).map_err(|output| {
+        Error::from(Reason::Call {
+            kind: output
+                .error_kind()
+                .unwrap_or(tool::ErrorKind::InvalidParameter),
+            message: output.text().to_string(),
+        })
     })
 }
 
@@ -399,17 +405,19 @@ fn dry_run(
 fn pick<'p>(plugin: &'p HttpPlugin, name: Option<&str>) -> Result<&'p Endpoint, Error> {
     let available = || plugin.endpoints().map(|e| e.name().to_string()).collect();
     match name {
-        Some(name) => plugin.endpoint(name).ok_or_else(|| Error::UnknownEndpoint {
-            name: name.chars().take(64).collect(),
-            available: available(),
+        Some(name) => plugin.endpoint(name).ok_or_else(|| {
+            Error::from(Reason::UnknownEndpoint {
+                name: name.chars().take(64).collect(),
+                available: available(),
+            })
         }),
         None => {
             let mut endpoints = plugin.endpoints();
             match (endpoints.next(), endpoints.next()) {
                 (Some(only), None) => Ok(only),
-                _ => Err(Error::EndpointRequired {
+                _ => Err(Error::from(Reason::EndpointRequired {
                     available: available(),
-                }),
+                })),
             }
         }
     }
@@ -530,9 +538,9 @@ impl Command<'_> {
     /// do, but a signer may set any body).
     fn data(&self) -> Result<Vec<Vec<u8>>, Error> {
         if self.body.contains(&0) {
-            return Err(Error::Unrepresentable {
+            return Err(Error::from(Reason::Unrepresentable {
                 what: "the body holds a NUL byte, which no command-line argument can",
-            });
+            }));
         }
         let option = if self.body.first() == Some(&b'@') {
             "--data-raw"
@@ -555,22 +563,23 @@ impl Command<'_> {
             Some(boundary) => boundary,
             None => return Ok(None),
         };
-        let parts = multipart::parse(self.body, boundary).ok_or(Error::Unrepresentable {
-            what: "the multipart body does not read back into its parts",
-        })?;
+        let parts =
+            multipart::parse(self.body, boundary).ok_or(Error::from(Reason::Unrepresentable {
+                what: "the multipart body does not read back into its parts",
+            }))?;
         let mut groups = Vec::with_capacity(parts.len());
         for part in parts {
             if part.name.contains(['=', '"', '\r', '\n']) {
-                return Err(Error::Unrepresentable {
+                return Err(Error::from(Reason::Unrepresentable {
                     what: "a multipart field name holds `=`, a quote or a line break, which -F \
                            cannot write",
-                });
+                }));
             }
             if part.content.contains(&0) {
-                return Err(Error::Unrepresentable {
+                return Err(Error::from(Reason::Unrepresentable {
                     what: "a multipart field holds a NUL byte, which no command-line argument \
                            can",
-                });
+                }));
             }
             let mut value = part.name.clone().into_bytes();
             value.push(b'=');

@@ -248,7 +248,7 @@
 //! each read and write 30 s ([`DEFAULT_TIMEOUT_READ`](crate::http::DEFAULT_TIMEOUT_READ),
 //! [`DEFAULT_TIMEOUT_WRITE`](crate::http::DEFAULT_TIMEOUT_WRITE)), the whole call 60 s
 //! ([`DEFAULT_TIMEOUT_CALL`](crate::http::DEFAULT_TIMEOUT_CALL); one deadline drives every
-//! socket timeout); a response body 10 MiB ([`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY),
+//! socket timeout); a response body 10 MiB ([`DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES),
 //! an error, not a silent cut); a response head 64 KiB
 //! ([`DEFAULT_MAX_HEAD`](crate::http::DEFAULT_MAX_HEAD)), 100 headers
 //! ([`DEFAULT_MAX_HEADERS`](crate::http::DEFAULT_MAX_HEADERS)), a status line 8 KiB

@@ -343,16 +343,7 @@ impl Client {
         if reply.reusable && reuse_ok {
             self.inner.pool.put(conn, clock.now());
         }
-        let head = reply.head;
-        Response::from_parts(
-            head.status,
-            head.reason,
-            head.version,
-            head.headers,
-            reply.body,
-            url.clone(),
-            reply.bytes_read,
-        )
+        reply.into_response(url.clone())
     }
 
     /// A pooled connection to the origin (or the proxy) whose address the policy still

@@ -21,9 +21,6 @@ pub const DEFAULT_TIMEOUT_WRITE: Duration = Duration::from_secs(30);
 pub const DEFAULT_TIMEOUT_CALL: Duration = Duration::from_secs(60);
 /// Bytes of a response body. Defaults to 10 MiB.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 10 * 1024 * 1024;
-/// The old name of [`DEFAULT_MAX_RESPONSE_BYTES`], kept so existing code builds.
-#[deprecated(note = "renamed `DEFAULT_MAX_RESPONSE_BYTES`, the plugin file's `max_response_bytes`")]
-pub const DEFAULT_MAX_BODY: usize = DEFAULT_MAX_RESPONSE_BYTES;
 /// Bytes of a response head. Defaults to 64 KiB.
 pub const DEFAULT_MAX_HEAD: usize = 64 * 1024;
 /// Header fields in a response head. Defaults to 100.
@@ -183,13 +180,6 @@ impl Config {
     pub fn max_response_bytes(mut self, bytes: usize) -> Config {
         self.limits.max_body = bytes;
         self
-    }
-
-    /// The old name of [`max_response_bytes`](Config::max_response_bytes).
-    #[deprecated(note = "renamed `max_response_bytes`, as the plugin file names it")]
-    #[must_use]
-    pub fn max_body(self, bytes: usize) -> Config {
-        self.max_response_bytes(bytes)
     }
 
     /// Bytes of a response head, interim 1xx heads included. Defaults to
@@ -437,13 +427,6 @@ impl RequestOptions {
     pub fn max_response_bytes(mut self, bytes: usize) -> RequestOptions {
         self.max_response_bytes = Some(bytes);
         self
-    }
-
-    /// The old name of [`max_response_bytes`](RequestOptions::max_response_bytes).
-    #[deprecated(note = "renamed `max_response_bytes`, as the plugin file names it")]
-    #[must_use]
-    pub fn max_body(self, bytes: usize) -> RequestOptions {
-        self.max_response_bytes(bytes)
     }
 
     /// Overrides [`Config::max_head`].

@@ -8,8 +8,10 @@ use super::conn::Conn;
 use super::error::{Error, ErrorKind, Limit, Malformed};
 use super::method::Method;
 use super::request::{BodyStream, HeadHook};
+use super::response::Response;
 use super::wire::chunked::parse_chunk_size;
-use super::wire::head::{find_head_end, parse_field_line, parse_head, Framing, Head};
+use super::wire::head::{find_head_end, parse_field_line, parse_head, FieldCount, Framing, Head};
+use crate::url::Url;
 use std::sync::Arc;
 
 /// A response read off the wire.
@@ -19,6 +21,23 @@ pub(crate) struct Reply {
     pub bytes_read: u64,
     /// Whether the connection may carry another request.
     pub reusable: bool,
+}
+
+impl Reply {
+    /// The response handed to the caller, for a request to `url`: the one place a reply
+    /// read from the wire (a connection's or recorded bytes) becomes a [`Response`].
+    pub(crate) fn into_response(self, url: Url) -> Response {
+        let head = self.head;
+        Response::from_parts(
+            head.status,
+            head.reason,
+            head.version,
+            head.headers,
+            self.body,
+            url,
+            self.bytes_read,
+        )
+    }
 }
 
 /// Why an exchange failed, and whether the request may be sent again.
@@ -603,7 +622,7 @@ fn read_trailers(
     received: usize,
 ) -> Result<(), Error> {
     let mut bytes = 0usize;
-    let mut count = 0usize;
+    let mut fields = FieldCount::new(limits.max_headers);
     loop {
         let room = limits.max_head.saturating_sub(bytes);
         let (len, total) = buffer_line(conn, clock, room, Limit::Head, received)?;
@@ -611,14 +630,7 @@ fn read_trailers(
             conn.consume(total);
             return Ok(());
         }
-        count += 1;
-        if count > limits.max_headers {
-            return Err(Error::limit(
-                Limit::Headers,
-                limits.max_headers,
-                count as u64,
-            ));
-        }
+        fields.add()?;
         parse_field_line(&conn.buffered()[..len], Malformed::Trailer)?;
         bytes += total;
         conn.consume(total);

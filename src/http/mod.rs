@@ -78,8 +78,6 @@ use std::sync::Arc;
 pub use self::address::{AddressClass, AddressPolicy};
 pub use self::client::Client;
 pub use self::clock::{ManualTime, RealTime, TimeSource};
-#[allow(deprecated)]
-pub use self::config::DEFAULT_MAX_BODY;
 #[cfg(feature = "tls")]
 pub use self::config::DEFAULT_WEBPKI_ROOTS;
 pub use self::config::{

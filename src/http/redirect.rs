@@ -71,16 +71,6 @@ impl RedirectPolicy {
         RedirectPolicy::with_scope(Scope::Hosts(hosts))
     }
 
-    /// The old name of [`redirect_hosts`](RedirectPolicy::redirect_hosts).
-    #[deprecated(note = "renamed `redirect_hosts`, as the plugin file names it")]
-    pub fn allow_hosts<I, S>(hosts: I) -> RedirectPolicy
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        RedirectPolicy::redirect_hosts(hosts)
-    }
-
     /// Follows redirects to any origin. The default.
     pub fn any() -> RedirectPolicy {
         RedirectPolicy::with_scope(Scope::Any)

@@ -76,16 +76,7 @@ pub fn read_response(request: &Request, bytes: &[u8], config: &Config) -> Result
         None,
     )
     .map_err(|failure| failure.error)?;
-    let head = reply.head;
-    Ok(Response::from_parts(
-        head.status,
-        head.reason,
-        head.version,
-        head.headers,
-        reply.body,
-        url.clone(),
-        reply.bytes_read,
-    ))
+    Ok(reply.into_response(url.clone()))
 }
 
 #[cfg(test)]

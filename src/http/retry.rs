@@ -67,12 +67,6 @@ impl RetryPolicy {
         }
     }
 
-    /// The old name of [`overload_retries`](RetryPolicy::overload_retries).
-    #[deprecated(note = "renamed `overload_retries`, as the plugin file names it")]
-    pub fn overloaded(max_retries: u32) -> RetryPolicy {
-        RetryPolicy::overload_retries(max_retries)
-    }
-
     /// The longest wait taken; a longer `Retry-After` ends the retries. Defaults to
     /// [`DEFAULT_RETRY_MAX_WAIT`] (10 s).
     #[must_use]

@@ -168,19 +168,7 @@ impl Error {
     }
 
     fn at(reason: Reason, eof: bool, text: &str, offset: usize) -> Error {
-        let prefix = text.as_bytes().get(..offset).unwrap_or_default();
-        let line_start = prefix
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let line = 1 + prefix.iter().filter(|&&b| b == b'\n').count();
-        // Columns count characters: every byte that does not continue a UTF-8 sequence.
-        let column = 1 + prefix
-            .get(line_start..)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
+        let (line, column) = line_column(text, offset, false);
         Error {
             reason,
             eof,
@@ -236,3 +224,47 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The 1-based line and column of byte `offset` in `text`, for the errors of every parser of
+/// text (JSON, YAML). Lines end at `\n`, and at a lone `\r` too when `lone_cr_breaks` (YAML
+/// 1.2 section 5.4); the column counts characters: every byte that does not continue a UTF-8
+/// sequence.
+pub(crate) fn line_column(text: &str, offset: usize, lone_cr_breaks: bool) -> (usize, usize) {
+    let prefix = text.as_bytes().get(..offset).unwrap_or_default();
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in prefix.iter().enumerate() {
+        if b == b'\n' || (lone_cr_breaks && b == b'\r' && prefix.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    let column = 1 + prefix
+        .get(line_start..)
+        .unwrap_or_default()
+        .iter()
+        .filter(|&&b| (b & 0xC0) != 0x80)
+        .count();
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_column;
+
+    #[test]
+    fn positions_count_lines_and_characters() {
+        // (text, offset, lone CR breaks a line) => (line, column)
+        let cases: [(&str, usize, bool, (usize, usize)); 6] = [
+            ("", 0, false, (1, 1)),
+            ("ab\ncd", 4, false, (2, 2)),
+            ("é\nüx", 5, false, (2, 2)),
+            ("a\r\nb", 3, true, (2, 1)),
+            ("a\rb", 2, false, (1, 3)),
+            ("a\rb", 2, true, (2, 1)),
+        ];
+        for (text, offset, lone_cr, want) in cases {
+            assert_eq!(line_column(text, offset, lone_cr), want, "{:?}", text);
+        }
+    }
+}

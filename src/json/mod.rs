@@ -132,6 +132,7 @@ mod value;
 mod write;
 mod write_threads;
 
+pub(crate) use error::line_column;
 pub use error::{Error, ErrorKind};
 pub use map::{IntoIter, Iter, IterMut, Keys, Map, Values, ValuesMut};
 pub use number::Number;

@@ -147,14 +147,6 @@ pub enum Version {
 pub const DEFAULT_MAX_DESCRIPTION_BYTES: usize = 1024;
 /// Defaults to 512: the bytes of a parameter or property description the imported plugin keeps.
 pub const DEFAULT_MAX_PARAM_DESCRIPTION_BYTES: usize = 512;
-/// The old name of [`DEFAULT_MAX_DESCRIPTION_BYTES`] (the cap counted characters then).
-#[deprecated(note = "renamed `DEFAULT_MAX_DESCRIPTION_BYTES`: descriptions are capped in bytes")]
-pub const DEFAULT_MAX_DESCRIPTION_LEN: usize = DEFAULT_MAX_DESCRIPTION_BYTES;
-/// The old name of [`DEFAULT_MAX_PARAM_DESCRIPTION_BYTES`] (the cap counted characters then).
-#[deprecated(
-    note = "renamed `DEFAULT_MAX_PARAM_DESCRIPTION_BYTES`: descriptions are capped in bytes"
-)]
-pub const DEFAULT_MAX_PARAM_DESCRIPTION_LEN: usize = DEFAULT_MAX_PARAM_DESCRIPTION_BYTES;
 /// Defaults to 24: schema levels inlined before the rest is cut with a note.
 pub const DEFAULT_MAX_SCHEMA_DEPTH: usize = 24;
 /// Defaults to 200,000: schema nodes one operation's parameters may expand to.
@@ -390,23 +382,6 @@ impl ImportOptions {
     pub fn max_param_description_bytes(mut self, bytes: usize) -> ImportOptions {
         self.max_param_description_bytes = Some(bytes);
         self
-    }
-
-    /// The old name of [`max_description_bytes`](ImportOptions::max_description_bytes),
-    /// which it calls: the cap counts bytes now (it counted characters, the same for ASCII).
-    #[deprecated(note = "renamed `max_description_bytes`: the cap counts bytes")]
-    #[must_use]
-    pub fn max_description_len(self, bytes: usize) -> ImportOptions {
-        self.max_description_bytes(bytes)
-    }
-
-    /// The old name of
-    /// [`max_param_description_bytes`](ImportOptions::max_param_description_bytes), which it
-    /// calls: the cap counts bytes now (it counted characters, the same for ASCII).
-    #[deprecated(note = "renamed `max_param_description_bytes`: the cap counts bytes")]
-    #[must_use]
-    pub fn max_param_description_len(self, bytes: usize) -> ImportOptions {
-        self.max_param_description_bytes(bytes)
     }
 
     /// Schema levels inlined; deeper ones are cut with a note and a warning. Defaults to

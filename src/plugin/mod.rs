@@ -50,21 +50,7 @@
 //! | head, header count, status line, chunk line, request target | (none) | (none) | `max_head`, `max_headers`, `max_status_line`, `max_chunk_line`, `max_request_target` |
 //! | pool, `User-Agent`, proxy, roots | (none) | (none) | `Config` only |
 //!
-//! The file names times in milliseconds (`_ms`); Rust takes a `Duration`. The names that
-//! changed to follow the plugin file, each old one kept as a `#[deprecated]` alias with the
-//! same meaning (no plugin file field was renamed):
-//!
-//! | old name | new name |
-//! | --- | --- |
-//! | `http::Config::max_body` | [`http::Config::max_response_bytes`](crate::http::Config::max_response_bytes) |
-//! | `http::RequestOptions::max_body` | [`http::RequestOptions::max_response_bytes`](crate::http::RequestOptions::max_response_bytes) |
-//! | `http::DEFAULT_MAX_BODY` | [`http::DEFAULT_MAX_RESPONSE_BYTES`](crate::http::DEFAULT_MAX_RESPONSE_BYTES) |
-//! | `http::RetryPolicy::overloaded` | [`http::RetryPolicy::overload_retries`](crate::http::RetryPolicy::overload_retries) |
-//! | `http::RedirectPolicy::allow_hosts` | [`http::RedirectPolicy::redirect_hosts`](crate::http::RedirectPolicy::redirect_hosts) |
-//! | `max_body` in a body-limit error message ([`http::Limit::setting`](crate::http::Limit::setting)) | `max_response_bytes` |
-//! | `openapi::ImportOptions::max_description_len` (characters) | `openapi::ImportOptions::max_description_bytes` (bytes, as every size) |
-//! | `openapi::ImportOptions::max_param_description_len` (characters) | `openapi::ImportOptions::max_param_description_bytes` |
-//! | `openapi::DEFAULT_MAX_DESCRIPTION_LEN`, `DEFAULT_MAX_PARAM_DESCRIPTION_LEN` | `openapi::DEFAULT_MAX_DESCRIPTION_BYTES`, `DEFAULT_MAX_PARAM_DESCRIPTION_BYTES` |
+//! The file names times in milliseconds (`_ms`); Rust takes a `Duration`.
 //!
 //! # Layout
 //!

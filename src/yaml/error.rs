@@ -207,23 +207,7 @@ impl Error {
     /// once, when the error is made).
     pub(crate) fn new(reason: Reason, text: &str, offset: usize) -> Error {
         let offset = offset.min(text.len());
-        let prefix = text.as_bytes().get(..offset).unwrap_or_default();
-        let mut line = 1;
-        let mut line_start = 0;
-        let mut i = 0;
-        while let Some(&b) = prefix.get(i) {
-            if b == b'\n' || (b == b'\r' && prefix.get(i + 1) != Some(&b'\n')) {
-                line += 1;
-                line_start = i + 1;
-            }
-            i += 1;
-        }
-        let column = 1 + prefix
-            .get(line_start..)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
+        let (line, column) = crate::json::line_column(text, offset, true);
         // A grammar error at the very end means the text stopped short.
         let eof = (offset == text.len() && reason.kind() == ErrorKind::Syntax)
             || reason.kind() == ErrorKind::Eof;

@@ -4,7 +4,9 @@
 //! every word is positional. Whatever is left that looks like an option once a command has
 //! taken its own is an error, so a mistyped option never turns into a positional argument.
 
-use crate::CliError;
+use httptool::tool;
+
+use crate::error::CliError;
 
 /// The process's arguments after the program name, as UTF-8.
 pub fn from_env() -> Result<Vec<String>, CliError> {
@@ -163,7 +165,7 @@ impl Args {
             .iter()
             .find(|w| w.starts_with('-') && w.as_str() != "-")
         {
-            return Err(CliError::Usage(crate::assist::unknown_option(
+            return Err(CliError::Usage(unknown_option(
                 unknown,
                 &self.known,
                 &self.command,
@@ -173,6 +175,25 @@ impl Args {
         words.extend(self.rest);
         Ok(words)
     }
+}
+
+/// The message for an option no command took: the closest known one (by edit distance,
+/// [`tool::closest`]) and where the command's options are listed.
+fn unknown_option(unknown: &str, known: &[String], command: &str) -> String {
+    let name = unknown.split('=').next().unwrap_or(unknown);
+    let mut message = format!("unknown option '{}'", unknown);
+    if let Some(close) = tool::closest(name, known.iter().map(String::as_str)) {
+        message.push_str(&format!("; did you mean '{}'?", close));
+    }
+    if command.is_empty() {
+        message.push_str(" (put `--` before a positional argument that starts with '-')");
+    } else {
+        message.push_str(&format!(
+            " (run `httptool {} --help` for its options)",
+            command
+        ));
+    }
+    message
 }
 
 #[cfg(test)]
@@ -227,5 +248,18 @@ mod tests {
     #[test]
     fn a_lone_dash_is_positional() {
         assert_eq!(args(&["-"]).positionals().unwrap(), ["-"]);
+    }
+
+    #[test]
+    fn closest_option_and_where_to_look() {
+        let known = ["--dry-run".to_string(), "--context".to_string()];
+        assert_eq!(
+            unknown_option("--contxt=a=1", &known, "call"),
+            "unknown option '--contxt=a=1'; did you mean '--context'? (run `httptool call --help` for its options)"
+        );
+        assert_eq!(
+            unknown_option("--zzz", &known, "call"),
+            "unknown option '--zzz' (run `httptool call --help` for its options)"
+        );
     }
 }

@@ -5,11 +5,18 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use httptool::http::Secrets;
-use httptool::tool::{Approval, ApprovalRequest, Approver, ToolCall, ToolOutput, ToolRegistry};
+use httptool::json::Map;
+use httptool::plugin::HttpPlugin;
+use httptool::tool::{
+    self, Approval, ApprovalRequest, Approver, CallContext, ToolCall, ToolOutput, ToolRegistry,
+};
 
 use crate::args::Args;
-use crate::assist;
-use crate::{call_context, load_plugin_for, print_out, write_out, CliError};
+use crate::context::{call_context, missing_context};
+use crate::error::CliError;
+use crate::files;
+use crate::load::load_plugin_for;
+use crate::output::{print_out, write_out};
 
 const HELP: &str = "\
 usage: httptool call PLUGIN.json [TOOL] [ARGS-JSON] [options]
@@ -43,7 +50,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let dry_run = args.flag("--dry-run");
     let reveal = args.flag("--reveal-secrets");
     let verbose = args.flag("--verbose") | args.flag("-v");
-    let files = assist::files_option(&mut args, max_bytes)?;
+    let files = files::files_option(&mut args, max_bytes)?;
     let yes = args.flag("--yes");
     let context = call_context(args.values("--context")?)?;
     let context = context.with_approver(if yes {
@@ -56,7 +63,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     let positionals = args.positionals()?;
     let (path, tool, arguments) = match positionals.as_slice() {
         [path] => (path, None, "{}".to_string()),
-        [path, word] if assist::is_arguments(word) => {
+        [path, word] if is_arguments(word) => {
             (path, None, read_arguments(word, max_bytes)?)
         }
         [path, tool] => (path, Some(tool.as_str()), "{}".to_string()),
@@ -77,11 +84,11 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         ));
     }
     let plugin = load_plugin_for(path, max_bytes, !dry_run)?;
-    let tool = &assist::tool_name(&plugin, tool)?;
-    assist::check_call(&plugin, tool, &arguments, &context, files.is_some())?;
-    let plugin = network.install(assist::with_files(plugin, files), dry_run, false);
+    let tool = &tool_name(&plugin, tool)?;
+    check_call(&plugin, tool, &arguments, &context, files.is_some())?;
+    let plugin = network.install(files::with_files(plugin, files), dry_run, false);
     if dry_run {
-        assist::note_unset(&plugin, reveal);
+        note_unset(&plugin, reveal);
         return match plugin.dry_run(tool, &arguments, &context) {
             Ok(request) => {
                 let secrets = if reveal {
@@ -102,7 +109,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         };
     }
     let output = if verbose {
-        assist::verbose_call(&plugin, tool, &arguments, &context)
+        verbose_call(&plugin, tool, &arguments, &context)
     } else {
         let mut registry = ToolRegistry::new();
         registry
@@ -113,7 +120,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
     if output.is_error() {
         return failed(&output).map_err(|e| CliError::Failed(network.explain(e.to_string())));
     }
-    assist::note_status(&output);
+    note_status(&output);
     print_out(output.text())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -183,4 +190,115 @@ fn read_arguments(word: &str, max_bytes: u64) -> Result<String, CliError> {
         return Ok(word.to_string());
     }
     crate::input::read_input("-", max_bytes)
+}
+
+/// The tool a call names: the word given, or the plugin's only tool when none is.
+fn tool_name(plugin: &HttpPlugin, given: Option<&str>) -> Result<String, CliError> {
+    if let Some(name) = given {
+        return Ok(name.to_string());
+    }
+    let names: Vec<&str> = plugin.endpoints().map(|e| e.name()).collect();
+    match names.as_slice() {
+        [one] => Ok(one.to_string()),
+        _ => Err(CliError::Usage(format!(
+            "plugin '{}' has {} tools; name the one to call: {}",
+            plugin.name(),
+            names.len(),
+            names.join(", ")
+        ))),
+    }
+}
+
+/// Whether a call's word is its arguments rather than a tool name: a JSON object or `-`.
+fn is_arguments(word: &str) -> bool {
+    word == "-" || word.trim_start().starts_with('{')
+}
+
+/// Checks, before a call, what only the person at the command line can give: a context
+/// value the tool reads (`--context KEY=VALUE`) and a folder for its files (`--files DIR`).
+fn check_call(
+    plugin: &HttpPlugin,
+    tool: &str,
+    arguments: &str,
+    context: &CallContext,
+    files: bool,
+) -> Result<(), CliError> {
+    let endpoint = match plugin.endpoint(tool) {
+        Some(endpoint) => endpoint,
+        // The call itself says the tool is unknown, with the closest name.
+        None => return Ok(()),
+    };
+    if let Some(key) = missing_context(plugin, tool, context) {
+        return Err(CliError::Usage(format!(
+            "tool '{}' needs the call context value '{}', which no --context gave; pass --context {}=VALUE",
+            tool, key, key
+        )));
+    }
+    if files {
+        return Ok(());
+    }
+    let given: Map = httptool::json::parse(arguments)
+        .ok()
+        .and_then(|v| v.into_object())
+        .unwrap_or_default();
+    for param in endpoint.params() {
+        if param.is_file() && given.get(param.name()).is_some() {
+            return Err(CliError::Usage(format!(
+                "parameter '{}' of tool '{}' is a file, and httptool reads no file unless told where: pass --files DIR to send files from under DIR",
+                param.name(),
+                tool
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A call as `-v` makes it: the response's status line and headers on standard error
+/// (secrets as `***`), then what the model would get, as a registry call gives it.
+fn verbose_call(
+    plugin: &HttpPlugin,
+    tool: &str,
+    arguments: &str,
+    context: &CallContext,
+) -> ToolOutput {
+    let http_tool = match plugin.tool(tool) {
+        Ok(http_tool) => http_tool,
+        Err(err) => {
+            return ToolOutput::error(tool::ErrorKind::UnknownTool, err.message().to_string())
+        }
+    };
+    let arguments = match tool::parse_arguments(arguments, tool::DEFAULT_MAX_ARGUMENT_BYTES) {
+        Ok(arguments) => arguments,
+        Err(err) => return err.into(),
+    };
+    match http_tool.send(arguments, context) {
+        Ok(response) => {
+            eprintln!("{}", response.head_text());
+            http_tool.output(response)
+        }
+        Err(output) => output,
+    }
+}
+
+/// For a dry run: says on standard error which variables the request holds a placeholder
+/// for, since a masked secret shows as `***` and would not say so.
+fn note_unset(plugin: &HttpPlugin, reveal: bool) {
+    let shown = if reveal {
+        ""
+    } else {
+        " (shown with --reveal-secrets)"
+    };
+    for name in plugin.unset_variables() {
+        eprintln!(
+            "httptool: ${{{0}}} is not set; the request holds `${{{0}}} (not set)` in its place{1}; a real call needs it",
+            name, shown
+        );
+    }
+}
+
+/// Says on standard error that a success had no content, since nothing is printed for it.
+fn note_status(output: &ToolOutput) {
+    if output.status() == Some(204) {
+        eprintln!("(204 No Content)");
+    }
 }

@@ -7,7 +7,7 @@ use httptool::tool::{
 };
 
 use crate::args::Args;
-use crate::CliError;
+use crate::error::CliError;
 
 /// The help text of the catalog options, shared by `tools` and `serve`.
 pub const HELP: &str =

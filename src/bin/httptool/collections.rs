@@ -10,7 +10,9 @@ use httptool::json::{self, Json};
 use httptool::{har, postman};
 
 use crate::args::Args;
-use crate::{input, print_out, CliError};
+use crate::error::CliError;
+use crate::input;
+use crate::output::print_out;
 
 /// A format `import` reads here: its word, its help, and the command.
 type Format = (

@@ -7,8 +7,10 @@ use httptool::json::Json;
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
+use crate::context::call_context;
+use crate::error::CliError;
 use crate::input::{max_input_bytes, read_input, read_plugin_text};
-use crate::{call_context, print_out, CliError};
+use crate::output::print_out;
 
 const IMPORT_HELP: &str = "\
 usage: httptool import curl ['curl ...' | -] [options]

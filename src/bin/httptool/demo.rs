@@ -17,7 +17,8 @@ use httptool::tool::{openai, CallContext, ToolRegistry};
 use httptool::url;
 
 use crate::args::Args;
-use crate::{print_out, CliError};
+use crate::error::CliError;
+use crate::output::print_out;
 
 const HELP: &str = "\
 usage: httptool demo

@@ -11,7 +11,7 @@ use httptool::json::{self, Json};
 use httptool::yaml;
 
 use crate::args::Args;
-use crate::CliError;
+use crate::error::CliError;
 
 /// The most bytes a command reads from one file or from standard input: 64 MiB, enough for
 /// the largest published OpenAPI documents (Kubernetes' is about 4 MB, Stripe's 7 MB) and

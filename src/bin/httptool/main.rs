@@ -10,26 +10,30 @@
 //! the work failed (a plugin file that does not load, for instance); 2 for a command line
 //! that cannot be read.
 
-use std::fmt;
-use std::io::Write;
 use std::process::ExitCode;
 
 mod args;
-mod assist;
 mod call;
 mod catalog;
 mod collections;
+mod context;
 mod convert;
 mod demo;
+mod error;
+mod files;
 mod input;
 mod jail;
+mod load;
 mod network;
 mod openapi;
+mod output;
 mod schemas;
 mod serve;
 mod tools;
 
 use args::Args;
+use error::CliError;
+use output::print_out;
 
 const USAGE: &str = "\
 httptool: turn HTTP/REST APIs into tools a language model can call
@@ -107,108 +111,5 @@ fn run(words: Vec<String>) -> Result<ExitCode, CliError> {
             "unknown command '{}'; the commands are demo, tools, call, import, export, serve",
             other
         ))),
-    }
-}
-
-/// Writes `text` and a newline to standard output.
-fn print_out(text: &str) -> Result<(), CliError> {
-    write_out(text.as_bytes())?;
-    write_out(b"\n")
-}
-
-/// Writes bytes to standard output as they are (a request body need not be UTF-8).
-fn write_out(bytes: &[u8]) -> Result<(), CliError> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    out.write_all(bytes)
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::Failed(format!("cannot write to standard output: {}", e)))
-}
-
-/// Loads a plugin file (JSON or YAML, at most `max_bytes`, see [`input`]) for specs and
-/// dry runs: `${NAME}` references are taken from the environment, and one that is not set
-/// stays unresolved (`HttpPlugin::from_json_deferred`). An OpenAPI document (an object with
-/// an `openapi` or `swagger` field, JSON or YAML) is imported instead.
-fn load_plugin(path: &str, max_bytes: u64) -> Result<httptool::plugin::HttpPlugin, CliError> {
-    load_plugin_for(path, max_bytes, false)
-}
-
-/// As `load_plugin`; `needs_credentials` (a real call, a server) makes a variable that is
-/// not set or is empty an error, for a plugin file and a document alike.
-fn load_plugin_for(
-    path: &str,
-    max_bytes: u64,
-    needs_credentials: bool,
-) -> Result<httptool::plugin::HttpPlugin, CliError> {
-    let text = input::read_input(path, max_bytes)?;
-    let yaml = input::is_yaml(path, &text);
-    let text = if yaml || text.contains("\"openapi\"") || text.contains("\"swagger\"") {
-        let value = input::parse_document(path, &text)?;
-        if openapi::is_document(&value) {
-            return openapi::plugin(
-                &value,
-                path,
-                needs_credentials,
-                max_bytes.saturating_sub(text.len() as u64),
-            );
-        }
-        if yaml {
-            value.to_string()
-        } else {
-            text
-        }
-    } else {
-        text
-    };
-    let loaded = if needs_credentials {
-        httptool::plugin::HttpPlugin::from_json(&text)
-    } else {
-        httptool::plugin::HttpPlugin::from_json_deferred(&text)
-    };
-    loaded.map_err(|e| CliError::Failed(format!("{}: {}", path, e)))
-}
-
-/// `--context KEY=VALUE` words as a call context.
-fn call_context(pairs: Vec<String>) -> Result<httptool::tool::CallContext, CliError> {
-    let mut context = httptool::tool::CallContext::new();
-    for pair in pairs {
-        match pair.split_once('=') {
-            Some((key, value)) if !key.is_empty() => {
-                context.insert(key, value);
-            }
-            _ => {
-                return Err(CliError::Usage(
-                    "--context takes KEY=VALUE (the value may be empty, the key may not)"
-                        .to_string(),
-                ))
-            }
-        }
-    }
-    Ok(context)
-}
-
-/// Why a command did not succeed.
-#[derive(Debug)]
-pub enum CliError {
-    /// The command line cannot be read: exit status 2.
-    Usage(String),
-    /// The work failed, or the call's result is an error: exit status 1.
-    Failed(String),
-}
-
-impl CliError {
-    fn exit_code(&self) -> ExitCode {
-        match self {
-            CliError::Usage(_) => ExitCode::from(2),
-            CliError::Failed(_) => ExitCode::from(1),
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(message) | CliError::Failed(message) => f.write_str(message),
-        }
     }
 }

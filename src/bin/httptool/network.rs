@@ -17,7 +17,7 @@ use httptool::http::{
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
-use crate::CliError;
+use crate::error::CliError;
 
 /// How to get a binary with https, as every message that needs it says it.
 pub const INSTALL_TLS: &str = "cargo install httptool --features tls";

@@ -12,8 +12,9 @@ use httptool::openapi::{self, Import, ImportOptions, RefResolver};
 use httptool::plugin::HttpPlugin;
 
 use crate::args::Args;
+use crate::error::CliError;
+use crate::input;
 use crate::jail::{Budget, Jail};
-use crate::{input, CliError};
 
 pub const HELP: &str = "\
 usage: httptool import openapi SPEC.json|SPEC.yaml [options]

@@ -5,7 +5,7 @@ use httptool::json::Json;
 use httptool::plugin::HttpPlugin;
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolSize, ToolSpec};
 
-use crate::CliError;
+use crate::error::CliError;
 
 /// The plugin with `full_schemas` set: the model reads every description whole and every
 /// keyword. The plugin file is written and read back with the option, each `${NAME}` taken

@@ -12,7 +12,10 @@ use httptool::plugin::HttpPlugin;
 use httptool::tool::{Confirm, ToolRegistry};
 
 use crate::args::Args;
-use crate::{call_context, load_plugin_for, print_out, CliError};
+use crate::context::call_context;
+use crate::error::CliError;
+use crate::load::load_plugin_for;
+use crate::output::print_out;
 
 const HELP: &str = "\
 usage: httptool serve PLUGIN.json... [--openapi SPEC]... [--context KEY=VALUE] [--max-concurrency N]

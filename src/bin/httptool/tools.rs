@@ -3,10 +3,13 @@
 use std::process::ExitCode;
 
 use httptool::json::Json;
+use httptool::plugin::HttpPlugin;
 use httptool::tool::{anthropic, gemini, mcp, openai, ToolRegistry, ToolSpec};
 
 use crate::args::Args;
-use crate::{load_plugin, print_out, CliError};
+use crate::error::CliError;
+use crate::load::load_plugin;
+use crate::output::print_out;
 
 const HELP: &str = "\
 usage: httptool tools PLUGIN.json... [--format FORMAT | --list | --stats] [--full-schemas]
@@ -57,7 +60,7 @@ pub fn run(mut args: Args) -> Result<ExitCode, CliError> {
         plugins.push(plugin);
     }
     if list {
-        print_out(&crate::assist::list(&plugins))?;
+        print_out(&list_tools(&plugins))?;
         return Ok(ExitCode::SUCCESS);
     }
     let names: Vec<&str> = plugins.iter().map(|p| p.name()).collect();
@@ -94,4 +97,47 @@ fn render(specs: &[ToolSpec], format: &str) -> Result<Json, CliError> {
             other
         ))),
     }
+}
+
+/// `tools --list`: one line a tool, for a person: name, method and path, and the
+/// parameters the model must give, in aligned columns.
+fn list_tools(plugins: &[HttpPlugin]) -> String {
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    for plugin in plugins {
+        for endpoint in plugin.endpoints() {
+            let required: Vec<&str> = endpoint
+                .params()
+                .iter()
+                .filter(|p| !p.is_hidden() && p.is_required() && p.default().is_none())
+                .map(|p| p.name())
+                .collect();
+            let required = if required.is_empty() {
+                "(no required parameters)".to_string()
+            } else {
+                format!("requires {}", required.join(", "))
+            };
+            let route = format!("{} {}", endpoint.method().as_str(), endpoint.path());
+            rows.push((endpoint.name().to_string(), route, required));
+        }
+    }
+    let width = |pick: fn(&(String, String, String)) -> &String| {
+        rows.iter()
+            .map(|r| pick(r).chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (name_width, route_width) = (width(|r| &r.0), width(|r| &r.1));
+    rows.iter()
+        .map(|(name, route, required)| {
+            format!(
+                "{:name_width$}  {:route_width$}  {}",
+                name,
+                route,
+                required,
+                name_width = name_width,
+                route_width = route_width
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -2,7 +2,7 @@
 
 use super::{Converter, Variable};
 use crate::curl::command::Auth as CurlAuth;
-use crate::curl::error::Error;
+use crate::curl::error::{Error, Reason};
 use crate::curl::sent::userinfo;
 use crate::http::{self, base64_decode};
 use crate::plugin::naming;
@@ -85,12 +85,12 @@ impl Converter<'_> {
                 Some(name) => {
                     if template.ends_with('$') && self.failed.is_none() {
                         // `$${NAME}` would read back as the literal text `${NAME}`.
-                        self.failed = Some(Error::VariablePlace {
+                        self.failed = Some(Error::from(Reason::VariablePlace {
                             name: name.to_string(),
                             arg_index: 0,
                             reason: "a `$` right before it cannot be written in a plugin \
                                      file; write that `$` otherwise",
-                        });
+                        }));
                     }
                     template.push_str("${");
                     template.push_str(name);
@@ -187,13 +187,13 @@ impl Converter<'_> {
             (Some(region), Some(service)) => (region, service),
             (region, service) => {
                 if self.failed.is_none() {
-                    self.failed = Some(Error::Unsupported {
+                    self.failed = Some(Error::from(Reason::Unsupported {
                         option: "--aws-sigv4".to_string(),
                         arg_index: 0,
                         reason: "the region and service are neither given nor read from the \
                                  host (SERVICE.REGION.amazonaws.com): write \
                                  `aws:amz:REGION:SERVICE`",
-                    });
+                    }));
                 }
                 (region.unwrap_or_default(), service.unwrap_or_default())
             }

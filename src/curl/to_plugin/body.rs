@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::{distinct, group, typed_values, Converter};
 use crate::curl::command::{FormPart, FormValue};
-use crate::curl::error::Error;
+use crate::curl::error::{Error, Reason};
 use crate::curl::infer;
 use crate::curl::multipart;
 use crate::curl::sent::{decode, decode_pairs, joined_data, pairs_are_text};
@@ -74,13 +74,13 @@ impl Converter<'_> {
             if json {
                 return self.check_body_method(Body::JsonFile(first), first);
             }
-            return Err(Error::UnsupportedBody {
+            return Err(Error::from(Reason::UnsupportedBody {
                 arg_index: first,
                 reason: "curl would read the data from a file, which httptool does not read; \
                          write the data out, or send JSON (-H 'Content-Type: \
                          application/json') to take it as one `body` parameter"
                     .to_string(),
-            });
+            }));
         }
         let bytes = joined_data(self.cmd);
         if bytes.is_empty() {
@@ -102,9 +102,11 @@ impl Converter<'_> {
         first: usize,
     ) -> Result<Body, Error> {
         if content_type.map_or(false, media::is_json) {
-            let value = json::parse_bytes(&bytes).map_err(|error| Error::InvalidJson {
-                arg_index: first,
-                error,
+            let value = json::parse_bytes(&bytes).map_err(|error| {
+                Error::from(Reason::InvalidJson {
+                    arg_index: first,
+                    error,
+                })
             })?;
             return Ok(Body::Json(value, first));
         }
@@ -112,10 +114,10 @@ impl Converter<'_> {
             let parts = multipart::parse(&bytes, boundary).ok_or_else(|| {
                 let reason = "it is multipart/form-data that does not read as parts with the \
                               boundary of its Content-Type";
-                Error::UnsupportedBody {
+                Error::from(Reason::UnsupportedBody {
                     arg_index: first,
                     reason: reason.to_string(),
-                }
+                })
             })?;
             let message = "the multipart data is read into its parts; the tool sends them \
                            with its own boundary";
@@ -124,13 +126,13 @@ impl Converter<'_> {
         }
         if !removed && !content_type.map_or(true, media::is_form) {
             let essence = media::essence(content_type.unwrap_or(""));
-            return Err(Error::UnsupportedBody {
+            return Err(Error::from(Reason::UnsupportedBody {
                 arg_index: first,
                 reason: format!(
                     "it is `{}` data; a plugin sends JSON, urlencoded or multipart bodies",
                     shorten(essence)
                 ),
-            });
+            }));
         }
         if !removed {
             // `-d '{"a":1}'` with curl's form type (or one written out): JSON labelled as a
@@ -181,14 +183,14 @@ impl Converter<'_> {
             self.note(arg_index, message.to_string());
             return Ok(body);
         }
-        Err(Error::UnsupportedBody {
+        Err(Error::from(Reason::UnsupportedBody {
             arg_index,
             reason: format!(
                 "a {} request with a body: a plugin sends the body parameters of {} in the \
                  query; use POST if the API accepts it, or -G for query pairs",
                 self.method, self.method
             ),
-        })
+        }))
     }
 
     /// Limits the parameters and headers before any is made: a hostile command may hold
@@ -216,7 +218,7 @@ impl Converter<'_> {
         let headers = self.cmd.headers().len() + self.cmd.cookies().len();
         let count = path + query + body + headers;
         if count > max {
-            return Err(Error::TooManyParams { count, max });
+            return Err(Error::from(Reason::TooManyParams { count, max }));
         }
         Ok(())
     }
@@ -354,12 +356,12 @@ impl Converter<'_> {
     /// A shell variable deeper in the body than a member or field of its own.
     pub(super) fn variable_in_body(&self, at: usize) -> Error {
         let name = self.cmd.variables().first().cloned().unwrap_or_default();
-        Error::VariablePlace {
+        Error::from(Reason::VariablePlace {
             name,
             arg_index: at,
             reason: "it is inside a nested JSON value or a whole body, where a plugin file \
                      reads no variable; make it a top-level string member or a form field",
-        }
+        })
     }
 
     /// One parameter that is the whole JSON body.
@@ -369,12 +371,12 @@ impl Converter<'_> {
             other => match infer::json_type(other, 1) {
                 Some((ty, _)) => ty,
                 None => {
-                    return Err(Error::UnsupportedBody {
+                    return Err(Error::from(Reason::UnsupportedBody {
                         arg_index: at,
                         reason: "the JSON body is null, or an array that mixes types, which \
                                  no parameter type describes"
                             .to_string(),
-                    })
+                    }))
                 }
             },
         };

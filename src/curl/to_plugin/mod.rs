@@ -17,7 +17,7 @@ use std::fmt;
 use std::time::Duration;
 
 use super::command::{CurlCommand, Note};
-use super::error::Error;
+use super::error::{Error, Reason};
 use super::infer;
 use super::sent::{decode, decode_pairs, joined_data, pairs_are_text, without_userinfo};
 use crate::http::{is_credential_name, Method};
@@ -142,7 +142,7 @@ impl ImportOptions {
         self
     }
 
-    /// The most parameters and headers the command may have ([`Error::TooManyParams`]
+    /// The most parameters and headers the command may have ([`ErrorKind::TooManyParams`](crate::curl::ErrorKind::TooManyParams)
     /// beyond). Defaults to [`DEFAULT_MAX_PARAMS`].
     #[must_use]
     pub fn max_params(mut self, max: usize) -> ImportOptions {
@@ -266,11 +266,11 @@ pub fn to_plugin(command: &CurlCommand) -> Result<HttpPlugin, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::InvalidUrl`], [`Error::UnsupportedMethod`], [`Error::UnsupportedBody`] (a text
+/// [`ErrorKind::InvalidUrl`](crate::curl::ErrorKind::InvalidUrl), [`ErrorKind::UnsupportedMethod`](crate::curl::ErrorKind::UnsupportedMethod), [`ErrorKind::UnsupportedBody`](crate::curl::ErrorKind::UnsupportedBody) (a text
 /// or XML body, a JSON body on GET, data read from a file that is not JSON),
-/// [`Error::InvalidJson`] (JSON data that does not parse, or nests deeper than
-/// [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)), [`Error::TooManyParams`], [`Error::InvalidName`] for a
-/// name given in `options`, and [`Error::Plugin`] if the result fails the plugin's checks.
+/// [`ErrorKind::InvalidJson`](crate::curl::ErrorKind::InvalidJson) (JSON data that does not parse, or nests deeper than
+/// [`json::DEFAULT_MAX_DEPTH`](crate::json::DEFAULT_MAX_DEPTH)), [`ErrorKind::TooManyParams`](crate::curl::ErrorKind::TooManyParams), [`ErrorKind::InvalidName`](crate::curl::ErrorKind::InvalidName) for a
+/// name given in `options`, and [`ErrorKind::Plugin`](crate::curl::ErrorKind::Plugin) if the result fails the plugin's checks.
 ///
 /// # Security
 ///
@@ -334,7 +334,7 @@ fn several_urls(command: &CurlCommand, options: &ImportOptions) -> Result<Import
     }
     let first = match first {
         Some(first) => first,
-        None => return Err(Error::NoUrl),
+        None => return Err(Error::from(Reason::NoUrl)),
     };
     let mut builder = first.plugin.endpoint(first.endpoint);
     for endpoint in endpoints {
@@ -342,7 +342,9 @@ fn several_urls(command: &CurlCommand, options: &ImportOptions) -> Result<Import
     }
     crate::sort::by_key(&mut notes, |note| note.arg_index() as u64);
     Ok(Import {
-        plugin: builder.build().map_err(Error::Plugin)?,
+        plugin: builder
+            .build()
+            .map_err(|e| Error::from(Reason::Plugin(e)))?,
         notes,
         variables,
         arguments: first.arguments,
@@ -395,9 +397,11 @@ impl<'a> Converter<'a> {
         let url = parse_url(cmd)?;
         let plugin_name = match &options.plugin_name {
             Some(name) => {
-                tool::validate_name(name).map_err(|e| Error::InvalidName {
-                    what: "plugin",
-                    reason: e.to_string(),
+                tool::validate_name(name).map_err(|e| {
+                    Error::from(Reason::InvalidName {
+                        what: "plugin",
+                        reason: e.to_string(),
+                    })
                 })?;
                 name.clone()
             }
@@ -438,7 +442,7 @@ impl<'a> Converter<'a> {
             .plugin
             .endpoint(converted.endpoint)
             .build()
-            .map_err(Error::Plugin)?;
+            .map_err(|e| Error::from(Reason::Plugin(e)))?;
         Ok(Import {
             plugin,
             notes: converted.notes,
@@ -648,9 +652,11 @@ impl<'a> Converter<'a> {
 
     fn tool_name(&self, path: &str) -> Result<String, Error> {
         if let Some(name) = &self.options.tool_name {
-            tool::validate_name(name).map_err(|e| Error::InvalidName {
-                what: "tool",
-                reason: e.to_string(),
+            tool::validate_name(name).map_err(|e| {
+                Error::from(Reason::InvalidName {
+                    what: "tool",
+                    reason: e.to_string(),
+                })
             })?;
             return Ok(name.clone());
         }
@@ -688,12 +694,12 @@ impl<'a> Converter<'a> {
     fn query(&mut self) -> Result<(), Error> {
         if self.data_in_query {
             if let Some(part) = self.cmd.data().iter().find(|p| p.file().is_some()) {
-                return Err(Error::UnsupportedBody {
+                return Err(Error::from(Reason::UnsupportedBody {
                     arg_index: part.arg_index(),
                     reason: "with -G curl would read query pairs from a file, which httptool \
                              does not read; write the pairs out"
                         .to_string(),
-                });
+                }));
             }
         }
         let text = pairs_are_text(self.url.query().unwrap_or("").as_bytes())
@@ -804,11 +810,11 @@ impl<'a> Converter<'a> {
 
 /// The method, as an httptool method.
 fn method(cmd: &CurlCommand) -> Result<Method, Error> {
-    cmd.method()
-        .parse::<Method>()
-        .map_err(|_| Error::UnsupportedMethod {
+    cmd.method().parse::<Method>().map_err(|_| {
+        Error::from(Reason::UnsupportedMethod {
             method: cmd.method().chars().take(32).collect(),
         })
+    })
 }
 
 /// A shell variable in the URL's scheme, host or path (its userinfo and query may hold
@@ -836,11 +842,11 @@ fn check_url_variables(cmd: &CurlCommand) -> Result<(), Error> {
         "it is in the URL's path, which a plugin file holds as written; write the URL out (a \
          query value may be a variable)"
     };
-    Err(Error::VariablePlace {
+    Err(Error::from(Reason::VariablePlace {
         name: name.clone(),
         arg_index: cmd.url_index(),
         reason,
-    })
+    }))
 }
 
 /// Where the scheme and authority of a URL (or of text curl reads as one, `host/path`
@@ -853,9 +859,11 @@ fn authority_end(url: &str) -> usize {
 /// The URL without credentials, parsed by httptool's parser.
 fn parse_url(cmd: &CurlCommand) -> Result<Url, Error> {
     let text = without_userinfo(cmd.url());
-    Url::parse(&text).map_err(|e| Error::InvalidUrl {
-        arg_index: cmd.url_index(),
-        reason: e.to_string(),
+    Url::parse(&text).map_err(|e| {
+        Error::from(Reason::InvalidUrl {
+            arg_index: cmd.url_index(),
+            reason: e.to_string(),
+        })
     })
 }
 

@@ -81,6 +81,28 @@ pub(crate) fn next_line(data: &[u8]) -> Option<(&[u8], &[u8])> {
     Some((line, &data[nl + 1..]))
 }
 
+/// Field lines counted against `max_headers` as they are read: a response's header fields,
+/// its trailer fields, a request's header fields.
+pub(crate) struct FieldCount {
+    count: usize,
+    max: usize,
+}
+
+impl FieldCount {
+    pub(crate) fn new(max: usize) -> FieldCount {
+        FieldCount { count: 0, max }
+    }
+
+    /// Counts one more field line: a [`Limit::Headers`] error once there are more than `max`.
+    pub(crate) fn add(&mut self) -> Result<(), Error> {
+        self.count += 1;
+        if self.count > self.max {
+            return Err(Error::limit(Limit::Headers, self.max, self.count as u64));
+        }
+        Ok(())
+    }
+}
+
 /// Parses a complete head (as delimited by [`find_head_end`]).
 pub(crate) fn parse_head(head: &[u8], limits: &Limits) -> Result<Head, Error> {
     let (status_line, mut rest) =
@@ -100,20 +122,13 @@ pub(crate) fn parse_head(head: &[u8], limits: &Limits) -> Result<Head, Error> {
         headers: Headers::with_capacity(head.len(), 16),
         notes: Notes::default(),
     };
-    let mut count = 0usize;
+    let mut fields = FieldCount::new(limits.max_headers);
     while let Some((line, tail)) = next_line(rest) {
         rest = tail;
         if line.is_empty() {
             break;
         }
-        count += 1;
-        if count > limits.max_headers {
-            return Err(Error::limit(
-                Limit::Headers,
-                limits.max_headers,
-                count as u64,
-            ));
-        }
+        fields.add()?;
         let (name, value) = parse_field_line(line, Malformed::HeaderLine)?;
         parsed.notes.note(name, value);
         let value = String::from_utf8_lossy(value);

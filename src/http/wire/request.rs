@@ -5,7 +5,7 @@
 use super::super::error::Malformed;
 use super::super::headers::Headers;
 use super::super::response::Version;
-use super::head::{next_line, parse_field_line, Coding, Notes};
+use super::head::{next_line, parse_field_line, Coding, FieldCount, Notes};
 
 /// How a request's body is delimited (RFC 9112 section 6.3): a request without
 /// `Content-Length` or `Transfer-Encoding` has none.
@@ -61,17 +61,14 @@ pub(crate) fn parse_request_head(
     let (method, target, version) = parse_request_line(line, max_target)?;
     let mut headers = Headers::with_capacity(head.len(), 16);
     let mut notes = Notes::default();
-    let mut count = 0usize;
+    let mut fields = FieldCount::new(max_headers);
     let mut hosts = 0usize;
     while let Some((line, tail)) = next_line(rest) {
         rest = tail;
         if line.is_empty() {
             break;
         }
-        count += 1;
-        if count > max_headers {
-            return Err(HeadProblem::TooManyHeaders);
-        }
+        fields.add().map_err(|_| HeadProblem::TooManyHeaders)?;
         let (name, value) = parse_field_line(line, Malformed::HeaderLine)
             .map_err(|_| HeadProblem::Malformed("a header field is not valid"))?;
         notes.note(name, value);
