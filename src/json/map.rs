@@ -174,7 +174,7 @@ impl Map {
     }
 
     /// [`insert`](Map::insert) past the conversions: one copy of the body, not one per
-    /// pair of argument types (issue 17: build cost).
+    /// pair of argument types (build cost, see `design::performance`).
     fn insert_owned(&mut self, key: String, value: Json) -> Option<Json> {
         match self.position(&key) {
             Some(i) => self
@@ -263,7 +263,7 @@ impl Map {
         }
         // Large objects: an index keeps this linear rather than quadratic.
         // The same index as `extend` uses, rather than a map of its own that would compile
-        // a second hash table (issue 17: build cost).
+        // a second hash table (build cost, see `design::performance`).
         let theirs = other.entries();
         let index = KeyIndex::new(theirs);
         for (k, v) in self.entries() {
@@ -447,7 +447,7 @@ fn push_snug(entries: &mut Vec<(String, Json)>, entry: (String, Json)) {
 }
 
 /// One entry of [`Map::extend`], outside the generic loop so its body is compiled once
-/// rather than once per iterator type (issue 17: build cost).
+/// rather than once per iterator type (build cost, see `design::performance`).
 fn extend_one(entries: &mut Vec<(String, Json)>, keys: &mut KeyFinder, key: String, value: Json) {
     match keys
         .find_or_insert(entries, &key)
