@@ -2,9 +2,9 @@
 //! `Content-Length`): plain loops for the url and http layers.
 //!
 //! `str::parse` compiles the standard library's integer parser again for each integer type
-//! it reads, some 350 lines of LLVM IR each (issue 17: `u8`, `u16`, `u32` and `u64` were four
-//! of them in the http build), and each `all` or `fold` over digits with a closure of its own
-//! compiled the iterator code again; the callers here read the value as a `u64` and narrow it.
+//! it reads (`design::performance`, "Build cost"), and each `all` or `fold` over digits with a
+//! closure of its own compiled the iterator code again; the callers here read the value as a `u64`
+//! and narrow it.
 
 /// Whether `text` is one or more ASCII digits and nothing else.
 pub(crate) fn is_digits(text: &[u8]) -> bool {

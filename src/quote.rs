@@ -63,7 +63,7 @@ pub(crate) fn escape_controls(text: String) -> String {
 /// Writes `parts` one after the other into a message. The long `Display` impls (`http::Error`,
 /// `curl::Error`) are built from pieces rather than a `write!` each: one small loop instead of
 /// an argument list per arm keeps them from being the largest functions their layer compiles
-/// (issue 17: a `write!` is some 150 lines of LLVM IR).
+/// (build cost, see `design::performance`).
 pub(crate) fn pieces(f: &mut std::fmt::Formatter<'_>, parts: &[&str]) -> std::fmt::Result {
     for part in parts {
         f.write_str(part)?;

@@ -1,10 +1,9 @@
 //! One stable sort by an integer key for the whole crate.
 //!
 //! Each `sort_by_key` on a new element type compiles the standard library's stable sort
-//! again, some 1,700 lines of LLVM IR each (issue 17: seven of them were 2% of the default
-//! build). The callers here sort short lists (parameters, notes, schema nodes) by a number,
-//! so they share one sort of `(key, position)` pairs instead, and only a small loop that
-//! moves the elements is compiled per type.
+//! again (the cost is in `design::performance`, "Build cost"). The callers here sort short lists
+//! (parameters, notes, schema nodes) by a number, so they share one sort of `(key, position)` pairs
+//! instead, and only a small loop that moves the elements is compiled per type.
 
 /// Sorts `items` by `key`, keeping equal keys in their order (as `sort_by_key` does).
 pub(crate) fn by_key<T>(items: &mut [T], mut key: impl FnMut(&T) -> u64) {

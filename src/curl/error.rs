@@ -463,7 +463,8 @@ impl Quote {
 }
 
 /// Writes `head`, ` at byte OFFSET (argument INDEX)`, then `tail`: where a shell-syntax error
-/// is. The shared shapes keep `Display` from compiling a `write!` per arm (issue 17).
+/// is. The shared shapes keep `Display` from compiling a `write!` per arm (build cost, see
+/// `design::performance`).
 fn at_byte(
     f: &mut fmt::Formatter<'_>,
     head: &[&str],

@@ -281,7 +281,7 @@ impl AddressPolicy {
         }
         let host = url.host();
         // Loops here and in `check_ip`, not closures given to `any`: each compiled its own
-        // copy of the iterator code (issue 17).
+        // copy of the iterator code (build cost, see `design::performance`).
         for rule in &self.hosts {
             if rule_matches(rule, host) {
                 return true;

@@ -471,7 +471,7 @@ fn check_policy(settings: &Settings<'_>, url: &Url, proxied: bool) -> Result<(),
 /// `Connection: close` on the request: the connection is not kept.
 fn wants_close(headers: &Headers) -> bool {
     // Loops, not closures given to `any`: each compiled its own copy of the iterator code
-    // (issue 17).
+    // (build cost, see `design::performance`).
     for value in headers.get_all("connection") {
         for option in value.split(',') {
             if option.trim().eq_ignore_ascii_case("close") {

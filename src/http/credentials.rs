@@ -187,7 +187,7 @@ const DESCRIPTORS: &[&str] = &[
 pub fn is_credential_name(name: &str) -> bool {
     let tokens = tokens(name);
     // Loops, not closures given to any, rposition and skip: each compiled its own copy of the
-    // iterator code (issue 17).
+    // iterator code (build cost, see `design::performance`).
     let mut last_credential = None;
     for (i, t) in tokens.iter().enumerate() {
         let t = t.as_str();

@@ -78,8 +78,8 @@ pub(crate) fn is_token(text: &str) -> bool {
 }
 
 /// Whether every byte of `bytes` is a [`is_tchar`]. Every check of a run of bytes calls
-/// this one loop, or the next, instead of a closure of its own (issue 17: one compiled
-/// copy instead of one per call site).
+/// this one loop, or the next, instead of a closure of its own (build cost, see
+/// `design::performance`: one compiled copy instead of one per call site).
 pub(crate) fn all_tchars(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| is_tchar(b))
 }
@@ -148,7 +148,8 @@ impl Headers {
     /// The first value for `name`, ignoring ASCII case.
     pub fn get(&self, name: &str) -> Option<&str> {
         // Loops here, in `is_sensitive`, `retain` and `eq` rather than closure-driven
-        // searches: each compiled its own copy of the iterator code (issue 17).
+        // searches: each compiled its own copy of the iterator code (build cost, see
+        // `design::performance`).
         for e in &self.entries {
             if self.name_of(e).eq_ignore_ascii_case(name) {
                 return Some(self.value_of(e));
@@ -272,7 +273,7 @@ impl Headers {
     }
 
     /// [`retain`](Headers::retain) through a trait object: one copy of the loop, not one per
-    /// caller's closure (issue 17: build cost).
+    /// caller's closure (build cost, see `design::performance`).
     fn retain_dyn(&mut self, keep: &mut dyn FnMut(&str, bool) -> bool) -> usize {
         let before = self.entries.len();
         let mut kept = Headers::with_capacity(self.text.len(), before);

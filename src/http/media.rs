@@ -32,7 +32,7 @@ pub fn parameter<'a>(media_type: &'a str, name: &str) -> Option<&'a str> {
     let mut params = media_type.split(';');
     params.next();
     // A loop, not a closure given to `find_map`, which compiled its own copy of the iterator
-    // code (issue 17).
+    // code (build cost, see `design::performance`).
     for param in params {
         if let Some((key, value)) = param.split_once('=') {
             if key.trim().eq_ignore_ascii_case(name) {
@@ -137,7 +137,7 @@ pub fn file_name(content_disposition: &str) -> Option<String> {
 
 /// `text` with each `\"` read as `"` (a quoted string's escaped quote), as
 /// `text.replace("\\\"", "\"")` would, without compiling the standard library's substring
-/// replacement for it (issue 17).
+/// replacement for it (build cost, see `design::performance`).
 fn unescape_quotes(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

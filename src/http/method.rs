@@ -140,7 +140,7 @@ impl FromStr for Method {
             Method::Options,
         ];
         // A loop, not a closure given to `find`, which compiled its own copy of the
-        // iterator code (issue 17).
+        // iterator code (build cost, see `design::performance`).
         for known in ALL.iter() {
             if known.as_str().eq_ignore_ascii_case(s) {
                 return Ok(*known);

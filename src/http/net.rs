@@ -230,7 +230,7 @@ fn resolve(name: &str, port: u16, clock: &Clock) -> Result<Vec<SocketAddr>, Erro
 
 /// What the resolver thread hands back: a mutex and condition variable rather than a
 /// channel, which would compile std's three channel flavours into every build for one
-/// message (issue 17: build cost).
+/// message (build cost, see `design::performance`).
 #[derive(Default)]
 struct Handoff {
     state: Mutex<Resolved>,

@@ -52,7 +52,7 @@ impl Pool {
             let found = {
                 let mut idle = self.lock();
                 // Loops rather than closure-driven searches here and in `put`: each compiled
-                // its own copy of the iterator code (issue 17).
+                // its own copy of the iterator code (build cost, see `design::performance`).
                 let mut pos = idle.len();
                 loop {
                     pos = pos.checked_sub(1)?;

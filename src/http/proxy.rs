@@ -107,7 +107,8 @@ fn invalid(detail: &str) -> Error {
 }
 
 /// Whether `host[:port]` names a port (an IPv6 address has colons of its own). Bytes, not
-/// `str::contains`, whose `char` pattern compiles the substring searcher (issue 17).
+/// `str::contains`, whose `char` pattern compiles the substring searcher (build cost, see
+/// `design::performance`).
 fn has_port(hostport: &str) -> bool {
     let after_address = match hostport.rfind(']') {
         Some(close) => hostport.get(close..).unwrap_or_default(),
@@ -229,7 +230,7 @@ impl ProxyConfig {
 
     /// [`from_vars`](ProxyConfig::from_vars) through a trait object: one compiled copy
     /// whatever the caller's lookup, and plain calls where each closure given to `or_else`
-    /// compiled its own (issue 17).
+    /// compiled its own (build cost, see `design::performance`).
     fn from_lookup(var: &dyn Fn(&str) -> Option<String>) -> Result<ProxyConfig, Error> {
         let all = first_set(var, &["all_proxy", "ALL_PROXY"]);
         let http = first_set(var, &["http_proxy"]).or(all.clone());
@@ -258,7 +259,7 @@ impl ProxyConfig {
             return true;
         }
         // A loop, not a closure given to `any`, which compiled its own copy of the iterator
-        // code (issue 17).
+        // code (build cost, see `design::performance`).
         for rule in &self.no_proxy {
             let bypassed = match (rule, host) {
                 (NoProxyRule::Domain(name), Host::Domain(d)) => in_domain(d, name),
@@ -315,7 +316,8 @@ fn no_proxy_rule(entry: &str) -> Option<NoProxyRule> {
         return Some(NoProxyRule::Net(ip, len));
     }
     let mut host = entry.split(':').next().unwrap_or(entry);
-    // `trim_start_matches("*.")` without the substring searcher it compiles (issue 17).
+    // `trim_start_matches("*.")` without the substring searcher it compiles (build cost, see
+    // `design::performance`).
     while let Some(rest) = host.strip_prefix("*.") {
         host = rest;
     }

@@ -274,7 +274,7 @@ impl Request {
     /// origin.
     pub fn mark_query_secret(&mut self, name: &str) {
         // A loop, not a closure given to `any`, which compiled its own copy of the iterator
-        // code (issue 17).
+        // code (build cost, see `design::performance`).
         for marked in &self.secret_query {
             if marked == name {
                 return;

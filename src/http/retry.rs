@@ -29,7 +29,8 @@ pub const DEFAULT_RETRY_WAIT: Duration = Duration::from_secs(1);
 /// ```
 /// use httptool::http::{Config, RetryPolicy};
 /// use std::time::Duration;
-/// let config = Config::new().retry(RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5)));
+/// let config =
+/// Config::new().retry(RetryPolicy::overload_retries(2).max_wait(Duration::from_secs(5)));
 /// # drop(config);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,7 +231,8 @@ pub(crate) fn parse_http_date(s: &str, now: u64) -> Option<u64> {
 
 /// The whitespace-separated fields of a date and their count, or `None` for more than five
 /// (no date form has more). A fixed array, not a `Vec`: collecting compiles the standard
-/// library's generic collection code for a handful of words (issue 17).
+/// library's generic collection code for a handful of words (build cost, see
+/// `design::performance`).
 fn date_fields(s: &str) -> Option<([&str; 5], usize)> {
     let mut fields = [""; 5];
     let mut n = 0;

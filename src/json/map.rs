@@ -174,7 +174,7 @@ impl Map {
     }
 
     /// [`insert`](Map::insert) past the conversions: one copy of the body, not one per
-    /// pair of argument types (issue 17: build cost).
+    /// pair of argument types (build cost, see `design::performance`).
     fn insert_owned(&mut self, key: String, value: Json) -> Option<Json> {
         match self.position(&key) {
             Some(i) => self
@@ -263,7 +263,7 @@ impl Map {
         }
         // Large objects: an index keeps this linear rather than quadratic.
         // The same index as `extend` uses, rather than a map of its own that would compile
-        // a second hash table (issue 17: build cost).
+        // a second hash table (build cost, see `design::performance`).
         let theirs = other.entries();
         let index = KeyIndex::new(theirs);
         for (k, v) in self.entries() {
@@ -331,6 +331,33 @@ impl KeyIndex {
     }
 }
 
+/// Finds keys among the entries of a map being built, the rule "scan while small, hash when
+/// large" in one place: a scan while there are at most [`INDEX_THRESHOLD`] entries, then a
+/// [`KeyIndex`] built once, so building a map of any size stays linear. `Map::extend` and
+/// YAML's mappings use it (the JSON parser adds a Bloom filter in front for its hot path).
+#[derive(Default)]
+pub(crate) struct KeyFinder {
+    index: Option<KeyIndex>,
+}
+
+impl KeyFinder {
+    /// The position of `key` in `entries`; when it is not there, records that it will be
+    /// pushed next, at `entries.len()`.
+    pub(crate) fn find_or_insert(
+        &mut self,
+        entries: &[(String, Json)],
+        key: &str,
+    ) -> Option<usize> {
+        if self.index.is_none() && entries.len() >= INDEX_THRESHOLD {
+            self.index = Some(KeyIndex::new(entries));
+        }
+        match &mut self.index {
+            Some(index) => index.find_or_insert(entries, key),
+            None => entries.iter().position(|(k, _)| k == key),
+        }
+    }
+}
+
 fn hash(state: &RandomState, key: &str) -> u64 {
     let mut hasher = state.build_hasher();
     hasher.write(key.as_bytes());
@@ -394,10 +421,10 @@ impl<K: Into<String>, V: Into<Json>> Extend<(K, V)> for Map {
         };
         let entries = self.entries_mut();
         entries.reserve(iter.size_hint().0.saturating_add(1));
-        let mut index: Option<KeyIndex> = None;
-        extend_one(entries, &mut index, k.into(), v.into());
+        let mut keys = KeyFinder::default();
+        extend_one(entries, &mut keys, k.into(), v.into());
         for (k, v) in iter {
-            extend_one(entries, &mut index, k.into(), v.into());
+            extend_one(entries, &mut keys, k.into(), v.into());
         }
     }
 }
@@ -420,21 +447,12 @@ fn push_snug(entries: &mut Vec<(String, Json)>, entry: (String, Json)) {
 }
 
 /// One entry of [`Map::extend`], outside the generic loop so its body is compiled once
-/// rather than once per iterator type (issue 17: build cost).
-fn extend_one(
-    entries: &mut Vec<(String, Json)>,
-    index: &mut Option<KeyIndex>,
-    key: String,
-    value: Json,
-) {
-    if index.is_none() && entries.len() >= INDEX_THRESHOLD {
-        *index = Some(KeyIndex::new(entries));
-    }
-    let existing = match index {
-        Some(index) => index.find_or_insert(entries, &key),
-        None => entries.iter().position(|(k, _)| *k == key),
-    };
-    match existing.and_then(|i| entries.get_mut(i)) {
+/// rather than once per iterator type (build cost, see `design::performance`).
+fn extend_one(entries: &mut Vec<(String, Json)>, keys: &mut KeyFinder, key: String, value: Json) {
+    match keys
+        .find_or_insert(entries, &key)
+        .and_then(|i| entries.get_mut(i))
+    {
         Some(entry) => entry.1 = value,
         None => entries.push((key, value)),
     }

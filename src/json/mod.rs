@@ -134,6 +134,8 @@ mod write_threads;
 
 pub(crate) use error::line_column;
 pub use error::{Error, ErrorKind};
+#[cfg(feature = "yaml")]
+pub(crate) use map::KeyFinder;
 pub use map::{IntoIter, Iter, IterMut, Keys, Map, Values, ValuesMut};
 pub use number::Number;
 pub use parse::ParseOptions;

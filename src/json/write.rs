@@ -25,7 +25,8 @@ enum Target<'a, 'b> {
 
 /// Where the writer's text goes: one concrete type for every destination, so the writer
 /// is compiled once for each layout rather than once for each destination too (a writer
-/// generic over its sink cost a copy of every function per sink type; issue 17).
+/// generic over its sink cost a copy of every function per sink type; build cost, see
+/// `design::performance`).
 struct Sink<'a, 'b> {
     buf: String,
     target: Target<'a, 'b>,
@@ -375,7 +376,7 @@ impl<'s, 't, 'f> Writer<'s, 't, 'f> {
 
     /// Writes a string value: straight to the string in compact output, where values are
     /// often long or not ASCII (twitter.json) and staging only adds a pass over their bytes
-    /// (measured, staging short ASCII values too made twitter.json 10% slower to write).
+    /// (staging short ASCII values too made twitter.json slower to write: `design::performance`).
     /// Pretty output stages short plain ASCII values as it does keys: there each value has
     /// a line of indentation staged before it, and moving that on its own before every
     /// string cost more than the pass (with the indentation copy in `newline`, the 45 MB

@@ -246,7 +246,7 @@ fn to_number(value: Json) -> Result<Json, CoerceError> {
 /// was written. From it on, `9.007199254740993e15` reads as `9007199254740992` (2^53).
 const EXACT_DOUBLE_LIMIT: f64 = 9_007_199_254_740_992.0;
 
-/// An integer that is sent as plain digits, never in exponent form (issue 10, defect 8):
+/// An integer that is sent as plain digits, never in exponent form:
 ///
 /// | given | result |
 /// | --- | --- |

@@ -1,7 +1,7 @@
 //! The fields of the plugin file that set an [`Options`] value: one table that reading
 //! (`file/read.rs`), writing (`file/write.rs`) and checking (`validate.rs`) all walk, so an
-//! option cannot be read but not written, or written but not checked (issue 17, "one owner
-//! per rule"). Each of the three matches every [`Value`] kind without a catch-all, so a new
+//! option cannot be read but not written, or written but not checked (one owner
+//! per rule). Each of the three matches every [`Value`] kind without a catch-all, so a new
 //! kind of option does not compile until all three handle it.
 //!
 //! The names are the plugin file's wire format: never renamed (see the table in the plugin

@@ -203,7 +203,7 @@ fn bound(
 }
 
 /// The failure of [`bound`], outside it so the message is compiled once, not once per
-/// test closure (issue 17: build cost).
+/// test closure (build cost, see `design::performance`).
 fn out_of_bound(limit: f64, key: &str, path: &str, words: &str) -> Result<(), String> {
     fail(
         path,

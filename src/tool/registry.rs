@@ -308,7 +308,7 @@ impl ToolRegistry {
     }
 
     /// [`add_all`](ToolRegistry::add_all) past the collecting: one copy of the checks, not
-    /// one per iterator type (issue 17: build cost).
+    /// one per iterator type (build cost, see `design::performance`).
     fn add_vec(&mut self, tools: Vec<Arc<dyn Tool>>) -> Result<(), Error> {
         let mut batch = HashSet::with_capacity(tools.len());
         for tool in &tools {

@@ -34,7 +34,7 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     // The generic loop stays this small: the work is in `Search`, compiled once rather than
-    // once per iterator type (issue 17: build cost).
+    // once per iterator type (build cost, see `design::performance`).
     let mut search = Search::new(target)?;
     for candidate in candidates {
         if !search.offer(candidate) {
@@ -128,7 +128,8 @@ where
     message
 }
 
-// The non-generic parts of `unknown_name_message`, compiled once (issue 17: build cost).
+// The non-generic parts of `unknown_name_message`, compiled once (build cost, see
+// `design::performance`).
 
 fn message_head(what: &str, name: &str, suggestion: Option<&str>) -> String {
     let mut message = format!("unknown {} {}", what, quote(name));

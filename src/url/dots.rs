@@ -110,7 +110,8 @@ pub(crate) fn segment_problem(value: &str) -> Option<SegmentProblem> {
 }
 
 // The functions below loop rather than pass closures to `any`, `split`, `position` or
-// `trim_matches`: each closure compiled its own copy of the iterator code (issue 17).
+// `trim_matches`: each closure compiled its own copy of the iterator code (build cost, see
+// `design::performance`).
 
 fn has_dots(bytes: &[u8]) -> bool {
     let folded;

@@ -88,7 +88,7 @@ pub(crate) fn push_host(out: &mut String, raw: &str, repr: HostRepr) {
     let _ = match repr {
         HostRepr::Domain => {
             // A loop, not a mapped iterator, which compiled its own copy of the iterator
-            // code (issue 17).
+            // code (build cost, see `design::performance`).
             for c in raw.chars() {
                 out.push(c.to_ascii_lowercase());
             }

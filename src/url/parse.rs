@@ -55,7 +55,7 @@ pub(crate) fn scheme_len(input: &str) -> Option<usize> {
 
 /// Where the first `://` in `text` starts (an absolute URL's authority is 3 bytes on). A loop
 /// over the bytes: `str::find` with a text pattern compiles the standard library's substring
-/// searcher, some 1,500 lines of LLVM IR, for three bytes (issue 17).
+/// searcher for three bytes (build cost, see `design::performance`).
 pub(crate) fn find_scheme_separator(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = 0;
@@ -176,7 +176,7 @@ fn parse_port(port: &str, offset: usize) -> Result<Option<u16>, Error> {
         return Ok(None);
     }
     // Loops here and in `scheme_len`, not closures given to `position` and `all`: each
-    // compiled its own copy of the iterator code (issue 17).
+    // compiled its own copy of the iterator code (build cost, see `design::performance`).
     for (i, b) in port.bytes().enumerate() {
         if !b.is_ascii_digit() {
             return Err(Error::new(ErrorKind::InvalidPort, offset + i));

@@ -1,20 +1,14 @@
 //! Events into [`Json`]: anchors and aliases, merge keys, tags, the core schema, duplicate
 //! keys and the nesting limit. The open collections live on an explicit stack.
 
-use std::collections::hash_map::Entry;
-use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, Hasher};
 
 use super::error::{Error, Reason};
 use super::parser::{Event, Parser, Props, Tag};
 use super::resolve::{resolve_plain, resolve_tagged, Resolved};
 use super::scanner::{anchor_name_end, Style};
 use super::ParseOptions;
-use crate::json::{Json, Map};
-
-/// Mappings larger than this find duplicate keys through a hash set instead of a scan.
-const HASH_THRESHOLD: usize = 16;
+use crate::json::{Json, KeyFinder, Map};
 
 /// What a node costs against the alias budget: one a node, and one more for each 64 bytes
 /// of string it holds, so a copied long string counts for its size.
@@ -28,13 +22,6 @@ fn text_cost(bytes: usize) -> usize {
     1 + bytes / 64
 }
 
-/// The keys of a mapping being read, by hash, each with the index of its entry: a key met
-/// again is confirmed against that entry alone (merge keys repeat the mapping's keys, and a
-/// scan of the entries for each made the merge quadratic).
-struct KeySet {
-    hashes: Option<HashMap<u64, usize>>,
-}
-
 enum Frame<'a> {
     Seq {
         items: Vec<Json>,
@@ -45,7 +32,7 @@ enum Frame<'a> {
         entries: Vec<(String, Json)>,
         /// The key read, waiting for its value (`None` while a key is expected).
         key: Option<PendingKey>,
-        keys: KeySet,
+        keys: KeyFinder,
         merges: Vec<Json>,
         anchor: Option<&'a str>,
         cost: usize,
@@ -66,7 +53,6 @@ pub(crate) struct Composer<'a, 'o> {
     /// the first anchor closes.
     alias_names: Option<HashSet<&'a str>>,
     alias_cost: usize,
-    state: RandomState,
 }
 
 impl<'a, 'o> Composer<'a, 'o> {
@@ -78,7 +64,6 @@ impl<'a, 'o> Composer<'a, 'o> {
             anchors: HashMap::new(),
             alias_names: None,
             alias_cost: 0,
-            state: RandomState::new(),
         }
     }
 
@@ -146,7 +131,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                     self.stack.push(Frame::Map {
                         entries: Vec::new(),
                         key: None,
-                        keys: KeySet { hashes: None },
+                        keys: KeyFinder::default(),
                         merges: Vec::new(),
                         anchor: props.anchor,
                         cost: 1,
@@ -303,7 +288,6 @@ impl<'a, 'o> Composer<'a, 'o> {
         at: usize,
         is_merge: bool,
     ) -> Result<Option<Json>, Error> {
-        let state = &self.state;
         let text = self.parser.text();
         let alias_cost = &mut self.alias_cost;
         let max_copied = self.options.max_alias_nodes;
@@ -353,7 +337,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                         Ok(None)
                     }
                     Some(PendingKey::Str(k, key_at)) => {
-                        if keys.contains_or_insert(state, entries, &k) {
+                        if keys.find_or_insert(entries, &k).is_some() {
                             return Err(Error::new(Reason::DuplicateKey, text, key_at));
                         }
                         entries.push((k, value));
@@ -381,7 +365,7 @@ impl<'a, 'o> Composer<'a, 'o> {
     fn apply_merges(
         &self,
         entries: &mut Vec<(String, Json)>,
-        keys: &mut KeySet,
+        keys: &mut KeyFinder,
         merges: Vec<Json>,
     ) {
         for merge in merges {
@@ -397,56 +381,13 @@ impl<'a, 'o> Composer<'a, 'o> {
             };
             for map in sources {
                 for (k, v) in map {
-                    if !keys.contains_or_insert(&self.state, entries, &k) {
+                    if keys.find_or_insert(entries, &k).is_none() {
                         entries.push((k, v));
                     }
                 }
             }
         }
     }
-}
-
-impl KeySet {
-    /// Whether `key` is among `entries`; when it is not, records it as the next entry (the
-    /// caller pushes it).
-    fn contains_or_insert(
-        &mut self,
-        state: &RandomState,
-        entries: &[(String, Json)],
-        key: &str,
-    ) -> bool {
-        if self.hashes.is_none() {
-            if entries.len() < HASH_THRESHOLD {
-                return entries.iter().any(|(k, _)| k == key);
-            }
-            let mut set = HashMap::with_capacity(entries.len() * 2);
-            for (i, (k, _)) in entries.iter().enumerate() {
-                set.entry(hash(state, k)).or_insert(i);
-            }
-            self.hashes = Some(set);
-        }
-        match &mut self.hashes {
-            Some(set) => match set.entry(hash(state, key)) {
-                Entry::Vacant(slot) => {
-                    slot.insert(entries.len());
-                    false
-                }
-                Entry::Occupied(slot) => match entries.get(*slot.get()) {
-                    Some((k, _)) if k == key => true,
-                    // Two keys with one 64-bit hash: confirmed by a scan (the hash is keyed
-                    // with random keys, so a document cannot aim for it).
-                    _ => entries.iter().any(|(k, _)| k == key),
-                },
-            },
-            None => entries.iter().any(|(k, _)| k == key),
-        }
-    }
-}
-
-fn hash(state: &RandomState, key: &str) -> u64 {
-    let mut h = state.build_hasher();
-    h.write(key.as_bytes());
-    h.finish()
 }
 
 /// Every name that follows a `*` in `text`, as the scanner reads an alias's name: the

@@ -17,7 +17,7 @@ use super::super::headers::all_value_bytes;
 pub(crate) fn parse_chunk_size(line: &[u8]) -> Result<u64, Error> {
     let bad = || Error::malformed(Malformed::ChunkSize);
     // A loop, not take_while and fold: their closures compiled the iterator code twice
-    // (issue 17).
+    // (build cost, see `design::performance`).
     let mut size = 0u64;
     let mut digits = 0;
     for &d in line {

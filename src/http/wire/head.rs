@@ -223,7 +223,7 @@ fn list(value: &[u8]) -> List<'_> {
 }
 
 /// [`list`]'s iterator: one plain `next`, where a split-map-filter chain compiled the
-/// iterator code for each of its closures (issue 17).
+/// iterator code for each of its closures (build cost, see `design::performance`).
 struct List<'a> {
     /// What follows the last comma read; `None` after the last element.
     rest: Option<&'a [u8]>,

@@ -11,7 +11,7 @@ pub(crate) mod request;
 pub(crate) mod write;
 
 /// The position of the first `byte` in `bytes`. The one search for a line ending or a colon
-/// (issue 17: compiled once, not once per call site).
+/// (build cost, see `design::performance`: compiled once, not once per call site).
 pub(crate) fn find_byte(bytes: &[u8], byte: u8) -> Option<usize> {
     for (i, &b) in bytes.iter().enumerate() {
         if b == byte {
