@@ -127,7 +127,7 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
 /// The plugin file on standard output, pretty, and a line break: written as it is made, in
 /// chunks, rather than made whole first (a large API's file is tens of megabytes: as one
 /// string it was the process's largest allocation, and its growth copied it several times
-/// over); the endpoints formatted on `threads` threads (14% of the process on one).
+/// over); the endpoints formatted on `threads` threads.
 fn print_pretty(file: &Json, threads: usize) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
