@@ -254,22 +254,21 @@ fn imported_descriptions_read_as_sentences_without_markup_or_restated_values() {
           "inputSchema": {"type": "object", "properties": {
             // A title its name and description say is left out; a link is its text.
             "id": {"type": "string", "description": "The Spotify ID of the album."},
-            "market": {"type": "string",
-              "description": "An ISO 3166-1 alpha-2 country code. _Note: If neither market or user country are provided, the content is unavailable._"},
+            // The first sentence says what a parameter is; a later one stays only when it
+            // names a value (a code span, a quoted literal, a digit, a default).
+            "market": {"type": "string", "description": "An ISO 3166-1 alpha-2 country code."},
             // A sentence that only says a keyword's value is left out; one saying more stays.
             "limit": {"type": "integer", "minimum": 1, "maximum": 50, "title": "Page size", "default": 20,
               "description": "The maximum number of items to return."},
             "offset": {"type": "integer", "default": 0,
-              "description": "The index of the first item to return. Default: 0 (the first item). Use with limit."}},
+              "description": "The index of the first item to return. Default: 0 (the first item)."}},
             "required": ["id"], "additionalProperties": false},
           "annotations": {"readOnlyHint": true, "idempotentHint": true, "openWorldHint": true}})
     );
     let embed = mcp::tool(&specs[1]);
-    // Joined as sentences (the summary has a word of its own), strong emphasis left out.
-    assert_eq!(
-        embed["description"],
-        httptool::json!("Get oEmbed data. Returns oEmbed data for a file URL, following the oEmbed specification. This API is in beta. Do not rely on it.")
-    );
+    // Joined as sentences (the summary has a word of its own): a tool's description is
+    // its first sentence, the summary.
+    assert_eq!(embed["description"], httptool::json!("Get oEmbed data."));
     assert_eq!(
         embed["inputSchema"]["properties"]["options"],
         httptool::json!({"type": "object", "description": "Free-form options."})
@@ -316,11 +315,12 @@ fn plugin_descriptions_are_trimmed_by_default_and_whole_with_full_schemas() {
         .specs()
         .remove(0);
     assert_eq!(whole.description(), long);
+    // More room keeps the first sentence alone: the rest is in the full schema only.
     let longer = HttpPlugin::from_json(&file(r#", "max_description_bytes": 400"#))
         .unwrap()
         .specs()
         .remove(0);
-    assert_eq!(longer.description(), long);
+    assert_eq!(longer.description(), "Lists the issues of a repository.");
     // The options round-trip through the plugin file.
     let plugin = HttpPlugin::from_json(&file(
         r#", "full_schemas": false, "max_description_bytes": 80"#,
@@ -344,11 +344,11 @@ fn descriptions_get_less_room_the_deeper_they_are_and_none_past_the_members() {
         "flag": {"type": "boolean", "description": "Whether to. And another sentence."},
         "body": {"type": "object", "description": "The body to send. All of it, every byte.",
           "properties": {
-            "name": {"type": "string", "description": "Its name. Unique."},
-            "meta": {"type": "object", "description": "Metadata.",
+            "name": {"type": "string", "description": "Who it is for. Unique."},
+            "meta": {"type": "object", "description": "What it holds.",
               "properties": {"kind": {"type": "string", "enum": ["a", "b"], "description": "The kind."}},
               "required": ["kind"]},
-            "tags": {"type": "array", "description": "Tags.",
+            "tags": {"type": "array", "description": "Free labels.",
               "items": {"type": "object", "description": "One tag.",
                 "properties": {"label": {"type": "string", "description": "The label."}}}}},
           "required": ["name"]}},
@@ -360,12 +360,12 @@ fn descriptions_get_less_room_the_deeper_they_are_and_none_past_the_members() {
             "flag": {"type": "boolean", "description": "Whether to."},
             "body": {"type": "object", "description": "The body to send.",
               "properties": {
-                "name": {"type": "string", "description": "Its name."},
-                "meta": {"type": "object", "description": "Metadata.",
+                "name": {"type": "string", "description": "Who it is for."},
+                "meta": {"type": "object", "description": "What it holds.",
                   "properties": {"kind": {"type": "string", "enum": ["a", "b"]}},
                   "required": ["kind"]},
                 // An array's items are at its own level: the tag's description is a member's.
-                "tags": {"type": "array", "description": "Tags.",
+                "tags": {"type": "array", "description": "Free labels.",
                   "items": {"type": "object", "description": "One tag.",
                     "properties": {"label": {"type": "string"}}}}},
               "required": ["name"]}},
@@ -652,4 +652,65 @@ fn a_wrapped_output_schema_keeps_its_defs_at_the_root_its_references_point_to() 
         httptool::json!({"$ref": "#/$defs/author"})
     );
     assert!(rendered["properties"]["result"].get("$defs").is_none());
+}
+
+/// An operation written as GitHub's are: a summary, a long description full of links, and
+/// parameters whose descriptions run past what says what they are.
+const DOCS_STYLE_DOCUMENT: &str = r#"{"openapi": "3.0.3", "info": {"title": "Code", "version": "1"},
+  "servers": [{"url": "https://api.example.com"}],
+  "paths": {"/repos/{owner}/{repo}/notifications": {"get": {
+    "operationId": "list-notifications", "summary": "List repository notifications",
+    "description": "Lists all notifications for the current user in the repository.\n\nSee \"[Notifications](https://docs.example.com/rest/notifications)\" for details. Rate limits apply (e.g. 5000 an hour).",
+    "parameters": [
+      {"name": "owner", "in": "path", "required": true, "schema": {"type": "string"},
+       "description": "The account owner of the repository. The name is not case sensitive."},
+      {"name": "repo", "in": "path", "required": true, "schema": {"type": "string"},
+       "description": "The name of the repository. The name is not case sensitive."},
+      {"name": "since", "in": "query", "schema": {"type": "string"},
+       "description": "Only show notifications updated after the given time. This is a timestamp in [ISO 8601](https://en.wikipedia.org/wiki/ISO_8601) format: `YYYY-MM-DDTHH:MM:SSZ`."},
+      {"name": "sort", "in": "query", "schema": {"type": "string", "enum": ["created", "updated"]},
+       "description": "The property to sort the results by. `created` means when the notification was made. Ask support for others."}]}}}}"#;
+
+#[test]
+fn imported_descriptions_keep_what_says_what_a_tool_or_parameter_is_and_full_schemas_keeps_all() {
+    let doc = json::parse(DOCS_STYLE_DOCUMENT).unwrap();
+    let plugin = httptool::openapi::import(&doc).unwrap().into_plugin();
+    let tool = mcp::tool(&plugin.specs()[0]);
+    // The tool: its first sentence (the description's, which says the summary's every
+    // word); the name and schema say the rest.
+    assert_eq!(
+        tool["description"],
+        Json::from("Lists all notifications for the current user in the repository.")
+    );
+    assert_eq!(
+        tool["inputSchema"]["properties"],
+        httptool::json!({
+          // The first sentence says what it is; advice after it is left out.
+          "owner": {"type": "string", "description": "The account owner of the repository."},
+          // Nothing the name does not say: no description at all.
+          "repo": {"type": "string"},
+          // A later sentence naming a value (a format) stays; the link is its text.
+          "since": {"type": "string", "description": "Only show notifications updated after the given time. This is a timestamp in ISO 8601 format: `YYYY-MM-DDTHH:MM:SSZ`."},
+          // What an enum value means stays; a sentence without a value does not.
+          "sort": {"type": "string", "enum": ["created", "updated"],
+            "description": "The property to sort the results by. `created` means when the notification was made."}})
+    );
+    // `full_schemas` keeps every description as the plugin holds it, markup and all.
+    let whole = mcp::tool(&full(&plugin).specs()[0]);
+    let description = whole["description"].as_str().unwrap();
+    assert!(
+        description
+            .starts_with("Lists all notifications for the current user in the repository.\n\nSee")
+            && description.ends_with("(e.g. 5000 an hour)."),
+        "{}",
+        description
+    );
+    assert_eq!(
+        whole["inputSchema"]["properties"]["repo"]["description"],
+        Json::from("The name of the repository. The name is not case sensitive.")
+    );
+    assert!(whole["inputSchema"]["properties"]["since"]["description"]
+        .as_str()
+        .unwrap()
+        .contains("[ISO 8601](https://en.wikipedia.org/wiki/ISO_8601)"));
 }

@@ -32,7 +32,7 @@
 //!       "path": "/v1/weather",
 //!       "params": [
 //!         { "name": "city", "wire_name": "q", "in": "query", "type": "string",
-//!           "description": "City name", "required": true },
+//!           "description": "City name or postal code", "required": true },
 //!         { "name": "days", "in": "query", "type": "integer", "default": 1 }
 //!       ]
 //!     }
@@ -43,7 +43,7 @@
 //! // The wire name `q`, the location and the auth stay out of what the model reads.
 //! assert_eq!(
 //!     spec.parameters().to_string(),
-//!     r#"{"type":"object","properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","default":1}},"required":["city"],"additionalProperties":false}"#
+//!     r#"{"type":"object","properties":{"city":{"type":"string","description":"City name or postal code"},"days":{"type":"integer","default":1}},"required":["city"],"additionalProperties":false}"#
 //! );
 //! # Ok::<(), httptool::plugin::Error>(())
 //! ```

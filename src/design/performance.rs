@@ -233,19 +233,20 @@
 //! - Context bytes, measured as `../shared/peers/openapi/fastmcp_peer.py` does (name,
 //!   description and `inputSchema` of every tool of `tools/list`, compact JSON, UTF-8), on
 //!   APIs-guru `api.github.com.json` (5.7 MB, 845 operations) with `--include-deprecated`
-//!   (one tool per operation, as FastMCP makes): 581,727 bytes against FastMCP 4.2.3's
-//!   921,757 (0.63); 560,818 (0.61) for the 811 tools of the default import. Where they go:
-//!   parameter descriptions 211 KB (their `"description"` keys alone 50 KB), tool
-//!   descriptions 80 KB, the rest (names, types, `required`, enums, defaults, the root's
-//!   `additionalProperties`, nested members) 279 KB; `$defs` only 10 KB, as GitHub's bodies
-//!   are written in place. With no description at all the tools would be 0.30 of
-//!   FastMCP's, with tool descriptions only 0.39: half of FastMCP's needs parameter
-//!   descriptions cut to about half. Simulated on the same output: one sentence a
-//!   parameter gives 0.58, that and dropping a parameter description that says nothing
-//!   its name does not (`The name of the repository.` for `repo`, with `name`, `id`,
-//!   `unique`, `identifier`, `number`, `slug` as words any name says) 0.525, and the tool
-//!   description's first sentence as well 0.486; lowering `max_description_bytes` alone
-//!   gives 0.55 at 80 bytes. None of these is made yet.
+//!   (one tool per operation, as FastMCP makes): 457,683 bytes against FastMCP 4.2.3's
+//!   921,757 (0.497; FastMCP run here once, its figure the same as before); 443,118 (0.481)
+//!   for the 811 tools of the default import. Before the compact schema's description
+//!   rules (a tool's first sentence; a parameter's first sentence and the later ones that
+//!   name a value; none when it says only its name: see [`compact_schema`](crate::tool::compact_schema))
+//!   it was 581,727 (0.63) and 560,818 (0.61). Where the bytes go now: tool descriptions 56
+//!   KB (were 92), parameter descriptions 124 KB (were 212; `The name is not case
+//!   sensitive.` after 994 of them was 32 KB alone), members' 11 KB, the rest (names, types, `required`, enums, defaults, the
+//!   root's `additionalProperties`) 266 KB. On other documents (`--include-deprecated`,
+//!   before and after, against FastMCP's bytes): Stripe 0.653 to 0.641 (452 tools; its
+//!   bytes are in schemas, not text), Google Drive 0.527 to 0.473, Google Compute 0.399 to
+//!   0.377, Twilio 0.659 to 0.607, Slack 0.946 to 0.927, Spotify 0.478 to 0.431. The
+//!   plugin file keeps the text whole (capped at 1,024 and 512 bytes as before), and
+//!   `full_schemas` serves it.
 //! - A HAR recording costs its parsed tree: on a generated 50 MB recording of 12,117
 //!   Chrome-like entries (JSON bodies and answers, 1 in 300 answers of about 0.3 MB, images,
 //!   analytics, three API hosts kept), `httptool import har` took 0.58 to 0.60 s of CPU

@@ -17,6 +17,10 @@ pub(crate) fn cap(text: &str, max: usize) -> String {
     format!("{}...", text[..cut].trim_end())
 }
 
+/// How much of a description is read for its first sentence, in bytes: a sentence longer
+/// than this is read to here.
+const FIRST_SENTENCE_BYTES: usize = 400;
+
 /// An operation's `summary` and `description` as one text, as sentences: the summary with a
 /// full stop when it ends no sentence, a blank line, then the description. One of them alone
 /// when the other is empty; the description alone when it says the summary already (starts
@@ -30,8 +34,11 @@ pub(crate) fn join_summary(summary: &str, details: &str) -> String {
     if details.is_empty() {
         return summary.to_string();
     }
-    let first_sentence = crate::tool::plain::first_sentence_end(details)
-        .map_or(details, |end| details.get(..end).unwrap_or(details));
+    // The first sentence as a model reads it: markup out and white space collapsed, so
+    // that a paragraph break ends it (`Lists teams.\n\nFor more` is two sentences).
+    let clean = crate::tool::trim_description(details, FIRST_SENTENCE_BYTES);
+    let first_sentence = crate::tool::plain::first_sentence_end(&clean)
+        .map_or(&*clean, |end| clean.get(..end).unwrap_or(&clean));
     if details.starts_with(summary)
         || crate::tool::plain::says_nothing_new(summary, &[first_sentence])
     {
@@ -90,6 +97,11 @@ mod tests {
                 "Get metadata on a component by key. Any key."
             ),
             "Get metadata on a component by key. Any key."
+        );
+        // A paragraph break ends the first sentence: words after it do not count either.
+        assert_eq!(
+            join_summary("Get membership", "Members count.\n\nGet it."),
+            "Get membership.\n\nMembers count.\n\nGet it."
         );
         // Words past the first sentence do not count.
         assert_eq!(

@@ -1,8 +1,9 @@
 //! Compact schemas: what a model reads about a tool, with everything it needs and nothing
 //! else. Descriptions are plain sentences (markup for documentation pages taken out, see
-//! `plain`) trimmed at a sentence boundary, and what says nothing to a model (empty keywords,
-//! `title`s that repeat the name, sentences that repeat a keyword's value, examples, vendor
-//! extensions, keywords of another type) is left out. Every property, `type`, `enum`, `required`, `default`,
+//! `plain`) trimmed at a sentence boundary: a tool's to its first sentence, a parameter's to
+//! its first and those that name a value. What says nothing to a model (empty keywords,
+//! `title`s and descriptions that repeat the name, sentences that repeat a keyword's value,
+//! examples, vendor extensions, keywords of another type) is left out. Every property, `type`, `enum`, `required`, `default`,
 //! `format`, bound and `additionalProperties` is kept. Pure.
 
 use std::borrow::Cow;
@@ -223,8 +224,13 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 /// text meant for people: descriptions trimmed with [`trim_description`] to
 /// `max_description_bytes` at the root, three quarters of it for a property (a tool's
 /// parameter), three eighths for a property's property (a member of an object parameter),
-/// and left out deeper (names, types, enums and required lists say the rest); and these left
-/// out: empty descriptions,
+/// and left out deeper (names, types, enums and required lists say the rest); a property's
+/// description keeps its first sentence and the later ones that name a value (a code span,
+/// a quoted literal, a digit, `true`, `false`, `null` or a default: where formats, limits and
+/// the meaning of enum values are written), and is left out when its words are the
+/// property's name and words any name says (`The name of the repository.` for `repo`,
+/// `The unique identifier of the team.` for `team_id`); and these left out: empty
+/// descriptions,
 /// titles and `required` lists; a `title` that repeats the property's name or the
 /// description, or whose every word the name and description say already (`Album ID` for
 /// `id` described as "The ID of the album."); a sentence of the description that only says
@@ -246,11 +252,11 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 /// let full = json!({"type": "object", "properties": {
 ///     "state": {"type": "string", "title": "State", "enum": ["open", "closed"],
 ///               "uniqueItems": true, "x-order": 3, "example": "open", "default": "open",
-///               "description": "Issue state. Defaults to open. Closed ones are kept a year."}
+///               "description": "Issue state. Defaults to open. Closed ones are kept 365 days. See the docs."}
 /// }, "required": ["state"]});
 /// assert_eq!(compact_schema(&full, 60), json!({"type": "object", "properties": {
 ///     "state": {"type": "string", "enum": ["open", "closed"], "default": "open",
-///               "description": "Issue state. Closed ones are kept a year."}
+///               "description": "Issue state. Closed ones are kept 365 days."}
 /// }, "required": ["state"]}));
 /// ```
 pub fn compact_schema(schema: &Json, max_description_bytes: usize) -> Json {
@@ -311,11 +317,11 @@ fn compact_shared(
         None => return compact_map(map, name, depth, max, memo),
     };
     // Depth matters up to 3 (`description_limit` is the same past it), the name only to a
-    // title.
+    // title or a description (which may say nothing more than it).
     let key = (
         id,
         depth.min(3),
-        name.filter(|_| map.contains_key("title"))
+        name.filter(|_| map.contains_key("title") || map.contains_key("description"))
             .map(str::to_string),
         max,
     );
@@ -365,11 +371,15 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
         .and_then(Json::as_str)
         .filter(|_| limit > 0)
         .map(|d| {
-            match restated_values(map).and_then(|values| {
+            let trimmed = match restated_values(map).and_then(|values| {
                 super::plain::without_restated(&trim_description(d, usize::MAX), &values)
             }) {
                 Some(left) => Cow::Owned(trim_description(&left, limit).into_owned()),
                 None => trim_description(d, limit),
+            };
+            match name {
+                Some(name) if depth > 0 => property_description(trimmed, name),
+                _ => trimmed,
             }
         });
     // The entries made so far, from the first that changed (those before it copied).
@@ -404,6 +414,31 @@ fn compact_map(map: &Map, name: Option<&str>, depth: usize, max: usize, memo: &m
         None => Json::Object(map.clone()),
         // Keys are the source's, each once.
         Some(entries) => Json::Object(Map::from_unique_entries(entries)),
+    }
+}
+
+/// The description of the property `name`, trimmed already, as a model needs it: its
+/// first sentence and the later ones that name a value
+/// ([`first_sentence_and_values`](super::plain::first_sentence_and_values)), or nothing
+/// when that says only what the name does ([`says_only_name`](super::plain::says_only_name)).
+fn property_description<'a>(trimmed: Cow<'a, str>, name: &str) -> Cow<'a, str> {
+    let kept = match super::plain::first_sentence_and_values(&trimmed) {
+        Some(kept) => Cow::Owned(kept),
+        None => trimmed,
+    };
+    if super::plain::says_only_name(&kept, name) {
+        Cow::Borrowed("")
+    } else {
+        kept
+    }
+}
+
+/// The first sentence of a trimmed description, or two when the first is a label such as
+/// `Deprecated.` (see [`lead_end`](super::plain::lead_end)).
+fn first_sentence(trimmed: Cow<'_, str>) -> Cow<'_, str> {
+    match super::plain::lead_end(&trimmed) {
+        Some(end) => Cow::Owned(trimmed[..end].to_string()),
+        None => trimmed,
     }
 }
 
@@ -601,7 +636,9 @@ fn same_words(a: &str, b: &str) -> bool {
     letters(a) == letters(b)
 }
 
-/// The spec with its description trimmed by [`trim_description`], its parameters made
+/// The spec with its description trimmed by [`trim_description`] to its first sentence (two
+/// when the first is a one-word label such as `Deprecated.`): what a model needs to pick the
+/// tool, whose name and schema say the rest; its parameters made
 /// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
 /// them written once under `$defs`), and its output schema made compact the same way; name,
 /// title and hints as they were.
@@ -635,7 +672,7 @@ pub(crate) fn compact_spec_with(
     max_description_bytes: usize,
     memo: &mut Memo,
 ) -> Result<ToolSpec, Error> {
-    let description = trim_description(spec.description(), max_description_bytes);
+    let description = first_sentence(trim_description(spec.description(), max_description_bytes));
     let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
     let parameters = factor_repeated_owned(parameters, &mut memo.factors);
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?

@@ -293,28 +293,58 @@ pub(crate) fn without_restated(text: &str, values: &[(&str, String)]) -> Option<
 }
 
 /// Abbreviations whose full stop ends no sentence, in lower case: "(e.g. a file key)" goes on.
-/// Only those that cannot end one are listed (`etc.` often does).
-const ABBREVIATIONS: [&str; 7] = ["e.g.", "i.e.", "eg.", "ie.", "vs.", "cf.", "viz."];
+/// Only those that cannot end one are listed (`etc.` often does); initials such as `U.S.`
+/// and `a.k.a.` are abbreviations too (see [`is_initialism`]).
+const ABBREVIATIONS: [&str; 14] = [
+    "e.g.", "i.e.", "eg.", "ie.", "vs.", "cf.", "viz.", "approx.", "incl.", "excl.", "esp.",
+    "resp.", "mr.", "dr.",
+];
 
-/// Whether the space at byte `space` of `text` ends a sentence: it follows a `.`, `!` or `?`,
-/// and the word before it is not one of [`ABBREVIATIONS`] (an opening bracket or quote before
-/// the word aside). The one rule for a sentence's end: trimming a description, a tool's
-/// summary, and the checks for sentences that only repeat what is said already use it.
+/// Whether the space at byte `space` of `text` ends a sentence: it follows a `.`, `!` or `?`
+/// (and at most two closing quotes or brackets after it: `see "Pages." Then`), and the word
+/// before a `.` is not one of [`ABBREVIATIONS`] nor initials (an opening bracket or quote
+/// before the word aside). So a decimal (`1.5`), a version (`v2.1`), a host or a URL
+/// (`api.github.com`) ends nothing, as no space follows their dots. The one rule for a
+/// sentence's end: trimming a description, a tool's summary, and the checks for sentences
+/// that only repeat what is said already use it.
 #[inline]
 pub(crate) fn ends_sentence(text: &str, space: usize) -> bool {
     let bytes = text.as_bytes();
     if bytes.get(space) != Some(&b' ') || space == 0 {
         return false;
     }
-    match bytes[space - 1] {
+    let mut stop = space - 1;
+    for _ in 0..2 {
+        match closer_before(bytes, stop + 1) {
+            Some(len) if stop >= len => stop -= len,
+            _ => break,
+        }
+    }
+    match bytes[stop] {
         b'!' | b'?' => true,
-        b'.' => !after_abbreviation(bytes, space),
+        b'.' => !after_abbreviation(bytes, stop + 1),
         _ => false,
     }
 }
 
-/// Whether the word before the full stop at `space - 1` is one of [`ABBREVIATIONS`]. Out of
-/// line: every byte of a text is asked [`ends_sentence`], few reach this.
+/// The length of the closing quote or bracket (`"`, `'`, `)`, `]`, or the right quotation
+/// marks U+201D and U+2019) that ends `bytes[..end]`, if one does.
+#[inline]
+fn closer_before(bytes: &[u8], end: usize) -> Option<usize> {
+    let head = &bytes[..end];
+    match head.last()? {
+        b'"' | b'\'' | b')' | b']' => Some(1),
+        0x9D | 0x99
+            if head.ends_with("\u{201d}".as_bytes()) || head.ends_with("\u{2019}".as_bytes()) =>
+        {
+            Some(3)
+        }
+        _ => None,
+    }
+}
+
+/// Whether the word before the full stop at `space - 1` is one of [`ABBREVIATIONS`] or
+/// initials. Out of line: every byte of a text is asked [`ends_sentence`], few reach this.
 #[inline(never)]
 fn after_abbreviation(bytes: &[u8], space: usize) -> bool {
     // A word longer than this, brackets included, is no abbreviation: the look back is short.
@@ -333,9 +363,19 @@ fn after_abbreviation(bytes: &[u8], space: usize) -> bool {
         Some(at) => &word[at..],
         None => word,
     };
-    ABBREVIATIONS
-        .iter()
-        .any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
+    is_initialism(word)
+        || ABBREVIATIONS
+            .iter()
+            .any(|a| word.eq_ignore_ascii_case(a.as_bytes()))
+}
+
+/// Whether `word` is two or more letters each followed by a full stop: `U.S.`, `a.k.a.`.
+fn is_initialism(word: &[u8]) -> bool {
+    word.len() >= 4
+        && word.len() % 2 == 0
+        && word
+            .chunks(2)
+            .all(|pair| pair[0].is_ascii_alphabetic() && pair[1] == b'.')
 }
 
 /// The end of the first sentence of `text` (white space collapsed): the byte after its
@@ -368,6 +408,86 @@ fn sentences(text: &str) -> impl Iterator<Item = &str> {
         }
         None
     })
+}
+
+/// `text` (white space collapsed) with its first sentence (two when the first is a label,
+/// see [`lead_end`]) and, of the others, only those that name a value (see
+/// [`names_value`]: ``Either `asc` or `desc`.``, `Must not have more than 100.`, `The
+/// default value is false.`, `It should conform to RFC1035.`), where formats, limits,
+/// defaults and the meaning of enum values are written. `None` when
+/// every sentence stays. A parameter's first sentence says what it is; the sentences after
+/// it without a value are mostly advice a call does not need (`The name is not case
+/// sensitive.`, `See the Connect documentation for details.`).
+pub(crate) fn first_sentence_and_values(text: &str) -> Option<String> {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut dropped = false;
+    let mut label = false;
+    for (n, sentence) in sentences(text).enumerate() {
+        if n == 0 {
+            label = is_label(sentence);
+        }
+        if n == 0 || (n == 1 && label) || names_value(sentence) {
+            kept.push(sentence);
+        } else {
+            dropped = true;
+        }
+    }
+    if dropped {
+        Some(kept.join(" "))
+    } else {
+        None
+    }
+}
+
+/// The end of what says what a tool or parameter is, in `text` (white space collapsed):
+/// its first sentence, or its first two when the first is a label of one word
+/// (`Deprecated. Lists teams.`); `None` when that is the whole text.
+pub(crate) fn lead_end(text: &str) -> Option<usize> {
+    let first = first_sentence_end(text)?;
+    if !is_label(&text[..first]) {
+        return Some(first);
+    }
+    (first + 1..text.len()).find(|&at| ends_sentence(text, at))
+}
+
+/// Whether a sentence is a label of one word, such as `Deprecated.`, which says nothing of
+/// what follows it.
+fn is_label(sentence: &str) -> bool {
+    !sentence.trim().contains(' ')
+}
+
+/// Whether `sentence` names a value: it holds a code span, a quoted literal, a digit, one
+/// of the literals `true`, `false` and `null`, or says what a default is.
+fn names_value(sentence: &str) -> bool {
+    sentence.contains(['`', '"', '\u{201c}'].as_ref())
+        || sentence.bytes().any(|b| b.is_ascii_digit())
+        || raw_words(sentence).any(|word| {
+            ["true", "false", "null", "default", "defaults"]
+                .iter()
+                .any(|value| word.eq_ignore_ascii_case(value))
+        })
+}
+
+/// Words any parameter's name says, whatever it names: `The unique identifier of the team.`
+/// tells a model nothing `team_id` does not.
+const NAMING_WORDS: &str = "name id ids identifier identifies identified unique number";
+
+/// Whether `description` says nothing the parameter's `name` does not (see
+/// [`says_nothing_new`]): every word of it but function words is a word of the name (split
+/// at `_`, `-` and where lower case turns upper: `pull_number`, `pageToken`), one with an
+/// ending (`repo` says `repository`), or one of [`NAMING_WORDS`]: `The name of the
+/// repository.` for `repo`, `The organization name.` for `org`.
+pub(crate) fn says_only_name(description: &str, name: &str) -> bool {
+    let mut words = String::with_capacity(name.len() + 8);
+    let mut lower = false;
+    for c in name.chars() {
+        if c.is_uppercase() && lower {
+            words.push(' ');
+        }
+        lower = c.is_lowercase() || c.is_ascii_digit();
+        words.push(c);
+    }
+    says_nothing_new(description, &[&words, NAMING_WORDS])
 }
 
 /// Whether `sentence` is `[The] KEYWORD [value] [:|is|to|s to] VALUE.` for one of `values`.
@@ -615,6 +735,120 @@ mod tests {
         assert!(says_nothing_new("late", &[&filler, "late"]), "per text");
         let long = vec!["word"; MAX_WORDS + 1].join(" ");
         assert!(!says_nothing_new(&long, &["word"]), "too many words");
+    }
+
+    macro_rules! first_sentence_cases {
+        ($($name:ident: $text:expr => $want:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let text: &str = $text;
+                let end = first_sentence_end(text).unwrap_or(text.len());
+                assert_eq!(&text[..end], $want);
+            }
+        )*};
+    }
+
+    first_sentence_cases! {
+        first_sentence_plain: "Lists pets. Paged." => "Lists pets.";
+        first_sentence_not_at_eg: "Use a key (e.g. abc) here. More." => "Use a key (e.g. abc) here.";
+        first_sentence_not_at_ie: "The owner, i.e. the account. More." => "The owner, i.e. the account.";
+        first_sentence_not_at_version: "Works with v2.1 and 3.0.3 only. More." => "Works with v2.1 and 3.0.3 only.";
+        first_sentence_not_at_decimal: "A rate of 0.5 per call. More." => "A rate of 0.5 per call.";
+        first_sentence_not_at_url: "See https://docs.example.com/a.b for it. More." => "See https://docs.example.com/a.b for it.";
+        first_sentence_not_at_host: "Calls api.github.com once. More." => "Calls api.github.com once.";
+        first_sentence_not_at_initials: "Only in the U.S. and a.k.a. here. More." => "Only in the U.S. and a.k.a. here.";
+        first_sentence_not_at_approx: "Takes approx. ten seconds. More." => "Takes approx. ten seconds.";
+        first_sentence_after_a_quote: "See \"Rate limits.\" Then more." => "See \"Rate limits.\"";
+        first_sentence_after_a_bracket: "Pick one (any will do.) Then more." => "Pick one (any will do.)";
+        first_sentence_after_curly_quotes: "See \u{201c}Pages.\u{201d} Then more." => "See \u{201c}Pages.\u{201d}";
+        first_sentence_at_etc: "Files, links, etc. Then more." => "Files, links, etc.";
+        first_sentence_whole: "One sentence only" => "One sentence only";
+    }
+
+    #[test]
+    fn a_label_sentence_leads_with_the_next() {
+        fn lead(text: &str) -> &str {
+            &text[..lead_end(text).unwrap_or(text.len())]
+        }
+        assert_eq!(
+            lead("Deprecated. Lists teams. More."),
+            "Deprecated. Lists teams."
+        );
+        assert_eq!(lead("Lists teams. More."), "Lists teams.");
+        assert_eq!(lead("Deprecated."), "Deprecated.");
+        assert_eq!(lead("Deprecated. Lists teams."), "Deprecated. Lists teams.");
+    }
+
+    #[test]
+    fn later_sentences_stay_when_they_name_a_value() {
+        let cases = [
+            (
+                "The account owner. The name is not case sensitive.",
+                Some("The account owner."),
+            ),
+            (
+                "The direction. Either `asc` or `desc`. See the guide.",
+                Some("The direction. Either `asc` or `desc`."),
+            ),
+            (
+                "Page size. At most 100. Use it.",
+                Some("Page size. At most 100."),
+            ),
+            ("A path. The default value is \"/\".", None),
+            (
+                "Partial results. The default value is false. Read more.",
+                Some("Partial results. The default value is false."),
+            ),
+            (
+                "Deprecated. The line. Old advice.",
+                Some("Deprecated. The line."),
+            ),
+            ("One sentence.", None),
+            ("", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(
+                first_sentence_and_values(text).as_deref(),
+                want,
+                "{:?}",
+                text
+            );
+        }
+    }
+
+    #[test]
+    fn descriptions_that_only_say_the_name() {
+        let cases = [
+            ("The name of the repository.", "repo", true),
+            ("The organization name.", "org", true),
+            ("The unique identifier of the team.", "team_id", true),
+            (
+                "The number that identifies the issue.",
+                "issue_number",
+                true,
+            ),
+            ("Page token.", "pageToken", true),
+            ("City", "city", true),
+            // A word the name does not say stays.
+            ("The account owner of the repository.", "owner", false),
+            ("The Spotify ID of the album.", "album_id", false),
+            (
+                "The number of results per page (max 100).",
+                "per_page",
+                false,
+            ),
+            ("The name of the variable.", "name", false),
+            ("", "name", false),
+        ];
+        for (description, name, only) in cases {
+            assert_eq!(
+                says_only_name(description, name),
+                only,
+                "{:?} for {}",
+                description,
+                name
+            );
+        }
     }
 
     #[test]
