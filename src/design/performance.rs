@@ -197,22 +197,37 @@
 //!   one 2,000-property schema (272 KB, 437 KB documents) 0.06 s and 0.08 s, 11 and 17 MB,
 //!   plugin files of 373 KB and 575 KB (before: more than 1 GB; 3.4 GB, 10 s and 257 MB).
 //! - An import's figures (each tool's schema bytes, which `import openapi` sums and ranks)
-//!   walk every tool schema with the `$defs` entries it reaches: for Microsoft Graph beta
-//!   (47 MB, 21,807 tools) those schemas are several times the document, and measuring them
-//!   took about 0.5 s of the import on one thread; they are measured on the import's threads.
-//!   Where Graph beta's time went (release build, 2 vCPUs, timing lines around each phase of
-//!   `httptool import openapi`, idle machine, 3.2 to 3.4 s in all): reading and parsing
-//!   0.34 s, the walk 0.05 s, converting the operations 0.6 s, writing the plugin file value
-//!   0.25 s, reading it back and compiling the tools 1.0 s (per tool: the `$defs` entries it
-//!   reaches cloned, checked and compacted), the figures 0.5 s, freeing the import's
-//!   intermediate values about 0.4 s, `to_json` 0.15 s and printing 0.2 s. The remaining cost
-//!   is the per-tool copy of reached `$defs` (made twice: as declared, then compacted) and
-//!   the plugin file value built and read back; building through the typed builders and
-//!   compacting each entry once per plugin are the next steps. Peak memory (`/usr/bin/time`
-//!   maximum resident set, whole process) against the document: Stripe 33 MB for 2.5 MB
-//!   (13x), GitHub 55 MB for 5.7 MB (9.6x), Graph 383 MB for 20 MB (19x), Graph beta 754 MB
-//!   for 47 MB (16x): the parsed document, the plugin file value, and every tool's schema with
-//!   its reached `$defs` alive at once.
+//!   measure each schema the tools share (the `$defs` entries many reach) once per thread,
+//!   found again by its allocation, and only each tool's own members besides: for
+//!   Microsoft Graph beta (47 MB, 21,807 tools) the tool schemas are 147 MB, several times
+//!   the document, and walking each whole took about 0.5 s of one thread (then spread over
+//!   the import's threads). The command line frees the parsed document once the import is
+//!   made, so the plugin file value and its printing reuse that memory rather than add to
+//!   the peak (the rest is still left to the process's exit).
+//!   Where Graph beta's time went before these (release build, 2 vCPUs, timing lines around
+//!   each phase of `httptool import openapi`, idle machine, 3.2 to 3.4 s in all): reading
+//!   and parsing 0.34 s, the walk 0.05 s, converting the operations 0.6 s, writing the
+//!   plugin file value 0.25 s, reading it back and compiling the tools 1.0 s (per tool: the
+//!   `$defs` entries it reaches cloned, checked and compacted), the figures 0.5 s, freeing
+//!   the import's intermediate values about 0.4 s, `to_json` 0.15 s and printing 0.2 s. A profile (`perf record`) of the
+//!   whole command still puts a fifth of it in the kernel clearing new pages: the
+//!   memory, more than the walks, is the cost.
+//!   Measured (release, 2 vCPUs, `/usr/bin/time` on the whole `httptool import openapi`
+//!   process, user + system CPU and maximum resident set, median of 3, the commit before
+//!   and after back to back, load average 2 to 3.5, plugin files and reports compared byte
+//!   for byte): Stripe (2.5 MB) 0.09 s to 0.13 s, 33 MB to 31.5 MB (13x the document);
+//!   GitHub (5.7 MB) 0.12 s to 0.15 s, 54 MB to 53 MB (9.2x); Graph (20 MB) 1.56 s to
+//!   1.62 s, 364 MB to 327 MB (16x); Graph beta (47 MB) 3.59 s to 3.56 s, 714 MB to 634 MB
+//!   (13.5x). The figures take 0.13 s less of Graph beta (3.08 s to 2.96 s of user time,
+//!   the figures alone, back to back); freeing the document costs about what that saves,
+//!   and the small documents' differences are within the noise of a shared machine.
+//!   The 4x target is not met, and cannot be while the compiled tools are kept as they are:
+//!   Graph beta's plugin file alone is 124 MB (pretty JSON), and the peak is now the import
+//!   itself, the parsed document (about 140 MB) and the plugin with its compiled tools
+//!   (about 430 MB, some 20 KB a tool) alive at once. Tried and left out: sharing one map
+//!   of reached `$defs` between the tools that reach the same entries (10 MB less for
+//!   Graph beta, 4 MB for Graph, the same time), and freeing the document on another
+//!   thread (no less memory, 0.1 s more CPU).
 //! - A tool's reached `$defs` entries are found through a graph of the plugin's `$defs` made
 //!   once per plugin (each entry's position by name and the entries it refers to), so a
 //!   tool costs a hash lookup per entry it reaches; before, every lookup scanned the

@@ -301,6 +301,17 @@ impl Json {
         write::compact_len(self)
     }
 
+    /// [`compact_len`](Json::compact_len), counting each object shared with values measured
+    /// before (by its allocation, in `sizes`) once: the caller keeps them all alive while
+    /// `sizes` lives.
+    #[cfg(feature = "tool")]
+    pub(crate) fn compact_len_sharing(
+        &self,
+        sizes: &mut std::collections::HashMap<usize, usize>,
+    ) -> usize {
+        write::compact_len_sharing(self, sizes)
+    }
+
     /// Whether this is an array or object with something in it.
     fn is_nested(&self) -> bool {
         match self {

@@ -196,6 +196,42 @@ pub(crate) fn compact_len(value: &Json) -> usize {
     total
 }
 
+/// [`compact_len`] of many values that share objects (the `$defs` entries every tool of a
+/// plugin reaches): each shared object's length is counted once and then found in `sizes`,
+/// by its allocation ([`Map::shared_id`]), so the values cost their own members, not the
+/// shared ones again. The ids are only meaningful while the values are alive: the caller
+/// keeps `sizes` no longer than them.
+#[cfg(feature = "tool")]
+pub(crate) fn compact_len_sharing(
+    value: &Json,
+    sizes: &mut std::collections::HashMap<usize, usize>,
+) -> usize {
+    let mut total = 0;
+    let mut stack: Vec<&Json> = vec![value];
+    while let Some(value) = stack.pop() {
+        total += match value {
+            Json::Object(map) if map.is_shared() => match map.shared_id() {
+                Some(id) => *sizes.entry(id).or_insert_with(|| compact_len(value)),
+                None => compact_len(value),
+            },
+            Json::Array(items) => {
+                stack.extend(items.iter());
+                2 + items.len().saturating_sub(1)
+            }
+            Json::Object(map) => {
+                let mut own = 2 + map.len().saturating_sub(1);
+                for (key, member) in map.iter() {
+                    own += str_len(key) + 1;
+                    stack.push(member);
+                }
+                own
+            }
+            other => compact_len(other),
+        };
+    }
+    total
+}
+
 /// The length of `s` as [`write_str`] writes it, quotes included.
 #[cfg(any(feature = "tool", feature = "yaml"))]
 fn str_len(s: &str) -> usize {
@@ -803,6 +839,23 @@ fn skip_plain(bytes: &[u8], mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(feature = "tool")]
+    fn compact_len_sharing_counts_each_shared_object_once_and_the_same_length() {
+        let entry = crate::json!({"type": "object", "properties": {"a\"b": {"type": "string"}}, "n": [1.5, null, true]});
+        let first = crate::json!({"type": "object", "$defs": {"E": entry.clone()}});
+        let second = crate::json!({"items": [entry.clone(), {"x": entry}], "k": "\u{2028}"});
+        let mut sizes = std::collections::HashMap::new();
+        for value in [&first, &second, &first] {
+            assert_eq!(
+                compact_len_sharing(value, &mut sizes),
+                value.to_string().len()
+            );
+        }
+        // One entry: the shared object, found again by its allocation.
+        assert_eq!(sizes.len(), 1);
+    }
 
     #[cfg(any(feature = "tool", feature = "yaml"))]
     #[test]

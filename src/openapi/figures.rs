@@ -1,7 +1,8 @@
 //! The figures of each tool of the plugin ([`ToolFigure`]), measured on the import's threads.
 
+use std::collections::HashMap;
+
 use super::operation::Draft;
-use super::response;
 use super::ToolFigure;
 use crate::plugin::{HttpPlugin, HttpTool};
 use crate::tool::Tool;
@@ -9,9 +10,10 @@ use crate::tool::Tool;
 /// Tools each thread measures at least: a thread costs its start, a tool a few microseconds.
 const MIN_FIGURES_PER_THREAD: usize = 256;
 
-/// One figure per tool, in the plugin's order. Measuring a tool's schema walks it whole, and
-/// a large API's tool schemas (each with the `$defs` entries it reaches) are several times
-/// the document: Microsoft Graph beta's took half a second on one thread, so the tools are
+/// One figure per tool, in the plugin's order. A large API's tool schemas (each with the
+/// `$defs` entries it reaches) are several times the document, so an entry the tools share
+/// is measured once a run (walking every schema whole took Microsoft Graph beta half a
+/// second on one thread), and the tools are
 /// measured in contiguous runs on the import's threads and joined in order (the calling
 /// thread measures the first run, and any whose thread could not be started).
 pub(super) fn figures(
@@ -22,6 +24,9 @@ pub(super) fn figures(
 ) -> Vec<ToolFigure> {
     let tools = plugin.tools();
     let measure = |tools: &[HttpTool], drafts: &[Draft]| -> Vec<ToolFigure> {
+        // The lengths of the schemas the tools share (the `$defs` entries many reach), by
+        // allocation: the plugin holds them while this run lives.
+        let mut shared = HashMap::new();
         tools
             .iter()
             .zip(drafts)
@@ -31,7 +36,7 @@ pub(super) fn figures(
                     name: spec.name().to_string(),
                     method: draft.method.as_str().to_string(),
                     path: draft.path.clone(),
-                    schema_bytes: response::compact_len(spec.parameters()),
+                    schema_bytes: spec.parameters().compact_len_sharing(&mut shared),
                     description_bytes: spec.description().len(),
                     base_url: draft
                         .base_url

@@ -184,11 +184,6 @@ fn too_large(conv: &mut Converter<'_, '_>, at: &str) {
     ));
 }
 
-/// The bytes of `value` as compact JSON, counted without writing it.
-pub(crate) fn compact_len(value: &Json) -> usize {
-    value.compact_len()
-}
-
 /// The order of a success status code: `200`..`299` by number, then `2XX` (OpenAPI 3.1
 /// section 4.8.16.2: an explicit code wins over the range); `None` for anything else.
 fn success_rank(code: &str) -> Option<u16> {

@@ -113,14 +113,18 @@ pub fn import(mut args: Args) -> Result<ExitCode, CliError> {
     let left = max_bytes.saturating_sub(text.len() as u64);
     drop(text);
     let import = run_import(&document, path, options, left)?;
+    // The document is read no more: freed before the plugin file is made and printed,
+    // which then reuse its memory rather than add to the peak (a tenth of it for
+    // Microsoft Graph beta, in about the same time).
+    drop(document);
     let file = import.plugin().to_json();
     print_pretty(&file, threads)?;
     report(&import);
-    // The process ends now, and its memory with it: taking apart the document, the import,
-    // the plugin file and its text (millions of small allocations for a large API) would
+    // The process ends now, and its memory with it: taking apart the import, the plugin
+    // file and its text (millions of small allocations for a large API) would
     // cost a tenth of the command's time for nothing. Nothing here holds a resource other
     // than memory (standard output is flushed above).
-    std::mem::forget((document, import, file));
+    std::mem::forget((import, file));
     Ok(ExitCode::SUCCESS)
 }
 
