@@ -227,7 +227,8 @@ fn collapse_space(text: &str) -> Cow<'_, str> {
 /// and left out deeper (names, types, enums and required lists say the rest); a property's
 /// description keeps its first sentence and the later ones that name a value (a code span,
 /// a quoted literal, a digit, `true`, `false`, `null` or a default: where formats, limits and
-/// the meaning of enum values are written), and is left out when its words are the
+/// the meaning of enum values are written; not one that sends the reader elsewhere, `See
+/// "Pagination."`), and is left out when its words are the
 /// property's name and words any name says (`The name of the repository.` for `repo`,
 /// `The unique identifier of the team.` for `team_id`); and these left out: empty
 /// descriptions,

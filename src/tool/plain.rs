@@ -426,7 +426,7 @@ pub(crate) fn first_sentence_and_values(text: &str) -> Option<String> {
         if n == 0 {
             label = is_label(sentence);
         }
-        if n == 0 || (n == 1 && label) || names_value(sentence) {
+        if n == 0 || (n == 1 && label) || (names_value(sentence) && !points_elsewhere(sentence)) {
             kept.push(sentence);
         } else {
             dropped = true;
@@ -466,6 +466,30 @@ fn names_value(sentence: &str) -> bool {
                 .iter()
                 .any(|value| word.eq_ignore_ascii_case(value))
         })
+}
+
+/// Whether `sentence` sends the reader elsewhere (`For more information, see "Using
+/// pagination in the REST API."`, `See the guide to learn more.`): a model calling the tool
+/// cannot follow it, and the title it quotes names no value.
+fn points_elsewhere(sentence: &str) -> bool {
+    const LEADS: [&str; 9] = [
+        "see ",
+        "for more ",
+        "for details",
+        "for further ",
+        "more information",
+        "more details",
+        "learn more",
+        "read more",
+        "refer to ",
+    ];
+    let head = sentence
+        .trim_start()
+        .get(..20)
+        .unwrap_or(sentence.trim_start());
+    let lower = head.to_ascii_lowercase();
+    LEADS.iter().any(|lead| lower.starts_with(lead))
+        || sentence.to_ascii_lowercase().contains("to learn more")
 }
 
 /// Words any parameter's name says, whatever it names: `The unique identifier of the team.`
@@ -805,6 +829,19 @@ mod tests {
             ),
             ("One sentence.", None),
             ("", None),
+            // Pointers elsewhere go, even when they quote a title or hold a digit.
+            (
+                "Results per page (max 100). For more information, see \"Using pagination.\"",
+                Some("Results per page (max 100)."),
+            ),
+            (
+                "The ref. See \"Git References\" in the Git documentation. Refer to RFC 3986.",
+                Some("The ref."),
+            ),
+            (
+                "A draft. Read \"Draft Pull Requests\" to learn more. Seen `x` first.",
+                Some("A draft. Seen `x` first."),
+            ),
         ];
         for (text, want) in cases {
             assert_eq!(
