@@ -309,8 +309,8 @@ mod tests {
         )*};
     }
 
-    // Issue 10, defect 5: names are judged on their tokens, not on substrings. Each row is a
-    // name from a real API's documentation.
+    // Names are judged on their tokens, not on substrings (substrings once hid `author`).
+    // Each row is a name from a real API's documentation.
     credential_names! {
         credential_authorization: "Authorization" => true;
         credential_proxy_authorization: "Proxy-Authorization" => true;
