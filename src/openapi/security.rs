@@ -4,6 +4,7 @@
 use super::error::{child, Warning};
 use super::Version;
 use crate::json::{Json, Map};
+use crate::plugin::naming;
 use crate::plugin::{Auth, AwsSigV4, ConfigValue, Location, OAuth2, Param};
 
 /// Where one scheme's credential goes.
@@ -72,18 +73,7 @@ fn host_of(url: &str) -> String {
 /// `text` in upper case, each run of characters outside `A-Z 0-9` one `_`, none at either
 /// end (so `___` in a variable is only ever the separator); `X` when nothing is left.
 fn push_upper(out: &mut String, text: &str) {
-    let start = out.len();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_uppercase());
-        } else if out.len() > start && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    while out.len() > start && out.ends_with('_') {
-        out.pop();
-    }
-    if out.len() == start {
+    if !naming::push_upper_snake(out, text) {
         out.push('X');
     }
 }
