@@ -1,5 +1,6 @@
 //! The files of `src/plugin/` use each other without a circle (`builder` -> `compile` ->
-//! `validate` -> `builder` was one once). Reads the sources: every `super::name` and
+//! `validate` -> `builder` was one once), and its phase folders are layers: `declare/`, then
+//! `call/`, then `build/`. Reads the sources: every `super::name` and
 //! `crate::plugin::name` outside comments and `#[cfg(test)]` modules is an edge, a name
 //! re-exported by `plugin/mod.rs` counting as the file it comes from.
 
@@ -34,23 +35,53 @@ fn sources() -> BTreeMap<String, String> {
     out
 }
 
-/// `pub use self::module::{A, B}` lines of `mod.rs`: item -> module.
-fn reexports(mod_rs: &str) -> BTreeMap<String, String> {
+/// `pub use self::path::to::module::{A, B}` lines of `mod.rs`: item -> module file.
+fn reexports(mod_rs: &str, modules: &[String]) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut rest = mod_rs;
     while let Some(i) = rest.find("use self::") {
         let after = &rest[i + "use self::".len()..];
         let end = after.find(';').unwrap();
-        let (module, items) = after[..end].split_once("::").unwrap();
+        let (module, items) = resolve(&after[..end], "", modules);
         for item in items.trim_matches(|c| c == '{' || c == '}').split(',') {
             let item = item.trim();
             if !item.is_empty() {
-                out.insert(item.to_string(), module.to_string());
+                if let Some(module) = &module {
+                    out.insert(item.to_string(), module.clone());
+                }
             }
         }
         rest = &after[end..];
     }
     out
+}
+
+/// The file a path (`build::compile::Compiled`, `naming`) names from `base`, and the rest of
+/// the path after it: segments are followed while they name a folder.
+fn resolve<'a>(path: &'a str, base: &str, modules: &[String]) -> (Option<String>, &'a str) {
+    let mut dir = base.to_string();
+    let mut rest = path;
+    loop {
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let candidate = format!("{}{}", dir, name);
+        let after = &rest[name.len()..];
+        let after = after.strip_prefix("::").unwrap_or(after);
+        if modules.contains(&format!("{}/mod", candidate)) {
+            if after.starts_with(|c: char| c.is_ascii_lowercase()) {
+                dir = format!("{}/", candidate);
+                rest = after;
+                continue;
+            }
+            return (Some(format!("{}/mod", candidate)), after);
+        }
+        if modules.contains(&candidate) {
+            return (Some(candidate), after);
+        }
+        return (None, rest);
+    }
 }
 
 /// The plugin modules `code` names, resolved to their files.
@@ -74,19 +105,17 @@ fn uses(
             let mut rest = line;
             while let Some(i) = rest.find(prefix) {
                 rest = &rest[i + prefix.len()..];
+                let (file, _) = resolve(rest, base, modules);
                 let name: String = rest
                     .chars()
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
-                let candidate = format!("{}{}", base, name);
-                let target = if modules.contains(&candidate) {
-                    candidate
-                } else if modules.contains(&format!("{}mod", candidate)) {
-                    format!("{}mod", candidate)
-                } else if let Some(m) = reexports.get(&name) {
-                    m.clone()
-                } else {
-                    continue;
+                let target = match file {
+                    Some(file) => file,
+                    None => match reexports.get(&name) {
+                        Some(m) => m.clone(),
+                        None => continue,
+                    },
                 };
                 if target != module && !out.contains(&target) {
                     out.push(target);
@@ -101,13 +130,31 @@ fn uses(
 fn plugin_modules_form_a_dag() {
     let sources = sources();
     let modules: Vec<String> = sources.keys().cloned().collect();
-    let reexports = reexports(&sources["mod"]);
+    let reexports = reexports(&sources["mod"], &modules);
     let graph: BTreeMap<&str, Vec<String>> = sources
         .iter()
         .map(|(m, code)| (m.as_str(), uses(m, code, &reexports, &modules)))
         .collect();
-    assert!(graph["compile"].contains(&String::from("validate")));
-    assert!(graph["builder"].contains(&String::from("compile")));
+    assert!(graph["build/compile"].contains(&String::from("build/validate")));
+    assert!(graph["build/builder"].contains(&String::from("build/compile")));
+    assert!(graph["build/compile"].contains(&String::from("call/args")));
+    // The phases are layers: a declaration uses no step of a call and nothing of the build,
+    // and a step of a call uses nothing of the build.
+    for (module, targets) in &graph {
+        let below: &[&str] = match module.split('/').next() {
+            Some("declare") => &["declare/"],
+            Some("call") => &["declare/", "call/"],
+            _ => continue,
+        };
+        for target in targets {
+            assert!(
+                target == "error" || below.iter().any(|b| target.starts_with(b)),
+                "{} uses {}, a later phase",
+                module,
+                target
+            );
+        }
+    }
     // Depth-first search with colours: a grey module reached again closes a circle.
     let mut colour: BTreeMap<&str, u8> = BTreeMap::new();
     for start in graph.keys() {

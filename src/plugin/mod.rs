@@ -26,7 +26,7 @@
 //!
 //! Each option is defined once, in [`http`](crate::http), and named there as the plugin file
 //! names it; [`Options`] sets it for a plugin or an endpoint, and one function (in
-//! `compile.rs`) turns a plugin's options into the [`RequestOptions`](crate::http::RequestOptions)
+//! `build/compile.rs`) turns a plugin's options into the [`RequestOptions`](crate::http::RequestOptions)
 //! every request carries (the plugin's own client keeps the defaults).
 //!
 //! | option | plugin file | [`Options`] | [`http::Config`](crate::http::Config) and [`RequestOptions`](crate::http::RequestOptions) |
@@ -54,40 +54,23 @@
 //!
 //! # Layout
 //!
-//! | file | what it holds |
+//! The folders are the phases a plugin goes through, each using only the ones above it:
+//!
+//! | folder or file | what it holds |
 //! | --- | --- |
-//! | `model.rs`, `config_value.rs`, `oauth.rs` | the declaration types: endpoints, parameters, options, auth, values from the environment or the context |
-//! | `declaration.rs` | the plain declaration the builder fills in, unchecked |
-//! | `validate.rs`, `compile.rs` | the checks when a plugin is built, and what every call reuses |
-//! | `http_plugin.rs` | `HttpPlugin`: the checked declaration and what it runs with |
-//! | `builder.rs` | the builders, named after the plugin file's fields |
-//! | `option_fields.rs` | the plugin file's option fields: one table that reading, writing and the checks walk |
-//! | `file/read.rs`, `file/template.rs`, `file/write.rs` | the plugin file: `from_json`, `${NAME}`, `to_json` |
-//! | `schema.rs` | the JSON Schema the model reads |
-//! | `args.rs` | value order, coercion and unknown names (pure) |
-//! | `request.rs`, `multipart.rs`, `auth.rs` | values into a request (pure) |
-//! | `result.rs` | a response into what the model reads (pure) |
-//! | `shape.rs` | `response_fields` and the `fields` argument: parts of a JSON response (pure) |
-//! | `redact.rs` | secrets the call sent, echoed back, as `***` (pure) |
-//! | `token.rs` | OAuth 2.0: the token cache and fetch |
-//! | `tool.rs` | `HttpTool`: the pipeline, the transport, the observer; `HttpPlugin::tools`, `ToolRegistry::add_plugin` |
-//! | `provider.rs` | plugin packages configured with properties |
-//! | `naming.rs` | the names importers give: valid, unique, environment variables (pure) |
+//! | `declare/` | declaring a plugin: `model` (endpoints, parameters, options, auth), `config_value`, the auth schemes with fields of their own (`oauth`, `sigv4`), `pages`, `declaration` (what a builder holds, unchecked), `option_fields` (one table of the file's option fields that reading, writing and the checks walk), `naming` (the names importers give) |
+//! | `call/` | the steps of a call, each on declared types alone: `args` and `schema_check` (the model's arguments into checked values), `style`, `multipart`, `auth` (values into wire text), `token` (OAuth 2.0 tokens fetched and cached), `digest`, `result`, `fields` (`response_fields` and the `fields` argument), `stream`, `redact`, `paging`, `operation`, `observe` |
+//! | `build/` | checking and compiling a declaration: `validate`, `schema` (the JSON Schema the model reads), `compile` (what every call reuses), `http_plugin` (`HttpPlugin`: the checked plugin and what it runs with), `builder` |
+//! | `request.rs`, `tool.rs` | a call on a built plugin: values into an `http::Request`; `HttpTool`, the pipeline from arguments to what the model reads, and `ToolRegistry::add_plugin` |
+//! | `file/` | the plugin file: `from_json` (`read`), `${NAME}` (`template`), `to_json` (`write`), on the builders |
+//! | `package.rs` | plugin packages configured with properties ([`PluginProvider`]) |
+//! | `error.rs` | what is wrong with a declaration, and where |
 //!
-//! The files use each other without a circle. From the bottom, each uses only files above it
-//! in this list (and the pure helpers `error`, `shape`, `style`, `schema_check`, `observe`,
-//! `multipart`, `naming`, which use nothing of the plugin but `error` and `model`):
-//!
-//! 1. `config_value`, then `oauth`, then `model` (the declaration types);
-//! 2. `auth`, `args`, `schema`, `redact`, `result`, `token` (pure steps of a call);
-//! 3. `declaration` (what the builder fills in);
-//! 4. `validate` (checks a `Declaration`), then `compile` (checks and prepares it, producing
-//!    what `HttpPlugin` holds);
-//! 5. `http_plugin` (the checked plugin), then `builder` (fills in a `Declaration`;
-//!    `build` compiles it into an `HttpPlugin`);
-//! 6. `request`, then `tool` (a call, and the tools made from a plugin);
-//! 7. `file` (`read` fills in a builder, `write` reads a plugin back out, both on `template`),
-//!    then `provider`.
+//! The build phase uses the steps of a call to check defaults and prepare what calls reuse
+//! (coercion, budgets, response fields), so `call/` sits below `build/`; `request.rs` and
+//! `tool.rs` need the compiled plugin, so they sit above both. No file uses a file of a later
+//! phase, and the files use each other without a circle (`tests/plugin_modules.rs` checks
+//! both).
 
 //! # Examples
 //!
@@ -131,64 +114,42 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod args;
-mod auth;
-mod builder;
-mod compile;
-mod config_value;
-mod declaration;
-mod digest;
+mod build;
+mod call;
+mod declare;
 mod error;
 mod file;
-mod http_plugin;
-mod model;
-mod multipart;
-pub(crate) mod naming;
-mod oauth;
-mod observe;
-mod operation;
-mod option_fields;
-mod pages;
-mod paging;
-mod provider;
-mod redact;
+mod package;
 mod request;
-mod result;
-mod schema;
-mod schema_check;
-mod shape;
-mod sigv4;
-mod stream;
-mod style;
-mod token;
 mod tool;
-mod validate;
-pub(crate) use self::validate::MANAGED_HEADERS;
 
-pub use self::auth::Signer;
-pub(crate) use self::builder::Refused;
-pub use self::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
-pub use self::error::{Error, ErrorKind};
-pub use self::http_plugin::HttpPlugin;
-pub use self::model::MAX_TYPE_DEPTH;
-pub use self::model::{
+pub(crate) use self::build::validate::MANAGED_HEADERS;
+pub(crate) use self::declare::naming;
+
+pub(crate) use self::build::builder::Refused;
+pub use self::build::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
+pub use self::build::http_plugin::HttpPlugin;
+pub use self::build::validate::MAX_SCHEMA_DEPTH;
+pub use self::call::auth::Signer;
+pub use self::call::multipart::{FilePart, FileResolver};
+pub use self::call::observe::{Exchange, Observer};
+pub use self::call::redact::MIN_REDACTED_SECRET_BYTES;
+pub use self::call::result::{ApiResponse, DEFAULT_MAX_ATTACHMENT_BYTES};
+pub use self::call::stream::{
+    DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_STREAM_EVENTS, DEFAULT_TIMEOUT_STREAM,
+};
+pub(crate) use self::call::token::token_url_problem;
+pub use self::declare::model::MAX_TYPE_DEPTH;
+pub use self::declare::model::{
     method_annotations, AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint,
     EndpointAuth, Location, Options, Param, ParamType, Property, MAX_OUTPUT_SCHEMA_BYTES,
 };
-pub use self::multipart::{FilePart, FileResolver};
-pub use self::oauth::{
+pub use self::declare::oauth::{
     ClientAuth, Grant, OAuth2, RotatedToken, TokenListener, DEFAULT_TOKEN_LIFETIME,
     MAX_CACHED_TOKENS, MAX_TOKEN_RENEW_MARGIN,
 };
-pub use self::observe::{Exchange, Observer};
-pub use self::pages::{PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES};
-pub use self::provider::{JsonPluginProvider, PluginProvider};
-pub use self::redact::MIN_REDACTED_SECRET_BYTES;
-pub use self::result::{ApiResponse, DEFAULT_MAX_ATTACHMENT_BYTES};
-pub use self::sigv4::AwsSigV4;
-pub use self::stream::{
-    DEFAULT_MAX_STREAM_BYTES, DEFAULT_MAX_STREAM_EVENTS, DEFAULT_TIMEOUT_STREAM,
-};
-pub(crate) use self::token::token_url_problem;
+pub use self::declare::pages::{PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES};
+pub use self::declare::sigv4::AwsSigV4;
+pub use self::error::{Error, ErrorKind};
+pub use self::package::{JsonPluginProvider, PluginProvider};
 pub use self::tool::{DryRun, HttpTool};
-pub use self::validate::MAX_SCHEMA_DEPTH;

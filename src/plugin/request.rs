@@ -3,16 +3,16 @@
 //! query, headers, body, then the plugin's static parts and auth. The URL is written into one
 //! string and parsed once. Pure, apart from the host's file resolver for file parts.
 
-use super::args::Values;
-use super::auth;
-use super::compile::{effective_location, BodyPlan, Compiled, PathPiece};
-use super::error::quote;
-use super::http_plugin::HttpPlugin;
-use super::model::{ArrayStyle, Auth, Location, Param};
-use super::multipart::{self, Part};
-use super::style::{self, text};
 use crate::http::Request;
 use crate::json::Json;
+use crate::plugin::build::compile::{effective_location, BodyPlan, Compiled, PathPiece};
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::call::args::Values;
+use crate::plugin::call::auth;
+use crate::plugin::call::multipart::{self, Part};
+use crate::plugin::call::style::{self, text};
+use crate::plugin::declare::model::{ArrayStyle, Auth, Location, Param};
+use crate::plugin::error::quote;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, EncodeSet, SegmentProblem, Url};
 
@@ -314,7 +314,7 @@ fn push_headers(
 /// The endpoint's own static headers, each replacing the plugin's of the same name; a value
 /// from the environment or the context is sensitive, as the plugin's are.
 fn push_endpoint_headers(
-    endpoint: &super::model::Endpoint,
+    endpoint: &crate::plugin::declare::model::Endpoint,
     context: &CallContext,
     request: &mut Request,
 ) -> Result<(), ToolOutput> {
@@ -343,7 +343,7 @@ fn push_endpoint_headers(
 /// Every cookie parameter given, in one `Cookie` header (RFC 6265 section 5.4: `a=1; b=2`),
 /// marked sensitive when a hidden or secret value is in it.
 fn push_cookies(
-    endpoint: &super::model::Endpoint,
+    endpoint: &crate::plugin::declare::model::Endpoint,
     values: &Values,
     request: &mut Request,
 ) -> Result<(), ToolOutput> {

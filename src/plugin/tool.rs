@@ -6,26 +6,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::args::{self, Values};
-use super::auth;
-use super::compile::Compiled;
-use super::digest;
-use super::error::{self, Error};
-use super::http_plugin::HttpPlugin;
-use super::model::{Auth, ConfigValue, Endpoint, Location};
-use super::oauth::{Grant, OAuth2};
-use super::observe::Exchange;
-use super::operation;
-use super::pages;
-use super::paging;
-use super::redact::Redactor;
 use super::request;
-use super::result::{self, ApiResponse, Shaping};
-use super::shape::{self, FieldPath};
-use super::stream::{self, Collector};
-use super::token::{Fetcher, Issued};
 use crate::http::{self, Client, Request, Response, Secrets};
 use crate::json::{Json, Map};
+use crate::plugin::build::compile::Compiled;
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::call::args::{self, Values};
+use crate::plugin::call::auth;
+use crate::plugin::call::digest;
+use crate::plugin::call::fields::{self, FieldPath};
+use crate::plugin::call::observe::Exchange;
+use crate::plugin::call::operation;
+use crate::plugin::call::paging;
+use crate::plugin::call::redact::Redactor;
+use crate::plugin::call::result::{self, ApiResponse, Shaping};
+use crate::plugin::call::stream::{self, Collector};
+use crate::plugin::call::token::{Fetcher, Issued};
+use crate::plugin::declare::model::{Auth, ConfigValue, Endpoint, Location};
+use crate::plugin::declare::oauth::{Grant, OAuth2};
+use crate::plugin::declare::pages;
+use crate::plugin::error::{self, Error};
 use crate::quote::MASK;
 use crate::tool::{
     self, cap_text, Approval, ApprovalRequest, CallContext, ErrorKind, Operation, Tool, ToolOutput,
@@ -48,7 +48,7 @@ use crate::url::Url;
 ///    path segments percent-encoded with dot segments
 ///    refused, query names and values encoded, header values checked, body parameters of
 ///    GET, HEAD, OPTIONS and DELETE moved to the query, a JSON, urlencoded or multipart body;
-/// 5. static headers, query values and auth are added, and a [`Signer`](super::Signer)
+/// 5. static headers, query values and auth are added, and a [`Signer`](crate::plugin::Signer)
 ///    runs;
 /// 6. the request goes to the plugin's transport, and the response becomes the output
 ///    ([results](crate::design::endpoints#results)): 2xx text as sent (JSON also parsed into
@@ -67,9 +67,9 @@ use crate::url::Url;
 /// the call context, hidden parameters filled from it or from the environment) that the
 /// server echoes back, in a body, a reason phrase, a `Location` or a file name, is `***`
 /// in the output (its text and its structured data) and in what an
-/// [`Observer`](super::Observer) sees: as sent, percent-encoded and JSON-escaped, and for
+/// [`Observer`](crate::plugin::Observer) sees: as sent, percent-encoded and JSON-escaped, and for
 /// Basic auth the base64 of `user:password` and the password alone. Values shorter than
-/// [`MIN_REDACTED_SECRET_BYTES`](super::MIN_REDACTED_SECRET_BYTES) are not looked for.
+/// [`MIN_REDACTED_SECRET_BYTES`](crate::plugin::MIN_REDACTED_SECRET_BYTES) are not looked for.
 /// [`send`](HttpTool::send) returns the raw response.
 ///
 /// The model's arguments are untrusted. The scheme, host, port and declared path cannot be
@@ -332,7 +332,7 @@ impl HttpTool {
         if !self.compiled.endpoint.fields_argument() {
             return Ok(None);
         }
-        match arguments.remove(shape::FIELDS_ARGUMENT) {
+        match arguments.remove(fields::FIELDS_ARGUMENT) {
             None | Some(Json::Null) => Ok(None),
             Some(value) => {
                 // A model that encodes the list as a JSON string, as with other arrays.
@@ -340,7 +340,7 @@ impl HttpTool {
                     Some(Ok(decoded)) => decoded,
                     _ => value,
                 };
-                shape::parse_list(&value).map(Some).map_err(|e| {
+                fields::parse_list(&value).map(Some).map_err(|e| {
                     ToolOutput::error(
                         ErrorKind::InvalidParameter,
                         format!("argument 'fields': {}", e),
@@ -906,7 +906,10 @@ impl HttpTool {
             output = output.truncated();
         }
         let fits = match self.compiled.spec.output_schema() {
-            Some(schema) => super::schema_check::check(&value, schema, &self.compiled.defs).is_ok(),
+            Some(schema) => {
+                crate::plugin::call::schema_check::check(&value, schema, &self.compiled.defs)
+                    .is_ok()
+            }
             None => true,
         };
         if fits {

@@ -7,18 +7,18 @@ use std::time::Duration;
 use super::template::{expand, placeholder};
 use crate::http::Method;
 use crate::json::{self, Json, Map};
-use crate::plugin::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
-use crate::plugin::error::{quote, Error, ErrorKind};
-use crate::plugin::http_plugin::HttpPlugin;
-use crate::plugin::model::MAX_TYPE_DEPTH;
-use crate::plugin::model::{
+use crate::plugin::build::builder::{EndpointBuilder, ParamBuilder, PluginBuilder};
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::build::validate::{at, index};
+use crate::plugin::declare::model::MAX_TYPE_DEPTH;
+use crate::plugin::declare::model::{
     AddressMode, ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param,
     ParamType, Property,
 };
-use crate::plugin::oauth::{ClientAuth, OAuth2};
-use crate::plugin::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
-use crate::plugin::sigv4::AwsSigV4;
-use crate::plugin::validate::{at, index};
+use crate::plugin::declare::oauth::{ClientAuth, OAuth2};
+use crate::plugin::declare::option_fields::{Value, OPTION_FIELDS, OPTION_NAMES};
+use crate::plugin::declare::sigv4::AwsSigV4;
+use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::tool::{unknown_name_message, Confirm, ToolAnnotations};
 
 // The fields each object of the file accepts (anything else is an error naming the closest).

@@ -2,13 +2,13 @@
 
 use super::template::escape;
 use crate::json::{Json, Map};
-use crate::plugin::http_plugin::HttpPlugin;
-use crate::plugin::model::{
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::declare::model::{
     ArrayStyle, Auth, ConfigValue, Endpoint, EndpointAuth, Options, Param, ParamType,
 };
-use crate::plugin::oauth::{ClientAuth, Grant, OAuth2};
-use crate::plugin::option_fields::{Value, OPTION_FIELDS};
-use crate::plugin::sigv4::AwsSigV4;
+use crate::plugin::declare::oauth::{ClientAuth, Grant, OAuth2};
+use crate::plugin::declare::option_fields::{Value, OPTION_FIELDS};
+use crate::plugin::declare::sigv4::AwsSigV4;
 use crate::tool::Confirm;
 
 impl HttpPlugin {

@@ -13,10 +13,10 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::model::Options;
-use super::redact::Redactor;
 use crate::http::{media, BodyStream, Headers};
 use crate::json::{self, Json, Map};
+use crate::plugin::call::redact::Redactor;
+use crate::plugin::declare::model::Options;
 use crate::tool::Progress;
 
 /// The most events read from one event stream: 1,000. Set per plugin or endpoint with

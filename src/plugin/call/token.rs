@@ -7,14 +7,14 @@ use std::fmt;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::error::quote;
-use super::oauth::{
+use crate::http::{self, Request, RequestOptions, Response};
+use crate::json::{self, Json};
+use crate::plugin::call::redact::Redactor;
+use crate::plugin::declare::oauth::{
     ClientAuth, Grant, OAuth2, RotatedToken, SharedListener, DEFAULT_TOKEN_LIFETIME,
     MAX_CACHED_TOKENS, MAX_TOKEN_RENEW_MARGIN,
 };
-use super::redact::Redactor;
-use crate::http::{self, Request, RequestOptions, Response};
-use crate::json::{self, Json};
+use crate::plugin::error::quote;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, Host, Scheme, Url};
 
@@ -273,10 +273,10 @@ impl TokenCache {
 }
 
 fn resolve<'a>(auth: &'a OAuth2, context: &'a CallContext) -> Result<Resolved<'a>, ToolOutput> {
-    let get = |value: &'a super::model::ConfigValue| {
-        value
-            .resolve(context)
-            .ok_or_else(|| super::auth::missing_context(value.context_key().unwrap_or("")))
+    let get = |value: &'a crate::plugin::declare::model::ConfigValue| {
+        value.resolve(context).ok_or_else(|| {
+            crate::plugin::call::auth::missing_context(value.context_key().unwrap_or(""))
+        })
     };
     Ok(Resolved {
         token_url: get(&auth.token_url)?,
@@ -425,7 +425,8 @@ fn fetch(
     let (request, secrets) = token_request(auth, resolved, refresh, fetcher.options)?;
     let start = Instant::now();
     let response = (fetcher.send)(&request, &secrets).map_err(|e| {
-        let mut output = super::result::transport_output(&e, fetcher.max_output_bytes);
+        let mut output =
+            crate::plugin::call::result::transport_output(&e, fetcher.max_output_bytes);
         let text = format!(
             "could not get an access token from the token endpoint: {}",
             output.text()

@@ -4,17 +4,17 @@
 
 use std::collections::HashMap;
 
-use super::args;
-use super::declaration::{effective_location, Declaration};
-use super::error::{quote, short_value as short, Error, ErrorKind};
-use super::model::{
+use crate::http::{Headers, Method};
+use crate::json::Json;
+use crate::plugin::call::args;
+use crate::plugin::call::style;
+use crate::plugin::declare::declaration::{effective_location, Declaration};
+use crate::plugin::declare::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, Location, Options, Param, ParamType,
     MAX_TYPE_DEPTH,
 };
-use super::option_fields::{Value, OPTION_FIELDS};
-use super::style;
-use crate::http::{Headers, Method};
-use crate::json::Json;
+use crate::plugin::declare::option_fields::{Value, OPTION_FIELDS};
+use crate::plugin::error::{quote, short_value as short, Error, ErrorKind};
 use crate::tool;
 use crate::tool::small_set::{MapLookup, SmallSet};
 use crate::url::Url;
@@ -275,7 +275,7 @@ fn check_static_query(query: &[(String, ConfigValue)]) -> Result<SmallSet<String
 
 /// OAuth 2.0 auth: a usable token URL when it is known (https unless loopback), a secret for
 /// the client credentials grant (RFC 6749 section 4.4: confidential clients only).
-fn check_oauth(oauth: &super::OAuth2, path: &str) -> Result<(), Error> {
+fn check_oauth(oauth: &crate::plugin::OAuth2, path: &str) -> Result<(), Error> {
     let named = [
         (Some(oauth.token_url()), &at(path, "token_url")),
         (Some(oauth.client_id()), &at(path, "client_id")),
@@ -286,15 +286,18 @@ fn check_oauth(oauth: &super::OAuth2, path: &str) -> Result<(), Error> {
             check_context_key(value, path)?;
         }
     }
-    if let super::Grant::RefreshToken { refresh_token } = oauth.grant() {
+    if let crate::plugin::Grant::RefreshToken { refresh_token } = oauth.grant() {
         check_context_key(refresh_token, &at(path, "refresh_token"))?;
     }
     if let Some(url) = oauth.token_url().value() {
-        if let Some(problem) = super::token::token_url_problem(url, oauth.allows_http()) {
+        if let Some(problem) =
+            crate::plugin::call::token::token_url_problem(url, oauth.allows_http())
+        {
             return Err(err(ErrorKind::InvalidField, at(path, "token_url"), problem));
         }
     }
-    if oauth.grant() == &super::Grant::ClientCredentials && oauth.client_secret().is_none() {
+    if oauth.grant() == &crate::plugin::Grant::ClientCredentials && oauth.client_secret().is_none()
+    {
         return Err(err(
             ErrorKind::MissingField,
             at(path, "client_secret"),
@@ -306,7 +309,7 @@ fn check_oauth(oauth: &super::OAuth2, path: &str) -> Result<(), Error> {
 
 /// AWS Signature Version 4: a region and a service written in the file are words (they end
 /// up in the credential scope and the `Authorization` header).
-fn check_sigv4(sigv4: &super::AwsSigV4, path: &str) -> Result<(), Error> {
+fn check_sigv4(sigv4: &crate::plugin::AwsSigV4, path: &str) -> Result<(), Error> {
     let named = [
         (sigv4.region(), at(path, "region")),
         (sigv4.service(), at(path, "service")),

@@ -2,10 +2,12 @@
 //! `max_pages` and a byte budget, into one result that says whether more remain and how to
 //! ask for them. A next link is followed only under the plugin's base URL.
 
-use super::pages::{PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES};
-use super::redact::Redactor;
 use crate::http::Response;
 use crate::json::{self, Json, Map};
+use crate::plugin::call::redact::Redactor;
+use crate::plugin::declare::pages::{
+    PageStyle, Pagination, DEFAULT_MAX_PAGES, DEFAULT_MAX_PAGE_BYTES,
+};
 use crate::url::Url;
 
 /// One page as fetched: the response and the secrets the call sent.

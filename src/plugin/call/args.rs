@@ -5,11 +5,11 @@
 
 use std::fmt::Write;
 
-use super::auth;
-use super::error::{quote, short_value as short};
-use super::model::{Endpoint, Param, ParamType};
-use super::schema_check;
 use crate::json::{Json, Map, Number, ParseOptions};
+use crate::plugin::call::auth;
+use crate::plugin::call::schema_check;
+use crate::plugin::declare::model::{Endpoint, Param, ParamType};
+use crate::plugin::error::{quote, short_value as short};
 use crate::tool::small_set::NameIndex;
 use crate::tool::{unknown_name_message, CallContext, ErrorKind, ToolOutput};
 

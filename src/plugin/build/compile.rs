@@ -6,25 +6,25 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::args;
-use super::auth;
-/// Where a parameter's value really goes; its home is the declaration module.
-pub(crate) use super::declaration::effective_location;
-use super::declaration::Declaration;
-use super::error::{quote, Error, ErrorKind};
-use super::model::{
-    AddressMode, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options,
-    ParamType, MAX_OUTPUT_SCHEMA_BYTES,
-};
-use super::schema;
-use super::shape;
-use super::validate::{
+use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
+use crate::json::{Json, Map};
+use crate::plugin::build::schema;
+use crate::plugin::build::validate::{
     at, check_auth, check_base_url, check_body_flags, check_content_type, check_options,
     check_param, check_static_names, check_tool_like_name, err, index, CheckedSchemas,
     EndpointNames, PluginNames,
 };
-use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
-use crate::json::{Json, Map};
+use crate::plugin::call::args;
+use crate::plugin::call::auth;
+use crate::plugin::call::fields;
+/// Where a parameter's value really goes; its home is the declaration module.
+pub(crate) use crate::plugin::declare::declaration::effective_location;
+use crate::plugin::declare::declaration::Declaration;
+use crate::plugin::declare::model::{
+    AddressMode, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options,
+    ParamType, MAX_OUTPUT_SCHEMA_BYTES,
+};
+use crate::plugin::error::{quote, Error, ErrorKind};
 use crate::tool::small_set::SmallSet;
 use crate::tool::{self, ToolSpec};
 use crate::url::{self, EncodeSet, Url};
@@ -44,7 +44,7 @@ pub(crate) struct Checked {
     pub endpoints: Vec<Arc<Compiled>>,
     /// Schemas the parameters' `$ref`s name (see [`PluginBuilder::defs`]).
     ///
-    /// [`PluginBuilder::defs`]: super::PluginBuilder::defs
+    /// [`PluginBuilder::defs`]: crate::plugin::PluginBuilder::defs
     pub defs: Map,
     pub common: Common,
     /// Variables the plugin file left unresolved: `(endpoint, name)`, `None` for the plugin
@@ -90,9 +90,9 @@ pub(crate) struct Compiled {
     /// The whole call, long-running operations' polling included.
     pub timeout_call: std::time::Duration,
     /// How much of an event stream is read.
-    pub stream_budget: super::stream::Budget,
+    pub stream_budget: crate::plugin::call::stream::Budget,
     /// The endpoint's `response_fields`, read.
-    pub response_fields: Vec<shape::FieldPath>,
+    pub response_fields: Vec<fields::FieldPath>,
     /// Whether a hidden parameter goes to the query: its value is secret there.
     pub secret_query_params: bool,
     /// Per parameter: where its value really goes (body parameters of GET go to the query).
@@ -112,7 +112,7 @@ pub(crate) struct Compiled {
     pub base_unset: Option<String>,
     /// The Digest challenge this endpoint answers, when its auth or its base URL is its own
     /// (another realm, another server); else it shares the plugin's.
-    pub digest: Option<Arc<super::digest::DigestSession>>,
+    pub digest: Option<Arc<crate::plugin::call::digest::DigestSession>>,
 }
 
 impl Compiled {
@@ -573,7 +573,7 @@ fn compile(
     check_content_type(endpoint, path)?;
     check_body_flags(endpoint, path)?;
     if !endpoint.endpoint_headers.is_empty() {
-        super::validate::check_endpoint_headers(endpoint, b.auth.as_ref(), path)?;
+        crate::plugin::build::validate::check_endpoint_headers(endpoint, b.auth.as_ref(), path)?;
     }
     if let Some(pagination) = &endpoint.pagination {
         let settable = |name: &str| {
@@ -604,7 +604,7 @@ fn compile(
         .iter()
         .enumerate()
         .map(|(j, text)| {
-            shape::parse_path(text).map_err(|e| {
+            fields::parse_path(text).map_err(|e| {
                 err(
                     ErrorKind::InvalidField,
                     index(&at(path, "response_fields"), j),
@@ -617,7 +617,7 @@ fn compile(
         && endpoint
             .params
             .iter()
-            .any(|p| p.name == shape::FIELDS_ARGUMENT)
+            .any(|p| p.name == fields::FIELDS_ARGUMENT)
     {
         return Err(err(
             ErrorKind::InvalidField,
@@ -739,8 +739,8 @@ fn compile(
             .unwrap_or(tool::DEFAULT_MAX_OUTPUT_BYTES),
         max_attachment_bytes: options
             .max_attachment_bytes
-            .unwrap_or(super::DEFAULT_MAX_ATTACHMENT_BYTES),
-        stream_budget: super::stream::Budget::of(&options),
+            .unwrap_or(crate::plugin::DEFAULT_MAX_ATTACHMENT_BYTES),
+        stream_budget: crate::plugin::call::stream::Budget::of(&options),
         timeout_call: options
             .timeout_call
             .unwrap_or(crate::http::DEFAULT_TIMEOUT_CALL),

@@ -15,8 +15,8 @@
 //! composition that reads no deeper into the value counts a hop, and past
 //! [`MAX_HOPS`] of them in a row the rest is not checked (the server decides).
 
-use super::error::{quote, short_value as short};
 use crate::json::{Json, Map};
+use crate::plugin::error::{quote, short_value as short};
 
 /// `$ref`s and compositions followed in a row without reading deeper into the value.
 const MAX_HOPS: usize = 64;

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::plugin::model::{AddressMode, Options};
+use crate::plugin::declare::model::{AddressMode, Options};
 
 /// One field of the plugin file that sets an option, at the top level or in an endpoint.
 pub(crate) struct OptionField {

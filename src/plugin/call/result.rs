@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use super::error::quote;
-use super::redact::Redactor;
-use super::shape::{self, FieldPath};
 use crate::http::{self, media, Response};
 use crate::json::{self, Json};
+use crate::plugin::call::fields::{self, FieldPath};
+use crate::plugin::call::redact::Redactor;
+use crate::plugin::error::quote;
 use crate::quote::MASK;
 use crate::tool::{cap_json, cap_text, Attachment, ErrorKind, ToolOutput};
 
@@ -20,13 +20,13 @@ pub const DEFAULT_MAX_ATTACHMENT_BYTES: usize = 1024 * 1024;
 /// [`Response`] (status, reason, final URL, headers, body) and the body parsed as JSON when
 /// it is JSON.
 ///
-/// Returned by [`HttpTool::send`](super::HttpTool::send), whatever the status.
+/// Returned by [`HttpTool::send`](crate::plugin::HttpTool::send), whatever the status.
 ///
 /// # Security
 ///
 /// It holds the response as the server sent it: a secret the call sent that the server
 /// echoed is in its body, headers and [`data`](ApiResponse::data) as it came.
-/// [`HttpTool::output`](super::HttpTool::output) (what the model reads) replaces each with
+/// [`HttpTool::output`](crate::plugin::HttpTool::output) (what the model reads) replaces each with
 /// `***`.
 pub struct ApiResponse {
     response: Response,
@@ -391,7 +391,7 @@ fn shaped(value: &Json, shaping: &Shaping<'_>) -> Result<Option<Json>, String> {
     if !shaping.fields.is_empty() {
         let slices: Vec<&[String]> = shaping.fields.iter().map(Vec::as_slice).collect();
         current = Some(
-            shape::project(value, &slices).unwrap_or_else(|| match value {
+            fields::project(value, &slices).unwrap_or_else(|| match value {
                 Json::Array(_) => Json::Array(Vec::new()),
                 _ => Json::Object(crate::json::Map::new()),
             }),
@@ -400,7 +400,7 @@ fn shaped(value: &Json, shaping: &Shaping<'_>) -> Result<Option<Json>, String> {
     if let Some(asked) = shaping.asked {
         let base = current.as_ref().unwrap_or(value);
         let slices: Vec<&[String]> = asked.iter().map(Vec::as_slice).collect();
-        match shape::project(base, &slices) {
+        match fields::project(base, &slices) {
             Some(kept) => current = Some(kept),
             None => return Err(nothing_matched(base)),
         }

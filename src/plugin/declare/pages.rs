@@ -18,8 +18,8 @@
 //! `items` (a JSON Pointer) is where each page holds its list; without it the answer must be
 //! the list.
 
-use super::error::quote;
 use crate::json::{Json, Map};
+use crate::plugin::error::quote;
 
 /// The most pages read in one call unless an endpoint says otherwise: 10.
 pub const DEFAULT_MAX_PAGES: u32 = 10;

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::error::{quote, Error, ErrorKind};
-use super::http_plugin::HttpPlugin;
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::error::{quote, Error, ErrorKind};
 
 /// A plugin package: a named piece of code or data that a host configures with string
 /// properties (an API key, a region, a webhook secret) and that then produces an
@@ -140,7 +140,7 @@ impl JsonPluginProvider {
             .ok()
             .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
             .unwrap_or_default();
-        let names = super::file::variable_names(&text);
+        let names = crate::plugin::file::variable_names(&text);
         JsonPluginProvider {
             name,
             text,

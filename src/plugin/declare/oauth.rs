@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::config_value::ConfigValue;
+use crate::plugin::declare::config_value::ConfigValue;
 use crate::quote::MASK;
 use crate::tool::CallContext;
 
@@ -307,7 +307,7 @@ impl fmt::Debug for RotatedToken<'_> {
 /// one (the plugin already uses it for its next fetches).
 ///
 /// Called on the calling thread while other calls for the same token wait: keep it quick.
-/// Install one with [`HttpPlugin::with_token_listener`](super::HttpPlugin::with_token_listener);
+/// Install one with [`HttpPlugin::with_token_listener`](crate::plugin::HttpPlugin::with_token_listener);
 /// any `Fn(&RotatedToken)` is one.
 pub trait TokenListener: Send + Sync {
     /// The server replaced the refresh token.

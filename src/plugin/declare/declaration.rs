@@ -1,10 +1,10 @@
-//! The plain declaration: what a [`PluginBuilder`](super::PluginBuilder) (and so a plugin
+//! The plain declaration: what a [`PluginBuilder`](crate::plugin::PluginBuilder) (and so a plugin
 //! file) holds before anything is checked. `validate.rs` checks it and `compile.rs` turns it
 //! into what every call reuses; neither needs the builder, so the modules form a DAG (see
 //! the module order in the [`plugin`](super) docs).
 
-use super::model::{Auth, ConfigValue, Endpoint, Location, Options, Param};
 use crate::json::Map;
+use crate::plugin::declare::model::{Auth, ConfigValue, Endpoint, Location, Options, Param};
 
 /// A plugin as declared: fields as written, unchecked.
 #[derive(Clone, Debug)]

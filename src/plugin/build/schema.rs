@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::model::{Endpoint, Param, ParamType};
 use crate::json::{Json, Map};
+use crate::plugin::declare::model::{Endpoint, Param, ParamType};
 
 /// `{"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}`
 /// with the parameters the model may set, in declaration order, and under `$defs` the
@@ -27,7 +27,10 @@ pub(crate) fn endpoint_schema(endpoint: &Endpoint, plugin_defs: &Map) -> Json {
     // of parameters.
     let mut properties: Map = properties.into_iter().collect();
     if endpoint.fields_argument {
-        properties.insert(super::shape::FIELDS_ARGUMENT, super::shape::fields_schema());
+        properties.insert(
+            crate::plugin::call::fields::FIELDS_ARGUMENT,
+            crate::plugin::call::fields::fields_schema(),
+        );
     }
     let mut schema = Map::with_capacity(4);
     schema.insert("type", "object");
@@ -270,7 +273,7 @@ pub(crate) fn advertised_output_schema(endpoint: &Endpoint) -> Option<Json> {
     let declared = endpoint.output_schema.as_ref()?;
     if endpoint.pagination.is_some() {
         // A paged call answers with the items of every page read, not one page.
-        return Some(super::pages::output_schema());
+        return Some(crate::plugin::declare::pages::output_schema());
     }
     let mut schema = None;
     if endpoint.fields_argument || !endpoint.response_fields.is_empty() {

@@ -2,8 +2,8 @@
 //! 4.8.12.4.2, "Style Values"), for the query, form bodies, multipart text parts and
 //! cookies; and cookie values (RFC 6265 section 4.1.1). Pure.
 
-use super::model::ArrayStyle;
 use crate::json::Json;
+use crate::plugin::declare::model::ArrayStyle;
 use crate::url::{self, encode, SegmentProblem};
 
 /// The text of a scalar: a string as it is, anything else as compact JSON.
@@ -99,7 +99,7 @@ pub(crate) fn join(
 /// The text of a value for a path, query, header or form, as [`scalar_text`] but without
 /// allocating: a string as it is, anything else as compact JSON (`3`, `true`, `{"a":1}`),
 /// written into `scratch`.
-pub(super) fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
+pub(in crate::plugin) fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
     match value {
         Json::String(s) => s,
         _ => {
@@ -113,7 +113,10 @@ pub(super) fn text<'a>(value: &'a Json, scratch: &'a mut String) -> &'a str {
 /// Why `value` cannot fill a path parameter, or `None` when it can: its wire text
 /// ([`text`]) against the url layer's one rule ([`url::segment_problem`]). A call's path
 /// values and a path parameter's default both ask here.
-pub(super) fn path_value_problem(value: &Json, scratch: &mut String) -> Option<SegmentProblem> {
+pub(in crate::plugin) fn path_value_problem(
+    value: &Json,
+    scratch: &mut String,
+) -> Option<SegmentProblem> {
     url::segment_problem(text(value, scratch))
 }
 

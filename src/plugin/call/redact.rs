@@ -17,10 +17,10 @@
 
 use std::borrow::Cow;
 
-use super::args::Values;
-use super::model::Endpoint;
 use crate::http::{self, Request};
 use crate::json::Json;
+use crate::plugin::call::args::Values;
+use crate::plugin::declare::model::Endpoint;
 use crate::quote::MASK;
 use crate::tool::CallContext;
 use crate::url::{self, EncodeSet};
@@ -242,7 +242,7 @@ fn push_range(ranges: &mut Vec<(usize, usize)>, start: usize, len: usize) {
 /// Whether a parameter's value is a secret: a secret parameter, or a hidden one filled from
 /// the call context or from a default read from the environment. A hidden parameter with a
 /// literal default (an API version, say) is not.
-fn is_secret_value(param: &super::model::Param, context: &CallContext) -> bool {
+fn is_secret_value(param: &crate::plugin::declare::model::Param, context: &CallContext) -> bool {
     if param.is_secret() || (param.is_hidden() && param.default_template.is_some()) {
         return true;
     }

@@ -11,7 +11,7 @@ use crate::url::encode;
 ///
 /// A model cannot be trusted with the file system, so nothing reads a local path by default:
 /// a plugin whose endpoint has a file parameter needs the host to install a resolver with
-/// [`HttpPlugin::with_file_resolver`](super::HttpPlugin::with_file_resolver). The handle is
+/// [`HttpPlugin::with_file_resolver`](crate::plugin::HttpPlugin::with_file_resolver). The handle is
 /// whatever the host told the model to use (an upload id, a name from a list it controls);
 /// the resolver decides what it may hand out, per call (`context` says for whom).
 ///

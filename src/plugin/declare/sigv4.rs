@@ -7,9 +7,9 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::config_value::{resolve, ConfigValue};
 use crate::hash::{hex, hmac_sha256, sha256};
 use crate::http::Request;
+use crate::plugin::declare::config_value::{resolve, ConfigValue};
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 use crate::url::{self, encode_bytes_into, UNRESERVED};
 

@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-pub(crate) use super::config_value::{missing_context, resolve};
-use super::model::Auth;
 use crate::http::{self, Request};
+pub(crate) use crate::plugin::declare::config_value::{missing_context, resolve};
+use crate::plugin::declare::model::Auth;
 use crate::tool::{CallContext, ErrorKind, ToolOutput};
 
 /// Signs each request just before it is sent, for schemes that a static credential cannot
@@ -19,7 +19,7 @@ use crate::tool::{CallContext, ErrorKind, ToolOutput};
 /// so logs, dry runs and `Debug` show `***` and a redirect that leaves the origin drops it.
 /// A signer runs for dry runs too, so a dry run shows the exact request.
 ///
-/// Install one with [`HttpPlugin::with_signer`](super::HttpPlugin::with_signer).
+/// Install one with [`HttpPlugin::with_signer`](crate::plugin::HttpPlugin::with_signer).
 ///
 /// # Errors
 ///

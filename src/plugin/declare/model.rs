@@ -2,14 +2,14 @@
 //! that come from the environment or the call context, and auth.
 //!
 //! These are plain values with getters; the builders in `builder.rs` make them, and
-//! [`PluginBuilder::build`](super::PluginBuilder::build) checks them together.
+//! [`PluginBuilder::build`](crate::plugin::PluginBuilder::build) checks them together.
 
 use std::fmt;
 use std::time::Duration;
 
-pub use super::config_value::ConfigValue;
 use crate::http::Method;
 use crate::json::Json;
+pub use crate::plugin::declare::config_value::ConfigValue;
 use crate::quote::MASK;
 use crate::tool::{Confirm, ToolAnnotations};
 
@@ -336,7 +336,7 @@ pub enum BodyEncoding {
     Multipart,
     /// The value of the endpoint's one body parameter, sent as it is with the endpoint's
     /// `content_type` (text, XML, bytes): a string, or a file handle the host's
-    /// [`FileResolver`](super::FileResolver) turns into bytes.
+    /// [`FileResolver`](crate::plugin::FileResolver) turns into bytes.
     Raw,
 }
 
@@ -356,7 +356,7 @@ impl BodyEncoding {
 /// `Debug` output, dry runs and logs.
 ///
 /// Schemes that sign each request (a timestamp and an HMAC) use a
-/// [`Signer`](super::Signer) instead.
+/// [`Signer`](crate::plugin::Signer) instead.
 ///
 /// `#[non_exhaustive]`: new schemes will be added, as OAuth 2.0 was.
 ///
@@ -400,11 +400,11 @@ pub enum Auth {
         value: ConfigValue,
     },
     /// `Authorization: Bearer <token>` with a token the plugin gets from an OAuth 2.0 token
-    /// endpoint, caches and renews (see [`OAuth2`](super::OAuth2)).
-    OAuth2(super::OAuth2),
+    /// endpoint, caches and renews (see [`OAuth2`](crate::plugin::OAuth2)).
+    OAuth2(crate::plugin::OAuth2),
     /// AWS Signature Version 4: each request signed with a secret access key (see
-    /// [`AwsSigV4`](super::AwsSigV4)).
-    AwsSigV4(super::AwsSigV4),
+    /// [`AwsSigV4`](crate::plugin::AwsSigV4)).
+    AwsSigV4(crate::plugin::AwsSigV4),
     /// HTTP Digest (RFC 7616): the first request goes without credentials; a 401 with a
     /// Digest challenge is answered once (`qop=auth`; `MD5`, `SHA-256` and their `-sess`
     /// forms), and later calls answer the same challenge at once, counting its nonce's uses.
@@ -449,14 +449,14 @@ impl From<Auth> for EndpointAuth {
     }
 }
 
-impl From<super::AwsSigV4> for Auth {
-    fn from(sigv4: super::AwsSigV4) -> Auth {
+impl From<crate::plugin::AwsSigV4> for Auth {
+    fn from(sigv4: crate::plugin::AwsSigV4) -> Auth {
         Auth::AwsSigV4(sigv4)
     }
 }
 
-impl From<super::OAuth2> for Auth {
-    fn from(oauth: super::OAuth2) -> Auth {
+impl From<crate::plugin::OAuth2> for Auth {
+    fn from(oauth: crate::plugin::OAuth2) -> Auth {
         Auth::OAuth2(oauth)
     }
 }
@@ -533,12 +533,12 @@ impl Auth {
 ///
 /// Not `#[non_exhaustive]`: a plugin's own client checks addresses or does not; a finer policy is a
 /// [`Client`](crate::http::Client) with its own [`AddressPolicy`](crate::http::AddressPolicy),
-/// given with [`HttpPlugin::with_client`](super::HttpPlugin::with_client).
+/// given with [`HttpPlugin::with_client`](crate::plugin::HttpPlugin::with_client).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AddressMode {
     /// No address check of the plugin's own: its own client allows any address
     /// ([`AddressPolicy::allow_all`](crate::http::AddressPolicy::allow_all)), and a client
-    /// given with [`HttpPlugin::with_client`](super::HttpPlugin::with_client) keeps its
+    /// given with [`HttpPlugin::with_client`](crate::plugin::HttpPlugin::with_client) keeps its
     /// policy. The default.
     AllowAll,
     /// Public addresses only: loopback, private, link-local, CGNAT, metadata and the other
@@ -712,7 +712,7 @@ impl Options {
     /// Bytes of a binary answer (an image, a sound, a PDF) sent to the model beside the text
     /// that describes it; a larger one is described only (media type, size, SHA-256), and
     /// the text says it was over this cap. 0 sends none. Defaults to
-    /// [`DEFAULT_MAX_ATTACHMENT_BYTES`](super::DEFAULT_MAX_ATTACHMENT_BYTES) (1 MiB).
+    /// [`DEFAULT_MAX_ATTACHMENT_BYTES`](crate::plugin::DEFAULT_MAX_ATTACHMENT_BYTES) (1 MiB).
     #[must_use]
     pub fn max_attachment_bytes(mut self, bytes: usize) -> Options {
         self.max_attachment_bytes = Some(bytes);
@@ -721,7 +721,7 @@ impl Options {
 
     /// Events read from a `text/event-stream` answer; the stream is closed after this many,
     /// and the result says so. Defaults to
-    /// [`DEFAULT_MAX_STREAM_EVENTS`](super::DEFAULT_MAX_STREAM_EVENTS) (1,000).
+    /// [`DEFAULT_MAX_STREAM_EVENTS`](crate::plugin::DEFAULT_MAX_STREAM_EVENTS) (1,000).
     #[must_use]
     pub fn max_stream_events(mut self, events: u32) -> Options {
         self.max_stream_events = Some(events);
@@ -730,7 +730,7 @@ impl Options {
 
     /// Bytes read from a `text/event-stream` answer; the stream is closed at this many, and
     /// the result says so (the events read whole are kept). Defaults to
-    /// [`DEFAULT_MAX_STREAM_BYTES`](super::DEFAULT_MAX_STREAM_BYTES) (1 MiB).
+    /// [`DEFAULT_MAX_STREAM_BYTES`](crate::plugin::DEFAULT_MAX_STREAM_BYTES) (1 MiB).
     #[must_use]
     pub fn max_stream_bytes(mut self, bytes: usize) -> Options {
         self.max_stream_bytes = Some(bytes);
@@ -739,7 +739,7 @@ impl Options {
 
     /// How long a `text/event-stream` answer is read, from when its head arrives (within
     /// the call's own deadline); the stream is closed then, and the result says so.
-    /// Defaults to [`DEFAULT_TIMEOUT_STREAM`](super::DEFAULT_TIMEOUT_STREAM) (30 s).
+    /// Defaults to [`DEFAULT_TIMEOUT_STREAM`](crate::plugin::DEFAULT_TIMEOUT_STREAM) (30 s).
     #[must_use]
     pub fn timeout_stream(mut self, timeout: Duration) -> Options {
         self.timeout_stream = Some(timeout);
@@ -777,7 +777,7 @@ impl Options {
 ///
 /// Made with [`Param::builder`] or the shortcuts [`Param::query`], [`Param::path`],
 /// [`Param::header`], [`Param::body`] and [`Param::form`]; see
-/// [`ParamBuilder`](super::ParamBuilder).
+/// [`ParamBuilder`](crate::plugin::ParamBuilder).
 #[derive(Clone, PartialEq)]
 pub struct Param {
     pub(crate) name: String,
@@ -883,14 +883,14 @@ impl Param {
     }
 
     /// Whether the value is a handle for a file part of a multipart body, turned into bytes
-    /// by the host's [`FileResolver`](super::FileResolver).
+    /// by the host's [`FileResolver`](crate::plugin::FileResolver).
     pub fn is_file(&self) -> bool {
         self.file
     }
 
     /// The JSON Schema of the value as the model reads it, when one was declared: it
     /// replaces the schema made from the type, and every call's value is checked against its
-    /// cheap keywords (see [`HttpPlugin::from_json`](super::HttpPlugin::from_json), field
+    /// cheap keywords (see [`HttpPlugin::from_json`](crate::plugin::HttpPlugin::from_json), field
     /// `schema`).
     pub fn schema(&self) -> Option<&Json> {
         self.schema.as_ref()
@@ -922,7 +922,7 @@ impl fmt::Debug for Param {
 /// One endpoint: a tool name and description, a method and path template, its parameters
 /// and options.
 ///
-/// Made with [`Endpoint::builder`]; see [`EndpointBuilder`](super::EndpointBuilder).
+/// Made with [`Endpoint::builder`]; see [`EndpointBuilder`](crate::plugin::EndpointBuilder).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Endpoint {
     pub(crate) name: String,
@@ -957,14 +957,14 @@ pub struct Endpoint {
     pub(crate) output_schema: Option<Json>,
     pub(crate) response_fields: Vec<String>,
     pub(crate) fields_argument: bool,
-    pub(crate) pagination: Option<super::pages::Pagination>,
+    pub(crate) pagination: Option<crate::plugin::declare::pages::Pagination>,
     /// Which calls of this endpoint need the user's approval; `None`: the plugin's policy.
     pub(crate) confirm: Option<Confirm>,
 }
 
 impl Endpoint {
     /// How the endpoint's list continues on more pages, if declared.
-    pub fn pagination(&self) -> Option<&super::pages::Pagination> {
+    pub fn pagination(&self) -> Option<&crate::plugin::declare::pages::Pagination> {
         self.pagination.as_ref()
     }
 

@@ -1,15 +1,15 @@
 //! Builders for plugins declared in Rust: setters named after the fields of the plugin file.
 
-use super::compile;
-use super::declaration::Declaration;
-use super::error::Error;
-use super::http_plugin::HttpPlugin;
-use super::model::{
+use crate::http::Method;
+use crate::json::Json;
+use crate::plugin::build::compile;
+use crate::plugin::build::http_plugin::HttpPlugin;
+use crate::plugin::declare::declaration::Declaration;
+use crate::plugin::declare::model::{
     ArrayStyle, Auth, BodyEncoding, ConfigValue, Endpoint, EndpointAuth, Location, Options, Param,
     ParamType,
 };
-use crate::http::Method;
-use crate::json::Json;
+use crate::plugin::error::Error;
 use crate::tool::{Confirm, ToolAnnotations};
 
 impl Param {
@@ -203,7 +203,7 @@ impl ParamBuilder {
     }
 
     /// A file part of a multipart body: the model's value is a handle the host's
-    /// [`FileResolver`](super::FileResolver) turns into bytes. Defaults to `false`.
+    /// [`FileResolver`](crate::plugin::FileResolver) turns into bytes. Defaults to `false`.
     pub fn file(mut self, file: bool) -> ParamBuilder {
         self.param.file = file;
         self
@@ -355,8 +355,8 @@ impl EndpointBuilder {
     }
 
     /// Reads the pages of the endpoint's list in one call, as `pagination` says (see
-    /// [`Pagination`](super::Pagination)). Defaults to one page, as answered.
-    pub fn pagination(mut self, pagination: super::Pagination) -> EndpointBuilder {
+    /// [`Pagination`](crate::plugin::Pagination)). Defaults to one page, as answered.
+    pub fn pagination(mut self, pagination: crate::plugin::Pagination) -> EndpointBuilder {
         self.endpoint.pagination = Some(pagination);
         self
     }
@@ -396,7 +396,7 @@ impl EndpointBuilder {
     }
 
     /// Sends a DELETE's body parameters as a JSON body instead of in the query. Defaults to
-    /// `false`; `true` on another method is a [`Conflict`](super::ErrorKind::Conflict) when
+    /// `false`; `true` on another method is a [`Conflict`](crate::plugin::ErrorKind::Conflict) when
     /// the plugin is built.
     pub fn allow_delete_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_delete_body = allow;
@@ -405,7 +405,7 @@ impl EndpointBuilder {
 
     /// Sends a GET's body parameters as a body instead of in the query, for the APIs that
     /// read one (Elasticsearch's and OpenSearch's `_search`). Defaults to `false`; `true` on
-    /// another method is a [`Conflict`](super::ErrorKind::Conflict) when the plugin is built.
+    /// another method is a [`Conflict`](crate::plugin::ErrorKind::Conflict) when the plugin is built.
     pub fn allow_get_body(mut self, allow: bool) -> EndpointBuilder {
         self.endpoint.allow_get_body = allow;
         self
@@ -433,14 +433,14 @@ impl EndpointBuilder {
     }
 
     /// Behaviour hints; those left unknown come from the method (see
-    /// [`method_annotations`](super::method_annotations)).
+    /// [`method_annotations`](crate::plugin::method_annotations)).
     pub fn annotations(mut self, annotations: ToolAnnotations) -> EndpointBuilder {
         self.endpoint.hints = annotations;
         self
     }
 
     /// The JSON Schema of the JSON the model gets (MCP's `outputSchema`): an object, at most
-    /// [`MAX_OUTPUT_SCHEMA_BYTES`](super::MAX_OUTPUT_SCHEMA_BYTES) as compact JSON (checked
+    /// [`MAX_OUTPUT_SCHEMA_BYTES`](crate::plugin::MAX_OUTPUT_SCHEMA_BYTES) as compact JSON (checked
     /// when the plugin is built). Defaults to none.
     pub fn output_schema(mut self, schema: Json) -> EndpointBuilder {
         self.endpoint.output_schema = Some(schema);

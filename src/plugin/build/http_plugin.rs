@@ -4,14 +4,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::auth::Signer;
-use super::compile::Checked;
-use super::model::{Auth, ConfigValue, Endpoint};
-use super::multipart::FileResolver;
-use super::oauth::TokenListener;
-use super::observe::Observer;
-use super::token::TokenCache;
 use crate::http::{self, Client, Transport};
+use crate::plugin::build::compile::Checked;
+use crate::plugin::call::auth::Signer;
+use crate::plugin::call::multipart::FileResolver;
+use crate::plugin::call::observe::Observer;
+use crate::plugin::call::token::TokenCache;
+use crate::plugin::declare::model::{Auth, ConfigValue, Endpoint};
+use crate::plugin::declare::oauth::TokenListener;
 use crate::quote::MASK;
 use crate::tool::ToolSpec;
 use crate::url::Url;
@@ -75,7 +75,7 @@ pub(crate) struct Runtime {
     /// OAuth 2.0 access tokens, shared by every clone of the plugin.
     pub tokens: Arc<TokenCache>,
     /// The Digest challenge the plugin answers, shared by every clone of the plugin.
-    pub digest: Arc<super::digest::DigestSession>,
+    pub digest: Arc<crate::plugin::call::digest::DigestSession>,
     pub token_listener: Option<Arc<dyn TokenListener>>,
 }
 
@@ -110,7 +110,7 @@ impl HttpPlugin {
     }
 
     /// The base URL: its origin is the only one the tools reach (redirects aside, see
-    /// [`Options::redirect_hosts`](super::Options::redirect_hosts)), its path prefixes every endpoint's path.
+    /// [`Options::redirect_hosts`](crate::plugin::Options::redirect_hosts)), its path prefixes every endpoint's path.
     pub fn base_url(&self) -> &Url {
         &self.decl.base_url
     }
@@ -166,7 +166,7 @@ impl HttpPlugin {
 
     /// Sends through `client` (its pool and settings; the plugin's options still apply to
     /// each request). The client's address policy stays in force unless the plugin asks for
-    /// [`AddressMode::Strict`](super::AddressMode::Strict).
+    /// [`AddressMode::Strict`](crate::plugin::AddressMode::Strict).
     #[must_use]
     pub fn with_client(mut self, client: Client) -> HttpPlugin {
         self.runtime.transport = Arc::new(client.clone());
