@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value, Factors};
 use super::error::Error;
+use super::single_use::inline_single_use;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
 
@@ -641,8 +642,9 @@ fn same_words(a: &str, b: &str) -> bool {
 /// when the first is a one-word label such as `Deprecated.`): what a model needs to pick the
 /// tool, whose name and schema say the rest; its parameters made
 /// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
-/// them written once under `$defs`), and its output schema made compact the same way; name,
-/// title and hints as they were.
+/// them written once under `$defs`), a root `$defs` entry that one `$ref` names written in
+/// its place, and its output schema made compact the same way; name, title and hints as they
+/// were.
 ///
 /// # Errors
 ///
@@ -675,7 +677,7 @@ pub(crate) fn compact_spec_with(
 ) -> Result<ToolSpec, Error> {
     let description = first_sentence(trim_description(spec.description(), max_description_bytes));
     let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
-    let parameters = factor_repeated_owned(parameters, &mut memo.factors);
+    let parameters = inline_single_use(factor_repeated_owned(parameters, &mut memo.factors));
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
         .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
@@ -683,7 +685,7 @@ pub(crate) fn compact_spec_with(
     }
     if let Some(schema) = spec.output_schema() {
         let schema = compact_node(schema, None, 0, max_description_bytes, memo);
-        compact = compact.with_output_schema(memo.factor(schema))?;
+        compact = compact.with_output_schema(inline_single_use(memo.factor(schema)))?;
     }
     Ok(compact)
 }
