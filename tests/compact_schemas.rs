@@ -807,3 +807,50 @@ fn an_imported_component_one_operation_uses_once_is_in_its_schema_not_under_defs
         );
     }
 }
+
+#[test]
+fn a_tool_description_that_only_says_its_name_is_left_out_beside_a_title() {
+    use httptool::tool::{compact_spec, ToolSpec};
+    let compact = |name: &str, description: &str, title: Option<&str>| {
+        let mut spec = ToolSpec::without_parameters(name, description).unwrap();
+        if let Some(title) = title {
+            spec = spec.with_title(title);
+        }
+        compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES)
+            .unwrap()
+            .description()
+            .to_string()
+    };
+    // Every word but `a` is a word of the name (`repo` says `repository`).
+    let title = Some("Get a repository public key");
+    assert_eq!(
+        compact(
+            "get-repo-public-key",
+            "Get a repository public key. Anyone with read access can use it.",
+            title
+        ),
+        ""
+    );
+    assert_eq!(
+        compact(
+            "listTeamMembers",
+            "Lists the members of a team.",
+            Some("List team members")
+        ),
+        ""
+    );
+    // A word the name does not say keeps the sentence.
+    assert_eq!(
+        compact(
+            "list_issues",
+            "Lists issues assigned to you. Paginated.",
+            Some("List issues")
+        ),
+        "Lists issues assigned to you."
+    );
+    // Without a title, the description is all a person or a catalog search reads: kept.
+    assert_eq!(
+        compact("listTeamMembers", "Lists the members of a team.", None),
+        "Lists the members of a team."
+    );
+}

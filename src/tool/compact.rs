@@ -640,7 +640,8 @@ fn same_words(a: &str, b: &str) -> bool {
 
 /// The spec with its description trimmed by [`trim_description`] to its first sentence (two
 /// when the first is a one-word label such as `Deprecated.`): what a model needs to pick the
-/// tool, whose name and schema say the rest; its parameters made
+/// tool, whose name and schema say the rest; none when the spec has a title and the sentence
+/// says only the name's words. Its parameters made
 /// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
 /// them written once under `$defs`), a root `$defs` entry that one `$ref` names written in
 /// its place, and its output schema made compact the same way; name, title and hints as they
@@ -676,6 +677,15 @@ pub(crate) fn compact_spec_with(
     memo: &mut Memo,
 ) -> Result<ToolSpec, Error> {
     let description = first_sentence(trim_description(spec.description(), max_description_bytes));
+    // A model picks a tool by its name and description both: one that only says the name
+    // again (`Get a repository public key.` for `get-repo-public-key`) tells it nothing. A
+    // person and a catalog search read the title then, so it goes only beside a title.
+    let description =
+        if spec.title().is_some() && super::plain::says_only_name(&description, spec.name()) {
+            Cow::Borrowed("")
+        } else {
+            description
+        };
     let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
     let parameters = inline_single_use(factor_repeated_owned(parameters, &mut memo.factors));
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
