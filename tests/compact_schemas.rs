@@ -854,3 +854,31 @@ fn a_tool_description_that_only_says_its_name_is_left_out_beside_a_title() {
         "Lists the members of a team."
     );
 }
+
+#[test]
+fn a_title_that_is_a_name_from_a_program_is_left_out() {
+    let schema = httptool::json!({"type": "object", "properties": {
+        "created": {"title": "range_query_specs", "type": "object",
+                    "properties": {"gt": {"type": "integer"}, "lt": {"type": "integer"}}},
+        "checks": {"type": "array", "items": {"title": "StatusCheckConfiguration", "type": "object",
+                   "properties": {"context": {"type": "string"}}}},
+        "card": {"anyOf": [{"title": "card-details", "type": "object"}, {"type": "string"}]},
+        // A word or words for a reader stay.
+        "home": {"title": "Address", "type": "object"},
+        "rule": {"title": "Conditions for ref names", "type": "object"},
+        "remark": {"title": "Note...", "type": "string"}
+    }});
+    assert_eq!(
+        compact_schema(&schema, DEFAULT_MAX_DESCRIPTION_BYTES),
+        httptool::json!({"type": "object", "properties": {
+            "created": {"type": "object",
+                        "properties": {"gt": {"type": "integer"}, "lt": {"type": "integer"}}},
+            "checks": {"type": "array", "items": {"type": "object",
+                       "properties": {"context": {"type": "string"}}}},
+            "card": {"anyOf": [{"type": "object"}, {"type": "string"}]},
+            "home": {"title": "Address", "type": "object"},
+            "rule": {"title": "Conditions for ref names", "type": "object"},
+            "remark": {"title": "Note...", "type": "string"}
+        }})
+    );
+}

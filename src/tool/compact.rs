@@ -485,6 +485,7 @@ fn compact_entry(
         "title" => {
             let repeats = value.as_str().map_or(false, |title| {
                 title.trim().is_empty()
+                    || is_code_name(title)
                     || name.map_or(false, |n| same_words(n, title))
                     || description.map_or(false, |d| same_words(d, title))
                     || description.map_or(false, |d| {
@@ -624,6 +625,35 @@ fn restated_values(map: &Map) -> Option<Vec<(&'static str, String)>> {
     } else {
         Some(values)
     }
+}
+
+/// Whether a title is a name from a program (`range_query_specs`, `StatusCheckConfiguration`,
+/// `billing-details`): what a code generator calls the type, words run together for a
+/// compiler, not a label written for a reader. One plain word (`Address`) is not.
+fn is_code_name(title: &str) -> bool {
+    let mut joined = false;
+    let mut previous: Option<char> = None;
+    let mut chars = title.chars().peekable();
+    while let Some(c) = chars.next() {
+        let after_letter = previous.map_or(false, |p| p.is_ascii_alphanumeric());
+        match c {
+            // Between two letters or digits only: `Note...` or `-x` is not a name.
+            '_' | '-' | '.' => {
+                let before_letter = chars.peek().map_or(false, char::is_ascii_alphanumeric);
+                if !(after_letter && before_letter) {
+                    return false;
+                }
+                joined = true;
+            }
+            c if c.is_ascii_uppercase() => {
+                joined |= previous.map_or(false, |p| p.is_ascii_lowercase() || p.is_ascii_digit())
+            }
+            c if c.is_ascii_alphanumeric() => {}
+            _ => return false,
+        }
+        previous = Some(c);
+    }
+    joined
 }
 
 /// Whether two texts are the same words, ignoring case, spacing and punctuation
