@@ -882,3 +882,40 @@ fn a_title_that_is_a_name_from_a_program_is_left_out() {
         }})
     );
 }
+
+#[test]
+fn a_chain_of_entries_each_used_once_stays_under_defs_past_the_depth_limit() {
+    use httptool::json::Map;
+    use httptool::tool::{compact_spec, ToolSpec};
+    // 1,000 entries, each naming the next once: written in place, they would nest 1,000
+    // levels deep.
+    let mut defs = Map::new();
+    for i in 0..1000 {
+        let next = if i == 999 {
+            httptool::json!({"type": "string"})
+        } else {
+            httptool::json!({"$ref": format!("#/$defs/c{}", i + 1)})
+        };
+        defs.insert(
+            format!("c{}", i),
+            httptool::json!({"type": "object", "properties": {"next": next}}),
+        );
+    }
+    let schema = httptool::json!({"type": "object",
+        "properties": {"head": {"$ref": "#/$defs/c0"}}, "$defs": Json::Object(defs)});
+    let spec = ToolSpec::new("walk", "Walks a chain.", schema.clone()).unwrap();
+    let compact = compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES).unwrap();
+    assert_eq!(compact.parameters(), &schema);
+    // A short chain is written in place whole.
+    let short = httptool::json!({"type": "object", "properties": {"head": {"$ref": "#/$defs/a"}},
+        "$defs": {"a": {"type": "object", "properties": {"next": {"$ref": "#/$defs/b"}}},
+                  "b": {"type": "object", "properties": {"next": {"type": "string"}}}}});
+    let spec = ToolSpec::new("walk", "Walks a chain.", short).unwrap();
+    assert_eq!(
+        compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES)
+            .unwrap()
+            .parameters(),
+        &httptool::json!({"type": "object", "properties": {"head": {"type": "object",
+            "properties": {"next": {"type": "object", "properties": {"next": {"type": "string"}}}}}}})
+    );
+}

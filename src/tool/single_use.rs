@@ -48,6 +48,9 @@ pub(crate) fn inline_single_use(schema: Json) -> Json {
 /// What [`inline_single_use`] makes of `schema`, or `None` when it stays as it is.
 fn inlined(schema: &Json) -> Option<Json> {
     let root = schema.as_object()?;
+    if root.contains_key("$defs") && root.contains_key("definitions") {
+        return None;
+    }
     let (key, defs) = match (root.get("$defs"), root.get("definitions")) {
         (Some(Json::Object(defs)), _) => ("$defs", defs),
         (None, Some(Json::Object(defs))) => ("definitions", defs),
@@ -61,9 +64,6 @@ fn inlined(schema: &Json) -> Option<Json> {
     let bodies: Vec<&Json> = defs.iter().map(|(_, body)| body).collect();
     let mut uses = vec![0usize; bodies.len()];
     let mut pinned = vec![false; bodies.len()];
-    if root.contains_key("$defs") && root.contains_key("definitions") {
-        return None;
-    }
     // Every schema object, in no particular order: the `$ref`s counted where they are.
     let mut stack: Vec<&Map> = bodies.iter().filter_map(|body| body.as_object()).collect();
     let mut nested = false;
@@ -81,7 +81,8 @@ fn inlined(schema: &Json) -> Option<Json> {
                 ("$ref", Json::String(reference)) => match target(reference, key, &index) {
                     Some(Target::Entry(i)) => {
                         uses[i] += 1;
-                        if !fits_beside(map, bodies[i]) {
+                        // Only the first `$ref` is looked at: a second keeps the entry.
+                        if uses[i] == 1 && !fits_beside(map, bodies[i]) {
                             pinned[i] = true;
                         }
                     }
@@ -127,14 +128,16 @@ fn inlined(schema: &Json) -> Option<Json> {
                 .filter(|(_, &kept)| kept)
                 .map(|((name, body), _)| {
                     let mut within = Vec::new();
-                    Some((name.clone(), writer.schema(body, 2, &mut within)?))
+                    let written = writer.schema(body, 2, &mut within)?;
+                    Some((name.clone(), written.unwrap_or_else(|| body.clone())))
                 })
                 .collect::<Option<_>>()?;
             if !entries.is_empty() {
                 out.insert(key, Json::Object(Map::from_unique_entries(entries)));
             }
         } else {
-            out.insert(k.as_str(), writer.entry(k, value, 1, &mut Vec::new())?);
+            let written = writer.entry(k, value, 1, &mut Vec::new())?;
+            out.insert(k.as_str(), written.unwrap_or_else(|| value.clone()));
         }
     }
     Some(Json::Object(out))
@@ -168,18 +171,24 @@ fn target(reference: &str, key: &str, index: &HashMap<&str, usize>) -> Option<Ta
     })
 }
 
-/// Whether the keywords beside a `$ref` can go into its entry `body`: each is one the
-/// entry has not, has with the same value, or a description or title of the place.
+/// The most keywords beside a `$ref` whose entry is written in place: each is looked up in
+/// the entry, so the check stays linear in the entry's size.
+const MAX_BESIDE: usize = 8;
+
+/// Whether the keywords beside a `$ref` can go into its entry `body`: at most
+/// [`MAX_BESIDE`], each one the entry has not, has with the same value, or a description or
+/// title of the place.
 fn fits_beside(place: &Map, body: &Json) -> bool {
     let body = match body.as_object() {
         Some(body) => body,
         None => return false,
     };
-    place.iter().all(|(k, value)| {
-        k == "$ref"
-            || PLACE_ANNOTATIONS.contains(&k.as_str())
-            || body.get(k).map_or(true, |was| was == value)
-    })
+    place.len() <= MAX_BESIDE + 1
+        && place.iter().all(|(k, value)| {
+            k == "$ref"
+                || PLACE_ANNOTATIONS.contains(&k.as_str())
+                || body.get(k).map_or(true, |was| was == value)
+        })
 }
 
 /// Writes a schema with the entries used once in place.
@@ -192,11 +201,17 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     /// `value` as a schema at `depth`, `within` the entries being written in place around
-    /// it; `None` when it would nest past the depth limit or an entry would hold itself.
-    fn schema(&self, value: &'a Json, depth: usize, within: &mut Vec<usize>) -> Option<Json> {
+    /// it: `Some(None)` when nothing in it changes (the source is kept, shared), `None` when
+    /// it would nest past the depth limit or an entry would hold itself.
+    fn schema(
+        &self,
+        value: &'a Json,
+        depth: usize,
+        within: &mut Vec<usize>,
+    ) -> Option<Option<Json>> {
         let map = match value {
             Json::Object(map) => map,
-            other => return Some(other.clone()),
+            _ => return Some(None),
         };
         if depth > DEFAULT_MAX_DEPTH {
             return None;
@@ -211,13 +226,7 @@ impl<'a> Writer<'a> {
             });
         let i = match placed {
             Some(i) => i,
-            None => {
-                let mut out = Map::with_capacity(map.len());
-                for (k, v) in map {
-                    out.insert(k.as_str(), self.entry(k, v, depth, within)?);
-                }
-                return Some(Json::Object(out));
-            }
+            None => return written_map(map, |k, v| self.entry(k, v, depth, within)),
         };
         // An entry used once that leads back to itself is on a cycle no `$ref` outside
         // enters (it would be used twice otherwise), so never reached: a guard only.
@@ -227,12 +236,18 @@ impl<'a> Writer<'a> {
         within.push(i);
         let written = self.schema(self.bodies[i], depth, within);
         within.pop();
-        let mut out = written?.into_object()?;
+        let body = written?.unwrap_or_else(|| self.bodies[i].clone());
+        if map.len() == 1 {
+            return Some(Some(body));
+        }
+        let mut out = body.into_object()?;
         for (k, v) in map {
             if k == "$ref" {
                 continue;
             }
-            let v = self.entry(k, v, depth, within)?;
+            let v = self
+                .entry(k, v, depth, within)?
+                .unwrap_or_else(|| v.clone());
             match out.get(k) {
                 Some(was) if was == &v => {}
                 Some(_) if !PLACE_ANNOTATIONS.contains(&k.as_str()) => return None,
@@ -241,32 +256,62 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        Some(Json::Object(out))
+        Some(Some(Json::Object(out)))
     }
 
-    /// The value of the keyword `k` of a schema at `depth`.
+    /// The value of the keyword `k` of a schema at `depth`, written; `Some(None)` when it
+    /// does not change.
     fn entry(
         &self,
         k: &str,
         value: &'a Json,
         depth: usize,
         within: &mut Vec<usize>,
-    ) -> Option<Json> {
+    ) -> Option<Option<Json>> {
         match value {
             Json::Object(members) if is_schema_map(k) => {
-                let mut out = Map::with_capacity(members.len());
-                for (name, member) in members {
-                    out.insert(name.as_str(), self.schema(member, depth + 1, within)?);
-                }
-                Some(Json::Object(out))
+                written_map(members, |_, member| self.schema(member, depth + 1, within))
             }
-            Json::Array(items) if is_schema_list(k) || is_schema_value(k) => items
-                .iter()
-                .map(|item| self.schema(item, depth + 1, within))
-                .collect::<Option<Vec<_>>>()
-                .map(Json::Array),
+            Json::Array(items) if is_schema_list(k) || is_schema_value(k) => {
+                let mut out: Option<Vec<Json>> = None;
+                for (n, item) in items.iter().enumerate() {
+                    match (self.schema(item, depth + 1, within)?, &mut out) {
+                        (None, None) => {}
+                        (None, Some(out)) => out.push(item.clone()),
+                        (Some(made), out) => {
+                            out.get_or_insert_with(|| items[..n].to_vec()).push(made);
+                        }
+                    }
+                }
+                Some(out.map(Json::Array))
+            }
             Json::Object(_) if is_schema_value(k) => self.schema(value, depth + 1, within),
-            other => Some(other.clone()),
+            _ => Some(None),
         }
     }
+}
+
+/// `map` with each value as `write` makes it (`None` for one that stays), sharing the source
+/// when none changes (`Some(None)`); `None` when `write` gives up.
+fn written_map<'a>(
+    map: &'a Map,
+    mut write: impl FnMut(&'a str, &'a Json) -> Option<Option<Json>>,
+) -> Option<Option<Json>> {
+    let mut out: Option<Vec<(String, Json)>> = None;
+    for (n, (k, v)) in map.iter().enumerate() {
+        match (write(k, v)?, &mut out) {
+            (None, None) => {}
+            (None, Some(out)) => out.push((k.clone(), v.clone())),
+            (Some(made), out) => {
+                let out = out.get_or_insert_with(|| {
+                    let mut copied = Vec::with_capacity(map.len());
+                    copied.extend(map.iter().take(n).map(|(k, v)| (k.clone(), v.clone())));
+                    copied
+                });
+                out.push((k.clone(), made));
+            }
+        }
+    }
+    // Keys are the source's, each once.
+    Some(out.map(|out| Json::Object(Map::from_unique_entries(out))))
 }
