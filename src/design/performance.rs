@@ -290,7 +290,9 @@
 //!   0.374), Twilio 242,490 to 242,403 (0.607 to 0.606), Slack 97,700 both (0.927: its
 //!   tools have no titles, and its schemas are FastMCP's with `additionalProperties: false`),
 //!   Spotify 45,108 to 44,973 (0.431 to 0.429). What is left on Stripe is `maxLength` (47
-//!   KB, a bound the request is checked against), property names and text.
+//!   KB, a bound the request is checked against), property names and text. Over every ninth
+//!   document of the APIs-guru directory (292 that import), 18,217,798 bytes to 17,931,816,
+//!   every `$ref` left naming an entry that is there, and each rendering for Gemini made.
 //! - A HAR recording costs its parsed tree: on a generated 50 MB recording of 12,117
 //!   Chrome-like entries (JSON bodies and answers, 1 in 300 answers of about 0.3 MB, images,
 //!   analytics, three API hosts kept), `httptool import har` took 0.58 to 0.60 s of CPU
