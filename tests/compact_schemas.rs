@@ -155,7 +155,8 @@ fn compact_schemas_keep_every_parameter_type_enum_and_required_of_a_real_documen
         bytes.0 += mcp::tool(c).to_string().len();
         bytes.1 += mcp::tool(f).to_string().len();
     }
-    assert!(with_defs >= 10, "{} tools with $defs", with_defs);
+    // Entries a tool uses once are written in place: those left are used twice or more.
+    assert!(with_defs >= 5, "{} tools with $defs", with_defs);
     // Far smaller, for the same parameters.
     assert!(
         bytes.0 * 10 < bytes.1 * 6,
@@ -713,4 +714,208 @@ fn imported_descriptions_keep_what_says_what_a_tool_or_parameter_is_and_full_sch
         .as_str()
         .unwrap()
         .contains("[ISO 8601](https://en.wikipedia.org/wiki/ISO_8601)"));
+}
+
+#[test]
+fn a_defs_entry_one_reference_names_is_written_in_its_place() {
+    use httptool::tool::{compact_spec, ToolSpec};
+    let owner = httptool::json!({"type": "object", "properties": {"login": {"type": "string"}}, "required": ["login"]});
+    let node =
+        httptool::json!({"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}});
+    let spec = ToolSpec::new(
+        "put_thing",
+        "Puts a thing.",
+        httptool::json!({"type": "object", "properties": {
+            // One reference, a type and a description beside it: the entry goes here.
+            "owner": {"$ref": "#/$defs/owner", "type": "object", "description": "Who owns it."},
+            // Two references: the entry stays.
+            "from": {"$ref": "#/$defs/point"},
+            "to": {"$ref": "#/$defs/point"},
+            // Recursive: named inside itself and here, so twice.
+            "list": {"$ref": "#/$defs/node"},
+            // A reference inside an entry keeps the entry where it points.
+            "x": {"$ref": "#/$defs/pair/properties/x"},
+            "pair": {"$ref": "#/$defs/pair"},
+            // A keyword beside the reference that says otherwise than the entry: kept apart.
+            "tag": {"$ref": "#/$defs/tag", "maxLength": 3}
+        }, "required": ["owner"], "additionalProperties": false, "$defs": {
+            "owner": owner.clone(),
+            "point": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+            "node": node.clone(),
+            "pair": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            "tag": {"type": "string", "maxLength": 8},
+            "unused": {"type": "string", "pattern": "^[a-z]+$"}
+        }}),
+    )
+    .unwrap();
+    let compact = compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES).unwrap();
+    let mut owner_here = owner.as_object().unwrap().clone();
+    owner_here.insert("description", "Who owns it.");
+    assert_eq!(
+        compact.parameters(),
+        &httptool::json!({"type": "object", "properties": {
+            "owner": Json::Object(owner_here),
+            "from": {"$ref": "#/$defs/point"},
+            "to": {"$ref": "#/$defs/point"},
+            "list": {"$ref": "#/$defs/node"},
+            "x": {"$ref": "#/$defs/pair/properties/x"},
+            "pair": {"$ref": "#/$defs/pair"},
+            "tag": {"$ref": "#/$defs/tag", "maxLength": 3}
+        }, "required": ["owner"], "additionalProperties": false, "$defs": {
+            "point": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+            "node": node,
+            "pair": {"type": "object", "properties": {"x": {"type": "integer"}}},
+            "tag": {"type": "string", "maxLength": 8}
+        }})
+    );
+    // Written out, the schema is the one declared, less the entry nothing used.
+    assert_eq!(
+        inline_refs(compact.parameters())["properties"],
+        inline_refs(spec.parameters())["properties"]
+    );
+}
+
+#[test]
+fn an_imported_component_one_operation_uses_once_is_in_its_schema_not_under_defs() {
+    // `Label` is in two operations, so the import keeps it as a `$defs` entry of each; each
+    // uses it once.
+    let doc = json::parse(
+        r##"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/labels": {"post": {"operationId": "create_label",
+            "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Label"}}}},
+            "responses": {"201": {"description": "ok"}}}},
+          "/labels/{id}": {"put": {"operationId": "update_label",
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+            "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+              "properties": {"label": {"$ref": "#/components/schemas/Label"}}}}}},
+            "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": {"Label": {"type": "object",
+          "properties": {"name": {"type": "string"}, "color": {"type": "string", "pattern": "^[0-9a-f]{6}$"}},
+          "required": ["name"]}}}}"##,
+    )
+    .unwrap();
+    let plugin = httptool::openapi::import(&doc).unwrap().into_plugin();
+    for spec in plugin.specs() {
+        let schema = mcp::tool(&spec)["inputSchema"].clone();
+        assert!(schema.get("$defs").is_none(), "{}", schema);
+        assert!(!schema.to_string().contains("$ref"), "{}", schema);
+        assert!(
+            schema.to_string().contains(r#""pattern":"^[0-9a-f]{6}$""#),
+            "{}",
+            schema
+        );
+    }
+}
+
+#[test]
+fn a_tool_description_that_only_says_its_name_is_left_out_beside_a_title() {
+    use httptool::tool::{compact_spec, ToolSpec};
+    let compact = |name: &str, description: &str, title: Option<&str>| {
+        let mut spec = ToolSpec::without_parameters(name, description).unwrap();
+        if let Some(title) = title {
+            spec = spec.with_title(title);
+        }
+        compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES)
+            .unwrap()
+            .description()
+            .to_string()
+    };
+    // Every word but `a` is a word of the name (`repo` says `repository`).
+    let title = Some("Get a repository public key");
+    assert_eq!(
+        compact(
+            "get-repo-public-key",
+            "Get a repository public key. Anyone with read access can use it.",
+            title
+        ),
+        ""
+    );
+    assert_eq!(
+        compact(
+            "listTeamMembers",
+            "Lists the members of a team.",
+            Some("List team members")
+        ),
+        ""
+    );
+    // A word the name does not say keeps the sentence.
+    assert_eq!(
+        compact(
+            "list_issues",
+            "Lists issues assigned to you. Paginated.",
+            Some("List issues")
+        ),
+        "Lists issues assigned to you."
+    );
+    // Without a title, the description is all a person or a catalog search reads: kept.
+    assert_eq!(
+        compact("listTeamMembers", "Lists the members of a team.", None),
+        "Lists the members of a team."
+    );
+}
+
+#[test]
+fn a_title_that_is_a_name_from_a_program_is_left_out() {
+    let schema = httptool::json!({"type": "object", "properties": {
+        "created": {"title": "range_query_specs", "type": "object",
+                    "properties": {"gt": {"type": "integer"}, "lt": {"type": "integer"}}},
+        "checks": {"type": "array", "items": {"title": "StatusCheckConfiguration", "type": "object",
+                   "properties": {"context": {"type": "string"}}}},
+        "card": {"anyOf": [{"title": "card-details", "type": "object"}, {"type": "string"}]},
+        // A word or words for a reader stay.
+        "home": {"title": "Address", "type": "object"},
+        "rule": {"title": "Conditions for ref names", "type": "object"},
+        "remark": {"title": "Note...", "type": "string"}
+    }});
+    assert_eq!(
+        compact_schema(&schema, DEFAULT_MAX_DESCRIPTION_BYTES),
+        httptool::json!({"type": "object", "properties": {
+            "created": {"type": "object",
+                        "properties": {"gt": {"type": "integer"}, "lt": {"type": "integer"}}},
+            "checks": {"type": "array", "items": {"type": "object",
+                       "properties": {"context": {"type": "string"}}}},
+            "card": {"anyOf": [{"type": "object"}, {"type": "string"}]},
+            "home": {"title": "Address", "type": "object"},
+            "rule": {"title": "Conditions for ref names", "type": "object"},
+            "remark": {"title": "Note...", "type": "string"}
+        }})
+    );
+}
+
+#[test]
+fn a_chain_of_entries_each_used_once_stays_under_defs_past_the_depth_limit() {
+    use httptool::json::Map;
+    use httptool::tool::{compact_spec, ToolSpec};
+    // 1,000 entries, each naming the next once: written in place, they would nest 1,000
+    // levels deep.
+    let mut defs = Map::new();
+    for i in 0..1000 {
+        let next = if i == 999 {
+            httptool::json!({"type": "string"})
+        } else {
+            httptool::json!({"$ref": format!("#/$defs/c{}", i + 1)})
+        };
+        defs.insert(
+            format!("c{}", i),
+            httptool::json!({"type": "object", "properties": {"next": next}}),
+        );
+    }
+    let schema = httptool::json!({"type": "object",
+        "properties": {"head": {"$ref": "#/$defs/c0"}}, "$defs": Json::Object(defs)});
+    let spec = ToolSpec::new("walk", "Walks a chain.", schema.clone()).unwrap();
+    let compact = compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES).unwrap();
+    assert_eq!(compact.parameters(), &schema);
+    // A short chain is written in place whole.
+    let short = httptool::json!({"type": "object", "properties": {"head": {"$ref": "#/$defs/a"}},
+        "$defs": {"a": {"type": "object", "properties": {"next": {"$ref": "#/$defs/b"}}},
+                  "b": {"type": "object", "properties": {"next": {"type": "string"}}}}});
+    let spec = ToolSpec::new("walk", "Walks a chain.", short).unwrap();
+    assert_eq!(
+        compact_spec(&spec, DEFAULT_MAX_DESCRIPTION_BYTES)
+            .unwrap()
+            .parameters(),
+        &httptool::json!({"type": "object", "properties": {"head": {"type": "object",
+            "properties": {"next": {"type": "object", "properties": {"next": {"type": "string"}}}}}}})
+    );
 }

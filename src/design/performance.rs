@@ -268,6 +268,31 @@
 //!   0.377, Twilio 0.659 to 0.607, Slack 0.946 to 0.927, Spotify 0.478 to 0.431. The
 //!   plugin file keeps the text whole (capped at 1,024 and 512 bytes as before), and
 //!   `full_schemas` serves it.
+//! - Context bytes, three more compact rules (measured as above, `--include-deprecated`,
+//!   release build, `httptool tools PLUGIN --format mcp`, FastMCP 4.2.3's figures from the
+//!   same peer). On GitHub's current description (1,223 tools): 830,745 bytes, then 816,531
+//!   once a `$defs` entry that one `$ref` of the tool names is written in its place (a
+//!   component the document shares but the tool uses once: 179 entries in 45 tools before,
+//!   15 in 10 after, each used twice or more), 801,544 once a tool description whose words
+//!   are only the tool's name is left out beside a title (412 tools, `Get a repository
+//!   public key.`; tool descriptions 70 KB to 55 KB), and 798,816 once a title that is a
+//!   name from a program (`required_status_checks`, `StatusCheckConfiguration`) is left out:
+//!   **0.487** of FastMCP's 1,641,273 (was 0.506). The default import (1,186 tools,
+//!   deprecated operations left out) goes from 813,887 to 781,958. FastMCP writes every
+//!   component in place and keeps every title; it spends more on text (673 KB of
+//!   descriptions against 270 KB here, 524 KB of it in tool descriptions), while `type`
+//!   (121 KB), property names (74 KB) and `required` are the same bytes in both, and the
+//!   roots' `additionalProperties: false` (37 KB) is ours alone. On the APIs-guru documents,
+//!   before and after, with the ratio to FastMCP's figure for the same tools: GitHub 457,545
+//!   to 444,435 (0.496 to 0.482; default import 442,980 to 429,870), Stripe 721,664 to
+//!   688,545 (0.641 to 0.611: 34 KB of titles such as `range_query_specs`), Google Drive
+//!   124,866 to 124,553 (0.473 to 0.472), Google Compute 2,204,684 to 2,189,072 (0.377 to
+//!   0.374), Twilio 242,490 to 242,403 (0.607 to 0.606), Slack 97,700 both (0.927: its
+//!   tools have no titles, and its schemas are FastMCP's with `additionalProperties: false`),
+//!   Spotify 45,108 to 44,973 (0.431 to 0.429). What is left on Stripe is `maxLength` (47
+//!   KB, a bound the request is checked against), property names and text. Over every ninth
+//!   document of the APIs-guru directory (292 that import), 18,217,798 bytes to 17,931,816,
+//!   every `$ref` left naming an entry that is there, and each rendering for Gemini made.
 //! - A HAR recording costs its parsed tree: on a generated 50 MB recording of 12,117
 //!   Chrome-like entries (JSON bodies and answers, 1 in 300 answers of about 0.3 MB, images,
 //!   analytics, three API hosts kept), `httptool import har` took 0.58 to 0.60 s of CPU

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value, Factors};
 use super::error::Error;
+use super::single_use::inline_single_use;
 use super::spec::ToolSpec;
 use crate::json::{Json, Map};
 
@@ -484,6 +485,7 @@ fn compact_entry(
         "title" => {
             let repeats = value.as_str().map_or(false, |title| {
                 title.trim().is_empty()
+                    || is_code_name(title)
                     || name.map_or(false, |n| same_words(n, title))
                     || description.map_or(false, |d| same_words(d, title))
                     || description.map_or(false, |d| {
@@ -625,6 +627,35 @@ fn restated_values(map: &Map) -> Option<Vec<(&'static str, String)>> {
     }
 }
 
+/// Whether a title is a name from a program (`range_query_specs`, `StatusCheckConfiguration`,
+/// `billing-details`): what a code generator calls the type, words run together for a
+/// compiler, not a label written for a reader. One plain word (`Address`) is not.
+fn is_code_name(title: &str) -> bool {
+    let mut joined = false;
+    let mut previous: Option<char> = None;
+    let mut chars = title.chars().peekable();
+    while let Some(c) = chars.next() {
+        let after_letter = previous.map_or(false, |p| p.is_ascii_alphanumeric());
+        match c {
+            // Between two letters or digits only: `Note...` or `-x` is not a name.
+            '_' | '-' | '.' => {
+                let before_letter = chars.peek().map_or(false, char::is_ascii_alphanumeric);
+                if !(after_letter && before_letter) {
+                    return false;
+                }
+                joined = true;
+            }
+            c if c.is_ascii_uppercase() => {
+                joined |= previous.map_or(false, |p| p.is_ascii_lowercase() || p.is_ascii_digit())
+            }
+            c if c.is_ascii_alphanumeric() => {}
+            _ => return false,
+        }
+        previous = Some(c);
+    }
+    joined
+}
+
 /// Whether two texts are the same words, ignoring case, spacing and punctuation
 /// (`"Repository Id"` and `repository_id`).
 fn same_words(a: &str, b: &str) -> bool {
@@ -639,10 +670,12 @@ fn same_words(a: &str, b: &str) -> bool {
 
 /// The spec with its description trimmed by [`trim_description`] to its first sentence (two
 /// when the first is a one-word label such as `Deprecated.`): what a model needs to pick the
-/// tool, whose name and schema say the rest; its parameters made
+/// tool, whose name and schema say the rest; none when the spec has a title and the sentence
+/// says only the name's words. Its parameters made
 /// compact by [`compact_schema`] and then [`factor_repeated`](super::factor_repeated) (a subschema repeated within
-/// them written once under `$defs`), and its output schema made compact the same way; name,
-/// title and hints as they were.
+/// them written once under `$defs`), a root `$defs` entry that one `$ref` names written in
+/// its place, and its output schema made compact the same way; name, title and hints as they
+/// were.
 ///
 /// # Errors
 ///
@@ -674,8 +707,17 @@ pub(crate) fn compact_spec_with(
     memo: &mut Memo,
 ) -> Result<ToolSpec, Error> {
     let description = first_sentence(trim_description(spec.description(), max_description_bytes));
+    // A model picks a tool by its name and description both: one that only says the name
+    // again (`Get a repository public key.` for `get-repo-public-key`) tells it nothing. A
+    // person and a catalog search read the title then, so it goes only beside a title.
+    let description =
+        if spec.title().is_some() && super::plain::says_only_name(&description, spec.name()) {
+            Cow::Borrowed("")
+        } else {
+            description
+        };
     let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
-    let parameters = factor_repeated_owned(parameters, &mut memo.factors);
+    let parameters = inline_single_use(factor_repeated_owned(parameters, &mut memo.factors));
     let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
         .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
@@ -683,7 +725,7 @@ pub(crate) fn compact_spec_with(
     }
     if let Some(schema) = spec.output_schema() {
         let schema = compact_node(schema, None, 0, max_description_bytes, memo);
-        compact = compact.with_output_schema(memo.factor(schema))?;
+        compact = compact.with_output_schema(inline_single_use(memo.factor(schema)))?;
     }
     Ok(compact)
 }

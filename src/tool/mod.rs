@@ -66,6 +66,7 @@ mod output;
 pub(crate) mod plain;
 mod provider;
 mod registry;
+mod single_use;
 pub(crate) mod small_set;
 mod spec;
 mod suggest;
