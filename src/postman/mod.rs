@@ -165,7 +165,7 @@ impl ImportOptions {
         self
     }
 
-    /// The most requests the collection may hold ([`Error::TooManyRequests`] beyond).
+    /// The most requests the collection may hold ([`ErrorKind::TooManyRequests`] beyond).
     /// Defaults to [`DEFAULT_MAX_REQUESTS`].
     #[must_use]
     pub fn max_requests(mut self, max: usize) -> ImportOptions {
@@ -204,86 +204,113 @@ impl Import {
     }
 }
 
-/// Why a collection could not be imported.
-///
-/// `#[non_exhaustive]`: more cases will be told apart.
+/// What went wrong and the details its message names; private so the wording and the data
+/// can change without breaking callers, who match on [`ErrorKind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The document is not a Postman collection (no `item` list, or a v1 collection).
-    NotACollection {
-        /// Why.
-        reason: String,
-    },
-    /// A field has the wrong type or a value httptool cannot use.
-    Invalid {
-        /// Where, such as `item[3].request.url`.
-        at: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// More requests than [`ImportOptions::max_requests`].
-    TooManyRequests {
-        /// The limit.
-        max: usize,
-    },
-    /// The collection has no request to import.
+pub(crate) enum Reason {
+    /// [`ErrorKind::NotACollection`], and why.
+    NotACollection(&'static str),
+    /// [`ErrorKind::Invalid`]: where, such as `item[3].request.url`, and what is wrong.
+    Invalid { at: String, reason: String },
+    /// [`ErrorKind::TooManyRequests`], with the limit.
+    TooManyRequests(usize),
+    /// [`ErrorKind::NoRequests`].
     NoRequests,
-    /// The plugin made from the collection fails the plugin's checks.
+    /// [`ErrorKind::Plugin`].
     Plugin(plugin::Error),
 }
 
-/// What kind of [`Error`] it is, for code.
+/// The kinds of [`Error`], for callers that match without the details.
+///
+/// `#[non_exhaustive]`: more cases will be told apart; match with a `_` arm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// See [`Error::NotACollection`].
+    /// The document is not a Postman collection (no `item` list, or a v1 collection).
     NotACollection,
-    /// See [`Error::Invalid`].
+    /// A field has the wrong type or a value httptool cannot use; [`Error::at`] names it.
     Invalid,
-    /// See [`Error::TooManyRequests`].
+    /// More requests than [`ImportOptions::max_requests`].
     TooManyRequests,
-    /// See [`Error::NoRequests`].
+    /// The collection has no request to import.
     NoRequests,
-    /// See [`Error::Plugin`].
+    /// The plugin made from the collection fails the plugin's checks; the plugin error is
+    /// the [`source`](std::error::Error::source).
     Plugin,
 }
 
+/// Why a collection could not be imported, and where.
+///
+/// Messages name the item and field (`item[3].item[0].request.url`) and never quote a value
+/// of the collection. Match on [`kind`](Error::kind); the message is for people.
+///
+/// # Examples
+///
+/// ```
+/// use httptool::postman::{self, ErrorKind};
+///
+/// let collection = httptool::json::parse(r#"{"item": [{"name": "a", "request": {"url": 5}}]}"#)?;
+/// let err = postman::import(&collection).unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Invalid);
+/// assert_eq!(err.at(), Some("item[0].request.url"));
+/// assert_eq!(err.to_string(), "item[0].request.url: expected a string or an object, got number");
+/// # Ok::<(), httptool::json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    reason: Reason,
+}
+
+impl From<Reason> for Error {
+    fn from(reason: Reason) -> Error {
+        Error { reason }
+    }
+}
+
 impl Error {
-    /// What kind of error it is.
+    /// The kind of error.
     pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::NotACollection { .. } => ErrorKind::NotACollection,
-            Error::Invalid { .. } => ErrorKind::Invalid,
-            Error::TooManyRequests { .. } => ErrorKind::TooManyRequests,
-            Error::NoRequests => ErrorKind::NoRequests,
-            Error::Plugin(_) => ErrorKind::Plugin,
+        match self.reason {
+            Reason::NotACollection(_) => ErrorKind::NotACollection,
+            Reason::Invalid { .. } => ErrorKind::Invalid,
+            Reason::TooManyRequests(_) => ErrorKind::TooManyRequests,
+            Reason::NoRequests => ErrorKind::NoRequests,
+            Reason::Plugin(_) => ErrorKind::Plugin,
+        }
+    }
+
+    /// Where in the collection the field at fault is, such as `item[3].request.url`, for
+    /// [`ErrorKind::Invalid`]; `plugin name` or `base URL` when an option is at fault.
+    pub fn at(&self) -> Option<&str> {
+        match &self.reason {
+            Reason::Invalid { at, .. } => Some(at),
+            _ => None,
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::NotACollection { reason } => {
+        match &self.reason {
+            Reason::NotACollection(reason) => {
                 write!(f, "not a Postman collection v2.0 or v2.1: {}", reason)
             }
-            Error::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
-            Error::TooManyRequests { max } => write!(
+            Reason::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
+            Reason::TooManyRequests(max) => write!(
                 f,
                 "the collection holds more than {} requests; raise the limit to import it",
                 max
             ),
-            Error::NoRequests => write!(f, "the collection holds no request to import"),
-            Error::Plugin(err) => write!(f, "the plugin made from the collection: {}", err),
+            Reason::NoRequests => write!(f, "the collection holds no request to import"),
+            Reason::Plugin(err) => write!(f, "the plugin made from the collection: {}", err),
         }
     }
 }
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Plugin(err) => Some(err),
+        match &self.reason {
+            Reason::Plugin(err) => Some(err),
             _ => None,
         }
     }
@@ -303,8 +330,9 @@ pub fn import(collection: &Json) -> Result<Import, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::NotACollection`], [`Error::Invalid`] naming the field, [`Error::TooManyRequests`],
-/// [`Error::NoRequests`], and [`Error::Plugin`] when the result fails the plugin's checks.
+/// [`ErrorKind::NotACollection`], [`ErrorKind::Invalid`] naming the field
+/// ([`Error::at`]), [`ErrorKind::TooManyRequests`], [`ErrorKind::NoRequests`], and
+/// [`ErrorKind::Plugin`] when the result fails the plugin's checks.
 ///
 /// # Security
 ///
