@@ -4,7 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Error, Import, ImportOptions, Reason, DEFAULT_MAX_ENTRIES};
+use super::error::{Error, Reason};
+use super::options::{Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 use crate::curl::infer;
 use crate::http::{base64_decode, is_credential_name, Method};
 use crate::json::{self, Json, Map};

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use super::collect::{
     encode_segment, fits, fixed_param, json_type, shape, shorten, text_type, Params, Secrets,
 };
-use super::{Error, Import, ImportOptions, Reason};
+use super::error::{Error, Reason};
+use super::options::{Import, ImportOptions};
 use crate::curl::infer;
 use crate::http::{is_credential_name, Method};
 use crate::json::{self, Json, Map};
