@@ -4,12 +4,16 @@ use std::fmt;
 
 #[cfg(feature = "curl")]
 use crate::curl;
+#[cfg(feature = "har")]
+use crate::har;
 #[cfg(feature = "http")]
 use crate::http;
 #[cfg(feature = "openapi")]
 use crate::openapi;
 #[cfg(feature = "plugin")]
 use crate::plugin;
+#[cfg(feature = "postman")]
+use crate::postman;
 #[cfg(feature = "tool")]
 use crate::tool;
 #[cfg(feature = "yaml")]
@@ -61,6 +65,12 @@ pub enum Error {
     /// An OpenAPI document that cannot be imported.
     #[cfg(feature = "openapi")]
     OpenApi(openapi::Error),
+    /// A Postman collection that cannot be imported.
+    #[cfg(feature = "postman")]
+    Postman(postman::Error),
+    /// A HAR recording that cannot be imported.
+    #[cfg(feature = "har")]
+    Har(har::Error),
     /// Text that is not the YAML expected.
     #[cfg(feature = "yaml")]
     Yaml(yaml::Error),
@@ -81,6 +91,10 @@ impl fmt::Display for Error {
             Error::Curl(e) => e.fmt(f),
             #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e.fmt(f),
+            #[cfg(feature = "postman")]
+            Error::Postman(e) => e.fmt(f),
+            #[cfg(feature = "har")]
+            Error::Har(e) => e.fmt(f),
             #[cfg(feature = "yaml")]
             Error::Yaml(e) => e.fmt(f),
         }
@@ -102,6 +116,10 @@ impl std::error::Error for Error {
             Error::Curl(e) => e,
             #[cfg(feature = "openapi")]
             Error::OpenApi(e) => e,
+            #[cfg(feature = "postman")]
+            Error::Postman(e) => e,
+            #[cfg(feature = "har")]
+            Error::Har(e) => e,
             #[cfg(feature = "yaml")]
             Error::Yaml(e) => e,
         })
@@ -134,6 +152,10 @@ from_module_error!(
     Curl(curl),
     #[cfg(feature = "openapi")]
     OpenApi(openapi),
+    #[cfg(feature = "postman")]
+    Postman(postman),
+    #[cfg(feature = "har")]
+    Har(har),
     #[cfg(feature = "yaml")]
     Yaml(yaml),
 );
@@ -201,6 +223,26 @@ mod tests {
         let message = yaml_err.to_string();
         let err = Error::from(yaml_err);
         assert!(matches!(err, Error::Yaml(_)));
+        assert_eq!(err.to_string(), message);
+    }
+
+    #[cfg(feature = "postman")]
+    #[test]
+    fn postman_error_is_wrapped() {
+        let postman_err = postman::import(&json::Json::Null).unwrap_err();
+        let message = postman_err.to_string();
+        let err = Error::from(postman_err);
+        assert!(matches!(err, Error::Postman(_)));
+        assert_eq!(err.to_string(), message);
+    }
+
+    #[cfg(feature = "har")]
+    #[test]
+    fn har_error_is_wrapped() {
+        let har_err = har::import(&json::Json::Null).unwrap_err();
+        let message = har_err.to_string();
+        let err = Error::from(har_err);
+        assert!(matches!(err, Error::Har(_)));
         assert_eq!(err.to_string(), message);
     }
 

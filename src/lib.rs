@@ -71,6 +71,7 @@ mod decimal;
 mod base64;
 mod error;
 // Work split on scoped threads (the pretty writer, compiling plugins, importing).
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 mod parallel;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests, and FNV-1a for
 // names and boundaries derived from content; below `http`.
@@ -92,13 +93,9 @@ pub use error::Error;
 // it uses (Cargo.toml, README "Features"); a feature only decides what is compiled.
 #[cfg(feature = "curl")]
 pub mod curl;
-// The design pages describe and link every layer, so they are built with the whole crate.
-#[cfg(all(
-    feature = "curl",
-    feature = "openapi",
-    feature = "mcp",
-    feature = "yaml"
-))]
+// The design pages describe and link every layer (the server and the threaded writer too),
+// so they are built with the whole crate: `cli` implies every feature but `tls`.
+#[cfg(feature = "cli")]
 pub mod design;
 #[cfg(feature = "har")]
 pub mod har;

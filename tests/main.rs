@@ -102,7 +102,7 @@ mod http_response_probe;
 mod http_retry;
 #[cfg(feature = "plugin")]
 mod http_reused_connections;
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 mod http_server;
 #[cfg(feature = "http")]
 mod http_threads;
@@ -125,19 +125,19 @@ mod mcp_batch;
 mod mcp_calls;
 #[cfg(feature = "cli")]
 mod mcp_cli;
-#[cfg(all(feature = "mcp", feature = "plugin"))]
+#[cfg(all(feature = "mcp", feature = "plugin", feature = "server"))]
 mod mcp_consent;
 #[cfg(feature = "mcp")]
 mod mcp_hostile;
 #[cfg(feature = "mcp")]
 mod mcp_hostile_clients;
-#[cfg(all(feature = "mcp", feature = "plugin"))]
+#[cfg(all(feature = "mcp", feature = "plugin", feature = "server"))]
 mod mcp_http;
 #[cfg(feature = "cli")]
 mod mcp_http_cli;
-#[cfg(all(feature = "mcp", feature = "plugin"))]
+#[cfg(all(feature = "mcp", feature = "plugin", feature = "server"))]
 mod mcp_http_oauth;
-#[cfg(all(feature = "mcp", feature = "plugin"))]
+#[cfg(all(feature = "mcp", feature = "plugin", feature = "server"))]
 mod mcp_http_oidc_provider;
 #[cfg(feature = "plugin")]
 mod mcp_plugin_fields;

@@ -348,6 +348,11 @@ fn wrong_types_are_errors_naming_the_field() {
         let err = error(text);
         assert_eq!(err.kind(), kind, "{}: {}", text, err);
         assert!(err.to_string().contains(message), "{}: {}", text, err);
+        // Only a field at fault has a place, and the message starts with it.
+        assert_eq!(err.at().is_some(), kind == ErrorKind::Invalid, "{}", err);
+        if let Some(at) = err.at() {
+            assert!(err.to_string().starts_with(&format!("{}: ", at)), "{}", err);
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Error, Import, ImportOptions, DEFAULT_MAX_ENTRIES};
+use super::error::{Error, Reason};
+use super::options::{Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 use crate::curl::infer;
 use crate::http::{base64_decode, is_credential_name, Method};
 use crate::json::{self, Json, Map};
@@ -136,10 +137,10 @@ impl Skipped {
 }
 
 fn invalid(at: String, reason: &str) -> Error {
-    Error::Invalid {
+    Error::from(Reason::Invalid {
         at,
         reason: reason.to_string(),
-    }
+    })
 }
 
 fn text(value: Option<&Json>) -> Option<&str> {
@@ -174,15 +175,11 @@ pub(super) fn run(har: &Json, options: &ImportOptions) -> Result<Import, Error> 
     let entries = match har.get("log").and_then(|log| log.get("entries")) {
         Some(Json::Array(entries)) => entries,
         Some(_) => return Err(invalid("log.entries".to_string(), "expected a list")),
-        None => {
-            return Err(Error::NotAHar {
-                reason: "it has no `log.entries` list".to_string(),
-            })
-        }
+        None => return Err(Reason::NotAHar("it has no `log.entries` list").into()),
     };
     let max = options.max_entries.unwrap_or(DEFAULT_MAX_ENTRIES);
     if entries.len() > max {
-        return Err(Error::TooManyEntries { max });
+        return Err(Reason::TooManyEntries(max).into());
     }
     let mut skipped = Skipped::default();
     let mut warnings = Vec::new();
@@ -195,9 +192,7 @@ pub(super) fn run(har: &Json, options: &ImportOptions) -> Result<Import, Error> 
     }
     let calls = choose_hosts(calls, options, &mut skipped);
     if calls.is_empty() {
-        return Err(Error::NoApiCalls {
-            skipped: skipped.total(),
-        });
+        return Err(Reason::NoApiCalls(skipped.total()).into());
     }
     let host = calls.first().map(|c| c.host.clone()).unwrap_or_default();
     let plugin_name = match &options.plugin_name {
@@ -515,7 +510,7 @@ impl Builder<'_> {
             let endpoint = self.endpoint(&group, calls, plugin_auth, &origin, &cookies)?;
             builder = builder.endpoint(endpoint);
         }
-        builder.build().map_err(Error::Plugin)
+        builder.build().map_err(|e| Error::from(Reason::Plugin(e)))
     }
 
     /// The `Authorization` most calls send, else the first credential-looking header; its

@@ -73,188 +73,15 @@
 //! stops at [`ImportOptions::max_entries`], and quotes no value in errors and warnings.
 
 mod convert;
-
-use std::fmt;
+mod error;
+mod options;
 
 use crate::json::Json;
-use crate::plugin::{self, HttpPlugin};
+
+pub use error::{Error, ErrorKind};
+pub use options::{Import, ImportOptions, DEFAULT_MAX_ENTRIES};
 
 pub use crate::curl::Variable;
-
-/// The most entries a recording may hold by default: 100,000.
-pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
-
-/// How [`import_with`] reads a recording.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ImportOptions {
-    pub(crate) hosts: Vec<String>,
-    pub(crate) plugin_name: Option<String>,
-    pub(crate) max_entries: Option<usize>,
-}
-
-impl ImportOptions {
-    /// The defaults: the host with the most API calls, the plugin named after it.
-    pub fn new() -> ImportOptions {
-        ImportOptions::default()
-    }
-
-    /// Keeps the calls to `host` (any port) or `host:port`; repeatable. Defaults to the
-    /// host with the most API calls.
-    #[must_use]
-    pub fn host(mut self, host: impl Into<String>) -> ImportOptions {
-        self.hosts.push(host.into());
-        self
-    }
-
-    /// The plugin's name. Defaults to one derived from the host (`app.example.com` is
-    /// `example`).
-    #[must_use]
-    pub fn plugin_name(mut self, name: impl Into<String>) -> ImportOptions {
-        self.plugin_name = Some(name.into());
-        self
-    }
-
-    /// The most entries the recording may hold ([`Error::TooManyEntries`] beyond). Defaults
-    /// to [`DEFAULT_MAX_ENTRIES`].
-    #[must_use]
-    pub fn max_entries(mut self, max: usize) -> ImportOptions {
-        self.max_entries = Some(max);
-        self
-    }
-}
-
-/// The result of [`import`].
-#[derive(Debug)]
-pub struct Import {
-    pub(crate) plugin: HttpPlugin,
-    pub(crate) warnings: Vec<String>,
-    pub(crate) variables: Vec<Variable>,
-    pub(crate) skipped: Vec<(String, usize)>,
-}
-
-impl Import {
-    /// The plugin: one tool an endpoint.
-    pub fn plugin(&self) -> &HttpPlugin {
-        &self.plugin
-    }
-
-    /// The plugin, by value.
-    pub fn into_plugin(self) -> HttpPlugin {
-        self.plugin
-    }
-
-    /// What was approximated, each naming the entry (`log.entries[17]`) or endpoint.
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
-    }
-
-    /// The environment variables the plugin file reads its credentials from.
-    pub fn variables(&self) -> &[Variable] {
-        &self.variables
-    }
-
-    /// How many entries were left out in all.
-    pub fn skipped(&self) -> usize {
-        self.skipped.iter().map(|(_, n)| n).sum()
-    }
-
-    /// The entries left out, by reason (`image`, `preflight`, `other host`, ...), in order of
-    /// first appearance.
-    pub fn skipped_by_reason(&self) -> &[(String, usize)] {
-        &self.skipped
-    }
-}
-
-/// Why a recording could not be imported.
-///
-/// `#[non_exhaustive]`: more cases will be told apart.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The document is not a HAR recording (no `log.entries` list).
-    NotAHar {
-        /// Why.
-        reason: String,
-    },
-    /// An entry has a field of the wrong type.
-    Invalid {
-        /// Where, such as `log.entries[17].request.url`.
-        at: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// More entries than [`ImportOptions::max_entries`].
-    TooManyEntries {
-        /// The limit.
-        max: usize,
-    },
-    /// No entry is an API call to the hosts asked for.
-    NoApiCalls {
-        /// How many entries were left out.
-        skipped: usize,
-    },
-    /// The plugin made from the recording fails the plugin's checks.
-    Plugin(plugin::Error),
-}
-
-/// What kind of [`Error`] it is, for code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// See [`Error::NotAHar`].
-    NotAHar,
-    /// See [`Error::Invalid`].
-    Invalid,
-    /// See [`Error::TooManyEntries`].
-    TooManyEntries,
-    /// See [`Error::NoApiCalls`].
-    NoApiCalls,
-    /// See [`Error::Plugin`].
-    Plugin,
-}
-
-impl Error {
-    /// What kind of error it is.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::NotAHar { .. } => ErrorKind::NotAHar,
-            Error::Invalid { .. } => ErrorKind::Invalid,
-            Error::TooManyEntries { .. } => ErrorKind::TooManyEntries,
-            Error::NoApiCalls { .. } => ErrorKind::NoApiCalls,
-            Error::Plugin(_) => ErrorKind::Plugin,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::NotAHar { reason } => write!(f, "not a HAR 1.2 recording: {}", reason),
-            Error::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
-            Error::TooManyEntries { max } => write!(
-                f,
-                "the recording holds more than {} entries; raise the limit to import it",
-                max
-            ),
-            Error::NoApiCalls { skipped } => write!(
-                f,
-                "the recording holds no API call to import ({} entries left out: documents, \
-                 assets, preflights, other hosts)",
-                skipped
-            ),
-            Error::Plugin(err) => write!(f, "the plugin made from the recording: {}", err),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Plugin(err) => Some(err),
-            _ => None,
-        }
-    }
-}
 
 /// Imports a HAR recording with the default [`ImportOptions`].
 ///
@@ -270,8 +97,9 @@ pub fn import(har: &Json) -> Result<Import, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::NotAHar`], [`Error::Invalid`] naming the entry and field,
-/// [`Error::TooManyEntries`], [`Error::NoApiCalls`], and [`Error::Plugin`].
+/// [`ErrorKind::NotAHar`], [`ErrorKind::Invalid`] naming the entry and field
+/// ([`Error::at`]), [`ErrorKind::TooManyEntries`], [`ErrorKind::NoApiCalls`], and
+/// [`ErrorKind::Plugin`].
 ///
 /// # Security
 ///

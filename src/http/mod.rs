@@ -31,7 +31,7 @@
 //! | `tls.rs` | the only code that names rustls types: roots, handshake, the TLS stream |
 //! | `pool.rs` | idle connections |
 //! | `replay.rs` | [`read_response`]: the same reader over bytes in memory |
-//! | `server.rs` | [`HttpServer`]: the server side, bounded and with deadlines, for MCP over HTTP |
+//! | `server.rs` | `HttpServer` (the `server` feature): the server side, bounded and with deadlines, for MCP over HTTP |
 //! | `wire/` | message syntax, pure: response head, chunk lines, request heads (written and read) |
 //! | `media.rs` | [`media`]: which media types are JSON or a form, a response's file name |
 //! | `address.rs`, `redirect.rs`, `retry.rs`, `proxy.rs` | the policies, pure |
@@ -68,6 +68,7 @@ mod replay;
 mod request;
 mod response;
 mod retry;
+#[cfg(feature = "server")]
 mod server;
 #[cfg(feature = "tls")]
 mod tls;
@@ -101,6 +102,7 @@ pub use self::request::{BodyStream, HeadHook, Request, Secrets};
 pub use self::response::{Response, Version};
 pub(crate) use self::retry::parse_retry_after;
 pub use self::retry::RetryPolicy;
+#[cfg(feature = "server")]
 pub use self::server::{
     read_request, HttpServer, RequestError, RequestHandler, ServerConfig, ServerRequest,
     ServerResponse, StreamFn, DEFAULT_SERVER_MAX_BODY, DEFAULT_SERVER_MAX_CONNECTIONS,

@@ -60,8 +60,8 @@
 //!   Pretty ([`Json::to_pretty`]): two-space indent, one element or member a line,
 //!   `"key": value`, `[]` and `{}` for empty containers. Pretty output of a value nested
 //!   `n` levels deep holds about `n²` bytes of indentation. [`Json::write_pretty_io`] writes
-//!   to any `io::Write` in chunks, [`Json::write_pretty_io_threaded`] formats a large
-//!   document's endpoints on several threads, with the same bytes.
+//!   to any `io::Write` in chunks, [`Json::write_pretty_io_threaded`] (with the `cli`
+//!   feature) formats a large document's endpoints on several threads, with the same bytes.
 //! - Strings ([`write_str`]): `"` and `\` are escaped; so are the control characters U+0000 to
 //!   U+001F, as `\b \f \n \r \t` where RFC 8259 has a short form and `\u00XX` (lowercase hex)
 //!   otherwise; U+2028 and U+2029 become `\u2028` and `\u2029`, so the output can be pasted
@@ -130,6 +130,9 @@ mod pow5;
 mod scan;
 mod value;
 mod write;
+// Only the command line writes on threads; the small builds leave it out (build cost,
+// design::performance).
+#[cfg(feature = "cli")]
 mod write_threads;
 
 pub(crate) use error::line_column;

@@ -7,7 +7,9 @@ use std::mem;
 use std::ops::Index;
 use std::str::FromStr;
 
-use super::{write, write_threads, Error, Map, Number};
+#[cfg(feature = "cli")]
+use super::write_threads;
+use super::{write, Error, Map, Number};
 
 /// The value `Index` returns for a missing key or index.
 pub(crate) static NULL: Json = Json::Null;
@@ -267,6 +269,9 @@ impl Json {
     /// memory stays bounded when `out` is slow. A thread that cannot start leaves its share
     /// to the others. `out` is not flushed.
     ///
+    /// Compiled with the `cli` feature (on by default), whose `import` commands write plugin
+    /// files with it; builds without it leave it out (build cost: `design::performance`).
+    ///
     /// # Errors
     ///
     /// The first error `out` returns; nothing more is written after it.
@@ -280,6 +285,7 @@ impl Json {
     /// assert_eq!(out, v.to_pretty().as_bytes());
     /// # Ok::<(), std::io::Error>(())
     /// ```
+    #[cfg(feature = "cli")]
     pub fn write_pretty_io_threaded(
         &self,
         threads: usize,

@@ -267,6 +267,7 @@ pub(crate) fn write_pretty(value: &Json, out: &mut String) {
 
 /// Appends `value` as pretty JSON as it reads nested `depth` levels deep in a larger pretty
 /// document: every line after its first indented `depth` levels more.
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub(crate) fn write_pretty_nested(value: &Json, depth: usize, out: &mut String) {
     append(Root::Value(value), out, true, depth);
 }

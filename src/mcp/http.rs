@@ -31,7 +31,7 @@ const REVISION_WITHOUT_HEADER: &str = "2025-03-26";
 /// [`HttpServer`] that serves a [`Stateless`] at one path
 /// (default [`DEFAULT_HTTP_PATH`]), for revision 2026-07-28 and for the clients of
 /// 2025-11-25 and before (through `initialize`; no `Mcp-Session-Id` is issued, so none is
-/// needed on any later request). Built with the `mcp` and `http` features.
+/// needed on any later request). Built with the `mcp` and `server` features.
 ///
 /// | request | answer |
 /// | --- | --- |

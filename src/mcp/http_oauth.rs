@@ -34,7 +34,7 @@ pub const DEFAULT_INTROSPECTION_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An OAuth 2.1 resource server for [`HttpTransport`](super::HttpTransport): who may call,
 /// decided by the authorization server's token introspection. Built with the `mcp` and
-/// `http` features.
+/// `server` features.
 ///
 /// What a request gets (MCP "Authorization", RFC 6750 section 3, RFC 9728 section 5.1):
 ///

@@ -15,7 +15,7 @@
 //! | `rpc.rs` | JSON-RPC 2.0 messages: reading one, writing answers (pure) |
 //! | `server.rs` | the session: the reader loop, the writer thread, the worker pool; [`Stateless`], the same answers without a session |
 //! | `consent.rs` | the user's approval through the client: `elicitation/create`, and at 2026-07-28 the signed `requestState` of `InputRequiredResult` ([approval](crate::design::endpoints#approval)) |
-//! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `http`) |
+//! | `http.rs` | [`HttpTransport`]: Streamable HTTP over [`http::HttpServer`](crate::http::HttpServer) (features `mcp` and `server`) |
 //! | `http_oauth.rs` | [`OAuth`]: the transport as an OAuth 2.1 resource server (token introspection, RFC 9728 metadata) |
 //!
 //! # Examples
@@ -39,18 +39,18 @@
 
 mod consent;
 mod error;
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 mod http;
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 mod http_oauth;
 mod lines;
 mod rpc;
 mod server;
 
 pub use self::error::Error;
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 pub use self::http::{HttpTransport, DEFAULT_HTTP_PATH, HEALTH_PATH};
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 pub use self::http_oauth::{
     OAuth, CONTEXT_CLIENT_ID, CONTEXT_SCOPES, CONTEXT_SUBJECT, DEFAULT_INTROSPECTION_CACHE_ENTRIES,
     DEFAULT_INTROSPECTION_CACHE_TTL, DEFAULT_INTROSPECTION_TIMEOUT,

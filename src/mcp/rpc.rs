@@ -18,7 +18,7 @@ pub(crate) const SERVER_BUSY: i64 = -32000;
 pub(crate) const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 /// MCP 2026-07-28, "Streamable HTTP", "Server Validation": `HeaderMismatch`, the HTTP
 /// headers do not mirror the body, or one it needs is missing.
-#[cfg(feature = "http")]
+#[cfg(feature = "server")]
 pub(crate) const HEADER_MISMATCH: i64 = -32020;
 
 /// One message from the client.

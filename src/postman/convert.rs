@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use super::collect::{
     encode_segment, fits, fixed_param, json_type, shape, shorten, text_type, Params, Secrets,
 };
-use super::{Error, Import, ImportOptions};
+use super::error::{Error, Reason};
+use super::options::{Import, ImportOptions};
 use crate::curl::infer;
 use crate::http::{is_credential_name, Method};
 use crate::json::{self, Json, Map};
@@ -115,9 +116,9 @@ struct Converter<'o> {
 }
 
 pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> {
-    let root = doc.as_object().ok_or_else(|| Error::NotACollection {
-        reason: "the document is not a JSON object".to_string(),
-    })?;
+    let root = doc
+        .as_object()
+        .ok_or(Reason::NotACollection("the document is not a JSON object"))?;
     let items = match root.get("item") {
         Some(Json::Array(items)) => items,
         Some(_) => return Err(invalid("item", "expected a list of items")),
@@ -127,9 +128,7 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
             } else {
                 "it has no `item` list"
             };
-            return Err(Error::NotACollection {
-                reason: reason.to_string(),
-            });
+            return Err(Reason::NotACollection(reason).into());
         }
     };
     let info = root.get("info");
@@ -233,9 +232,7 @@ pub(super) fn run(doc: &Json, options: &ImportOptions) -> Result<Import, Error> 
             continue;
         }
         if converter.drafts.len() >= options.max_requests {
-            return Err(Error::TooManyRequests {
-                max: options.max_requests,
-            });
+            return Err(Reason::TooManyRequests(options.max_requests).into());
         }
         let folder = stack.last().and_then(|f| f.folder.clone());
         let inherited = stack.last().and_then(|f| f.auth);
@@ -263,10 +260,10 @@ fn item_path(stack: &[Frame<'_>]) -> String {
 }
 
 fn invalid(at: &str, reason: &str) -> Error {
-    Error::Invalid {
+    Error::from(Reason::Invalid {
         at: at.to_string(),
         reason: reason.to_string(),
-    }
+    })
 }
 
 /// A string field, `None` when absent or null; another type is an error.
@@ -1379,7 +1376,7 @@ impl Converter<'_> {
     /// The plugin: the base URL and auth most requests use.
     fn finish(mut self, info: Option<&Json>) -> Result<Import, Error> {
         if self.drafts.is_empty() {
-            return Err(Error::NoRequests);
+            return Err(Reason::NoRequests.into());
         }
         let base = most_common(self.drafts.iter().map(|d| &d.base))
             .cloned()
@@ -1473,7 +1470,9 @@ impl Converter<'_> {
             }
             builder = builder.endpoint(endpoint);
         }
-        let plugin = builder.build().map_err(Error::Plugin)?;
+        let plugin = builder
+            .build()
+            .map_err(|e| Error::from(Reason::Plugin(e)))?;
         Ok(Import {
             plugin,
             warnings: self.warnings,

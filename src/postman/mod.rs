@@ -1,7 +1,7 @@
 //! Postman collections (v2.0 and v2.1) to plugins.
 //!
 //! [`import`] reads a collection (already parsed into a [`Json`]) and returns an
-//! [`Import`]: an [`HttpPlugin`] with one tool for each request, the warnings on what was
+//! [`Import`]: an [`HttpPlugin`](crate::plugin::HttpPlugin) with one tool for each request, the warnings on what was
 //! left out or approximated, and the environment variables its credentials read. Nothing
 //! is fetched, no file is read, no pre-request script is run.
 //!
@@ -86,208 +86,15 @@
 
 pub(crate) mod collect;
 mod convert;
-
-use std::fmt;
+mod error;
+mod options;
 
 use crate::json::Json;
-use crate::plugin::{self, HttpPlugin};
+
+pub use error::{Error, ErrorKind};
+pub use options::{Import, ImportOptions, DEFAULT_MAX_REQUESTS};
 
 pub use crate::curl::Variable;
-
-/// The most requests a collection may hold by default: 10,000 (the largest published
-/// collections hold a few thousand). Change it with [`ImportOptions::max_requests`].
-pub const DEFAULT_MAX_REQUESTS: usize = 10_000;
-
-/// How [`import_with`] reads a collection.
-///
-/// # Examples
-///
-/// ```
-/// let options = httptool::postman::ImportOptions::new()
-///     .base_url("https://staging.example.com")
-///     .plugin_name("shop");
-/// # let _ = options;
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ImportOptions {
-    pub(crate) base_url: Option<String>,
-    pub(crate) plugin_name: Option<String>,
-    pub(crate) keep_secrets: bool,
-    pub(crate) max_requests: usize,
-    pub(crate) environment: Option<Json>,
-}
-
-impl Default for ImportOptions {
-    fn default() -> ImportOptions {
-        ImportOptions {
-            base_url: None,
-            plugin_name: None,
-            keep_secrets: false,
-            max_requests: DEFAULT_MAX_REQUESTS,
-            environment: None,
-        }
-    }
-}
-
-impl ImportOptions {
-    /// The defaults.
-    pub fn new() -> ImportOptions {
-        ImportOptions::default()
-    }
-
-    /// The plugin's base URL, instead of the one the requests use most. Defaults to none.
-    #[must_use]
-    pub fn base_url(mut self, url: impl Into<String>) -> ImportOptions {
-        self.base_url = Some(url.into());
-        self
-    }
-
-    /// The plugin's name. Defaults to the collection's name in snake case.
-    #[must_use]
-    pub fn plugin_name(mut self, name: impl Into<String>) -> ImportOptions {
-        self.plugin_name = Some(name.into());
-        self
-    }
-
-    /// Writes credentials into the plugin as they are. Defaults to `false`: each is a
-    /// `${NAME}` variable.
-    #[must_use]
-    pub fn keep_secrets(mut self, on: bool) -> ImportOptions {
-        self.keep_secrets = on;
-        self
-    }
-
-    /// A Postman environment (its exported file, with a `values` list): its variables are
-    /// read as the collection's are, and win over them. Defaults to none.
-    #[must_use]
-    pub fn environment(mut self, environment: Json) -> ImportOptions {
-        self.environment = Some(environment);
-        self
-    }
-
-    /// The most requests the collection may hold ([`Error::TooManyRequests`] beyond).
-    /// Defaults to [`DEFAULT_MAX_REQUESTS`].
-    #[must_use]
-    pub fn max_requests(mut self, max: usize) -> ImportOptions {
-        self.max_requests = max;
-        self
-    }
-}
-
-/// The result of [`import`]: the plugin, warnings, and the variables it reads.
-#[derive(Debug)]
-pub struct Import {
-    pub(crate) plugin: HttpPlugin,
-    pub(crate) warnings: Vec<String>,
-    pub(crate) variables: Vec<Variable>,
-}
-
-impl Import {
-    /// The plugin, one tool a request; `to_json` writes its file.
-    pub fn plugin(&self) -> &HttpPlugin {
-        &self.plugin
-    }
-
-    /// The plugin, by value.
-    pub fn into_plugin(self) -> HttpPlugin {
-        self.plugin
-    }
-
-    /// What was skipped or approximated, each naming the item.
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
-    }
-
-    /// The environment variables the plugin file reads (set them before loading it).
-    pub fn variables(&self) -> &[Variable] {
-        &self.variables
-    }
-}
-
-/// Why a collection could not be imported.
-///
-/// `#[non_exhaustive]`: more cases will be told apart.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Error {
-    /// The document is not a Postman collection (no `item` list, or a v1 collection).
-    NotACollection {
-        /// Why.
-        reason: String,
-    },
-    /// A field has the wrong type or a value httptool cannot use.
-    Invalid {
-        /// Where, such as `item[3].request.url`.
-        at: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// More requests than [`ImportOptions::max_requests`].
-    TooManyRequests {
-        /// The limit.
-        max: usize,
-    },
-    /// The collection has no request to import.
-    NoRequests,
-    /// The plugin made from the collection fails the plugin's checks.
-    Plugin(plugin::Error),
-}
-
-/// What kind of [`Error`] it is, for code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// See [`Error::NotACollection`].
-    NotACollection,
-    /// See [`Error::Invalid`].
-    Invalid,
-    /// See [`Error::TooManyRequests`].
-    TooManyRequests,
-    /// See [`Error::NoRequests`].
-    NoRequests,
-    /// See [`Error::Plugin`].
-    Plugin,
-}
-
-impl Error {
-    /// What kind of error it is.
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            Error::NotACollection { .. } => ErrorKind::NotACollection,
-            Error::Invalid { .. } => ErrorKind::Invalid,
-            Error::TooManyRequests { .. } => ErrorKind::TooManyRequests,
-            Error::NoRequests => ErrorKind::NoRequests,
-            Error::Plugin(_) => ErrorKind::Plugin,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::NotACollection { reason } => {
-                write!(f, "not a Postman collection v2.0 or v2.1: {}", reason)
-            }
-            Error::Invalid { at, reason } => write!(f, "{}: {}", at, reason),
-            Error::TooManyRequests { max } => write!(
-                f,
-                "the collection holds more than {} requests; raise the limit to import it",
-                max
-            ),
-            Error::NoRequests => write!(f, "the collection holds no request to import"),
-            Error::Plugin(err) => write!(f, "the plugin made from the collection: {}", err),
-        }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Plugin(err) => Some(err),
-            _ => None,
-        }
-    }
-}
 
 /// Imports a Postman collection (v2.0 or v2.1) with the default [`ImportOptions`].
 ///
@@ -303,8 +110,9 @@ pub fn import(collection: &Json) -> Result<Import, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::NotACollection`], [`Error::Invalid`] naming the field, [`Error::TooManyRequests`],
-/// [`Error::NoRequests`], and [`Error::Plugin`] when the result fails the plugin's checks.
+/// [`ErrorKind::NotACollection`], [`ErrorKind::Invalid`] naming the field
+/// ([`Error::at`]), [`ErrorKind::TooManyRequests`], [`ErrorKind::NoRequests`], and
+/// [`ErrorKind::Plugin`] when the result fails the plugin's checks.
 ///
 /// # Security
 ///

@@ -7,7 +7,6 @@ use super::error::{Error, Reason};
 use super::parser::{Event, Parser, Props, Tag};
 use super::resolve::{resolve_plain, resolve_tagged, Resolved};
 use super::scanner::{anchor_name_end, Style};
-use super::ParseOptions;
 use crate::json::{Json, KeyFinder, Map};
 
 /// What a node costs against the alias budget: one a node, and one more for each 64 bytes
@@ -44,9 +43,18 @@ enum PendingKey {
     Merge(usize),
 }
 
-pub(crate) struct Composer<'a, 'o> {
+/// The limits and switches of [`ParseOptions`](super::ParseOptions) the composer applies,
+/// handed over by value so the composer does not depend on the options type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) max_depth: usize,
+    pub(crate) max_alias_nodes: usize,
+    pub(crate) strict_tags: bool,
+}
+
+pub(crate) struct Composer<'a> {
     parser: Parser<'a>,
-    options: &'o ParseOptions,
+    limits: Limits,
     stack: Vec<Frame<'a>>,
     anchors: HashMap<&'a str, (Json, usize)>,
     /// The names that follow a `*` in the text: the anchors an alias may name. Found when
@@ -55,11 +63,11 @@ pub(crate) struct Composer<'a, 'o> {
     alias_cost: usize,
 }
 
-impl<'a, 'o> Composer<'a, 'o> {
-    pub(crate) fn new(text: &'a str, options: &'o ParseOptions) -> Composer<'a, 'o> {
+impl<'a> Composer<'a> {
+    pub(crate) fn new(text: &'a str, limits: Limits) -> Composer<'a> {
         Composer {
             parser: Parser::new(text),
-            options,
+            limits,
             stack: Vec::new(),
             anchors: HashMap::new(),
             alias_names: None,
@@ -175,13 +183,13 @@ impl<'a, 'o> Composer<'a, 'o> {
 
     /// Checks the nesting limit, and that a collection is not used as a key.
     fn open(&self, at: usize, props: &Props<'a>, mapping: bool) -> Result<(), Error> {
-        if self.stack.len() >= self.options.max_depth {
+        if self.stack.len() >= self.limits.max_depth {
             return Err(self
                 .error(Reason::TooDeep, at)
-                .with_limit(self.options.max_depth));
+                .with_limit(self.limits.max_depth));
         }
         if let Some(Tag::Other) = props.tag.as_deref() {
-            if self.options.strict_tags {
+            if self.limits.strict_tags {
                 return Err(self.error(Reason::StrictTag, at));
             }
         }
@@ -196,7 +204,7 @@ impl<'a, 'o> Composer<'a, 'o> {
                 if core && is_core_tag(tag) {
                     return Err(self.error(Reason::TagMismatch, at));
                 }
-                if self.options.strict_tags {
+                if self.limits.strict_tags {
                     return Err(self.error(Reason::StrictTag, at));
                 }
             }
@@ -214,14 +222,14 @@ impl<'a, 'o> Composer<'a, 'o> {
         let resolved = match props.tag.as_deref() {
             None if style == Style::Plain => resolve_plain(text),
             None | Some(Tag::NonSpecific) => Resolved::Value(Json::String(text.to_owned())),
-            Some(Tag::Other) if self.options.strict_tags => {
+            Some(Tag::Other) if self.limits.strict_tags => {
                 return Err(self.error(Reason::StrictTag, at))
             }
             Some(Tag::Other) if style == Style::Plain => resolve_plain(text),
             Some(Tag::Other) => Resolved::Value(Json::String(text.to_owned())),
             Some(Tag::Full(tag)) => match tag.strip_prefix("tag:yaml.org,2002:") {
                 Some(name) if is_core_tag(tag) => resolve_tagged(name, text),
-                _ if self.options.strict_tags => return Err(self.error(Reason::StrictTag, at)),
+                _ if self.limits.strict_tags => return Err(self.error(Reason::StrictTag, at)),
                 // Any other tag: the value as if the tag were absent.
                 _ if style == Style::Plain => resolve_plain(text),
                 _ => Resolved::Value(Json::String(text.to_owned())),
@@ -255,10 +263,10 @@ impl<'a, 'o> Composer<'a, 'o> {
         }
         // A scalar costs one node, as the reference to it would.
         let total = self.alias_cost.saturating_add(cost.saturating_sub(1));
-        if total > self.options.max_alias_nodes {
+        if total > self.limits.max_alias_nodes {
             return Err(self
                 .error(Reason::AliasLimit, at)
-                .with_limit(self.options.max_alias_nodes));
+                .with_limit(self.limits.max_alias_nodes));
         }
         self.alias_cost = total;
         self.anchors.insert(name, (value.clone(), cost));
@@ -271,10 +279,10 @@ impl<'a, 'o> Composer<'a, 'o> {
             None => return Err(self.error(Reason::UnknownAlias, at)),
         };
         let total = self.alias_cost.saturating_add(cost);
-        if total > self.options.max_alias_nodes || self.alias_cost > self.options.max_alias_nodes {
+        if total > self.limits.max_alias_nodes || self.alias_cost > self.limits.max_alias_nodes {
             return Err(self
                 .error(Reason::AliasLimit, at)
-                .with_limit(self.options.max_alias_nodes));
+                .with_limit(self.limits.max_alias_nodes));
         }
         self.alias_cost = total;
         Ok((value.clone(), cost))
@@ -290,7 +298,7 @@ impl<'a, 'o> Composer<'a, 'o> {
     ) -> Result<Option<Json>, Error> {
         let text = self.parser.text();
         let alias_cost = &mut self.alias_cost;
-        let max_copied = self.options.max_alias_nodes;
+        let max_copied = self.limits.max_alias_nodes;
         match self.stack.last_mut() {
             None => Ok(Some(value)),
             Some(Frame::Seq { items, cost: c, .. }) => {

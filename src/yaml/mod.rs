@@ -220,7 +220,7 @@ impl ParseOptions {
     /// input size before parsing.
     pub fn parse(&self, text: &str) -> Result<Json, Error> {
         check_characters(text)?;
-        let composer = compose::Composer::new(text, self);
+        let composer = compose::Composer::new(text, self.limits());
         let docs = composer.documents(self.first_document_only, !self.first_document_only)?;
         Ok(docs.into_iter().next().unwrap_or(Json::Null))
     }
@@ -237,7 +237,7 @@ impl ParseOptions {
     /// As [`parse`](ParseOptions::parse).
     pub fn parse_all(&self, text: &str) -> Result<Vec<Json>, Error> {
         check_characters(text)?;
-        compose::Composer::new(text, self).documents(false, false)
+        compose::Composer::new(text, self.limits()).documents(false, false)
     }
 
     /// Reads UTF-8 bytes (an optional byte order mark first) as [`parse`](ParseOptions::parse)
@@ -250,6 +250,14 @@ impl ParseOptions {
     /// first character leaves, YAML 1.2.2 section 5.2) get a message naming them.
     pub fn parse_bytes(&self, bytes: &[u8]) -> Result<Json, Error> {
         self.parse(decode(bytes)?)
+    }
+
+    fn limits(&self) -> compose::Limits {
+        compose::Limits {
+            max_depth: self.max_depth,
+            max_alias_nodes: self.max_alias_nodes,
+            strict_tags: self.strict_tags,
+        }
     }
 }
 
