@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::rank::{Fields, Index};
-use super::{summary, SearchHit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
+use super::search::{summary, SearchHit, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT};
 use crate::json::{Json, Map};
 use crate::tool::error::ErrorKind;
 use crate::tool::suggest::{closest, quote, unknown_name_message};
