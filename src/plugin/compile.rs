@@ -301,6 +301,8 @@ struct Caches {
     output_sizes: HashMap<usize, usize>,
     /// Parameter schemas the endpoints share, checked for depth.
     schemas: CheckedSchemas,
+    /// Objects the tool schemas share (the `$defs` entries they reach), checked for depth.
+    depths: tool::Depths,
 }
 
 /// The fewest endpoints a thread is started for. Compiling an endpoint written by hand takes
@@ -624,7 +626,7 @@ fn compile(
     let body = body_plan(endpoint);
     let options = endpoint.options.or(&b.options);
     let defs = plugin.defs.reached(endpoint, &mut caches.reached);
-    let spec = tool_spec(endpoint, &defs, path, &mut caches.output_sizes)?;
+    let spec = tool_spec(endpoint, &defs, path, caches)?;
     // The model reads the compact schema unless the full one is asked for; the checks
     // above ran on the schema as declared.
     let spec = match options.full_schemas {
@@ -635,6 +637,7 @@ fn compile(
                 .max_description_bytes
                 .unwrap_or(tool::DEFAULT_MAX_DESCRIPTION_BYTES),
             &mut caches.memo,
+            &mut caches.depths,
         )
         .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?,
     };
@@ -779,17 +782,18 @@ fn tool_spec(
     endpoint: &Endpoint,
     defs: &Map,
     path: &str,
-    output_sizes: &mut HashMap<usize, usize>,
+    caches: &mut Caches,
 ) -> Result<ToolSpec, Error> {
     let description = if endpoint.description.is_empty() {
         format!("{} {}", endpoint.method, endpoint.path)
     } else {
         endpoint.description.clone()
     };
-    let mut spec = ToolSpec::new(
+    let mut spec = ToolSpec::new_with(
         endpoint.name.clone(),
         description,
         schema::endpoint_schema(endpoint, defs),
+        &mut caches.depths,
     )
     .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?
     .with_annotations(endpoint.annotations());
@@ -803,7 +807,8 @@ fn tool_spec(
             .filter(|map| map.is_shared())
             .and_then(Map::shared_id);
         let size = match shared {
-            Some(id) => *output_sizes
+            Some(id) => *caches
+                .output_sizes
                 .entry(id)
                 .or_insert_with(|| schema.compact_len()),
             None => schema.compact_len(),
