@@ -201,9 +201,9 @@
 //!   found again by its allocation, and only each tool's own members besides: for
 //!   Microsoft Graph beta (47 MB, 21,807 tools) the tool schemas are 147 MB, several times
 //!   the document, and walking each whole took about 0.5 s of one thread (then spread over
-//!   the import's threads). The command line frees the parsed document once the import is
-//!   made, so the plugin file value and its printing reuse that memory rather than add to
-//!   the peak (the rest is still left to the process's exit).
+//!   the import's threads). The command line has the import free the parsed document (see
+//!   below), so what is made after it reuses that memory rather than add to the peak (the
+//!   rest is still left to the process's exit).
 //!   Where Graph beta's time went before these (release build, 2 vCPUs, timing lines around
 //!   each phase of `httptool import openapi`, idle machine, 3.2 to 3.4 s in all): reading
 //!   and parsing 0.34 s, the walk 0.05 s, converting the operations 0.6 s, writing the
@@ -240,7 +240,14 @@
 //!   GitHub (5.7 MB) 52.2 MB to 49.7 MB; GitHub's current description (13 MB) 64.3 MB to
 //!   60.4 MB (4.6x the document); Graph (20 MB) 330 MB to 275 MB; Graph beta (47 MB) 642 MB
 //!   to 530 MB (11x). CPU time within the noise (Graph beta 4.2 s to 4.0 s, user and
-//!   system): the document is freed as before, only earlier.
+//!   system): the document is freed as before, only earlier. Freeing it is not cheap:
+//!   for GitHub's current description it is 14% of a one-thread import (`perf record`),
+//!   half of that in glibc merging freed chunks (`malloc_consolidate`, `unlink_chunk`),
+//!   as long as parsing it, and on the calling thread while the other waits. Tried and
+//!   left out: freeing it on a thread of its own while the tools are compiled (5 MB more
+//!   for GitHub's description, the same CPU, and no wall-time gain that the loaded
+//!   machine let show); leaving it to the process's exit (GitHub 64 MB to 66 MB, Graph
+//!   beta 642 MB to 714 MB, for 0.04 s less of GitHub's CPU).
 //! - A tool's schema is checked for depth twice as its plugin is built (as declared, and
 //!   made compact), and each time it holds the `$defs` entries the tool reaches: walking
 //!   them whole for every tool was 6 to 7% of Graph beta's import (`perf record`). The
