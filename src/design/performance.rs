@@ -266,6 +266,15 @@
 //!   GitHub's current description 60.4 MB to 55.1 MB (4.2x the document), 0.25 s to 0.24 s
 //!   of CPU; APIs-guru GitHub 49.7 MB to 45.4 MB; Stripe 30.0 MB to 29.4 MB; Graph beta
 //!   532 MB to 500 MB, 3.90 s to 3.66 s.
+//!   The three together (the commit before them and after, 5 alternating runs, median,
+//!   load average 3.3 to 4.2): Stripe 31.1 MB to 29.3 MB (11.7x), 0.12 s of CPU both;
+//!   APIs-guru GitHub 52.2 MB to 45.4 MB (7.9x), 0.19 s to 0.18 s; GitHub's current
+//!   description 63.8 MB to 55.0 MB (4.2x), 0.27 s to 0.26 s; Graph 330 MB to 258 MB
+//!   (12.9x), 2.12 s to 1.87 s; Graph beta 643 MB to 500 MB (10.6x), 3.90 s to 3.51 s (3.92 s
+//!   to 3.57 s wall on the loaded machine). What is left of the peak is the plugin and its
+//!   compiled tools (each tool's compact schema a copy of the parts of its parameters'
+//!   schemas that compaction changes, beside the declared ones the endpoint keeps), and,
+//!   after the import, the plugin file value (`to_json`) made beside them.
 //! - A tool's reached `$defs` entries are found through a graph of the plugin's `$defs` made
 //!   once per plugin (each entry's position by name and the entries it refers to), so a
 //!   tool costs a hash lookup per entry it reaches; before, every lookup scanned the
