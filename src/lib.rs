@@ -70,8 +70,8 @@ mod decimal;
 #[cfg(any(feature = "http", feature = "tool"))]
 mod base64;
 mod error;
-// Work split on scoped threads (the pretty writer, compiling plugins, importing).
-#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+// Work split on scoped threads (compiling plugins, importing, the pretty writer).
+#[cfg(feature = "plugin")]
 mod parallel;
 // SHA-256, HMAC and Digest's MD5 for the auth schemes that sign requests, and FNV-1a for
 // names and boundaries derived from content; below `http`.

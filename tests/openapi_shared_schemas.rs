@@ -350,3 +350,39 @@ fn gemini_declarations_have_no_ref_and_say_where_a_recursive_one_was_cut() {
         declaration
     );
 }
+
+#[test]
+fn an_import_that_takes_the_document_makes_what_one_that_borrows_it_makes() {
+    // Enough operations for several threads, a component shared by all, and warnings.
+    let mut doc = shared_by(200, 40);
+    let paths = doc.get_mut("paths").and_then(Json::as_object_mut).unwrap();
+    paths.insert(
+        "/odd",
+        httptool::json!({"get": {"operationId": "odd/name", "deprecated": true}}),
+    );
+    for threads in [1, 2, 4] {
+        let options = ImportOptions::new()
+            .threads(threads)
+            .include_deprecated(true);
+        let borrowed = openapi::import_with(&doc, &options).unwrap();
+        let owned = openapi::import_owned(doc.clone(), &options).unwrap();
+        assert!(!borrowed.warnings().is_empty());
+        assert_eq!(owned.warnings(), borrowed.warnings());
+        assert_eq!(owned.tools(), borrowed.tools());
+        assert_eq!(owned.variables(), borrowed.variables());
+        assert_eq!(
+            owned.operations_in_document(),
+            borrowed.operations_in_document()
+        );
+        assert_eq!(
+            owned.plugin().to_json().to_string(),
+            borrowed.plugin().to_json().to_string()
+        );
+    }
+    let refused = openapi::import_owned(httptool::json!({"swagger": "1.2"}), &ImportOptions::new());
+    let borrowed = openapi::import(&httptool::json!({"swagger": "1.2"}));
+    assert_eq!(
+        refused.map(|_| ()).unwrap_err().to_string(),
+        borrowed.map(|_| ()).unwrap_err().to_string()
+    );
+}

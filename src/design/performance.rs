@@ -239,9 +239,9 @@
 //!   found again by its allocation, and only each tool's own members besides: for
 //!   Microsoft Graph beta (47 MB, 21,807 tools) the tool schemas are 147 MB, several times
 //!   the document, and walking each whole took about 0.5 s of one thread (then spread over
-//!   the import's threads). The command line frees the parsed document once the import is
-//!   made, so the plugin file value and its printing reuse that memory rather than add to
-//!   the peak (the rest is still left to the process's exit).
+//!   the import's threads). The command line has the import free the parsed document (see
+//!   below), so what is made after it reuses that memory rather than add to the peak (the
+//!   rest is still left to the process's exit).
 //!   Where Graph beta's time went before these (release build, 2 vCPUs, timing lines around
 //!   each phase of `httptool import openapi`, idle machine, 3.2 to 3.4 s in all): reading
 //!   and parsing 0.34 s, the walk 0.05 s, converting the operations 0.6 s, writing the
@@ -266,6 +266,53 @@
 //!   of reached `$defs` between the tools that reach the same entries (10 MB less for
 //!   Graph beta, 4 MB for Graph, the same time), and freeing the document on another
 //!   thread (no less memory, 0.1 s more CPU).
+//! - `httptool import openapi` hands the parsed document to the import
+//!   ([`openapi::import_owned`](crate::openapi::import_owned)), which frees it once the
+//!   operations are converted, before the plugin is assembled and its tools compiled: the
+//!   peak was the document and the compiled tools alive at once, and the tools are now made
+//!   in the document's memory. The output is byte for byte the same (plugin files, reports
+//!   and `tools --format mcp` of GitHub's current description, Graph beta and Stripe).
+//!   Measured (release, 2 vCPUs, `/usr/bin/time` on the whole process, 5 runs of each
+//!   build alternating, load average 4 to 5 from other builds, so only memory and CPU are
+//!   quoted; maximum resident set, median): Stripe (2.5 MB) 30.9 MB to 30.1 MB; APIs-guru
+//!   GitHub (5.7 MB) 52.2 MB to 49.7 MB; GitHub's current description (13 MB) 64.3 MB to
+//!   60.4 MB (4.6x the document); Graph (20 MB) 330 MB to 275 MB; Graph beta (47 MB) 642 MB
+//!   to 530 MB (11x). CPU time within the noise (Graph beta 4.2 s to 4.0 s, user and
+//!   system): the document is freed as before, only earlier. Freeing it is not cheap:
+//!   for GitHub's current description it is 14% of a one-thread import (`perf record`),
+//!   half of that in glibc merging freed chunks (`malloc_consolidate`, `unlink_chunk`),
+//!   as long as parsing it, and on the calling thread while the other waits. Tried and
+//!   left out: freeing it on a thread of its own while the tools are compiled (5 MB more
+//!   for GitHub's description, the same CPU, and no wall-time gain that the loaded
+//!   machine let show); leaving it to the process's exit (GitHub 64 MB to 66 MB, Graph
+//!   beta 642 MB to 714 MB, for 0.04 s less of GitHub's CPU).
+//! - A tool's schema is checked for depth twice as its plugin is built (as declared, and
+//!   made compact), and each time it holds the `$defs` entries the tool reaches: walking
+//!   them whole for every tool was 6 to 7% of Graph beta's import (`perf record`). The
+//!   plugin's builder walks each object the schemas share once per thread
+//!   (`tool::spec::Depths`, by allocation, at the deepest level met), and the rest of each
+//!   schema as before. Output byte for byte the same (GitHub's current description, Graph
+//!   beta, Stripe). Measured as above (5 alternating runs, median, load average about 4):
+//!   Graph beta 3.90 s to 3.60 s of CPU, 530 MB to 532 MB; Graph 1.71 s to 1.70 s; GitHub's
+//!   current description 0.28 s to 0.25 s (within the noise).
+//! - An output schema is a loose copy of the response schema (it admits every answer the
+//!   API gives), made from the converted schema, whose components many responses share.
+//!   Each converter makes the loose copy of a shared object once and shares it in turn
+//!   (`LooseMemo` in `openapi::response`), so the tools' output schemas share what the
+//!   responses did. Output byte for byte the same (GitHub's current description, Graph
+//!   beta, Stripe). Measured as above (5 alternating runs, median, load average 4 to 5):
+//!   GitHub's current description 60.4 MB to 55.1 MB (4.2x the document), 0.25 s to 0.24 s
+//!   of CPU; APIs-guru GitHub 49.7 MB to 45.4 MB; Stripe 30.0 MB to 29.4 MB; Graph beta
+//!   532 MB to 500 MB, 3.90 s to 3.66 s.
+//!   The three together (the commit before them and after, 5 alternating runs, median,
+//!   load average 3.3 to 4.2): Stripe 31.1 MB to 29.3 MB (11.7x), 0.12 s of CPU both;
+//!   APIs-guru GitHub 52.2 MB to 45.4 MB (7.9x), 0.19 s to 0.18 s; GitHub's current
+//!   description 63.8 MB to 55.0 MB (4.2x), 0.27 s to 0.26 s; Graph 330 MB to 258 MB
+//!   (12.9x), 2.12 s to 1.87 s; Graph beta 643 MB to 500 MB (10.6x), 3.90 s to 3.51 s (3.92 s
+//!   to 3.57 s wall on the loaded machine). What is left of the peak is the plugin and its
+//!   compiled tools (each tool's compact schema a copy of the parts of its parameters'
+//!   schemas that compaction changes, beside the declared ones the endpoint keeps), and,
+//!   after the import, the plugin file value (`to_json`) made beside them.
 //! - A tool's reached `$defs` entries are found through a graph of the plugin's `$defs` made
 //!   once per plugin (each entry's position by name and the entries it refers to), so a
 //!   tool costs a hash lookup per entry it reaches; before, every lookup scanned the

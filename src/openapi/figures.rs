@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use super::operation::Draft;
 use super::ToolFigure;
+use crate::parallel;
 use crate::plugin::{HttpPlugin, HttpTool};
 use crate::tool::Tool;
 
@@ -14,8 +15,7 @@ const MIN_FIGURES_PER_THREAD: usize = 256;
 /// `$defs` entries it reaches) are several times the document, so an entry the tools share
 /// is measured once a run (walking every schema whole took Microsoft Graph beta half a
 /// second on one thread), and the tools are
-/// measured in contiguous runs on the import's threads and joined in order (the calling
-/// thread measures the first run, and any whose thread could not be started).
+/// measured in contiguous runs on the import's threads and joined in order.
 pub(super) fn figures(
     plugin: &HttpPlugin,
     drafts: &[Draft],
@@ -51,28 +51,14 @@ pub(super) fn figures(
         return measure(&tools, drafts);
     }
     let per = (tools.len() + threads - 1) / threads;
-    let runs: Vec<(&[HttpTool], &[Draft])> = tools.chunks(per).zip(drafts.chunks(per)).collect();
-    let measure = &measure;
-    let mut figures = Vec::with_capacity(tools.len());
-    std::thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(runs.len());
-        for (tools, drafts) in runs.iter().skip(1).copied() {
-            let spawned =
-                std::thread::Builder::new().spawn_scoped(scope, move || measure(tools, drafts));
-            handles.push(spawned.map_err(|_| (tools, drafts)));
-        }
-        if let Some((tools, drafts)) = runs.first() {
-            figures.extend(measure(tools, drafts));
-        }
-        for handle in handles {
-            match handle {
-                Ok(handle) => match handle.join() {
-                    Ok(run) => figures.extend(run),
-                    Err(payload) => std::panic::resume_unwind(payload),
-                },
-                Err((tools, drafts)) => figures.extend(measure(tools, drafts)),
-            }
-        }
-    });
+    let mut runs = tools.chunks(per).zip(drafts.chunks(per));
+    let (tools, drafts) = runs.next().unwrap_or_default();
+    let (first, others) = parallel::on_threads(
+        || measure(tools, drafts),
+        runs.collect(),
+        |(tools, drafts)| measure(tools, drafts),
+    );
+    let mut figures = first;
+    figures.extend(others.into_iter().flatten());
     figures
 }

@@ -6,7 +6,7 @@ use super::assemble;
 use super::documents::Documents;
 use super::error::{child, Error, ErrorKind, Warning};
 use super::figures::figures;
-use super::operation::Env;
+use super::operation::{Draft, Env};
 use super::parallel;
 use super::refs::Refs;
 use super::security;
@@ -74,7 +74,33 @@ fn short_json(v: &Json) -> String {
     super::refs::short(&v.to_string())
 }
 
+/// What the document gives: the operations converted, and what the plugin is assembled
+/// from. It borrows nothing of the document, which may be freed before the plugin is made.
+struct DocumentParts {
+    name: String,
+    description: String,
+    version: Version,
+    base_url: String,
+    schemes: Vec<security::Scheme>,
+    drafts: Vec<Draft>,
+    warnings: Vec<Warning>,
+    operations: usize,
+}
+
 pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error> {
+    let parts = convert_operations(root, options)?;
+    make_plugin(parts, options)
+}
+
+/// [`run`] on a document the import may free: it is freed once its operations are
+/// converted, so the plugin is made in its memory rather than beside it.
+pub(crate) fn run_owned(document: Json, options: &ImportOptions) -> Result<Outcome, Error> {
+    let parts = convert_operations(&document, options)?;
+    drop(document);
+    make_plugin(parts, options)
+}
+
+fn convert_operations(root: &Json, options: &ImportOptions) -> Result<DocumentParts, Error> {
     if !root.is_object() {
         return Err(Error::new(
             ErrorKind::NotOpenApi,
@@ -145,7 +171,29 @@ pub(crate) fn run(root: &Json, options: &ImportOptions) -> Result<Outcome, Error
         ));
     }
     assemble::assign_names(&mut drafts, &mut warnings);
-    let description = plugin_description(root, options);
+    Ok(DocumentParts {
+        description: plugin_description(root, options),
+        name,
+        version,
+        base_url,
+        schemes,
+        drafts,
+        warnings,
+        operations,
+    })
+}
+
+fn make_plugin(parts: DocumentParts, options: &ImportOptions) -> Result<Outcome, Error> {
+    let DocumentParts {
+        name,
+        description,
+        version,
+        base_url,
+        schemes,
+        drafts,
+        mut warnings,
+        operations,
+    } = parts;
     let (plugin, variables, drafts) = assemble::build(
         &name,
         &description,

@@ -525,15 +525,31 @@ pub fn import(document: &Json) -> Result<Import, Error> {
 ///
 /// As [`import`](fn@import).
 pub fn import_with(document: &Json, options: &ImportOptions) -> Result<Import, Error> {
-    let result = import::run(document, options)?;
-    Ok(Import {
-        plugin: result.plugin,
-        version: result.version,
-        warnings: result.warnings,
-        tools: result.tools,
-        variables: result.variables,
-        operations: result.operations,
-    })
+    import::run(document, options).map(Import::of)
+}
+
+/// [`import_with`] on a document the import takes: it frees the document as soon as its
+/// operations are converted, so that a large API's plugin is made in the document's memory
+/// instead of beside it (the same plugin, warnings and figures).
+///
+/// # Errors
+///
+/// As [`import`](fn@import).
+pub fn import_owned(document: Json, options: &ImportOptions) -> Result<Import, Error> {
+    import::run_owned(document, options).map(Import::of)
+}
+
+impl Import {
+    fn of(result: import::Outcome) -> Import {
+        Import {
+            plugin: result.plugin,
+            version: result.version,
+            warnings: result.warnings,
+            tools: result.tools,
+            variables: result.variables,
+            operations: result.operations,
+        }
+    }
 }
 
 /// Whether `document` looks like an OpenAPI or Swagger document: an object with an

@@ -23,9 +23,7 @@
 //! that, every operation counts all its nodes however it was converted, and the runs'
 //! totals add up to the one converter's.
 
-use std::panic;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::thread;
 
 use super::convert::{convert_steps, Converted, Watch};
 use super::operation::Env;
@@ -34,6 +32,7 @@ use super::refs::Refs;
 use super::schema::Converter;
 use super::schema::SchemaCache;
 use super::walk::Step;
+use crate::parallel;
 
 /// Operations a thread must have to be worth starting. A thread costs its start and a
 /// `Refs` that looks up and indexes again what the others did (about 0.7 M instructions
@@ -64,7 +63,7 @@ pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>
         .min(operations / MIN_OPERATIONS_PER_THREAD);
     if threads > 1 {
         let cache = SchemaCache::default();
-        if let Some(converted) = on_threads(steps, operations, threads, env, refs, &cache) {
+        if let Some(converted) = convert_runs(steps, operations, threads, env, refs, &cache) {
             return converted;
         }
     }
@@ -75,7 +74,7 @@ pub(super) fn convert<'a>(steps: &[Step<'a>], env: &Env<'a, '_>, refs: &Refs<'a>
 /// The runs of `steps` converted on `threads` threads and joined, or `None` when a budget
 /// was exceeded in a run or by all together (the caller converts the steps again on one
 /// thread).
-fn on_threads<'a>(
+fn convert_runs<'a>(
     steps: &[Step<'a>],
     operations: usize,
     threads: usize,
@@ -94,50 +93,34 @@ fn on_threads<'a>(
         failed_run: AtomicUsize::new(usize::MAX),
     };
     let shared = &shared;
-    let mut results: Vec<Option<Converted>> = Vec::with_capacity(runs.len());
-    thread::scope(|scope| {
-        let mut handles = Vec::with_capacity(runs.len());
-        // The runs the calling thread converts: the first, and any whose thread could not
-        // be started.
-        let mut here = vec![0];
-        for (run, run_steps) in runs.iter().enumerate().skip(1) {
-            let spawned = thread::Builder::new().spawn_scoped(scope, move || {
-                // Refs of its own over the documents read before: `Refs` is not `Sync`, and
-                // one a thread costs less than a lock on every lookup.
-                let refs = Refs::new(env.root, env.documents);
-                let watch = RunWatch { shared, run };
-                convert_steps(run_steps, env, &refs, cache, Some(&watch))
-            });
-            match spawned {
-                Ok(handle) => handles.push((run, handle)),
-                Err(_) => here.push(run),
-            }
-        }
-        results.resize_with(runs.len(), || None);
-        for run in here {
-            let watch = RunWatch { shared, run };
-            let run_steps = runs.get(run).copied().unwrap_or_default();
-            if let Some(slot) = results.get_mut(run) {
-                *slot = Some(convert_steps(run_steps, env, refs, cache, Some(&watch)));
-            }
-        }
-        for (run, handle) in handles {
-            match handle.join() {
-                Ok(converted) => {
-                    if let Some(slot) = results.get_mut(run) {
-                        *slot = Some(converted);
-                    }
-                }
-                // A panic in a run is the import's, as it would be on one thread.
-                Err(payload) => panic::resume_unwind(payload),
-            }
-        }
-    });
+    let mut runs = runs.into_iter().enumerate();
+    let first = runs
+        .next()
+        .map(|(_, run_steps)| run_steps)
+        .unwrap_or_default();
+    let (first, others) = parallel::on_threads(
+        || convert_steps(first, env, refs, cache, Some(&RunWatch { shared, run: 0 })),
+        runs.collect(),
+        |(run, run_steps)| {
+            // Refs of its own over the documents read before: `Refs` is not `Sync`, and one
+            // a thread costs less than a lock on every lookup.
+            let refs = Refs::new(env.root, env.documents);
+            convert_steps(
+                run_steps,
+                env,
+                &refs,
+                cache,
+                Some(&RunWatch { shared, run }),
+            )
+        },
+    );
     if shared.again.load(Ordering::Relaxed) {
         return None;
     }
-    let results: Option<Vec<Converted>> = results.into_iter().collect();
-    Some(join(results?))
+    let mut results = Vec::with_capacity(others.len() + 1);
+    results.push(first);
+    results.extend(others);
+    Some(join(results))
 }
 
 /// The runs' results in order, as one: the runs up to the first that ended in an error.

@@ -26,6 +26,8 @@
 //! with a schema: a declared `204` (no body, so no `structuredContent`) would otherwise
 //! fail a client that expects structured content from a tool with an output schema.
 
+use std::collections::HashMap;
+
 use super::error::{child, Warning};
 use super::refs::Refs;
 use super::schema::{Converter, OutputMemo};
@@ -150,7 +152,7 @@ pub(crate) fn output_schema<'a>(
     )
     .is_some();
     let result = if fits {
-        Some(loosen(converted, true))
+        Some(loosen(converted, true, &mut conv.loose_memo))
     } else {
         too_large(conv, &at);
         None
@@ -361,12 +363,32 @@ fn loose_len(schema: &Json, at_root: bool, limit: usize, scratch: &mut String) -
 
 /// A converted schema without its assertions (see the module docs). The converter's output
 /// nests no deeper than its depth bound, so the recursion is bounded.
-fn loosen(schema: Json, at_root: bool) -> Json {
+fn loosen(schema: Json, at_root: bool, memo: &mut LooseMemo) -> Json {
     // `false` accepts nothing; anything else here is already a schema accepting all.
     let map = match schema.into_object() {
         Some(map) => map,
         None => return Json::Object(Map::new()),
     };
+    let id = match map.shared_id() {
+        Some(id) if !at_root && map.is_shared() => id,
+        _ => return loosen_map(map, at_root, memo),
+    };
+    if let Some((_, loose)) = memo.get(&id) {
+        return loose.clone();
+    }
+    let loose = loosen_map(map.clone(), false, memo);
+    memo.insert(id, (map, loose.clone()));
+    loose
+}
+
+/// The loose copies made of objects that clones share (a component's schema in the
+/// responses of many operations), by allocation: the source, held so that its allocation
+/// is no other's while this lives, and its copy, shared in turn. Loosening is a function of
+/// the schema alone, so each is made once per converter.
+pub(crate) type LooseMemo = HashMap<usize, (Map, Json)>;
+
+/// [`loosen`] of an object.
+fn loosen_map(map: Map, at_root: bool, memo: &mut LooseMemo) -> Json {
     let mut out = Map::new();
     if at_root && object_root(&map) {
         out.insert("type", "object");
@@ -379,7 +401,7 @@ fn loosen(schema: Json, at_root: bool) -> Json {
                     .into_object()
                     .into_iter()
                     .flatten()
-                    .map(|(name, schema)| (name, loosen(schema, false)))
+                    .map(|(name, schema)| (name, loosen(schema, false, memo)))
                     .collect();
                 out.insert("properties", props);
             }
@@ -388,7 +410,7 @@ fn loosen(schema: Json, at_root: bool) -> Json {
                     .into_object()
                     .into_iter()
                     .flatten()
-                    .map(|(name, schema)| (name, loosen(schema, false)))
+                    .map(|(name, schema)| (name, loosen(schema, false, memo)))
                     .collect();
                 out.insert("$defs", defs);
             }
@@ -396,14 +418,14 @@ fn loosen(schema: Json, at_root: bool) -> Json {
                 out.insert("$ref", value);
             }
             "items" => {
-                out.insert("items", loosen(value, false));
+                out.insert("items", loosen(value, false, memo));
             }
             "additionalProperties" if value.is_object() => {
-                out.insert("additionalProperties", loosen(value, false));
+                out.insert("additionalProperties", loosen(value, false, memo));
             }
             "oneOf" | "anyOf" | "allOf" => {
                 let branches: Vec<Json> = match value.into_array() {
-                    Some(list) => list.into_iter().map(|b| loosen(b, false)).collect(),
+                    Some(list) => list.into_iter().map(|b| loosen(b, false, memo)).collect(),
                     None => continue,
                 };
                 // `oneOf` fails when two branches match, which loose documents make common.
@@ -434,6 +456,26 @@ mod tests {
     }
 
     #[test]
+    fn an_object_clones_share_is_loosened_once_and_its_copy_shared() {
+        let shared = crate::json!({"type": "object", "required": ["a"], "minProperties": 1,
+            "properties": {"a": {"type": "string", "description": "x", "maxLength": 3}}});
+        let schema = crate::json!({"type": "object", "properties": {"p": shared.clone(),
+            "q": {"type": "array", "items": shared.clone()}}});
+        let mut memo = LooseMemo::new();
+        let loose = loosen(schema.clone(), true, &mut memo);
+        // The same as the schema without sharing (parsed afresh) gives.
+        let unshared = crate::json::parse(&schema.to_string()).unwrap();
+        assert_eq!(loose, loosen(unshared, true, &mut LooseMemo::new()));
+        let p = loose["properties"]["p"].as_object().unwrap();
+        let q = loose["properties"]["q"]["items"].as_object().unwrap();
+        assert!(p.shares_with(q), "one copy for both");
+        assert_eq!(
+            loose["properties"]["p"]["properties"]["a"],
+            crate::json!({"description": "x"})
+        );
+    }
+
+    #[test]
     fn loose_len_is_the_length_of_the_loosened_schema() {
         let schemas = [
             crate::json!({"type": "object", "properties": {"a\"b\u{2028}": {"type": "string",
@@ -456,7 +498,7 @@ mod tests {
         ];
         for schema in schemas {
             for at_root in [true, false] {
-                let loose = loosen(schema.clone(), at_root);
+                let loose = loosen(schema.clone(), at_root, &mut LooseMemo::new());
                 let len = loose.to_string().len();
                 assert_eq!(
                     loose_len(&schema, at_root, usize::MAX, &mut String::new()),

@@ -330,6 +330,8 @@ pub(crate) struct Converter<'a, 'r> {
     /// of its target: operations of one resource answer with the same schema, and it is
     /// converted, loosened and measured once.
     pub output_memo: HashMap<String, OutputMemo>,
+    /// The loose copies made for output schemas (see [`super::response`]).
+    pub loose_memo: super::response::LooseMemo,
 }
 
 /// What one response schema became as an output schema, for the next operation with it.
@@ -366,6 +368,7 @@ impl<'a, 'r> Converter<'a, 'r> {
             uses: cache.uses(refs.root()),
             cache,
             output_memo: HashMap::new(),
+            loose_memo: HashMap::new(),
         }
     }
 

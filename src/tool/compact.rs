@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use super::defs::{factor_repeated_owned, is_schema_list, is_schema_map, is_schema_value, Factors};
 use super::error::Error;
 use super::single_use::inline_single_use;
-use super::spec::ToolSpec;
+use super::spec::{Depths, ToolSpec};
 use crate::json::{Json, Map};
 
 /// The longest tool description a compact schema keeps, in bytes: text past it is cut at
@@ -697,14 +697,21 @@ fn same_words(a: &str, b: &str) -> bool {
 /// # Ok::<(), httptool::tool::Error>(())
 /// ```
 pub fn compact_spec(spec: &ToolSpec, max_description_bytes: usize) -> Result<ToolSpec, Error> {
-    compact_spec_with(spec, max_description_bytes, &mut Memo::default())
+    compact_spec_with(
+        spec,
+        max_description_bytes,
+        &mut Memo::default(),
+        &mut Depths::default(),
+    )
 }
 
-/// [`compact_spec`] with the schemas already made compact for other tools of one plugin.
+/// [`compact_spec`] with the schemas already made compact, and the shared ones already
+/// checked for depth, for other tools of one plugin.
 pub(crate) fn compact_spec_with(
     spec: &ToolSpec,
     max_description_bytes: usize,
     memo: &mut Memo,
+    depths: &mut Depths,
 ) -> Result<ToolSpec, Error> {
     let description = first_sentence(trim_description(spec.description(), max_description_bytes));
     // A model picks a tool by its name and description both: one that only says the name
@@ -718,8 +725,9 @@ pub(crate) fn compact_spec_with(
         };
     let parameters = compact_node(spec.parameters(), None, 0, max_description_bytes, memo);
     let parameters = inline_single_use(factor_repeated_owned(parameters, &mut memo.factors));
-    let mut compact = ToolSpec::new(spec.name(), description.into_owned(), parameters)?
-        .with_annotations(*spec.annotations());
+    let mut compact =
+        ToolSpec::new_with(spec.name(), description.into_owned(), parameters, depths)?
+            .with_annotations(*spec.annotations());
     if let Some(title) = spec.title() {
         compact = compact.with_title(title);
     }

@@ -90,6 +90,7 @@ pub use error::{Error, ErrorKind};
 pub use output::{cap_text, ToolOutput, DEFAULT_MAX_OUTPUT_BYTES};
 pub use provider::{anthropic, gemini, mcp, openai};
 pub use registry::{FnTool, Operation, Tool, ToolRegistry};
+pub(crate) use spec::Depths;
 pub use spec::{validate_name, ToolAnnotations, ToolSpec, MAX_NAME_LEN};
 pub(crate) use suggest::quote;
 pub use suggest::{closest, unknown_name_message, MAX_LISTED_NAMES};

@@ -1,7 +1,10 @@
 //! `ToolSpec`: what a model reads about a tool, and the tool-name rule.
 
+use std::collections::HashMap;
+
 use super::error::{Error, ErrorKind};
 use super::suggest::quote;
+
 use crate::json::{Json, Map, DEFAULT_MAX_DEPTH};
 
 /// The longest tool name, in bytes, that every provider accepts
@@ -173,13 +176,32 @@ impl ToolSpec {
         description: impl Into<String>,
         parameters: Json,
     ) -> Result<ToolSpec, Error> {
-        let name = name.into();
+        ToolSpec::checked(name.into(), description.into(), parameters, None)
+    }
+
+    /// [`ToolSpec::new`] for the tools of one plugin, whose schemas share objects (the
+    /// `$defs` entries many tools reach): each shared object is walked for depth once.
+    pub(crate) fn new_with(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        parameters: Json,
+        depths: &mut Depths,
+    ) -> Result<ToolSpec, Error> {
+        ToolSpec::checked(name.into(), description.into(), parameters, Some(depths))
+    }
+
+    fn checked(
+        name: String,
+        description: String,
+        parameters: Json,
+        depths: Option<&mut Depths>,
+    ) -> Result<ToolSpec, Error> {
         validate_name(&name)?;
-        check_parameters(&name, &parameters)?;
+        check_parameters(&name, &parameters, depths)?;
         Ok(ToolSpec {
             name,
             title: None,
-            description: description.into(),
+            description,
             parameters,
             annotations: ToolAnnotations::default(),
             output_schema: None,
@@ -278,7 +300,11 @@ impl ToolSpec {
     }
 }
 
-fn check_parameters(name: &str, parameters: &Json) -> Result<(), Error> {
+fn check_parameters(
+    name: &str,
+    parameters: &Json,
+    depths: Option<&mut Depths>,
+) -> Result<(), Error> {
     let invalid = |what: &str| {
         Err(Error::new(
             ErrorKind::InvalidSchema,
@@ -310,7 +336,11 @@ fn check_parameters(name: &str, parameters: &Json) -> Result<(), Error> {
             return invalid("have a \"required\" that is not an array of strings");
         }
     }
-    if depth_exceeds(parameters, DEFAULT_MAX_DEPTH) {
+    let too_deep = match depths {
+        Some(depths) => depths.exceeds(parameters, DEFAULT_MAX_DEPTH),
+        None => depth_exceeds(parameters, DEFAULT_MAX_DEPTH),
+    };
+    if too_deep {
         return invalid(&format!("nest deeper than {} levels", DEFAULT_MAX_DEPTH));
     }
     Ok(())
@@ -319,6 +349,37 @@ fn check_parameters(name: &str, parameters: &Json) -> Result<(), Error> {
 /// Whether `value` nests arrays and objects deeper than `max` (the root container is level
 /// 1). Walks with an explicit stack, so a deep value cannot overflow the call stack.
 pub(crate) fn depth_exceeds(value: &Json, max: usize) -> bool {
+    walk_exceeds(value, max, None)
+}
+
+/// The shared objects (see [`Map`]) the schemas of one plugin's tools were walked through
+/// for depth, by allocation: the deepest level each was met at without the walk going past
+/// the limit, and the object itself (held, so its allocation is not another's while this
+/// lives). One met again no deeper is not walked again: the plugin's `$defs` entries are in
+/// the schema of every tool that reaches them, and walking them whole for every tool was
+/// most of the check.
+#[derive(Default)]
+pub(crate) struct Depths {
+    /// The limit the walks were made against: another one starts afresh.
+    max: usize,
+    walked: HashMap<usize, (usize, Map)>,
+}
+
+impl Depths {
+    /// [`depth_exceeds`], not walking again what an earlier walk passed.
+    pub(crate) fn exceeds(&mut self, value: &Json, max: usize) -> bool {
+        if self.max != max {
+            self.max = max;
+            self.walked.clear();
+        }
+        walk_exceeds(value, max, Some(self))
+    }
+}
+
+/// [`depth_exceeds`], with `depths` the shared objects already walked: one met no deeper
+/// than before is skipped, and the others are recorded once the whole walk has passed (a
+/// walk that goes past the limit stops early, leaving objects not wholly walked).
+fn walk_exceeds(value: &Json, max: usize, mut depths: Option<&mut Depths>) -> bool {
     if !is_container(value) {
         return false;
     }
@@ -327,10 +388,12 @@ pub(crate) fn depth_exceeds(value: &Json, max: usize) -> bool {
     }
     // Only arrays and objects go on the stack, and one deeper than `max` is found as the
     // child of one at `max`: most values are strings and numbers, and pushing each one to
-    // pop it again was most of the walk (it runs twice for every tool a plugin builds).
+    // pop it again was most of the walk.
     let mut stack: Vec<(&Json, usize)> = Vec::with_capacity(32);
+    let mut met: Vec<(&Map, usize)> = Vec::new();
     stack.push((value, 1));
     while let Some((value, depth)) = stack.pop() {
+        let before = stack.len();
         let deeper = match value {
             Json::Array(items) => stack_containers(items.iter(), depth, max, &mut stack),
             Json::Object(members) => stack_containers(members.values(), depth, max, &mut stack),
@@ -338,6 +401,41 @@ pub(crate) fn depth_exceeds(value: &Json, max: usize) -> bool {
         };
         if deeper {
             return true;
+        }
+        if let Some(depths) = depths.as_deref_mut() {
+            // The children just stacked that an earlier walk passed at their level or deeper
+            // are taken off again.
+            let mut i = before;
+            while let Some(&(child, level)) = stack.get(i) {
+                let walked = match child {
+                    Json::Object(map) if map.is_shared() => {
+                        let walked = map
+                            .shared_id()
+                            .and_then(|id| depths.walked.get(&id))
+                            .map_or(false, |&(walked, _)| walked >= level);
+                        if !walked {
+                            met.push((map, level));
+                        }
+                        walked
+                    }
+                    _ => false,
+                };
+                if walked {
+                    stack.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+    if let Some(depths) = depths {
+        for (map, level) in met {
+            if let Some(id) = map.shared_id() {
+                let entry = depths.walked.entry(id).or_insert((0, Map::new()));
+                if entry.0 < level {
+                    *entry = (level, map.clone());
+                }
+            }
         }
     }
     false
@@ -452,6 +550,39 @@ mod tests {
             value = json!({"type": "object", "p": value});
         }
         value
+    }
+
+    #[test]
+    fn a_shared_object_is_walked_again_only_deeper_than_before() {
+        let inner = json!({"a": {"b": {}}});
+        let shallow = json!({"x": inner.clone()});
+        let deep = json!({"y": {"z": inner.clone()}});
+        let mut depths = Depths::default();
+        assert!(!depths.exceeds(&shallow, 4));
+        assert_eq!(depths.walked.len(), 1, "the shared object is recorded");
+        assert!(!depths.exceeds(&shallow, 4), "met again as deep: passes");
+        assert!(
+            depths.exceeds(&deep, 4),
+            "one level deeper: walked, too deep"
+        );
+        assert!(!depths.exceeds(&deep, 5));
+        assert!(depths.exceeds(&shallow, 3), "another limit starts afresh");
+        for max in 0..7 {
+            for value in [&shallow, &deep] {
+                let mut fresh = Depths::default();
+                assert_eq!(fresh.exceeds(value, max), depth_exceeds(value, max));
+            }
+        }
+    }
+
+    #[test]
+    fn a_walk_that_fails_records_nothing() {
+        let inner = json!({"a": {}});
+        let too_deep = json!({"x": inner.clone(), "y": [[[[[]]]]]});
+        let mut depths = Depths::default();
+        assert!(depths.exceeds(&too_deep, 4));
+        assert!(depths.walked.is_empty());
+        assert!(!depths.exceeds(&json!({"x": inner}), 4));
     }
 
     #[test]

@@ -4,10 +4,11 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use crate::http::{self, AddressPolicy, Headers, RedirectPolicy, RequestOptions, RetryPolicy};
 use crate::json::{Json, Map};
+use crate::parallel;
 use crate::plugin::build::schema;
 use crate::plugin::build::validate::{
     at, check_auth, check_base_url, check_body_flags, check_content_type, check_options,
@@ -300,6 +301,8 @@ struct Caches {
     output_sizes: HashMap<usize, usize>,
     /// Parameter schemas the endpoints share, checked for depth.
     schemas: CheckedSchemas,
+    /// Objects the tool schemas share (the `$defs` entries they reach), checked for depth.
+    depths: tool::Depths,
 }
 
 /// The fewest endpoints a thread is started for. Compiling an endpoint written by hand takes
@@ -333,28 +336,12 @@ fn compile_endpoints(
         return compile_chunk(plugin, declared, 0, failed);
     }
     let (first, others) = chunks(declared, threads);
-    let results = std::thread::scope(|scope| {
-        let started: Vec<_> = others
-            .iter()
-            .map(|chunk| {
-                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    compile_chunk(plugin, chunk.take(), chunk.start, failed)
-                });
-                (thread.ok(), chunk)
-            })
-            .collect();
-        let mut results = Vec::with_capacity(threads);
-        results.push(compile_chunk(plugin, first, 0, failed));
-        for (thread, chunk) in started {
-            results.push(match thread {
-                Some(thread) => thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => compile_chunk(plugin, chunk.take(), chunk.start, failed),
-            });
-        }
-        results
-    });
+    let (first, others) = parallel::on_threads(
+        || compile_chunk(plugin, first, 0, failed),
+        others,
+        |(start, chunk)| compile_chunk(plugin, chunk, start, failed),
+    );
+    let results = std::iter::once(first).chain(others);
     let mut endpoints = Vec::with_capacity(count);
     let mut skipped = Vec::new();
     for result in results {
@@ -374,40 +361,18 @@ fn threads_for(endpoints: usize, threads: usize) -> usize {
     threads.min(endpoints / MIN_ENDPOINTS_PER_THREAD).max(1)
 }
 
-/// A chunk of endpoints another thread than the calling one compiles.
-struct Chunk {
-    /// The index of its first endpoint.
-    start: usize,
-    /// Behind a lock so that whichever thread compiles them takes them: the chunk's own, or
-    /// the calling one when the chunk's could not be started.
-    endpoints: Mutex<Vec<Endpoint>>,
-}
-
-impl Chunk {
-    /// The endpoints, taken by the thread that compiles them.
-    fn take(&self) -> Vec<Endpoint> {
-        // Poisoned only by a panic while the lock is held, and nothing here can panic.
-        std::mem::take(
-            &mut *self
-                .endpoints
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        )
-    }
-}
-
 /// `declared` cut into `count` contiguous chunks of as near the same length as can be: the
-/// first, and the others in order.
-fn chunks(mut declared: Vec<Endpoint>, count: usize) -> (Vec<Endpoint>, Vec<Chunk>) {
+/// first, and the others in order, each with the index of its first endpoint.
+fn chunks(
+    mut declared: Vec<Endpoint>,
+    count: usize,
+) -> (Vec<Endpoint>, Vec<(usize, Vec<Endpoint>)>) {
     let total = declared.len();
     let mut others = Vec::with_capacity(count.saturating_sub(1));
     for k in (1..count).rev() {
         let start = total * k / count;
         let tail = declared.split_off(start.min(declared.len()));
-        others.push(Chunk {
-            start,
-            endpoints: Mutex::new(tail),
-        });
+        others.push((start, tail));
     }
     others.reverse();
     (declared, others)
@@ -661,7 +626,7 @@ fn compile(
     let body = body_plan(endpoint);
     let options = endpoint.options.or(&b.options);
     let defs = plugin.defs.reached(endpoint, &mut caches.reached);
-    let spec = tool_spec(endpoint, &defs, path, &mut caches.output_sizes)?;
+    let spec = tool_spec(endpoint, &defs, path, caches)?;
     // The model reads the compact schema unless the full one is asked for; the checks
     // above ran on the schema as declared.
     let spec = match options.full_schemas {
@@ -672,6 +637,7 @@ fn compile(
                 .max_description_bytes
                 .unwrap_or(tool::DEFAULT_MAX_DESCRIPTION_BYTES),
             &mut caches.memo,
+            &mut caches.depths,
         )
         .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?,
     };
@@ -816,17 +782,18 @@ fn tool_spec(
     endpoint: &Endpoint,
     defs: &Map,
     path: &str,
-    output_sizes: &mut HashMap<usize, usize>,
+    caches: &mut Caches,
 ) -> Result<ToolSpec, Error> {
     let description = if endpoint.description.is_empty() {
         format!("{} {}", endpoint.method, endpoint.path)
     } else {
         endpoint.description.clone()
     };
-    let mut spec = ToolSpec::new(
+    let mut spec = ToolSpec::new_with(
         endpoint.name.clone(),
         description,
         schema::endpoint_schema(endpoint, defs),
+        &mut caches.depths,
     )
     .map_err(|e| err(ErrorKind::InvalidField, at(path, "params"), e.to_string()))?
     .with_annotations(endpoint.annotations());
@@ -840,7 +807,8 @@ fn tool_spec(
             .filter(|map| map.is_shared())
             .and_then(Map::shared_id);
         let size = match shared {
-            Some(id) => *output_sizes
+            Some(id) => *caches
+                .output_sizes
                 .entry(id)
                 .or_insert_with(|| schema.compact_len()),
             None => schema.compact_len(),
@@ -1072,11 +1040,11 @@ mod tests {
     #[test]
     fn chunks_are_contiguous_in_order_and_even() {
         let (first, others) = chunks(endpoints(10, &[], None), 3);
-        let starts: Vec<usize> = others.iter().map(|chunk| chunk.start).collect();
+        let starts: Vec<usize> = others.iter().map(|(start, _)| *start).collect();
         assert_eq!(starts, [3, 6]);
         let names_of = |chunk: Vec<Endpoint>| chunk.into_iter().map(|e| e.name).collect();
         let mut names: Vec<Vec<String>> = vec![names_of(first)];
-        names.extend(others.iter().map(|chunk| names_of(chunk.take())));
+        names.extend(others.into_iter().map(|(_, chunk)| names_of(chunk)));
         assert_eq!(
             names,
             [
@@ -1084,10 +1052,6 @@ mod tests {
                 vec!["e3", "e4", "e5"],
                 vec!["e6", "e7", "e8", "e9"]
             ]
-        );
-        assert!(
-            others.iter().all(|chunk| chunk.take().is_empty()),
-            "taken once"
         );
     }
 
