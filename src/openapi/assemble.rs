@@ -5,10 +5,10 @@
 //! failed with `strict`).
 use super::error::{Error, ErrorKind, Warning};
 use super::operation::Draft;
+use super::options::ImportOptions;
 use super::params::ParamOut;
 use super::security::Scheme;
 use super::tool_schema;
-use super::ImportOptions;
 use crate::http::Method;
 use crate::plugin::naming::{self, Names};
 use crate::plugin::Refused;

@@ -33,17 +33,17 @@ pub(super) fn convert_steps<'a>(
     let mut conv = Converter::new(refs, env.version, cache);
     conv.max_depth = options
         .max_schema_depth
-        .unwrap_or(super::DEFAULT_MAX_SCHEMA_DEPTH)
+        .unwrap_or(super::options::DEFAULT_MAX_SCHEMA_DEPTH)
         .min(super::schema::MAX_IMPORT_SCHEMA_DEPTH);
     conv.max_tool_nodes = options
         .max_tool_nodes
-        .unwrap_or(super::DEFAULT_MAX_TOOL_NODES);
+        .unwrap_or(super::options::DEFAULT_MAX_TOOL_NODES);
     conv.max_total_nodes = options
         .max_total_nodes
-        .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES);
+        .unwrap_or(super::options::DEFAULT_MAX_TOTAL_NODES);
     conv.max_description = options
         .max_param_description_bytes
-        .unwrap_or(super::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
+        .unwrap_or(super::options::DEFAULT_MAX_PARAM_DESCRIPTION_BYTES);
     let mut drafts: Vec<Draft> = Vec::new();
     let mut error = None;
     let mut skipped: Option<Error> = None;

@@ -3,10 +3,28 @@
 use std::collections::HashMap;
 
 use super::operation::Draft;
-use super::ToolFigure;
 use crate::parallel;
 use crate::plugin::{HttpPlugin, HttpTool};
 use crate::tool::Tool;
+
+/// The figures of one tool: its name, method, path, and the bytes of its parameters' JSON
+/// Schema as the model reads it (compact JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolFigure {
+    /// The tool name.
+    pub name: String,
+    /// The HTTP method.
+    pub method: String,
+    /// The path template.
+    pub path: String,
+    /// Bytes of the parameters' schema.
+    pub schema_bytes: usize,
+    /// Bytes of the description.
+    pub description_bytes: usize,
+    /// The base URL the tool's requests go to: the plugin's, or the endpoint's own (from
+    /// path-level or operation-level `servers`, kept when no base URL option is given).
+    pub base_url: String,
+}
 
 /// Tools each thread measures at least: a thread costs its start, a tool a few microseconds.
 const MIN_FIGURES_PER_THREAD: usize = 256;

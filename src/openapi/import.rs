@@ -6,14 +6,15 @@ use super::assemble;
 use super::documents::Documents;
 use super::error::{child, Error, ErrorKind, Warning};
 use super::figures::figures;
+use super::figures::ToolFigure;
 use super::operation::{Draft, Env};
+use super::options::{ImportOptions, Version};
 use super::parallel;
 use super::refs::Refs;
 use super::security;
 use super::server;
 use super::text;
 use super::walk;
-use super::{ImportOptions, ToolFigure, Version};
 use crate::json::Json;
 use crate::plugin::{naming, HttpPlugin};
 
@@ -126,7 +127,7 @@ fn convert_operations(root: &Json, options: &ImportOptions) -> Result<DocumentPa
     let resolver = options
         .resolver
         .as_deref()
-        .map(|r| r as &dyn super::RefResolver);
+        .map(|r| r as &dyn super::documents::RefResolver);
     let documents = Documents::read(root, resolver);
     let refs = Refs::new(root, &documents);
     if let Some(webhooks) = root.get("webhooks").and_then(Json::as_object) {
@@ -224,7 +225,7 @@ fn dedupe(warnings: &mut Vec<Warning>) {
 fn plugin_description(root: &Json, options: &ImportOptions) -> String {
     let max = options
         .max_description_bytes
-        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_BYTES);
+        .unwrap_or(super::options::DEFAULT_MAX_DESCRIPTION_BYTES);
     let title = root
         .pointer("/info/title")
         .and_then(Json::as_str)

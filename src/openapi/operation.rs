@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use super::body::{self, BodyOut};
 use super::documents::Documents;
 use super::error::{child, Error, Warning};
+use super::options::{ImportOptions, Version};
 use super::pages::{self, Found};
 use super::params::{self, ParamOut, Source};
 use super::path;
@@ -18,7 +19,6 @@ use super::security::{self, Scheme};
 use super::server;
 use super::text;
 use super::walk::{operation_label, Operation};
-use super::{ImportOptions, Version};
 use crate::http::Method;
 use crate::json::Json;
 use crate::plugin::naming;
@@ -112,7 +112,7 @@ pub(super) fn convert<'a>(
 fn description(op: &Json, options: &ImportOptions) -> String {
     let max = options
         .max_description_bytes
-        .unwrap_or(super::DEFAULT_MAX_DESCRIPTION_BYTES);
+        .unwrap_or(super::options::DEFAULT_MAX_DESCRIPTION_BYTES);
     let summary = op
         .get("summary")
         .and_then(Json::as_str)

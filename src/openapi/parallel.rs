@@ -87,7 +87,7 @@ fn convert_runs<'a>(
         max_total_nodes: env
             .options
             .max_total_nodes
-            .unwrap_or(super::DEFAULT_MAX_TOTAL_NODES),
+            .unwrap_or(super::options::DEFAULT_MAX_TOTAL_NODES),
         total_nodes: AtomicUsize::new(0),
         again: AtomicBool::new(false),
         failed_run: AtomicUsize::new(usize::MAX),

@@ -2,9 +2,9 @@
 //! parameters: location, name, schema, and `style`/`explode` as `array_style`.
 
 use super::error::{child, Error, Warning};
+use super::options::Version;
 use super::schema::{param_type, Converter};
 use super::text;
-use super::Version;
 use crate::http;
 use crate::json::{Json, Map};
 use crate::plugin::naming;

@@ -26,12 +26,12 @@
 //! with a schema: a declared `204` (no body, so no `structuredContent`) would otherwise
 //! fail a client that expects structured content from a tool with an output schema.
 
-use std::collections::HashMap;
 
 use super::error::{child, Warning};
+use super::options::Version;
 use super::refs::Refs;
-use super::schema::{Converter, OutputMemo};
-use super::{text, Version};
+use super::schema::{Converter, LooseMemo, OutputMemo};
+use super::text;
 use crate::http;
 use crate::json::{Json, Map};
 
@@ -380,12 +380,6 @@ fn loosen(schema: Json, at_root: bool, memo: &mut LooseMemo) -> Json {
     memo.insert(id, (map, loose.clone()));
     loose
 }
-
-/// The loose copies made of objects that clones share (a component's schema in the
-/// responses of many operations), by allocation: the source, held so that its allocation
-/// is no other's while this lives, and its copy, shared in turn. Loosening is a function of
-/// the schema alone, so each is made once per converter.
-pub(crate) type LooseMemo = HashMap<usize, (Map, Json)>;
 
 /// [`loosen`] of an object.
 fn loosen_map(map: Map, at_root: bool, memo: &mut LooseMemo) -> Json {

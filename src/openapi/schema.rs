@@ -22,9 +22,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::{At, Error, ErrorKind, Warning};
+use super::options::Version;
 use super::refs::Refs;
 use super::text;
-use super::Version;
 use crate::json::{Json, Map};
 use crate::plugin::ParamType;
 
@@ -184,7 +184,7 @@ pub(crate) const MAX_IMPORT_SCHEMA_DEPTH: usize =
     (crate::plugin::MAX_SCHEMA_DEPTH - 1 - MAX_VALUE_DEPTH) / 2;
 
 // The default depth is one the importer can keep.
-const _: () = assert!(super::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH);
+const _: () = assert!(super::options::DEFAULT_MAX_SCHEMA_DEPTH <= MAX_IMPORT_SCHEMA_DEPTH);
 
 /// Examples longer than this (compact JSON) are left out: a model needs a hint, not a dump.
 const MAX_EXAMPLE_BYTES: usize = 256;
@@ -331,7 +331,7 @@ pub(crate) struct Converter<'a, 'r> {
     /// converted, loosened and measured once.
     pub output_memo: HashMap<String, OutputMemo>,
     /// The loose copies made for output schemas (see [`super::response`]).
-    pub loose_memo: super::response::LooseMemo,
+    pub loose_memo: LooseMemo,
 }
 
 /// What one response schema became as an output schema, for the next operation with it.
@@ -341,6 +341,12 @@ pub(crate) struct OutputMemo {
     /// Schema nodes the conversion wrote (counted again against each tool's budget).
     pub nodes: usize,
 }
+
+/// The loose copies made of objects that clones share (a component's schema in the
+/// responses of many operations), by allocation: the source, held so that its allocation
+/// is no other's while this lives, and its copy, shared in turn. Loosening is a function of
+/// the schema alone, so each is made once per converter.
+pub(crate) type LooseMemo = HashMap<usize, (Map, Json)>;
 
 impl<'a, 'r> Converter<'a, 'r> {
     pub(crate) fn new(

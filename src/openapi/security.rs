@@ -2,7 +2,7 @@
 //! as secret slots filled from `${NAME}` variables.
 
 use super::error::{child, Warning};
-use super::Version;
+use super::options::Version;
 use crate::json::{Json, Map};
 use crate::plugin::naming;
 use crate::plugin::{Auth, AwsSigV4, ConfigValue, Location, OAuth2, Param};

@@ -1,6 +1,6 @@
 //! Which operations to import: tags, operationIds, path patterns and methods.
 
-use super::ImportOptions;
+use super::options::ImportOptions;
 use crate::json::Json;
 
 /// Whether the options select this operation.

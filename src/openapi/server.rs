@@ -2,7 +2,7 @@
 //! Swagger 2.0 `schemes`, `host` and `basePath`.
 
 use super::error::{child, Error, ErrorKind, Warning};
-use super::{ImportOptions, Version};
+use super::options::{ImportOptions, Version};
 use crate::json::Json;
 
 /// The base URL used when the document names none and no option gives one: a reserved name

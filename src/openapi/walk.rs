@@ -3,9 +3,9 @@
 //! the way.
 
 use super::error::{child, Error, Warning};
+use super::options::ImportOptions;
 use super::refs::{resolve_object, Refs};
 use super::select;
-use super::ImportOptions;
 use crate::http::Method;
 use crate::json::{Json, Map};
 
