@@ -26,7 +26,6 @@
 //! with a schema: a declared `204` (no body, so no `structuredContent`) would otherwise
 //! fail a client that expects structured content from a tool with an output schema.
 
-
 use super::error::{child, Warning};
 use super::options::Version;
 use super::refs::Refs;
