@@ -1,7 +1,6 @@
 //! The JSON object: string keys to values, in insertion order.
 
 use std::collections::hash_map::{Entry, HashMap, RandomState};
-use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::iter::FromIterator;
 use std::ops::Index;
@@ -382,13 +381,6 @@ impl Hasher for PassThrough {
 
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
-    }
-}
-
-impl fmt::Debug for Map {
-    /// Writes the map as compact JSON (pretty with `{:#?}`).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        super::write::debug_map(self, f)
     }
 }
 

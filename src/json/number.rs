@@ -1,12 +1,10 @@
 //! A JSON number that round-trips.
 
 use std::fmt;
-use std::str::FromStr;
 
 use super::float_format::{
     format_f64, format_i64, format_u64, write_f64, write_i64, write_u64, BUF_LEN,
 };
-use super::Error;
 
 /// A JSON number that round-trips through parsing and writing.
 ///
@@ -310,21 +308,6 @@ impl fmt::Display for Number {
 impl fmt::Debug for Number {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Number({self})")
-    }
-}
-
-impl FromStr for Number {
-    type Err = Error;
-
-    /// Reads one JSON number (no surrounding whitespace), held as the table on [`Number`]
-    /// says.
-    ///
-    /// # Errors
-    ///
-    /// An [`Error`] when the text is not exactly one number in JSON's grammar (`+1`, `.5`,
-    /// `01`, `1.`, `NaN` and `"1"` are refused).
-    fn from_str(text: &str) -> Result<Number, Error> {
-        super::parse::parse_number_text(text)
     }
 }
 

@@ -1,5 +1,7 @@
 //! The strict RFC 8259 parser, driven by an explicit stack (no recursion on depth).
 
+use std::str::FromStr;
+
 use super::error::{Error, Reason};
 use super::float_parse::decimal_to_f64;
 use super::map::{KeyIndex, INDEX_THRESHOLD};
@@ -105,6 +107,21 @@ impl ParseOptions {
                 Err(Error::new(Reason::InvalidUtf8, prefix, prefix.len()))
             }
         }
+    }
+}
+
+impl FromStr for Number {
+    type Err = Error;
+
+    /// Reads one JSON number (no surrounding whitespace), held as the table on [`Number`]
+    /// says.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] when the text is not exactly one number in JSON's grammar (`+1`, `.5`,
+    /// `01`, `1.`, `NaN` and `"1"` are refused).
+    fn from_str(text: &str) -> Result<Number, Error> {
+        parse_number_text(text)
     }
 }
 

@@ -1,15 +1,12 @@
 //! The JSON value: accessors, conversions, and the non-recursive `Clone`, `PartialEq` and `Drop`.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::iter::FromIterator;
 use std::mem;
 use std::ops::Index;
 use std::str::FromStr;
 
-#[cfg(feature = "cli")]
-use super::write_threads;
-use super::{write, Error, Map, Number};
+use super::{Error, Map, Number};
 
 /// The value `Index` returns for a missing key or index.
 pub(crate) static NULL: Json = Json::Null;
@@ -224,100 +221,6 @@ impl Json {
         mem::take(self)
     }
 
-    /// The value as pretty JSON: two-space indent, one element or member a line, `"key": value`,
-    /// and `[]` / `{}` for empty containers (the layout of serde_json's pretty printer).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let v = httptool::json!({"a": [1, 2], "b": {}});
-    /// assert_eq!(v.to_pretty(), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}");
-    /// ```
-    pub fn to_pretty(&self) -> String {
-        let mut out = String::new();
-        write::write_pretty(self, &mut out);
-        out
-    }
-
-    /// Writes the value as pretty JSON (exactly what [`to_pretty`](Json::to_pretty)
-    /// returns) to `out`, a chunk of about 16 KiB at a time, so a large document is never
-    /// held whole as text (`httptool import openapi` prints a 45 MB plugin file this way).
-    /// `out` is not flushed.
-    ///
-    /// # Errors
-    ///
-    /// The first error `out` returns; nothing more is written after it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let v = httptool::json!({"a": [1, 2], "b": {}});
-    /// let mut out: Vec<u8> = Vec::new();
-    /// v.write_pretty_io(&mut out)?;
-    /// assert_eq!(out, v.to_pretty().as_bytes());
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    pub fn write_pretty_io(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        write::write_pretty_io(self, out)
-    }
-
-    /// Writes the value as pretty JSON to `out` (exactly what
-    /// [`write_pretty_io`](Json::write_pretty_io) writes) on `threads` threads when it is an
-    /// object with an array member (a large API's plugin file: its endpoints): the calling
-    /// thread and `threads - 1` more format the array's elements in chunks, and the calling
-    /// thread alone writes them to `out`, in order, with a few chunks in flight at most, so
-    /// memory stays bounded when `out` is slow. A thread that cannot start leaves its share
-    /// to the others. `out` is not flushed.
-    ///
-    /// Compiled with the `cli` feature (on by default), whose `import` commands write plugin
-    /// files with it; builds without it leave it out (build cost: `design::performance`).
-    ///
-    /// # Errors
-    ///
-    /// The first error `out` returns; nothing more is written after it.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// let v = httptool::json!({"name": "api", "endpoints": [{"a": 1}, {"b": [2, 3]}, {}]});
-    /// let mut out: Vec<u8> = Vec::new();
-    /// v.write_pretty_io_threaded(4, &mut out)?;
-    /// assert_eq!(out, v.to_pretty().as_bytes());
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    #[cfg(feature = "cli")]
-    pub fn write_pretty_io_threaded(
-        &self,
-        threads: usize,
-        out: &mut dyn std::io::Write,
-    ) -> std::io::Result<()> {
-        write_threads::write_pretty_io_threaded(self, threads, out)
-    }
-
-    /// Appends the value as compact JSON to `out` (what `Display` and `to_string()` write).
-    pub fn write_to(&self, out: &mut String) {
-        write::write_compact(self, out);
-    }
-
-    /// The length of [`Json::write_to`]'s text, counted without keeping it (tool sizes and
-    /// limits measure whole schemas this way, once per tool; YAML measures a collection used
-    /// as a key before it writes it).
-    #[cfg(any(feature = "tool", feature = "yaml"))]
-    pub(crate) fn compact_len(&self) -> usize {
-        write::compact_len(self)
-    }
-
-    /// [`compact_len`](Json::compact_len), counting each object shared with values measured
-    /// before (by its allocation, in `sizes`) once: the caller keeps them all alive while
-    /// `sizes` lives.
-    #[cfg(feature = "tool")]
-    pub(crate) fn compact_len_sharing(
-        &self,
-        sizes: &mut std::collections::HashMap<usize, usize>,
-    ) -> usize {
-        write::compact_len_sharing(self, sizes)
-    }
-
     /// Whether this is an array or object with something in it.
     fn is_nested(&self) -> bool {
         match self {
@@ -475,25 +378,6 @@ impl PartialEq for Json {
 
 /// Equality is an equivalence: no [`Number`] is NaN.
 impl Eq for Json {}
-
-impl fmt::Display for Json {
-    /// Compact JSON: no whitespace, members in order, strings escaped as
-    /// [`write_str`](super::write_str) describes, numbers as [`Number`] describes.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write::display(self, f)
-    }
-}
-
-impl fmt::Debug for Json {
-    /// Compact JSON (`{:#?}`: pretty JSON), so test failures show readable values.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() {
-            write::display_pretty(self, f)
-        } else {
-            write::display(self, f)
-        }
-    }
-}
 
 impl FromStr for Json {
     type Err = Error;

@@ -9,6 +9,96 @@ use super::scan::{
 };
 use super::{Json, Map, Number};
 
+/// Writing a value, as methods: each hands over to this file's writer.
+impl Json {
+    /// The value as pretty JSON: two-space indent, one element or member a line, `"key": value`,
+    /// and `[]` / `{}` for empty containers (the layout of serde_json's pretty printer).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = httptool::json!({"a": [1, 2], "b": {}});
+    /// assert_eq!(v.to_pretty(), "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}");
+    /// ```
+    pub fn to_pretty(&self) -> String {
+        let mut out = String::new();
+        write_pretty(self, &mut out);
+        out
+    }
+
+    /// Writes the value as pretty JSON (exactly what [`to_pretty`](Json::to_pretty)
+    /// returns) to `out`, a chunk of about 16 KiB at a time, so a large document is never
+    /// held whole as text (`httptool import openapi` prints a 45 MB plugin file this way).
+    /// `out` is not flushed.
+    ///
+    /// # Errors
+    ///
+    /// The first error `out` returns; nothing more is written after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = httptool::json!({"a": [1, 2], "b": {}});
+    /// let mut out: Vec<u8> = Vec::new();
+    /// v.write_pretty_io(&mut out)?;
+    /// assert_eq!(out, v.to_pretty().as_bytes());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_pretty_io(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        write_pretty_io(self, out)
+    }
+
+    /// Appends the value as compact JSON to `out` (what `Display` and `to_string()` write).
+    pub fn write_to(&self, out: &mut String) {
+        write_compact(self, out);
+    }
+
+    /// The length of [`Json::write_to`]'s text, counted without keeping it (tool sizes and
+    /// limits measure whole schemas this way, once per tool; YAML measures a collection used
+    /// as a key before it writes it).
+    #[cfg(any(feature = "tool", feature = "yaml"))]
+    pub(crate) fn compact_len(&self) -> usize {
+        compact_len(self)
+    }
+
+    /// [`compact_len`](Json::compact_len), counting each object shared with values measured
+    /// before (by its allocation, in `sizes`) once: the caller keeps them all alive while
+    /// `sizes` lives.
+    #[cfg(feature = "tool")]
+    pub(crate) fn compact_len_sharing(
+        &self,
+        sizes: &mut std::collections::HashMap<usize, usize>,
+    ) -> usize {
+        compact_len_sharing(self, sizes)
+    }
+}
+
+impl fmt::Display for Json {
+    /// Compact JSON: no whitespace, members in order, strings escaped as
+    /// [`write_str`] describes, numbers as [`Number`] describes.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        display(self, f)
+    }
+}
+
+impl fmt::Debug for Json {
+    /// Compact JSON (`{:#?}`: pretty JSON), so test failures show readable values.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            display_pretty(self, f)
+        } else {
+            display(self, f)
+        }
+    }
+}
+
+impl fmt::Debug for Map {
+    /// Writes the map as compact JSON (pretty with `{:#?}`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        debug_map(self, f)
+    }
+}
+
 /// Chunks of this size go to a formatter or a byte stream: small enough to stay in the
 /// L1/L2 cache, large enough that the target's per-call cost does not show.
 const CHUNK: usize = 16 * 1024;

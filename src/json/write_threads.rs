@@ -13,6 +13,40 @@ use super::write::{write_pretty_nested, write_str};
 use super::Json;
 use crate::parallel;
 
+impl Json {
+    /// Writes the value as pretty JSON to `out` (exactly what
+    /// [`write_pretty_io`](Json::write_pretty_io) writes) on `threads` threads when it is an
+    /// object with an array member (a large API's plugin file: its endpoints): the calling
+    /// thread and `threads - 1` more format the array's elements in chunks, and the calling
+    /// thread alone writes them to `out`, in order, with a few chunks in flight at most, so
+    /// memory stays bounded when `out` is slow. A thread that cannot start leaves its share
+    /// to the others. `out` is not flushed.
+    ///
+    /// Compiled with the `cli` feature (on by default), whose `import` commands write plugin
+    /// files with it; builds without it leave it out (build cost: `design::performance`).
+    ///
+    /// # Errors
+    ///
+    /// The first error `out` returns; nothing more is written after it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let v = httptool::json!({"name": "api", "endpoints": [{"a": 1}, {"b": [2, 3]}, {}]});
+    /// let mut out: Vec<u8> = Vec::new();
+    /// v.write_pretty_io_threaded(4, &mut out)?;
+    /// assert_eq!(out, v.to_pretty().as_bytes());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn write_pretty_io_threaded(
+        &self,
+        threads: usize,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        write_pretty_io_threaded(self, threads, out)
+    }
+}
+
 /// The text a thread formats before it hands it over, about: large enough that handing a
 /// chunk over (a lock, a wake-up, a system call) does not show, small enough that the
 /// chunks in flight stay far below the whole text (a 45 MB plugin file made whole cost
