@@ -51,7 +51,6 @@ mod query;
 mod resolve;
 
 use std::fmt;
-use std::str::FromStr;
 
 pub use self::dots::reads_as_dot_segment;
 pub(crate) use self::dots::{segment_problem, SegmentProblem};
@@ -126,38 +125,6 @@ pub struct Url {
 }
 
 impl Url {
-    /// Parses an absolute `http` or `https` URL.
-    ///
-    /// # Errors
-    ///
-    /// An [`Error`] whose [`kind`](Error::kind) says what was refused (see the module docs)
-    /// and whose [`offset`](Error::offset) says where.
-    ///
-    /// # Security
-    ///
-    /// The input may come from anywhere: parsing never panics, allocates at most a few times
-    /// the input's length, and the error message never repeats the input.
-    pub fn parse(input: &str) -> Result<Url, Error> {
-        parse::parse(input)
-    }
-
-    /// Resolves a reference (such as a `Location` header) against this URL, as RFC 3986
-    /// section 5.2 describes. The result is checked like [`Url::parse`] checks its input.
-    ///
-    /// # Errors
-    ///
-    /// The reference resolves to something [`Url::parse`] refuses, such as another scheme.
-    ///
-    /// ```
-    /// let base = httptool::url::Url::parse("http://a/b/c/d;p?q")?;
-    /// assert_eq!(base.join("../g")?.as_str(), "http://a/b/g");
-    /// assert_eq!(base.join("//g/x")?.as_str(), "http://g/x");
-    /// # Ok::<(), httptool::url::Error>(())
-    /// ```
-    pub fn join(&self, reference: &str) -> Result<Url, Error> {
-        resolve::join(self, reference)
-    }
-
     /// The whole URL.
     pub fn as_str(&self) -> &str {
         &self.text
@@ -223,52 +190,6 @@ impl Url {
         self.scheme == other.scheme
             && self.host_str() == other.host_str()
             && self.port_or_default() == other.port_or_default()
-    }
-
-    /// Replaces the path. `path` is taken as already percent-encoded (encode values with
-    /// [`encode_path_segment`] first): characters not allowed in a path, `?` and `#` among
-    /// them, are encoded, dot segments are removed and a missing leading `/` is added.
-    ///
-    /// # Errors
-    ///
-    /// [`ErrorKind::InvalidPercentEncoding`], [`ErrorKind::Backslash`],
-    /// [`ErrorKind::Whitespace`] or [`ErrorKind::ControlCharacter`]; the URL is then unchanged.
-    ///
-    /// ```
-    /// use httptool::url::{encode_path_segment, Url};
-    /// let mut url = Url::parse("https://api.example.com/v2?key=1")?;
-    /// url.set_path(&format!("/v2/users/{}", encode_path_segment("a/b")))?;
-    /// assert_eq!(url.as_str(), "https://api.example.com/v2/users/a%2Fb?key=1");
-    /// # Ok::<(), httptool::url::Error>(())
-    /// ```
-    pub fn set_path(&mut self, path: &str) -> Result<(), Error> {
-        parse::screen(path)?;
-        let mut text = String::with_capacity(self.text.len() + path.len() + 1);
-        text.push_str(&self.text[..self.path_start]);
-        let rooted;
-        let path = if path.starts_with('/') || path.is_empty() {
-            path
-        } else {
-            rooted = format!("/{path}");
-            &rooted
-        };
-        parse::push_path(&mut text, path, 0)?;
-        let query_start = self.query_start.map(|q| {
-            let start = text.len();
-            text.push_str(&self.text[q..]);
-            start
-        });
-        self.text = text;
-        self.query_start = query_start;
-        Ok(())
-    }
-}
-
-impl FromStr for Url {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Url, Error> {
-        Url::parse(s)
     }
 }
 

@@ -1,11 +1,76 @@
 //! Parsing of absolute `http` and `https` URLs (RFC 3986 section 3, with WHATWG URL's
 //! readings where RFC 3986 leaves room) into the normalized serialization [`Url`] keeps.
 
+use std::str::FromStr;
+
 use super::dots::{has_dot_segment, remove_dot_segments};
 use super::encode::{escape_at, push_escaped, ByteSet, PATH, QUERY};
 use super::error::{Error, ErrorKind};
 use super::host::{parse_host, parse_ipv6, push_host, HostRepr};
 use super::{Scheme, Url};
+
+impl Url {
+    /// Parses an absolute `http` or `https` URL.
+    ///
+    /// # Errors
+    ///
+    /// An [`Error`] whose [`kind`](Error::kind) says what was refused (see the module docs)
+    /// and whose [`offset`](Error::offset) says where.
+    ///
+    /// # Security
+    ///
+    /// The input may come from anywhere: parsing never panics, allocates at most a few times
+    /// the input's length, and the error message never repeats the input.
+    pub fn parse(input: &str) -> Result<Url, Error> {
+        parse(input)
+    }
+
+    /// Replaces the path. `path` is taken as already percent-encoded (encode values with
+    /// [`encode_path_segment`](super::encode_path_segment) first): characters not allowed in a path, `?` and `#` among
+    /// them, are encoded, dot segments are removed and a missing leading `/` is added.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidPercentEncoding`], [`ErrorKind::Backslash`],
+    /// [`ErrorKind::Whitespace`] or [`ErrorKind::ControlCharacter`]; the URL is then unchanged.
+    ///
+    /// ```
+    /// use httptool::url::{encode_path_segment, Url};
+    /// let mut url = Url::parse("https://api.example.com/v2?key=1")?;
+    /// url.set_path(&format!("/v2/users/{}", encode_path_segment("a/b")))?;
+    /// assert_eq!(url.as_str(), "https://api.example.com/v2/users/a%2Fb?key=1");
+    /// # Ok::<(), httptool::url::Error>(())
+    /// ```
+    pub fn set_path(&mut self, path: &str) -> Result<(), Error> {
+        screen(path)?;
+        let mut text = String::with_capacity(self.text.len() + path.len() + 1);
+        text.push_str(&self.text[..self.path_start]);
+        let rooted;
+        let path = if path.starts_with('/') || path.is_empty() {
+            path
+        } else {
+            rooted = format!("/{path}");
+            &rooted
+        };
+        push_path(&mut text, path, 0)?;
+        let query_start = self.query_start.map(|q| {
+            let start = text.len();
+            text.push_str(&self.text[q..]);
+            start
+        });
+        self.text = text;
+        self.query_start = query_start;
+        Ok(())
+    }
+}
+
+impl FromStr for Url {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Url, Error> {
+        Url::parse(s)
+    }
+}
 
 /// Refuses whitespace, control characters and backslashes anywhere in `input`.
 pub(crate) fn screen(input: &str) -> Result<(), Error> {

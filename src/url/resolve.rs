@@ -5,6 +5,25 @@ use super::error::Error;
 use super::parse::scheme_len;
 use super::Url;
 
+impl Url {
+    /// Resolves a reference (such as a `Location` header) against this URL, as RFC 3986
+    /// section 5.2 describes. The result is checked like [`Url::parse`] checks its input.
+    ///
+    /// # Errors
+    ///
+    /// The reference resolves to something [`Url::parse`] refuses, such as another scheme.
+    ///
+    /// ```
+    /// let base = httptool::url::Url::parse("http://a/b/c/d;p?q")?;
+    /// assert_eq!(base.join("../g")?.as_str(), "http://a/b/g");
+    /// assert_eq!(base.join("//g/x")?.as_str(), "http://g/x");
+    /// # Ok::<(), httptool::url::Error>(())
+    /// ```
+    pub fn join(&self, reference: &str) -> Result<Url, Error> {
+        join(self, reference)
+    }
+}
+
 /// The five components of a URI reference (RFC 3986 appendix B), fragment left out.
 struct Reference<'a> {
     scheme: Option<&'a str>,
