@@ -9,7 +9,10 @@ mod secrets;
 mod segments;
 mod types;
 
-pub(crate) use names::{param_name, plugin_name, singular, snake_case, tool_name, valid_tool_name};
+pub(crate) use names::{param_name, plugin_name, singular, snake_case, tool_name};
+// Postman names a request's tool from the request's own name.
+#[cfg(feature = "postman")]
+pub(crate) use names::valid_tool_name;
 pub(crate) use secrets::{is_browser_header, is_secret_value};
 pub(crate) use segments::{is_id_segment, is_token_segment, is_version_segment};
 pub(crate) use types::{json_type, scalar_type, text_value};
